@@ -1,0 +1,564 @@
+"""Rulesets: every parameter that changes how a hand is paid or a game moves,
+ends and settles, as one frozen value, plus the named presets.
+
+Units: table amounts (``start_points``, ``return_points``, ``target_points``,
+honba and noten values) are table points; ``uma``, ``oka`` and
+``chombo_penalty`` are thousandths of a settlement point (uma +20 is 20000).
+Because a settlement point is 1,000 table points, one table point above the
+return score is exactly one thousandth of a point.
+
+>>> r = get_ruleset("ari-ari")
+>>> r.uma, r.oka
+((30000, 10000, -10000, -30000), 20000)
+>>> get_ruleset({"preset": "ari-ari", "overrides": {"kiriage": True}}).kiriage
+True
+>>> get_ruleset({"preset": "ari-ari", "overrides": {"uma": [30000, 10000, -10000, -20000]}})
+Traceback (most recent call last):
+...
+scoring.errors.RulesError: uma must sum to zero, it sums to 10000
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .errors import RulesError
+
+RIICHI_STICK = 1000  # a riichi deposit, in table points, in every ruleset we know
+
+
+class GameLength(enum.StrEnum):
+    HANCHAN = "hanchan"  # East and South rounds
+    EAST = "east"  # tonpuusen: East round only
+
+
+class TiePolicy(enum.StrEnum):
+    SPLIT = "split"  # tied players share their places' uma and oka equally
+    SEAT_ORDER = "seat_order"  # the seat nearer the first dealer ranks higher
+
+
+class TieRemainder(enum.StrEnum):
+    # A split that does not divide evenly in thousandths gives the leftover
+    # thousandths one each to the tied seats nearest the first dealer.
+    SEAT_ORDER = "seat_order"
+
+
+class LeftoverSticks(enum.StrEnum):
+    FIRST = "first"  # to first place (under split ties: the tied seat nearest seat 0)
+    SPLIT_FIRST = "split_first"  # shared by the players tied for first, 100s, remainder by seat
+    LOST = "lost"  # nobody gets them; end scores sum to less than 4 x start
+
+
+class EndRounding(enum.StrEnum):
+    NONE = "none"
+    TENHOU = "tenhou"  # 2nd-4th rounded to 1,000 half away from zero, 1st takes the rest
+
+
+class MultipleRon(enum.StrEnum):
+    ALLOWED = "allowed"  # double ron (and triple ron unless it aborts)
+    HEAD_BUMP = "head_bump"  # only the winner nearest the discarder
+
+
+class MultiRonBonus(enum.StrEnum):
+    NEAREST = "nearest"  # honba and all sticks to the winner nearest the discarder
+    HONBA_EACH = "honba_each"  # every winner gets the honba; sticks to the nearest
+
+
+class Kazoe(enum.StrEnum):
+    YAKUMAN = "yakuman"  # 13+ han is a counted yakuman
+    SANBAIMAN = "sanbaiman"  # 13+ han is capped at sanbaiman
+
+
+class Renhou(enum.StrEnum):
+    NONE = "none"
+    HAN5 = "han5"  # a 5 han yaku, cumulative with the rest of the hand
+    MANGAN = "mangan"  # at least mangan
+    YAKUMAN = "yakuman"
+
+
+class PaoHonba(enum.StrEnum):
+    LIABLE = "liable"  # on a pao ron the liable seat pays the honba
+    DISCARDER = "discarder"  # on a pao ron the discarder pays the honba
+
+
+class Chombo(enum.StrEnum):
+    REVERSE_MANGAN = "reverse_mangan"  # paid at the table like a mangan tsumo
+    PENALTY = "penalty"  # chombo_penalty points taken after uma
+
+
+class Yame(enum.StrEnum):
+    NONE = "none"
+    AUTO = "auto"  # the game ends by itself
+    OPTIONAL = "optional"  # the dealer may choose to stop (GAME RECORD "end": "agari_yame")
+
+
+ABORT_REASONS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
+PAO_YAKUMAN = ("daisangen", "daisuushii", "suukantsu")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every value that changes scoring. Build one with :func:`get_ruleset`."""
+
+    name: str = "custom"
+    length: GameLength = GameLength.HANCHAN
+    start_points: int = 25000
+    return_points: int = 30000
+    uma: tuple[int, int, int, int] = (30000, 10000, -10000, -30000)
+    oka: int = 20000
+    tie_policy: TiePolicy = TiePolicy.SPLIT
+    tie_remainder: TieRemainder = TieRemainder.SEAT_ORDER
+    leftover_sticks: LeftoverSticks = LeftoverSticks.FIRST
+    end_rounding: EndRounding = EndRounding.NONE
+    honba_ron: int = 300
+    honba_tsumo: int = 100
+    noten_total: int = 3000
+    multiple_ron: MultipleRon = MultipleRon.ALLOWED
+    multi_ron_bonus: MultiRonBonus = MultiRonBonus.NEAREST
+    abortive_draws: frozenset[str] = field(default_factory=lambda: frozenset(ABORT_REASONS))
+    nagashi_mangan: bool = True
+    kiriage: bool = False
+    kazoe: Kazoe = Kazoe.YAKUMAN
+    double_yakuman: bool = True
+    yakuman_stacking: bool = True
+    renhou: Renhou = Renhou.NONE
+    aka_dora: int = 3
+    open_tanyao: bool = True
+    double_wind_fu: int = 4
+    pao: frozenset[str] = frozenset({"daisangen", "daisuushii"})
+    pao_ron_honba: PaoHonba = PaoHonba.LIABLE
+    chombo: Chombo = Chombo.REVERSE_MANGAN
+    chombo_penalty: int = 0
+    bust: bool = False
+    west_round: bool = False
+    target_points: int = 30000
+    agari_yame: Yame = Yame.NONE
+    tenpai_yame: Yame = Yame.NONE
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- derived values -------------------------------------------------
+
+    @property
+    def triple_ron_aborts(self) -> bool:
+        """A ron by three players is the abortive draw ``sanchahou``."""
+        return "sanchahou" in self.abortive_draws
+
+    @property
+    def last_regular_round(self) -> int:
+        """Index of all-last (0 = E1): 7 (S4) for a hanchan, 3 (E4) east-only."""
+        return 7 if self.length is GameLength.HANCHAN else 3
+
+    @property
+    def last_extension_round(self) -> int:
+        """Index of the hardest cap when the game extends: W4 (11) or S4 (7)."""
+        return self.last_regular_round + 4
+
+    # -- JSON -----------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter as plain JSON values.
+
+        >>> get_ruleset("tenhou").to_dict()["uma"]
+        [20000, 10000, -10000, -20000]
+        """
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            out[f.name] = _to_json(getattr(self, f.name))
+        return out
+
+    def to_spec(self) -> dict[str, Any]:
+        """The smallest ``{"preset", "overrides"}`` that rebuilds this ruleset.
+
+        >>> r = get_ruleset({"preset": "tenhou", "overrides": {"uma": [10000, 5000, -5000, -10000]}})
+        >>> r.to_spec()
+        {'preset': 'tenhou', 'overrides': {'uma': [10000, 5000, -5000, -10000]}}
+        >>> get_ruleset(r.to_spec()) == r
+        True
+        """
+        base = PRESETS.get(self.name)
+        if base is None:
+            base_name = "ari-ari"
+            base = PRESETS[base_name]
+        else:
+            base_name = self.name
+        mine, theirs = self.to_dict(), base.to_dict()
+        overrides = {k: v for k, v in mine.items() if k != "name" and v != theirs[k]}
+        return {"preset": base_name, "overrides": overrides}
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some parameters changed (validated, coerced from JSON)."""
+        return _build(self, changes)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+_FIELD_TYPES = {f.name: f.type for f in fields(Ruleset)}
+_ENUMS: dict[str, type[enum.StrEnum]] = {
+    "length": GameLength,
+    "tie_policy": TiePolicy,
+    "tie_remainder": TieRemainder,
+    "leftover_sticks": LeftoverSticks,
+    "end_rounding": EndRounding,
+    "multiple_ron": MultipleRon,
+    "multi_ron_bonus": MultiRonBonus,
+    "kazoe": Kazoe,
+    "renhou": Renhou,
+    "pao_ron_honba": PaoHonba,
+    "chombo": Chombo,
+    "agari_yame": Yame,
+    "tenpai_yame": Yame,
+}
+_BOOLS = {n for n, t in _FIELD_TYPES.items() if t == "bool"}
+_INTS = {n for n, t in _FIELD_TYPES.items() if t == "int"}
+
+
+def _coerce(key: str, value: Any) -> Any:
+    """Turn a JSON value into the field's type, or refuse it naming ``key``."""
+    if key in _ENUMS:
+        cls = _ENUMS[key]
+        try:
+            return cls(value)
+        except ValueError:
+            allowed = ", ".join(m.value for m in cls)
+            raise RulesError("invalid_rules", f"{key} must be one of {allowed}, not {value!r}", field=key) from None
+    if key in _BOOLS:
+        if not isinstance(value, bool):
+            raise RulesError("invalid_rules", f"{key} must be true or false, not {value!r}", field=key)
+        return value
+    if key in _INTS:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError("invalid_rules", f"{key} must be a whole number, not {value!r}", field=key)
+        return value
+    if key == "uma":
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != 4
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
+            raise RulesError("invalid_rules", "uma must be four whole numbers (thousandths)", field=key)
+        return tuple(value)
+    if key in ("abortive_draws", "pao"):
+        allowed = ABORT_REASONS if key == "abortive_draws" else PAO_YAKUMAN
+        if not isinstance(value, (list, tuple, set, frozenset)) or any(v not in allowed for v in value):
+            raise RulesError("invalid_rules", f"{key} must be a list drawn from {', '.join(allowed)}", field=key)
+        return frozenset(value)
+    if key == "name":
+        if not isinstance(value, str) or not value:
+            raise RulesError("invalid_rules", "name must be a non-empty string", field=key)
+        return value
+    raise RulesError("unknown_rule", f"unknown ruleset key {key!r}", field=key)
+
+
+def _build(base: Ruleset, changes: Mapping[str, Any]) -> Ruleset:
+    coerced = {key: _coerce(key, value) for key, value in changes.items()}
+    return dataclasses.replace(base, **coerced)
+
+
+def _validate(r: Ruleset) -> None:
+    def bad(key: str, message: str) -> RulesError:
+        return RulesError("invalid_rules", message, field=key)
+
+    for key in ("start_points", "return_points", "target_points"):
+        value = getattr(r, key)
+        if value <= 0 or value % 100:
+            raise bad(key, f"{key} must be a positive multiple of 100, not {value}")
+    for key in ("honba_ron", "honba_tsumo", "noten_total", "chombo_penalty"):
+        if getattr(r, key) < 0:
+            raise bad(key, f"{key} must not be negative, not {getattr(r, key)}")
+    if r.honba_ron % 100 or r.honba_tsumo % 100:
+        raise bad("honba_ron", "honba values must be multiples of 100")
+    if r.noten_total % 600:
+        # 1, 2 or 3 tenpai seats must each split it into whole 100s
+        raise bad("noten_total", f"noten_total must be a multiple of 600, not {r.noten_total}")
+    if sum(r.uma) != 0:
+        raise RulesError("invalid_rules", f"uma must sum to zero, it sums to {sum(r.uma)}", field="uma")
+    if any(a < b for a, b in zip(r.uma, r.uma[1:], strict=False)):
+        raise bad("uma", "uma must not grow from one place to the next")
+    if r.oka != 4 * (r.return_points - r.start_points):
+        raise bad(
+            "oka",
+            f"oka must be 4 x (return - start) = {4 * (r.return_points - r.start_points)} "
+            f"so that points sum to zero, not {r.oka}",
+        )
+    if not 0 <= r.aka_dora <= 4:
+        raise bad("aka_dora", f"aka_dora must be 0 to 4 red fives, not {r.aka_dora}")
+    if r.double_wind_fu not in (2, 4):
+        raise bad("double_wind_fu", f"double_wind_fu must be 2 or 4, not {r.double_wind_fu}")
+    if r.end_rounding is EndRounding.TENHOU and r.tie_policy is not TiePolicy.SEAT_ORDER:
+        raise bad("end_rounding", "tenhou rounding gives first place the rest, so ties must go by seat order")
+    if r.chombo is Chombo.PENALTY and r.chombo_penalty == 0:
+        raise bad("chombo_penalty", "a penalty chombo needs a chombo_penalty above 0")
+
+
+def _preset(name: str, spec: Mapping[str, tuple[Any, str]]) -> tuple[Ruleset, dict[str, str]]:
+    values = {key: value for key, (value, _source) in spec.items()}
+    sources = {key: source for key, (_value, source) in spec.items()}
+    missing = {f.name for f in fields(Ruleset)} - set(values) - {"name"}
+    assert not missing, f"preset {name} leaves {sorted(missing)} unsourced"
+    return _build(Ruleset(), {"name": name, **values}), sources
+
+
+# Every preset value carries its source. Codes in brackets refer to the
+# source list of ../shared/reference/rulesets.md; "Ari-Ari §x" to the rules
+# text the project was created from; "choice" marks a value no source fixes,
+# which README.md documents.
+_ARI = "Ari-Ari rules"
+_SPECS: dict[str, dict[str, tuple[Any, str]]] = {
+    "ari-ari": {
+        "length": ("hanchan", f"{_ARI}: East and South rounds"),
+        "start_points": (25000, f"{_ARI} §4.1: 25,000 each"),
+        "return_points": (30000, f"{_ARI} §7.2 step 1: return score 30,000"),
+        "uma": ([30000, 10000, -10000, -30000], f"{_ARI} §7.2 step 3: +30/+10/-10/-30"),
+        "oka": (20000, f"{_ARI} §7.2 step 4: 4 x (30,000 - 25,000) = +20"),
+        "tie_policy": ("split", "choice: rules silent; shared uma is the typical club practice [A2]"),
+        "tie_remainder": ("seat_order", "choice"),
+        "leftover_sticks": ("first", "choice: rules silent; typical club practice [A1]"),
+        "end_rounding": ("none", f"{_ARI} §7.2 worked example keeps 100s (41,300 -> +61.3)"),
+        "honba_ron": (300, f"{_ARI} §9.2: 100 points per honba per payer; a ron pays 300"),
+        "honba_tsumo": (100, f"{_ARI} §9.2: 100 per honba from each tsumo payer"),
+        "noten_total": (3000, "issue #2: 3,000 split (rules silent)"),
+        "multiple_ron": ("allowed", "issue #2: double ron allowed"),
+        "multi_ron_bonus": ("nearest", "issue #2: honba and all sticks to the winner nearest the discarder"),
+        "abortive_draws": (list(ABORT_REASONS), "issue #2: abortive draws add a honba; triple ron aborts"),
+        "nagashi_mangan": (True, "cheat sheet (rules/003): Nagashi Mangan, mangan"),
+        "kiriage": (False, f"{_ARI} Figure 2: 4 han 30 fu pays 7,700"),
+        "kazoe": ("yakuman", f"{_ARI} Figure 2: Yakuman 13 (han)"),
+        "double_yakuman": (True, f"{_ARI} §8.7: double yakuman patterns"),
+        "yakuman_stacking": (True, "issue #2: different yakuman stack"),
+        "renhou": ("none", f"choice: renhou is not among the {_ARI} yaku"),
+        "aka_dora": (3, f"{_ARI} §9.1 Aka Dora; one red five per suit [A1]"),
+        "open_tanyao": (True, f"{_ARI} §8.1 Tanyao carries no closed-hand mark"),
+        "double_wind_fu": (4, f"{_ARI} §10.2: Renfuu Jantou, 4 fu"),
+        "pao": (["daisangen", "daisuushii"], "choice: the two pao yakuman common to every source"),
+        "pao_ron_honba": ("liable", "choice: as Tenhou [T1]"),
+        "chombo": ("reverse_mangan", "EMA-derived Ari-Ari competition text: reverse mangan [E6]"),
+        "chombo_penalty": (0, "no after-uma penalty: the chombo is paid at the table"),
+        "bust": (False, "choice: rules silent; play continues below zero [A1][A2]"),
+        "west_round": (False, "choice: rules silent; table rules end after South 4"),
+        "target_points": (30000, f"{_ARI} §7.2: return score"),
+        "agari_yame": ("none", "choice: rules silent; the all-last dealer plays on"),
+        "tenpai_yame": ("none", "choice: rules silent"),
+    },
+    "ema-2016": {
+        "length": ("hanchan", "[I-P]"),
+        "start_points": (30000, "[I-P][I-D]"),
+        "return_points": (30000, "[I-P][I-D]"),
+        "uma": ([15000, 5000, -5000, -15000], "[E1][I-P]"),
+        "oka": (0, "[I-P][I-D]"),
+        "tie_policy": ("split", "uma shared [I-P][I-D]"),
+        "tie_remainder": ("seat_order", "choice"),
+        "leftover_sticks": ("first", "[E1]"),
+        "end_rounding": ("none", "[E1]"),
+        "honba_ron": (300, "[E3]"),
+        "honba_tsumo": (100, "[E3]"),
+        "noten_total": (3000, "[E3 §3.4.2]"),
+        "multiple_ron": ("allowed", "double and triple ron, discarder pays each [E1][E2]"),
+        "multi_ron_bonus": ("honba_each", "discarder pays each winner [E2]; sticks to the discarder's right [E2]"),
+        "abortive_draws": ([], "none [E1]"),
+        "nagashi_mangan": (False, "[E1]"),
+        "kiriage": (False, "4-30 is not rounded [E1]"),
+        "kazoe": ("sanbaiman", "[E1]"),
+        "double_yakuman": (False, "[E1][I-P]"),
+        "yakuman_stacking": (False, "[E1][I-P]"),
+        "renhou": ("mangan", "[E1]"),
+        "aka_dora": (0, "red fives removed [E1]"),
+        "open_tanyao": (True, "[I-P]"),
+        "double_wind_fu": (4, "[I-E][EC-#33]"),
+        "pao": (["daisangen", "daisuushii"], "[E4 §3.3.9][I-P]"),
+        "pao_ron_honba": ("liable", "choice: no source found"),
+        "chombo": ("penalty", "-20 after uma [E1]"),
+        "chombo_penalty": (20000, "[E1]"),
+        "bust": (False, "[I-P][I-D][E3]"),
+        "west_round": (False, "[I-P][I-D]"),
+        "target_points": (30000, "return score [I-P]"),
+        "agari_yame": ("none", "[X1]"),
+        "tenpai_yame": ("none", "[X1]"),
+    },
+    "wrc-2022": {
+        "length": ("hanchan", "[W2]"),
+        "start_points": (30000, "[W2][I-P]"),
+        "return_points": (30000, "[W2]"),
+        "uma": ([15000, 5000, -5000, -15000], "[W2][I-P]"),
+        "oka": (0, "[W2]"),
+        "tie_policy": ("split", "split the total of the uma [W6]"),
+        "tie_remainder": ("seat_order", "choice"),
+        "leftover_sticks": ("lost", "not awarded [E1][W7] (WRC 2015; not re-verified for 2022)"),
+        "end_rounding": ("none", "[W2][W3]"),
+        "honba_ron": (300, "[W1 §5.7.7]"),
+        "honba_tsumo": (100, "[W1 §5.7.7]"),
+        "noten_total": (3000, "assumed standard (§5.7.2 not read)"),
+        "multiple_ron": ("head_bump", "[W1 §5.7.6][I-P]"),
+        "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
+        "abortive_draws": ([], "none [W2][I-P]"),
+        "nagashi_mangan": (False, "[W7][I-P]"),
+        "kiriage": (True, "[W1 §6.1][I-E][I-P]"),
+        "kazoe": ("sanbaiman", "[W4]"),
+        "double_yakuman": (False, "double patterns count single [W4][W5]"),
+        "yakuman_stacking": (True, "different yakuman stack [W4][W5]"),
+        "renhou": ("mangan", "[I-E]"),
+        "aka_dora": (0, "[W7]"),
+        "open_tanyao": (True, "[I-P]"),
+        "double_wind_fu": (2, "[W5][I-E]"),
+        "pao": (["daisangen", "daisuushii"], "[I-P][I-D]"),
+        "pao_ron_honba": ("liable", "choice: no source found"),
+        "chombo": ("penalty", "[W3][W4]"),
+        "chombo_penalty": (30000, "-30 [W4][W8]"),
+        "bust": (False, "[I-P] (sources conflict, see rulesets.md)"),
+        "west_round": (False, "[W7]"),
+        "target_points": (30000, "return score"),
+        "agari_yame": ("none", "[W1-TOC][X1]"),
+        "tenpai_yame": ("none", "[X1]"),
+    },
+    "m-league": {
+        "length": ("hanchan", "[M1]"),
+        "start_points": (25000, "[M1][M2][M3]"),
+        "return_points": (30000, "[M1][M2]"),
+        "uma": ([30000, 10000, -10000, -30000], "[M1][M2][M6]"),
+        "oka": (20000, "rank points +50/+10/-10/-30 [M1][M6]"),
+        "tie_policy": ("split", "bonus split evenly [M1][M5]"),
+        "tie_remainder": ("seat_order", "choice"),
+        "leftover_sticks": ("first", "choice: no source found"),
+        "end_rounding": ("none", "no rounding, 100 points = 0.1 [M4][M5]"),
+        "honba_ron": (300, "[M2][M3]"),
+        "honba_tsumo": (100, "[M2][M3]"),
+        "noten_total": (3000, "assumed standard"),
+        "multiple_ron": ("head_bump", "[M1][M2]"),
+        "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
+        "abortive_draws": ([], "none [M1][M2][M3]"),
+        "nagashi_mangan": (False, "choice: no source found"),
+        "kiriage": (False, "choice: no source found"),
+        "kazoe": ("sanbaiman", "sanbaiman cap [M1]"),
+        "double_yakuman": (False, "no double patterns [M1]"),
+        "yakuman_stacking": (False, "choice: no source found"),
+        "renhou": ("none", "choice: no source found"),
+        "aka_dora": (3, "[M2][M3]"),
+        "open_tanyao": (True, "[M2]"),
+        "double_wind_fu": (2, "[M1]"),
+        "pao": (["daisangen", "daisuushii", "suukantsu"], "[M1]"),
+        "pao_ron_honba": ("discarder", "choice: as the Japanese pro rules [J2]"),
+        "chombo": ("reverse_mangan", "mangan payment [M3]"),
+        "chombo_penalty": (0, "paid at the table [M3]"),
+        "bust": (False, "no bust [M2][M3]"),
+        "west_round": (False, "fixed East and South [M2]"),
+        "target_points": (30000, "return score"),
+        "agari_yame": ("none", "the South 4 dealer continues [M2]"),
+        "tenpai_yame": ("none", "[M2]"),
+    },
+    "tenhou": {
+        "length": ("hanchan", "ranked hanchan lobby [T1]"),
+        "start_points": (25000, "[T1][T2]; realdata owari"),
+        "return_points": (30000, "[T1][T2]; realdata owari"),
+        "uma": ([20000, 10000, -10000, -20000], "[T2][I-D]; 119 of 125 real games"),
+        "oka": (20000, "[T1]"),
+        "tie_policy": ("seat_order", "[T1][T2]; realdata 2014060513gm-00c1"),
+        "tie_remainder": ("seat_order", "unused under seat order"),
+        "leftover_sticks": ("first", "[T1][T2]"),
+        "end_rounding": ("tenhou", "[T1][T4]; realdata owari, all 125 standard games"),
+        "honba_ron": (300, "[I-D]"),
+        "honba_tsumo": (100, "[I-D]"),
+        "noten_total": (3000, "[T1]"),
+        "multiple_ron": ("allowed", "double ron [T1][T3]"),
+        "multi_ron_bonus": ("nearest", "[T1][T2]; realdata double rons"),
+        "abortive_draws": (list(ABORT_REASONS), "all five [T1]"),
+        "nagashi_mangan": (True, "[T1][T3]"),
+        "kiriage": (False, "[I-P][I-D]"),
+        "kazoe": ("yakuman", "[I-P][I-D]"),
+        "double_yakuman": (False, "no double patterns [T1][T3]"),
+        "yakuman_stacking": (True, "[T1][T3]"),
+        "renhou": ("none", "[I-D]"),
+        "aka_dora": (3, "aka lobbies [T1]"),
+        "open_tanyao": (True, "kuitan lobbies (喰) [T1]"),
+        "double_wind_fu": (4, "[T1]"),
+        "pao": (["daisangen", "daisuushii"], "[T1]"),
+        "pao_ron_honba": ("liable", "realdata pao ron (FORMATS.md)"),
+        "chombo": ("reverse_mangan", "n/a online; choice"),
+        "chombo_penalty": (0, "n/a online"),
+        "bust": (True, "below 0 ends the game [T2]"),
+        "west_round": (True, "sudden death, cap West 4 [T1]"),
+        "target_points": (30000, "[T1]"),
+        "agari_yame": ("auto", "[T1][T2]"),
+        "tenpai_yame": ("auto", "[T1][T2] (from mid-2010)"),
+    },
+}
+_SPECS["tenhou-east"] = {
+    **_SPECS["tenhou"],
+    "length": ("east", "east-only lobby (東風) [T1]"),
+    "west_round": (True, "extension into South, cap South 4 [T1]"),
+}
+_SPECS["mahjong-soul"] = {
+    **_SPECS["tenhou"],
+    "start_points": (25000, "[MJ1]"),
+    "return_points": (25000, "score formula uses 25,000, no oka [MJ1]"),
+    "uma": ([15000, 5000, -5000, -15000], "[MJ1]"),
+    "oka": (0, "[MJ1]"),
+    "tie_policy": ("seat_order", "seat-wind tie-breaker [MJ1]"),
+    "end_rounding": ("none", "EndScore = (raw - 25,000)/1000 + uma [MJ1]"),
+    "leftover_sticks": ("first", "choice: as Tenhou"),
+    "multiple_ron": ("allowed", "double and triple ron [MJ1][T3]"),
+    "abortive_draws": (["kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan"], "triple ron is not abortive [MJ1][T3]"),
+    "double_yakuman": (True, "kokushi 13, suuankou tanki, junsei chuuren, daisuushii [T3]"),
+    "kazoe": ("yakuman", "likely yakuman (rulesets.md: ?)"),
+    "double_wind_fu": (4, "[MJ1]"),
+    "pao_ron_honba": ("liable", "choice: as Tenhou"),
+    "bust": (True, "below 0, exactly 0 plays on [MJ1]"),
+    "west_round": (True, "extended if nobody has 30,000, cap West 4 [MJ2]"),
+    "agari_yame": ("optional", "the leading dealer may end it [MJ2]"),
+    "tenpai_yame": ("optional", "[MJ2]"),
+}
+
+PRESETS: dict[str, Ruleset] = {}
+PRESET_SOURCES: dict[str, dict[str, str]] = {}
+for _name, _spec in _SPECS.items():
+    PRESETS[_name], PRESET_SOURCES[_name] = _preset(_name, _spec)
+DEFAULT_PRESET = "ari-ari"
+
+
+def get_ruleset(spec: str | Mapping[str, Any] | Ruleset | None = None) -> Ruleset:
+    """A preset name, ``{"preset": ..., "overrides": {...}}`` or a Ruleset.
+
+    >>> get_ruleset("tenhou-east").length
+    <GameLength.EAST: 'east'>
+    >>> get_ruleset("nope")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul
+    """
+    if spec is None:
+        return PRESETS[DEFAULT_PRESET]
+    if isinstance(spec, Ruleset):
+        return spec
+    if isinstance(spec, str):
+        if spec not in PRESETS:
+            raise RulesError(
+                "unknown_preset", f"unknown preset {spec!r}; presets: {', '.join(PRESETS)}", field="rules"
+            )
+        return PRESETS[spec]
+    if not isinstance(spec, Mapping):
+        raise RulesError("invalid_rules", "rules must be a preset name or {preset, overrides}", field="rules")
+    extra = set(spec) - {"preset", "overrides"}
+    if extra:
+        raise RulesError("unknown_rule", f"unknown key {sorted(extra)[0]!r} in rules", field=f"rules.{sorted(extra)[0]}")
+    base = get_ruleset(spec.get("preset", DEFAULT_PRESET))
+    overrides = spec.get("overrides") or {}
+    if not isinstance(overrides, Mapping):
+        raise RulesError("invalid_rules", "overrides must be an object", field="rules.overrides")
+    if "name" in overrides:
+        raise RulesError("invalid_rules", "name is set by the preset", field="rules.overrides.name")
+    try:
+        return _build(base, overrides)
+    except RulesError as err:
+        raise err.with_prefix("rules.overrides") if err.field else err from None
