@@ -1,0 +1,296 @@
+"""Staff admin. Anything that changes a game's score history goes through
+``league.services`` so the replay and the audit trail always happen: hands,
+seats, results and the audit log are read-only here."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from league import services
+from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
+from scoring.errors import ScoringError
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def pretty_json(value: Any) -> str:
+    if value is None:
+        return "-"
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=1, ensure_ascii=False))
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "ema_number", "club", "country", "user"]
+    list_filter = ["country", "club"]
+    search_fields = ["name", "ema_number", "club"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "start_date", "end_date", "min_games"]
+    list_filter = ["kind", "start_date"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["scorers"]
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = ["seat", "player", "end_score", "place", "points"]
+    readonly_fields = fields
+
+
+class HandInline(ReadOnlyMixin, admin.TabularInline):
+    model = Hand
+    fields = ["number", "round", "honba", "summary", "scores_after", "entered_by", "updated_at"]
+    readonly_fields = fields
+    replayed: dict[int, Any] = {}
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
+        return super().get_queryset(request).prefetch_related("wins").select_related("entered_by")
+
+    @admin.display(description="round")
+    def round(self, obj: Hand) -> str:
+        played = self.replayed.get(obj.number)
+        return played.round_label if played else "?"
+
+    @admin.display(description="honba")
+    def honba(self, obj: Hand) -> str:
+        played = self.replayed.get(obj.number)
+        return str(played.honba) if played else "?"
+
+    @admin.display(description="scores after")
+    def scores_after(self, obj: Hand) -> str:
+        played = self.replayed.get(obj.number)
+        return " / ".join(f"{s:,}" for s in played.scores) if played else "?"
+
+
+class PenaltyInline(ReadOnlyMixin, admin.TabularInline):
+    model = Penalty
+    fields = ["seat", "points", "reason", "given_by", "given_at", "cancelled_at", "cancelled_by"]
+    readonly_fields = fields
+
+
+class AuditInline(ReadOnlyMixin, admin.TabularInline):
+    model = AuditEntry
+    fields = ["at", "action", "hand_number", "username", "before_json", "after_json"]
+    readonly_fields = fields
+    ordering = ["-at", "-pk"]
+
+    @admin.display(description="before")
+    def before_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.before)
+
+    @admin.display(description="after")
+    def after_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.after)
+
+
+class GameAddForm(forms.ModelForm):
+    east = forms.ModelChoiceField(Player.objects.all())
+    south = forms.ModelChoiceField(Player.objects.all())
+    west = forms.ModelChoiceField(Player.objects.all())
+    north = forms.ModelChoiceField(Player.objects.all())
+
+    class Meta:
+        model = Game
+        fields = ["series", "round_number", "table"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seen: set[int] = set()
+        for wind in ("east", "south", "west", "north"):
+            player = data.get(wind)
+            if player is not None and player.pk in seen:
+                self.add_error(wind, "The same player cannot sit twice at one game.")
+            if player is not None:
+                seen.add(player.pk)
+        return data
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "series", "round_number", "table", "status", "end", "started_at", "finished_at"]
+    list_filter = ["status", "end", "series"]
+    search_fields = ["series__name", "table", "seats__player__name"]
+    date_hierarchy = "started_at"
+    inlines = [SeatInline, HandInline, PenaltyInline, AuditInline]
+    actions = ["finish_early", "undo_last_hand"]
+
+    def get_form(self, request: HttpRequest, obj: Game | None = None, change: bool = False, **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["form"] = GameAddForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+        if obj is None:
+            return ["series", "round_number", "table", "east", "south", "west", "north"]
+        return ["series", "round_number", "table", "rules", "status", "end", "final_scores",
+                "final_riichi_sticks", "started_at", "finished_at"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+        # A game's content only changes through the services (actions, scorer pages).
+        return self.get_fields(request, obj) if obj is not None else []
+
+    def get_inline_instances(self, request: HttpRequest, obj: Game | None = None) -> list[Any]:
+        if obj is None:
+            return []
+        inlines = super().get_inline_instances(request, obj)
+        # Inline instances are built per request, so the replay can live on one.
+        try:
+            replayed = {h.number: h for h in obj.replay().hands}
+        except ScoringError:
+            replayed = {}
+        for inline in inlines:
+            if isinstance(inline, HandInline):
+                inline.replayed = replayed
+        return inlines
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        if change:
+            return
+        d = form.cleaned_data
+        game = services.start_game(
+            series=d["series"], players=[d["east"], d["south"], d["west"], d["north"]],
+            round_number=d["round_number"], table=d["table"], by=request.user,
+        )
+        obj.pk = game.pk
+        obj.refresh_from_db()
+
+    @admin.action(description="Finish selected games early (time)")
+    def finish_early(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: services.finish_game(game=g, by=request.user), "finished")
+
+    @admin.action(description="Undo the last hand of selected games")
+    def undo_last_hand(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        self._each(request, queryset, lambda g: services.undo_last_hand(game=g, by=request.user), "undone")
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Game], change: Any, verb: str) -> None:
+        done = 0
+        for game in queryset:
+            try:
+                change(game)
+                done += 1
+            except services.ServiceError as err:
+                self.message_user(request, f"{game}: {err.message}", messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} game(s) {verb}.", messages.SUCCESS)
+
+
+class WinInline(ReadOnlyMixin, admin.TabularInline):
+    model = Win
+    fields = ["order", "winner", "han", "fu", "yakuman", "pao"]
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "number", "outcome", "summary", "entered_by", "updated_at"]
+    list_filter = ["outcome", "abort_reason", "game__series"]
+    search_fields = ["game__series__name", "note", "game__seats__player__name"]
+    list_select_related = ["game__series", "entered_by"]
+    inlines = [WinInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
+        return super().get_queryset(request).prefetch_related("wins")
+
+
+@admin.register(Win)
+class WinAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "hand", "winner", "han", "fu", "yakuman", "pao"]
+    list_filter = ["yakuman", "han", "hand__game__series"]
+    search_fields = ["hand__game__series__name"]
+    list_select_related = ["hand__game__series"]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "seat", "player", "end_score", "place", "points"]
+    list_filter = ["place", "game__series", "game__status"]
+    search_fields = ["player__name", "game__series__name"]
+    list_select_related = ["game__series", "player"]
+
+
+class PenaltyForm(forms.ModelForm):
+    class Meta:
+        model = Penalty
+        fields = ["game", "seat", "points", "reason"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seat, points = data.get("seat"), data.get("points")
+        if seat is not None and seat > 3:
+            self.add_error("seat", "A seat is 0 (first East) to 3.")
+        if points == 0:
+            self.add_error("points", "Penalty points are thousandths and not 0: -20.0 is -20000.")
+        return data
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    form = PenaltyForm
+    list_display = ["game", "seat", "points", "reason", "given_by", "given_at", "cancelled_at"]
+    list_filter = ["game__series", ("cancelled_at", admin.EmptyFieldListFilter)]
+    search_fields = ["reason", "game__series__name", "game__seats__player__name"]
+    raw_id_fields = ["game"]
+    actions = ["cancel"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Penalty | None = None) -> list[str]:
+        if obj is None:
+            return []
+        return ["game", "seat", "points", "reason", "given_by", "given_at", "cancelled_at", "cancelled_by"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Penalty | None = None) -> bool:
+        return False  # cancel instead, so the history stays
+
+    def save_model(self, request: HttpRequest, obj: Penalty, form: Any, change: bool) -> None:
+        if change:
+            return
+        penalty = services.add_penalty(
+            game=obj.game, seat=obj.seat, points=obj.points, reason=obj.reason, by=request.user
+        )
+        obj.pk = penalty.pk
+        obj.refresh_from_db()
+
+    @admin.action(description="Cancel selected penalties")
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Penalty]) -> None:
+        for penalty in queryset.filter(cancelled_at=None):
+            services.cancel_penalty(penalty=penalty, by=request.user)
+        self.message_user(request, "Penalties cancelled.", messages.SUCCESS)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["at", "action", "game", "hand_number", "username"]
+    list_filter = ["action", "game__series"]
+    search_fields = ["username", "game__series__name", "game__seats__player__name"]
+    date_hierarchy = "at"
+    list_select_related = ["game__series"]
+    fields = ["at", "action", "game", "hand_number", "user", "username", "before_json", "after_json"]
+    readonly_fields = fields
+
+    @admin.display(description="before")
+    def before_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.before)
+
+    @admin.display(description="after")
+    def after_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.after)

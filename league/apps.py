@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LeagueConfig(AppConfig):
+    name = "league"
+    verbose_name = "League"

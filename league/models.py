@@ -1,0 +1,526 @@
+"""What a league stores: players, series, games, seats, hands as entered at
+the table, penalties, a per-seat result snapshot and an audit trail.
+
+Hands are stored as input. Scores, dealer, honba and sticks are never stored;
+they come from replaying the game's record through ``scoring.game.replay``
+(``Game.replay()``). Finished games keep ``Seat.end_score/place/points`` so
+that standings are aggregates over one table (``Series.standings()``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
+from django.db import models
+from django.db.models import Count, Max, Min, Q, Sum
+from django.urls import reverse
+
+from scoring import game as sg
+from scoring.errors import ScoringError
+from scoring.rules import Ruleset, get_ruleset
+from scoring.settlement import Penalty as ScoringPenalty
+
+SEATS = (0, 1, 2, 3)
+SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
+WINDS = ("East", "South", "West", "North")
+
+
+def validate_rules(value: Any) -> None:
+    """Model validator: a ``{"preset", "overrides"}`` that ``scoring`` accepts."""
+    try:
+        get_ruleset(value)
+    except ScoringError as err:
+        raise ValidationError(err.message, code=err.code) from None
+
+
+def seat_list(value: Any) -> None:
+    if not isinstance(value, list) or any(not isinstance(s, int) or s not in SEATS for s in value):
+        raise ValidationError("must be a list of seats 0-3", code="invalid_seat")
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    ema_number = models.CharField("EMA number", max_length=20, blank=True)
+    club = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=100, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ema_number"], condition=~Q(ema_number=""), name="player_unique_ema_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Series(models.Model):
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "League"
+        TOURNAMENT = "tournament", "Tournament"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    rules = models.JSONField(
+        default=dict,
+        validators=[validate_rules],
+        help_text='A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}',
+    )
+    min_games = models.PositiveIntegerField("minimum games to be ranked", default=0)
+    scorers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
+        help_text="Logins allowed to enter this series' results.",
+    )
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("series-standings", args=[self.slug])
+
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.rules or None)
+
+    def standings(self, *, through_round: int | None = None, through_date: datetime.date | None = None) -> Standings:
+        """Standings over finished games, optionally as they stood after a
+        round or at the end of a day. One query whatever the series' size."""
+        return Seat.objects.finished().for_series(self).through(round=through_round, date=through_date).standings(
+            min_games=self.min_games
+        )
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+
+    class End(models.TextChoices):
+        # mirrors GameRecord.end in scoring.game; blank = the ruleset ended it
+        EARLY = "early", "Ended early by staff"
+        AGARI_YAME = "agari_yame", "Agari-yame"
+
+    series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="games")
+    round_number = models.PositiveIntegerField("round", default=1, help_text="Round or session number in the series.")
+    table = models.CharField(max_length=20, blank=True)
+    # A copy of the series' rules at the start, so editing the series later
+    # cannot rewrite games already played.
+    rules = models.JSONField(validators=[validate_rules])
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True)
+    end = models.CharField(max_length=20, choices=End.choices, blank=True)
+    # Games kept by end scores only: the four scores and the sticks left over.
+    final_scores = models.JSONField(null=True, blank=True)
+    final_riichi_sticks = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["series", "round_number", "table", "pk"]
+        indexes = [models.Index(fields=["series", "status", "round_number"])]
+
+    def __str__(self) -> str:
+        table = f" table {self.table}" if self.table else ""
+        return f"{self.series} round {self.round_number}{table}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def kept_by_end_scores(self) -> bool:
+        return self.final_scores is not None
+
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.rules)
+
+    def record(self, *, hands: Sequence[sg.HandInput] | None = None) -> sg.GameRecord:
+        """The game as ``scoring`` sees it; ``hands`` replaces the stored ones."""
+        if hands is None:
+            hands = [h.to_input() for h in self.hands.prefetch_related("wins")]
+        penalties = tuple(
+            ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason) for p in self.penalties.filter(cancelled_at=None)
+        )
+        final = None
+        if self.final_scores is not None:
+            final = sg.FinalScores(scores=tuple(self.final_scores), riichi_sticks=self.final_riichi_sticks)
+        return sg.GameRecord(
+            rules=self.ruleset(),
+            hands=tuple(hands),
+            end=sg.EndReason(self.end) if self.end else None,
+            penalties=penalties,
+            final=final,
+        )
+
+    def replay(self) -> sg.GameResult:
+        """Scores, dealer, honba and sticks after every hand, derived now."""
+        return sg.replay(self.record())
+
+    def next_hand_number(self) -> int:
+        return (self.hands.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def finished(self) -> SeatQuerySet:
+        return self.filter(game__status=Game.Status.FINISHED)
+
+    def for_series(self, series: Series) -> SeatQuerySet:
+        return self.filter(game__series=series)
+
+    def through(self, *, round: int | None = None, date: datetime.date | None = None) -> SeatQuerySet:
+        qs = self
+        if round is not None:
+            qs = qs.filter(game__round_number__lte=round)
+        if date is not None:
+            qs = qs.filter(game__finished_at__date__lte=date)
+        return qs
+
+    def standings(self, *, min_games: int = 0) -> Standings:
+        """Aggregate the result snapshots per player in one query, then rank."""
+        rows = (
+            self.values("player_id", "player__name")
+            .annotate(
+                games=Count("id"),
+                total=Sum("points"),
+                place_sum=Sum("place"),
+                score_sum=Sum("end_score"),
+                best=Max("points"),
+                worst=Min("points"),
+                **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
+            )
+            .order_by()
+        )
+        return Standings.build((StandingRow.from_values(r) for r in rows), min_games=min_games)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(validators=[SEAT], help_text="0 = East at the start of the game.")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # Snapshot written when the game finishes, cleared when it reopens.
+    end_score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.IntegerField(null=True, blank=True, help_text="Thousandths of a point: +45.3 is 45300.")
+
+    objects = SeatQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_seat_per_game"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player_per_game"),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="seat_seat_0_to_3"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1, place__lte=4), name="seat_place_1_to_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{WINDS[self.seat]}: {self.player}"
+
+
+class Hand(models.Model):
+    """One hand (kyoku) as it happened at the table; see ``to_input``."""
+
+    class Outcome(models.TextChoices):
+        RON = "ron", "Ron"
+        TSUMO = "tsumo", "Tsumo"
+        DRAW = "draw", "Ryuukyoku"
+        ABORT = "abort", "Abortive draw"
+        CHOMBO = "chombo", "Chombo"
+
+    class AbortReason(models.TextChoices):
+        # scoring.rules.ABORT_REASONS; a test keeps the two in step
+        KYUUSHU_KYUUHAI = "kyuushu_kyuuhai", "Kyuushu kyuuhai"
+        SUUFON_RENDA = "suufon_renda", "Suufon renda"
+        SUUCHA_RIICHI = "suucha_riichi", "Suucha riichi"
+        SUUKAIKAN = "suukaikan", "Suukaikan"
+        SANCHAHOU = "sanchahou", "Sanchahou"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField(help_text="1 for the first hand of the game.")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    loser = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Ron: the seat that dealt in.")
+    riichi = models.JSONField(default=list, blank=True, validators=[seat_list], help_text="Seats whose stick was paid.")
+    tenpai = models.JSONField(default=list, blank=True, validators=[seat_list])
+    nagashi = models.JSONField(default=list, blank=True, validators=[seat_list])
+    abort_reason = models.CharField(max_length=20, choices=AbortReason.choices, blank=True)
+    chombo_offender = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT])
+    # Optional detail the scoring ignores, kept as given (GAME RECORD keys).
+    tiles = models.JSONField(null=True, blank=True)
+    yaku = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number_per_game"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} hand {self.number}"
+
+    def to_input(self) -> sg.HandInput:
+        """The stored input as ``scoring`` value objects (wins prefetched or not)."""
+        wins = sorted(self.wins.all(), key=lambda w: w.order)
+        outcome: Any
+        if self.outcome == self.Outcome.RON:
+            outcome = sg.Ron(loser=self.loser, wins=tuple(w.to_win() for w in wins))
+        elif self.outcome == self.Outcome.TSUMO:
+            w = wins[0]
+            outcome = sg.Tsumo(winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
+        elif self.outcome == self.Outcome.DRAW:
+            outcome = sg.Draw(tenpai=tuple(self.tenpai), nagashi=tuple(self.nagashi))
+        elif self.outcome == self.Outcome.ABORT:
+            outcome = sg.Abort(reason=sg.AbortReason(self.abort_reason))
+        else:
+            outcome = sg.Chombo(offender=self.chombo_offender)
+        return sg.HandInput(
+            outcome=outcome, riichi=tuple(self.riichi), tiles=self.tiles, yaku=self.yaku, note=self.note or None
+        )
+
+    def set_input(self, hand: sg.HandInput) -> list[Win]:
+        """Copy ``hand`` onto this row; returns the (unsaved) wins to store."""
+        o = hand.outcome
+        self.riichi = list(hand.riichi)
+        self.tiles, self.yaku, self.note = hand.tiles, hand.yaku, hand.note or ""
+        self.loser = self.chombo_offender = None
+        self.tenpai, self.nagashi, self.abort_reason = [], [], ""
+        wins: list[Win] = []
+        if isinstance(o, sg.Ron):
+            self.outcome, self.loser = self.Outcome.RON, o.loser
+            wins = [Win.from_win(w, order=i) for i, w in enumerate(o.wins)]
+        elif isinstance(o, sg.Tsumo):
+            self.outcome = self.Outcome.TSUMO
+            wins = [Win(order=0, winner=o.winner, han=o.han, fu=o.fu, yakuman=o.yakuman, pao=o.pao)]
+        elif isinstance(o, sg.Draw):
+            self.outcome, self.tenpai, self.nagashi = self.Outcome.DRAW, list(o.tenpai), list(o.nagashi)
+        elif isinstance(o, sg.Abort):
+            self.outcome, self.abort_reason = self.Outcome.ABORT, o.reason
+        elif isinstance(o, sg.Chombo):
+            self.outcome, self.chombo_offender = self.Outcome.CHOMBO, o.offender
+        else:
+            raise TypeError(f"not an outcome: {o!r}")
+        return wins
+
+    def summary(self) -> str:
+        """One line for lists: "ron S <- W 3 han 40 fu", "draw, tenpai E W"."""
+        wins = ", ".join(str(w) for w in sorted(self.wins.all(), key=lambda w: w.order))
+        if self.outcome == self.Outcome.RON:
+            text = f"ron from {WINDS[self.loser]}: {wins}" if self.loser is not None else f"ron: {wins}"
+        elif self.outcome == self.Outcome.TSUMO:
+            text = f"tsumo {wins}"
+        elif self.outcome == self.Outcome.DRAW:
+            text = "draw, tenpai " + (" ".join(WINDS[s] for s in self.tenpai) or "none")
+            if self.nagashi:
+                text += ", nagashi " + " ".join(WINDS[s] for s in self.nagashi)
+        elif self.outcome == self.Outcome.ABORT:
+            text = f"abortive draw ({self.get_abort_reason_display()})"
+        else:
+            text = f"chombo by {WINDS[self.chombo_offender]}" if self.chombo_offender is not None else "chombo"
+        if self.riichi:
+            text += "; riichi " + " ".join(WINDS[s] for s in self.riichi)
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        """The hand in GAME RECORD form, detail included (for the audit trail)."""
+        return sg.hand_to_dict(self.to_input())
+
+
+class Win(models.Model):
+    """One winner of a hand: a tsumo has one, a ron one to three."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="wins")
+    order = models.PositiveSmallIntegerField(default=0)
+    winner = models.PositiveSmallIntegerField(validators=[SEAT])
+    han = models.PositiveSmallIntegerField(default=0)
+    fu = models.PositiveSmallIntegerField(null=True, blank=True)
+    yakuman = models.PositiveSmallIntegerField(default=0)
+    pao = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Seat liable for the yakuman.")
+
+    class Meta:
+        ordering = ["hand", "order"]
+        constraints = [models.UniqueConstraint(fields=["hand", "winner"], name="win_unique_winner_per_hand")]
+
+    def __str__(self) -> str:
+        if self.yakuman:
+            value = f"{self.yakuman}x yakuman" if self.yakuman > 1 else "yakuman"
+        else:
+            value = f"{self.han} han" + (f" {self.fu} fu" if self.fu else "")
+        pao = f" (pao {WINDS[self.pao]})" if self.pao is not None else ""
+        return f"{WINDS[self.winner]} {value}{pao}"
+
+    @classmethod
+    def from_win(cls, w: sg.Win, *, order: int) -> Win:
+        return cls(order=order, winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
+
+    def to_win(self) -> sg.Win:
+        return sg.Win(winner=self.winner, han=self.han, fu=self.fu, yakuman=self.yakuman, pao=self.pao)
+
+
+class Penalty(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="penalties")
+    seat = models.PositiveSmallIntegerField(validators=[SEAT])
+    points = models.IntegerField(help_text="Thousandths of a point, negative for a penalty: -20.0 is -20000.")
+    reason = models.CharField(max_length=200)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "given_at", "pk"]
+        verbose_name_plural = "penalties"
+        constraints = [models.CheckConstraint(condition=Q(seat__lte=3), name="penalty_seat_0_to_3")]
+
+    def __str__(self) -> str:
+        return f"{self.points / 1000:+.1f} to {WINDS[self.seat]} in {self.game}"
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "points": self.points, "reason": self.reason, "cancelled": self.is_cancelled}
+
+
+class AuditEntry(models.Model):
+    """One change to a game: who, when, and the values before and after."""
+
+    class Action(models.TextChoices):
+        START = "start", "Start game"
+        RECORD_HAND = "record_hand", "Record hand"
+        CORRECT_HAND = "correct_hand", "Correct hand"
+        UNDO_HAND = "undo_hand", "Undo last hand"
+        FINISH = "finish", "Finish game"
+        REOPEN = "reopen", "Reopen game"
+        RESETTLE = "resettle", "Results recalculated"
+        FINAL_SCORES = "final_scores", "Record end scores"
+        ADD_PENALTY = "add_penalty", "Add penalty"
+        CANCEL_PENALTY = "cancel_penalty", "Cancel penalty"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The username as it was, so the trail survives a deleted login.
+    username = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        who = self.username or "system"
+        return f"{self.get_action_display()} by {who} on {self.game}"
+
+
+# -- standings -----------------------------------------------------------
+
+
+def rank_with_ties(values: Sequence[int]) -> list[int]:
+    """Competition ranks for descending values: equal values share a rank.
+
+    >>> rank_with_ties([50, 30, 30, 10])
+    [1, 2, 2, 4]
+    """
+    ranks: list[int] = []
+    for i, v in enumerate(values):
+        ranks.append(ranks[-1] if i and v == values[i - 1] else i + 1)
+    return ranks
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    player_id: int
+    name: str
+    games: int
+    total: int  # thousandths of a point
+    place_sum: int
+    score_sum: int
+    best: int
+    worst: int
+    places: tuple[int, int, int, int]  # how many 1st, 2nd, 3rd, 4th
+    rank: int | None = None  # None for players under the series' minimum
+    tied: bool = False  # the rank is shared ("=2")
+
+    @classmethod
+    def from_values(cls, r: dict[str, Any]) -> StandingRow:
+        return cls(
+            player_id=r["player_id"], name=r["player__name"], games=r["games"], total=r["total"],
+            place_sum=r["place_sum"], score_sum=r["score_sum"], best=r["best"], worst=r["worst"],
+            places=(r["places_1"], r["places_2"], r["places_3"], r["places_4"]),
+        )
+
+    @property
+    def average_points(self) -> int:
+        """Thousandths, rounded half away from zero."""
+        return _div_round(self.total, self.games)
+
+    @property
+    def average_place(self) -> float:
+        return self.place_sum / self.games
+
+    @property
+    def average_score(self) -> int:
+        return _div_round(self.score_sum, self.games)
+
+
+def _div_round(n: int, d: int) -> int:
+    q, r = divmod(abs(n), d)
+    q += 2 * r >= d
+    return q if n >= 0 else -q
+
+
+@dataclass(frozen=True)
+class Standings:
+    ranked: tuple[StandingRow, ...]
+    unranked: tuple[StandingRow, ...]  # under the minimum number of games, listed apart
+
+    @classmethod
+    def build(cls, rows: Iterable[StandingRow], *, min_games: int = 0) -> Standings:
+        # Total points decide; equal totals share a rank. The name only fixes
+        # the display order of a tie.
+        ordered = sorted(rows, key=lambda r: (-r.total, r.name))
+        above = [r for r in ordered if r.games >= min_games]
+        below = [r for r in ordered if r.games < min_games]
+        ranks = rank_with_ties([r.total for r in above])
+        shared = {k for k, n in Counter(ranks).items() if n > 1}
+        ranked = tuple(_with_rank(r, k, k in shared) for r, k in zip(above, ranks, strict=True))
+        return cls(ranked=ranked, unranked=tuple(below))
+
+    def by_player(self) -> dict[int, StandingRow]:
+        return {r.player_id: r for r in (*self.ranked, *self.unranked)}
+
+
+def _with_rank(row: StandingRow, rank: int, tied: bool) -> StandingRow:
+    return dataclasses.replace(row, rank=rank, tied=tied)

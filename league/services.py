@@ -1,0 +1,384 @@
+"""Every write that touches more than one row of a game.
+
+Each function is one transaction that first locks the game row
+(``SELECT ... FOR UPDATE``; on SQLite the IMMEDIATE transaction of
+settings.py takes the database write lock instead), replays the whole game
+through ``scoring`` with the change applied, and saves nothing unless the
+replay succeeds. So two scorers cannot interleave, a correction that makes a
+later hand impossible changes nothing, and the result snapshot on the seats
+always matches the hands. Every change writes an ``AuditEntry``.
+
+Errors are ``ServiceError`` (``Conflict`` when the caller's view of the game
+is out of date), carrying the scoring engine's ``code`` and a ``field``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
+from scoring import game as sg
+from scoring.errors import ScoringError
+
+Action = AuditEntry.Action
+
+
+class ServiceError(Exception):
+    """A change refused; nothing was saved. ``field`` names the input at fault."""
+
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def as_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+    @classmethod
+    def from_scoring(cls, err: ScoringError, *, hand_index: int | None = None) -> ServiceError:
+        """Name the field from the caller's side: a hand being entered is
+        ``outcome.loser``, any other hand of the game ``hands[5].outcome``."""
+        field, message = err.field, err.message
+        if field is not None and hand_index is not None:
+            own = f"hands[{hand_index}]"
+            if field == own or field.startswith(own + "."):
+                field = field[len(own) + 1 :] or None
+            elif field.startswith("hands["):
+                later = int(field[6 : field.index("]")]) + 1
+                message = f"hand {later} would no longer be possible: {message}"
+        return cls(err.code, message, field=field)
+
+
+class Conflict(ServiceError):
+    """The game moved on since the caller looked (say, another scorer entered the hand)."""
+
+
+Actor = AbstractBaseUser | None
+
+
+# -- games -----------------------------------------------------------------
+
+
+def start_game(
+    *,
+    series: Series,
+    players: Sequence[Player],
+    round_number: int = 1,
+    table: str = "",
+    started_at: datetime.datetime | None = None,
+    by: Actor = None,
+) -> Game:
+    """Seat four different players (East first) at a new game of ``series``.
+
+    The series' rules are copied onto the game, so later edits to the series
+    never rewrite games already played.
+    """
+    if len(players) != 4:
+        raise ServiceError("four_players", f"a game needs four players, not {len(players)}", field="players")
+    for i, player in enumerate(players):
+        if any(p.pk == player.pk for p in players[:i]):
+            raise ServiceError("same_player", f"{player} cannot sit twice at one game", field=f"players[{i}]")
+    try:
+        rules = series.ruleset().to_spec()
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            series=series,
+            round_number=round_number,
+            table=table,
+            rules=rules,
+            started_at=started_at or timezone.now(),
+        )
+        Seat.objects.bulk_create(Seat(game=game, seat=i, player=p) for i, p in enumerate(players))
+        _audit(game, Action.START, by, after={"players": [p.name for p in players], "rules": rules})
+    return game
+
+
+def record_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+    """Add hand ``number``, which the caller believes comes next.
+
+    ``hand`` is a ``HandInput`` or its GAME RECORD dict. Locks the game row.
+    A ``number`` that is not next (another scorer got there first) is a
+    ``Conflict``; a hand the rules refuse is a ``ServiceError`` naming the
+    field. Finishes the game when the ruleset says it is over.
+    """
+    hand = _parse_hand(hand)
+    with transaction.atomic():
+        game = _lock(game)
+        _check_open(game)
+        expected = game.next_hand_number()
+        if number != expected:
+            raise Conflict(
+                "hand_conflict",
+                f"hand {number} cannot be recorded: the next hand of this game is {expected} "
+                "(has someone else just entered it?)",
+                field="number",
+            )
+        inputs = [h.to_input() for h in _hands(game)]
+        result = _replay(game, [*inputs, hand], hand_index=number - 1)
+        row = Hand(game=game, number=number, entered_by=_user(by))
+        _save_hand(row, hand)
+        _audit(game, Action.RECORD_HAND, by, hand_number=number, after=_hand_state(row, result))
+        _sync_result(game, result, by)
+    return row
+
+
+def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+    """Replace what was entered for hand ``number`` and replay the rest.
+
+    Locks the game row. Refused, with nothing changed, if a later hand
+    becomes impossible (say the game would now have ended before it). A
+    finished game is resettled, or reopened if it no longer ends.
+    """
+    hand = _parse_hand(hand)
+    with transaction.atomic():
+        game = _lock(game)
+        rows = _hands(game)
+        index = next((i for i, r in enumerate(rows) if r.number == number), None)
+        if index is None:
+            raise ServiceError("no_such_hand", f"this game has no hand {number}", field="number")
+        inputs = [r.to_input() for r in rows]
+        inputs[index] = hand
+        result = _replay(game, inputs, hand_index=index)
+        row = rows[index]
+        before = row.as_dict()
+        _save_hand(row, hand)
+        after = _hand_state(row, result)
+        if before != after["hand"]:
+            _audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
+        _sync_result(game, result, by)
+    return row
+
+
+def undo_last_hand(*, game: Game, by: Actor = None) -> int:
+    """Delete the game's last hand; returns its number. Locks the game row.
+
+    A game that was over is reopened, including one staff ended early: the
+    early end was declared after the hand being removed.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        rows = _hands(game)
+        if not rows:
+            raise ServiceError("no_hands", "this game has no hand to undo", field="number")
+        last = rows[-1]
+        before = last.as_dict()
+        if game.end:
+            game.end = ""
+            game.save(update_fields=["end"])
+        result = _replay(game, [r.to_input() for r in rows[:-1]])
+        last.delete()
+        _audit(game, Action.UNDO_HAND, by, hand_number=last.number, before={"hand": before})
+        _sync_result(game, result, by)
+    return last.number
+
+
+def finish_game(*, game: Game, end: Game.End = Game.End.EARLY, by: Actor = None) -> Game:
+    """End a game the ruleset has not ended: early (time) or by agari-yame.
+
+    Locks the game row. Agari-yame is refused unless the ruleset lets the
+    all-last dealer stop after the last hand.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        _check_open(game)
+        game.end = Game.End(end)
+        result = _replay(game, [r.to_input() for r in _hands(game)])
+        game.save(update_fields=["end"])
+        _sync_result(game, result, by)
+    return game
+
+
+def record_final_scores(
+    *,
+    game: Game,
+    scores: Sequence[int],
+    riichi_sticks: int = 0,
+    finished_at: datetime.datetime | None = None,
+    by: Actor = None,
+) -> Game:
+    """Finish a game kept by its four end scores only (seat order, no hands).
+
+    Locks the game row. The scores must sum to 4 x start less 1,000 per
+    riichi stick left on the table.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        _check_open(game)
+        if game.hands.exists():
+            raise ServiceError(
+                "has_hands", "this game is kept hand by hand; finish it from its hands", field="final.scores"
+            )
+        game.final_scores, game.final_riichi_sticks = list(scores), riichi_sticks
+        result = _replay(game, [])
+        game.save(update_fields=["final_scores", "final_riichi_sticks"])
+        if finished_at is not None:
+            game.finished_at = finished_at
+        _sync_result(game, result, by, action=Action.FINAL_SCORES)
+    return game
+
+
+# -- penalties -----------------------------------------------------------------
+
+
+def add_penalty(*, game: Game, seat: int, points: int, reason: str, by: Actor = None) -> Penalty:
+    """Give ``seat`` ``points`` (thousandths, negative for a penalty) after uma.
+
+    Locks the game row; a finished game is resettled at once.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ServiceError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field="seat")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise ServiceError("invalid_penalty", "penalty points are whole thousandths, not 0 (-20 is -20000)", field="points")
+    if not reason.strip():
+        raise ServiceError("invalid_penalty", "a penalty needs its reason", field="reason")
+    with transaction.atomic():
+        game = _lock(game)
+        penalty = Penalty.objects.create(game=game, seat=seat, points=points, reason=reason.strip(), given_by=_user(by))
+        result = _replay(game, [r.to_input() for r in _hands(game)])
+        _audit(game, Action.ADD_PENALTY, by, after=penalty.as_dict())
+        _sync_result(game, result, by)
+    return penalty
+
+
+def cancel_penalty(*, penalty: Penalty, by: Actor = None) -> Penalty:
+    """Cancel a penalty (kept, marked cancelled). Locks its game row."""
+    with transaction.atomic():
+        game = _lock(penalty.game)
+        penalty = Penalty.objects.get(pk=penalty.pk)
+        if penalty.is_cancelled:
+            raise ServiceError("already_cancelled", "this penalty is already cancelled", field="penalty")
+        before = penalty.as_dict()
+        penalty.cancelled_at, penalty.cancelled_by = timezone.now(), _user(by)
+        penalty.save(update_fields=["cancelled_at", "cancelled_by"])
+        result = _replay(game, [r.to_input() for r in _hands(game)])
+        _audit(game, Action.CANCEL_PENALTY, by, before=before, after=penalty.as_dict())
+        _sync_result(game, result, by)
+    return penalty
+
+
+# -- helpers ---------------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    # The row lock is what serialises two scorers on one game: the second
+    # waits here until the first commits, then sees its hand and conflicts.
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _check_open(game: Game) -> None:
+    if game.is_finished:
+        raise ServiceError("game_over", f"{game} is finished; correct or undo a hand to reopen it", field="game")
+
+
+def _hands(game: Game) -> list[Hand]:
+    return list(game.hands.order_by("number").prefetch_related("wins"))
+
+
+def _parse_hand(hand: sg.HandInput | Mapping[str, Any]) -> sg.HandInput:
+    if isinstance(hand, sg.HandInput):
+        return hand
+    try:
+        return sg.hand_from_dict(hand)
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err) from None
+
+
+def _replay(game: Game, inputs: list[sg.HandInput], *, hand_index: int | None = None) -> sg.GameResult:
+    try:
+        return sg.replay(game.record(hands=inputs))
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err, hand_index=hand_index) from None
+
+
+def _save_hand(row: Hand, hand: sg.HandInput) -> None:
+    wins = row.set_input(hand)
+    row.save()
+    row.wins.all().delete()
+    for w in wins:
+        w.hand = row
+    Win.objects.bulk_create(wins)
+
+
+def _hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
+    played = result.hands[row.number - 1]
+    return {"hand": row.as_dict(), "round": played.round_label, "honba": played.honba, "scores": list(played.scores)}
+
+
+def _results(game: Game) -> dict[str, Any] | None:
+    seats = list(game.seats.order_by("seat"))
+    if seats[0].place is None:
+        return None
+    return {
+        "end": game.end or None,
+        "final_scores": [s.end_score for s in seats],
+        "places": [s.place for s in seats],
+        "points": [s.points for s in seats],
+    }
+
+
+def _sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
+    """Make status and the seats' result snapshot match the replay, and log
+    the change of results (finish, reopen or resettle) if there is one."""
+    if not result.finished and not game.is_finished:
+        return  # still being played: no snapshot to write or clear
+    before = _results(game)
+    if result.finished:
+        s = result.settlement
+        assert s is not None
+        seats = list(game.seats.order_by("seat"))
+        for seat in seats:
+            seat.end_score = s.final_scores[seat.seat]
+            seat.place = s.places[seat.seat]
+            seat.points = s.points[seat.seat]
+        Seat.objects.bulk_update(seats, ["end_score", "place", "points"])
+        game.status = Game.Status.FINISHED
+        game.finished_at = game.finished_at or timezone.now()
+    else:
+        game.seats.update(end_score=None, place=None, points=None)
+        game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+    game.save(update_fields=["status", "finished_at"])
+    after = _results(game)
+    if before == after:
+        return
+    if action is None:
+        action = Action.FINISH if before is None else Action.REOPEN if after is None else Action.RESETTLE
+    if after is not None:
+        after["ended_by"] = str(result.ended_by)
+    _audit(game, action, by, before=before, after=after)
+
+
+def _user(by: Actor) -> Any:
+    return by if by is not None and by.is_authenticated else None
+
+
+def _audit(
+    game: Game,
+    action: AuditEntry.Action,
+    by: Actor,
+    *,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    user = _user(by)
+    return AuditEntry.objects.create(
+        game=game,
+        action=action,
+        hand_number=hand_number,
+        user=user,
+        username=user.get_username() if user else "",
+        before=before,
+        after=after,
+    )

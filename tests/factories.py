@@ -1,0 +1,82 @@
+"""Plain factory functions for the league tests: no factory library, no magic."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from league import services
+from league.models import Game, Hand, Player, Series
+from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
+from scoring.rules import get_ruleset
+
+_names = itertools.count(1)
+
+
+def make_player(name: str | None = None, **fields: Any) -> Player:
+    return Player.objects.create(name=name or f"Player {next(_names)}", **fields)
+
+
+def make_players(n: int = 4) -> list[Player]:
+    return [make_player() for _ in range(n)]
+
+
+def make_series(rules: str | dict[str, Any] = "ari-ari", *, slug: str | None = None, **fields: Any) -> Series:
+    n = next(_names)
+    fields.setdefault("name", f"Series {n}")
+    return Series.objects.create(slug=slug or f"series-{n}", rules=get_ruleset(rules).to_spec(), **fields)
+
+
+def make_game(series: Series | None = None, players: Sequence[Player] | None = None, **kwargs: Any) -> Game:
+    return services.start_game(series=series or make_series(), players=players or make_players(), **kwargs)
+
+
+def play(game: Game, hands: Iterable[HandInput]) -> list[Hand]:
+    """Record ``hands`` one after the other as a scorer would."""
+    rows = []
+    for hand in hands:
+        rows.append(services.record_hand(game=game, number=game.next_hand_number(), hand=hand))
+    return rows
+
+
+# Hands, spoken the way a scorer would say them.
+
+
+def ron(loser: int, winner: int, han: int = 0, fu: int | None = None, *, riichi: Sequence[int] = (), **win: Any) -> HandInput:
+    return HandInput(Ron(loser=loser, wins=(Win(winner=winner, han=han, fu=fu, **win),)), riichi=tuple(riichi))
+
+
+def double_ron(loser: int, *wins: Win, riichi: Sequence[int] = ()) -> HandInput:
+    return HandInput(Ron(loser=loser, wins=tuple(wins)), riichi=tuple(riichi))
+
+
+def tsumo(winner: int, han: int = 0, fu: int | None = None, *, riichi: Sequence[int] = (), **win: Any) -> HandInput:
+    return HandInput(Tsumo(winner=winner, han=han, fu=fu, **win), riichi=tuple(riichi))
+
+
+def draw(*tenpai: int, nagashi: Sequence[int] = (), riichi: Sequence[int] = ()) -> HandInput:
+    return HandInput(Draw(tenpai=tuple(tenpai), nagashi=tuple(nagashi)), riichi=tuple(riichi))
+
+
+def abort(reason: str = "kyuushu_kyuuhai", *, riichi: Sequence[int] = ()) -> HandInput:
+    return HandInput(Abort(reason=AbortReason(reason)), riichi=tuple(riichi))
+
+
+def chombo(offender: int) -> HandInput:
+    return HandInput(Chombo(offender=offender))
+
+
+# Eight hands that take an ari-ari hanchan from East 1 to its end after South 4:
+# each passes the deal (a non-dealer wins, or the dealer is noten at a draw).
+def hanchan_passing_deal() -> list[HandInput]:
+    return [
+        ron(0, 1, 3, 40),  # E1: South rons the dealer
+        tsumo(2, 2, 30),  # E2
+        draw(0),  # E3: only seat 0 tenpai, the dealer (2) is noten
+        ron(1, 0, 1, 30),  # E4
+        tsumo(1, 4, 30),  # S1
+        draw(),  # S2: all noten
+        ron(3, 0, 2, 40, riichi=(0,)),  # S3
+        tsumo(2, 1, 30),  # S4: all-last passes the deal, the game ends
+    ]
