@@ -1,0 +1,100 @@
+"""Fu: the minipoints of a four-groups-and-a-pair hand, with their reasons.
+
+Base 20; a closed ron adds 10 (menzen_ron) and a tsumo 2 (not on a pinfu
+tsumo, which is 20 fu flat). Triplets are 2 fu, doubled when concealed,
+doubled again for terminals and honours, and a kan is four times its triplet.
+A valued pair is 2 fu (a double-wind pair ``double_wind_fu``). A kanchan,
+penchan or tanki wait is 2 fu. An open hand that would have only the base
+adds 2 (open_pinfu). The sum is rounded up to 10; seven pairs are 25 flat.
+
+>>> from scoring.tiles import tile_index
+>>> fu, details = standard_fu([(tile_index("1z"), False, True)], tile_index("5p"), KANCHAN,
+...                           tsumo=False, closed=True, pinfu=False, seat=27, round_=27, double_wind_fu=4)
+>>> fu, details
+(40, (('base', 20), ('menzen_ron', 10), ('closed_terminal_triplet', 8), ('kanchan', 2)))
+>>> standard_fu([], tile_index("2m"), RYANMEN, tsumo=False, closed=False, pinfu=False,
+...             seat=27, round_=27, double_wind_fu=4)[0]  # open pinfu: 20 + 2, rounded up
+30
+"""
+
+from __future__ import annotations
+
+from .tiles import DRAGONS, YAOCHUU
+
+RYANMEN = "ryanmen"
+KANCHAN = "kanchan"
+PENCHAN = "penchan"
+TANKI = "tanki"
+SHANPON = "shanpon"
+WAIT_FU = {RYANMEN: 0, KANCHAN: 2, PENCHAN: 2, TANKI: 2, SHANPON: 0}
+
+CHIITOITSU_FU = 25
+
+
+def _set_entry(kind: int, kan: bool, concealed: bool) -> tuple[str, int]:
+    yaochuu = kind in YAOCHUU
+    fu = 2 * (2 if concealed else 1) * (2 if yaochuu else 1) * (4 if kan else 1)
+    reason = f"{'closed' if concealed else 'open'}_{'terminal_' if yaochuu else ''}{'kan' if kan else 'triplet'}"
+    return reason, fu
+
+
+# (kind, kan, concealed) -> (reason, fu), built once: 34 x 2 x 2 entries.
+SET_FU: dict[tuple[int, bool, bool], tuple[str, int]] = {
+    (k, kan, c): _set_entry(k, kan, c) for k in range(34) for kan in (False, True) for c in (False, True)
+}
+
+
+def pair_fu(pair: int, *, seat: int, round_: int, double_wind_fu: int) -> tuple[str, int] | None:
+    """The fu entry of a valued pair, or None.
+
+    >>> pair_fu(27, seat=27, round_=27, double_wind_fu=4)
+    ('double_wind_pair', 4)
+    >>> pair_fu(27, seat=27, round_=27, double_wind_fu=2)
+    ('double_wind_pair', 2)
+    >>> pair_fu(32, seat=28, round_=27, double_wind_fu=4)
+    ('yakuhai_pair', 2)
+    """
+    if pair in DRAGONS:
+        return ("yakuhai_pair", 2)
+    if pair == seat and pair == round_:
+        return ("double_wind_pair", double_wind_fu)
+    if pair == seat or pair == round_:
+        return ("yakuhai_pair", 2)
+    return None
+
+
+def standard_fu(
+    sets: list[tuple[int, bool, bool]],
+    pair: int,
+    wait: str,
+    *,
+    tsumo: bool,
+    closed: bool,
+    pinfu: bool,
+    seat: int,
+    round_: int,
+    double_wind_fu: int,
+) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """Fu and breakdown. ``sets`` are the triplets and kans as (kind, kan,
+    concealed), a ron-completed triplet already marked not concealed."""
+    if pinfu and tsumo:
+        return 20, (("base", 20),)
+    details: list[tuple[str, int]] = [("base", 20)]
+    if tsumo:
+        details.append(("tsumo", 2))
+    elif closed:
+        details.append(("menzen_ron", 10))
+    for key in sets:
+        details.append(SET_FU[key])
+    entry = pair_fu(pair, seat=seat, round_=round_, double_wind_fu=double_wind_fu)
+    if entry is not None:
+        details.append(entry)
+    wfu = WAIT_FU[wait]
+    if wfu:
+        details.append((wait, wfu))
+    total = sum(fu for _, fu in details)
+    if total == 20:
+        # Only an open ron can get here: "kuipinfu" is rounded to 30.
+        details.append(("open_pinfu", 2))
+        total = 22
+    return -(-total // 10) * 10, tuple(details)

@@ -1,0 +1,492 @@
+"""Tile-level hand analysis: tiles in; yaku, han, fu and payment out.
+
+Every reading of the hand (four groups and a pair, seven pairs, thirteen
+orphans) is scored, and for a four-groups hand every group the winning tile
+could have completed; the reading that pays most is kept. On equal pay a real
+yakuman beats a counted one, then more han wins, then more fu.
+
+>>> from scoring.rules import get_ruleset
+>>> hand = Hand.parse("234m678p11s", win="1s", melds=[("pon", "555z"), ("ankan", "0555p")])
+>>> result = analyse_hand(get_ruleset("tenhou"), hand, Situation(seat=EAST, round=EAST, dora=(tile_index("4m"),)))
+>>> result.han, result.fu, result.payment.ron
+(2, 50, 4800)
+>>> result.yaku
+(('yakuhai_haku', 1), ('aka_dora', 1))
+
+A ron on a shanpon wait counts the completed triplet as open, so this is
+toitoi and sanankou, not suuankou:
+
+>>> hand = Hand.parse("111m222p333s44466z", win="4z")
+>>> r = analyse_hand(get_ruleset("tenhou"), hand, Situation(seat=SOUTH, round=EAST))
+>>> r.yaku, r.han, r.fu
+((('toitoi', 2), ('sanankou', 2)), 4, 60)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import HandError
+from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, pair_fu, standard_fu
+from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
+from .rules import Renhou, Ruleset
+from .tiles import DORA_AFTER, EAST, NORTH, SOUTH, WEST, YAOCHUU, parse_tile, parse_tiles, standard_readings, tile_index
+from .yaku import READING_YAKU, TILE_YAKU, TILE_YAKUMAN, YAKU_RANK, YAKUMAN_RANK, Facts, Reading
+
+__all__ = [
+    "EAST", "SOUTH", "WEST", "NORTH", "MeldKind", "Meld", "Hand", "Situation", "HandResult", "analyse_hand",
+    "tile_index",
+]
+
+WIND_LETTERS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+
+
+class MeldKind(enum.StrEnum):
+    CHI = "chi"
+    PON = "pon"
+    KAN = "kan"  # open kan (daiminkan)
+    ANKAN = "ankan"  # closed kan
+    SHOUMINKAN = "shouminkan"  # added kan: a pon upgraded, open
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A called or declared group: its kind, its lowest tile and its red fives."""
+
+    kind: MeldKind
+    tile: int
+    reds: int = 0
+
+    @property
+    def opened(self) -> bool:
+        return self.kind is not MeldKind.ANKAN
+
+    @property
+    def is_kan(self) -> bool:
+        return self.kind in (MeldKind.KAN, MeldKind.ANKAN, MeldKind.SHOUMINKAN)
+
+    def kinds(self) -> tuple[int, ...]:
+        if self.kind is MeldKind.CHI:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.is_kan else 3)
+
+    @classmethod
+    def parse(cls, kind: object, tiles: object, field: str = "melds[0]") -> Meld:
+        """``Meld.parse("ankan", "0555p")`` is a closed kan of 5p holding a red five.
+
+        >>> Meld.parse("chi", "546s")
+        Meld(kind=<MeldKind.CHI: 'chi'>, tile=21, reds=0)
+        >>> Meld.parse("pon", "556m")
+        Traceback (most recent call last):
+        ...
+        scoring.errors.HandError: a pon is three identical tiles, not '556m'
+        """
+        try:
+            mk = MeldKind(kind)
+        except ValueError:
+            raise HandError("invalid_meld", f"meld type must be one of chi, pon, kan, ankan, shouminkan, not {kind!r}",
+                            field=f"{field}.type") from None
+        parsed = parse_tiles(tiles, f"{field}.tiles")
+        ks = sorted(parsed.kinds)
+        reds = sum(parsed.reds)
+        if mk is MeldKind.CHI:
+            if len(ks) != 3 or ks[0] >= 27 or ks[0] // 9 != ks[2] // 9 or ks != [ks[0], ks[0] + 1, ks[0] + 2]:
+                raise HandError("invalid_meld", f"a chi is three consecutive tiles of one suit, not {tiles!r}",
+                                field=f"{field}.tiles")
+        elif mk is MeldKind.PON:
+            if len(ks) != 3 or ks[0] != ks[2]:
+                raise HandError("invalid_meld", f"a pon is three identical tiles, not {tiles!r}", field=f"{field}.tiles")
+        elif len(ks) != 4 or ks[0] != ks[3]:
+            raise HandError("invalid_meld", f"a {mk} is four identical tiles, not {tiles!r}", field=f"{field}.tiles")
+        return cls(mk, ks[0], reds)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The winner's tiles: concealed counts (winning tile included), melds,
+    the winning tile, and the red fives among the concealed tiles per suit."""
+
+    counts: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win: int
+    reds: tuple[int, int, int] = (0, 0, 0)
+    win_red: bool = False
+
+    @classmethod
+    def parse(cls, tiles: object, *, win: object, melds: Any = ()) -> Hand:
+        """Build a hand from notation; melds are ``(type, tiles)`` pairs.
+        Checks the tile count and that the winning tile is among the tiles.
+
+        >>> Hand.parse("123m", win="1m")
+        Traceback (most recent call last):
+        ...
+        scoring.errors.HandError: a winning hand has 14 tiles (a kan counts as 3), this one has 3
+        >>> Hand.parse("123456789m11222z", win="3z")
+        Traceback (most recent call last):
+        ...
+        scoring.errors.HandError: the winning tile 3z is not among the concealed tiles
+        """
+        parsed = parse_tiles(tiles, "tiles")
+        ms = tuple(Meld.parse(kind, mt, f"melds[{i}]") for i, (kind, mt) in enumerate(melds))
+        win_kind, win_red = parse_tile(win, "win")
+        n = len(parsed.kinds) + 3 * len(ms)
+        if n != 14 or len(ms) > 4:
+            raise HandError("wrong_tile_count",
+                            f"a winning hand has 14 tiles (a kan counts as 3), this one has {n}", field="tiles")
+        counts = parsed.counts()
+        if not counts[win_kind] or (win_red and not parsed.reds[win_kind // 9]):
+            raise HandError("win_not_in_hand", f"the winning tile {win} is not among the concealed tiles", field="win")
+        return cls(tuple(counts), ms, win_kind, parsed.reds, win_red)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """How the hand was won: tsumo or ron, winds (tile kinds, EAST seat is the
+    dealer), the flags of the situational yaku and the dora indicators."""
+
+    tsumo: bool = False
+    seat: int = EAST
+    round: int = EAST
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    dora: tuple[int, ...] = ()
+    ura: tuple[int, ...] = ()
+    indicator_reds: tuple[int, int, int] = (0, 0, 0)
+
+    @property
+    def dealer(self) -> bool:
+        return self.seat == EAST
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What a hand is worth. ``han`` is 13 x ``yakuman`` for a yakuman hand;
+    a counted yakuman keeps its han with ``yakuman`` 0. ``fu`` is the rounded
+    sum of ``fu_details`` (25 for seven pairs, 0 for thirteen orphans)."""
+
+    han: int
+    fu: int
+    yakuman: int
+    yaku: tuple[tuple[str, int], ...]
+    fu_details: tuple[tuple[str, int], ...]
+    payment: Payment = field(repr=False)
+
+    @property
+    def limit(self) -> Limit | None:
+        return self.payment.limit
+
+    @property
+    def total(self) -> int:
+        return self.payment.total
+
+
+# -- checks ---------------------------------------------------------------
+
+
+def _conflict(flag: str, message: str) -> HandError:
+    return HandError("situation_conflict", message, field=flag)
+
+
+def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
+    """Refuse what cannot happen at a table, with a code and the field at fault.
+
+    >>> from scoring.rules import get_ruleset
+    >>> hand = Hand.parse("123m456p789s11z", win="1z", melds=[("pon", "222z")])
+    >>> check_hand(get_ruleset("ari-ari"), hand, Situation(riichi=True))
+    Traceback (most recent call last):
+    ...
+    scoring.errors.HandError: riichi needs a closed hand (closed kans are allowed)
+    """
+    if sit.seat not in WIND_LETTERS.values():
+        raise HandError("invalid_wind", "seat must be a wind", field="seat")
+    if sit.round not in WIND_LETTERS.values():
+        raise HandError("invalid_wind", "round must be a wind", field="round")
+    counts = list(hand.counts)
+    reds = list(hand.reds)
+    for m in hand.melds:
+        for k in m.kinds():
+            counts[k] += 1
+        if m.reds:
+            reds[m.tile // 9] += m.reds
+    for k in sit.dora + sit.ura:
+        counts[k] += 1
+    for s in range(3):
+        reds[s] += sit.indicator_reds[s]
+    for k, n in enumerate(counts):
+        if n > 4:
+            name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
+            raise HandError("too_many_copies", f"{n} copies of {name}: a set has four", field="tiles")
+    per_suit = 2 if rules.aka_dora == 4 else 1
+    if rules.aka_dora == 0 and any(reds):
+        raise HandError("too_many_red_fives", "this ruleset plays without red fives", field="tiles")
+    if sum(reds) > rules.aka_dora or max(reds) > per_suit:
+        raise HandError("too_many_red_fives",
+                        f"{sum(reds)} red fives, this ruleset has {rules.aka_dora} ({per_suit} per suit at most)",
+                        field="tiles")
+
+    closed = not any(m.opened for m in hand.melds)
+    has_riichi = sit.riichi or sit.double_riichi
+    if has_riichi and not closed:
+        flag = "double_riichi" if sit.double_riichi else "riichi"
+        raise HandError("riichi_open_hand", f"{flag.replace('_', ' ')} needs a closed hand (closed kans are allowed)",
+                        field=flag)
+    if sit.ippatsu and not has_riichi:
+        raise HandError("ippatsu_without_riichi", "ippatsu needs riichi or double riichi", field="ippatsu")
+    if sit.ura and not has_riichi:
+        raise HandError("ura_without_riichi", "ura dora count only for a riichi hand", field="ura")
+    if sit.renhou and rules.renhou is Renhou.NONE:
+        raise HandError("renhou_not_allowed", f"the {rules.name} rules have no renhou", field="renhou")
+    if sit.haitei and not sit.tsumo:
+        raise _conflict("haitei", "haitei is a tsumo on the last tile; a ron on the last discard is houtei")
+    if sit.houtei and sit.tsumo:
+        raise _conflict("houtei", "houtei is a ron on the last discard; a tsumo on the last tile is haitei")
+    if sit.rinshan and not sit.tsumo:
+        raise _conflict("rinshan", "rinshan is a tsumo on the replacement tile after a kan")
+    if sit.rinshan and not any(m.is_kan for m in hand.melds):
+        raise _conflict("rinshan", "rinshan needs a kan among the melds")
+    if sit.rinshan and sit.haitei:
+        raise _conflict("haitei", "a replacement tile after a kan scores rinshan, never haitei")
+    if sit.chankan and sit.tsumo:
+        raise _conflict("chankan", "chankan is a ron on a tile added to a kan")
+    if sit.chankan and sit.houtei:
+        raise _conflict("houtei", "chankan and houtei cannot both happen")
+    if sit.chankan and (hand.counts[hand.win] != 1 or any(hand.win in m.kinds() for m in hand.melds)):
+        raise _conflict("chankan", "on a chankan the other three copies of the winning tile are in the kan")
+    for flag, dealer, tsumo in (("tenhou", True, True), ("chiihou", False, True), ("renhou", False, False)):
+        if not getattr(sit, flag):
+            continue
+        if sit.dealer != dealer:
+            raise _conflict(flag, f"{flag} is a {'dealer' if dealer else 'non-dealer'} win")
+        if sit.tsumo != tsumo:
+            raise _conflict(flag, f"{flag} is won by {'tsumo' if tsumo else 'ron'}")
+        if hand.melds:
+            raise _conflict(flag, f"{flag} is won before any call or kan")
+        if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
+            raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+
+
+# -- analysis -------------------------------------------------------------
+
+
+def _kokushi(counts: tuple[int, ...]) -> bool:
+    return all(counts[k] for k in YAOCHUU) and sum(counts[k] for k in YAOCHUU) == 14
+
+
+def _wait(s: int, w: int) -> str:
+    if w == s + 1:
+        return KANCHAN
+    if (w == s + 2 and s % 9 == 0) or (w == s and s % 9 == 6):
+        return PENCHAN
+    return RYANMEN
+
+
+class _Best:
+    """The best-paying candidate so far, compared by (base points, real
+    yakuman, han, fu); the first of equals is kept."""
+
+    __slots__ = ("key", "han", "fu", "yakuman", "yaku", "fu_details", "complete")
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int, int, int] | None = None
+        self.complete = False
+
+    def offer(self, key: tuple[int, int, int, int], han: int, fu: int, yakuman: int,
+              yaku: list[tuple[str, int]], fu_details: tuple[tuple[str, int], ...]) -> None:
+        if self.key is None or key > self.key:
+            self.key, self.han, self.fu, self.yakuman = key, han, fu, yakuman
+            self.yaku, self.fu_details = yaku, fu_details
+
+
+def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
+    """Score ``hand`` won in ``sit`` under ``rules``; raises HandError
+    (``not_winning``, ``no_yaku`` or a refusal from :func:`check_hand`).
+
+    Seven pairs against ryanpeikou: the ryanpeikou reading pays more.
+
+    >>> from scoring.rules import get_ruleset
+    >>> r = analyse_hand(get_ruleset("ari-ari"), Hand.parse("223344m556677p88s", win="7p"), Situation(seat=SOUTH))
+    >>> r.yaku, r.fu, r.payment.ron
+    ((('pinfu', 1), ('tanyao', 1), ('ryanpeikou', 3)), 30, 8000)
+    >>> analyse_hand(get_ruleset("ari-ari"), Hand.parse("123m456p789s11222z", win="2z", melds=()),
+    ...              Situation(seat=WEST))
+    Traceback (most recent call last):
+    ...
+    scoring.errors.HandError: the hand is complete but has no yaku (dora are not yaku)
+    """
+    check_hand(rules, hand, sit)
+    counts = hand.counts
+    melds = hand.melds
+    win = hand.win
+    tsumo = sit.tsumo
+    closed = True
+    full = list(counts)
+    n_kans = 0
+    reds = sum(hand.reds)
+    meld_seqs: list[int] = []
+    meld_trips: list[int] = []
+    meld_sets: list[tuple[int, bool, bool]] = []
+    for m in melds:
+        reds += m.reds
+        if m.kind is MeldKind.CHI:
+            meld_seqs.append(m.tile)
+            full[m.tile] += 1
+            full[m.tile + 1] += 1
+            full[m.tile + 2] += 1
+        else:
+            kan = m.kind is not MeldKind.PON
+            meld_trips.append(m.tile)
+            meld_sets.append((m.tile, kan, m.kind is MeldKind.ANKAN))
+            full[m.tile] += 4 if kan else 3
+            n_kans += kan
+        if m.kind is not MeldKind.ANKAN:
+            closed = False
+    menzen = not melds  # no melds at all: pinfu, seven pairs, kokushi, chuuren
+    n_ankan = sum(1 for m in melds if m.kind is MeldKind.ANKAN)
+
+    facts = Facts(full, closed=closed, n_kans=n_kans, seat=sit.seat, round_=sit.round)
+
+    # Yaku that do not depend on the reading.
+    base_yaku: list[tuple[str, int]] = []
+    if sit.double_riichi:
+        base_yaku.append(("double_riichi", 2))
+    elif sit.riichi:
+        base_yaku.append(("riichi", 1))
+    if sit.ippatsu:
+        base_yaku.append(("ippatsu", 1))
+    if tsumo and closed:
+        base_yaku.append(("menzen_tsumo", 1))
+    for flag in ("haitei", "houtei", "rinshan", "chankan"):
+        if getattr(sit, flag):
+            base_yaku.append((flag, 1))
+    if sit.renhou and rules.renhou is Renhou.HAN5:
+        base_yaku.append(("renhou", 5))
+    for name, han_closed, han_open, pred in TILE_YAKU:
+        han = han_closed if closed else han_open
+        if name == "tanyao" and not closed and not rules.open_tanyao:
+            continue
+        if han and pred(facts):
+            base_yaku.append((name, han))
+
+    double = rules.double_yakuman
+    base_yakuman: list[tuple[str, int]] = []
+    for flag in ("tenhou", "chiihou"):
+        if getattr(sit, flag):
+            base_yakuman.append((flag, 1))
+    if sit.renhou and rules.renhou is Renhou.YAKUMAN:
+        base_yakuman.append(("renhou", 1))
+    for name, weight, pred in TILE_YAKUMAN:
+        if pred(facts):
+            if name == "chuuren":
+                rest = list(counts)
+                rest[win] -= 1
+                b = win - win % 9
+                if rest[b:b + 9] == [3, 1, 1, 1, 1, 1, 1, 1, 3]:
+                    name, weight = "junsei_chuuren", 2
+            base_yakuman.append((name, weight if double else 1))
+
+    dora = sum(full[DORA_AFTER[k]] for k in sit.dora)
+    aka = reds if rules.aka_dora else 0
+    ura = sum(full[DORA_AFTER[k]] for k in sit.ura) if (sit.riichi or sit.double_riichi) else 0
+    bonus = dora + aka + ura
+    stacking = rules.yakuman_stacking
+    top = max_yakuman(rules)
+    renhou_mangan = sit.renhou and rules.renhou is Renhou.MANGAN
+    best = _Best()
+
+    def offer(yaku: list[tuple[str, int]], yakuman: list[tuple[str, int]], fu: int,
+              fu_details: tuple[tuple[str, int], ...]) -> None:
+        best.complete = True
+        if yakuman:
+            if stacking:
+                count = min(top, sum(w for _, w in yakuman))
+            else:
+                chosen = max(yakuman, key=lambda y: y[1])
+                yakuman = [chosen]
+                count = chosen[1]
+            best.offer((8000 * count, 1, 13 * count, fu), 13 * count, fu, count, yakuman, fu_details)
+            return
+        if yaku:
+            han = sum(h for _, h in yaku) + bonus
+            base = hand_value(rules, han=han, fu=fu).base
+            best.offer((base, 0, han, fu), han, fu, 0, yaku, fu_details)
+        if renhou_mangan:
+            # Renhou as a mangan that does not add up: it competes with the
+            # hand scored without it.
+            best.offer((2000, 0, 5, fu), 5, fu, 0, [("renhou", 5)], fu_details)
+
+    # Thirteen orphans.
+    if menzen and _kokushi(counts):
+        thirteen = counts[win] == 2
+        name = "kokushi_13" if thirteen else "kokushi"
+        offer([], base_yakuman + [(name, 2 if thirteen and double else 1)], 0, ())
+
+    # Seven distinct pairs.
+    if menzen and sum(1 for n in counts if n == 2) == 7:
+        offer(base_yaku + [("chiitoitsu", 2)], base_yakuman, CHIITOITSU_FU, (("chiitoitsu", CHIITOITSU_FU),))
+
+    # Four groups and a pair.
+    for d in standard_readings(list(counts)):
+        seqs = tuple(sorted(d.seqs + tuple(meld_seqs))) if meld_seqs else d.seqs
+        reading = Reading(d.pair, seqs, d.trips + tuple(meld_trips) if meld_trips else d.trips)
+        r_yaku = list(base_yaku)
+        for name, han_closed, han_open, pred in READING_YAKU:
+            han = han_closed if closed else han_open
+            if han and pred(reading):
+                r_yaku.append((name, han))
+        waits: set[str] = set()
+        if d.pair == win:
+            waits.add(TANKI)
+        for s in d.seqs:
+            if s <= win <= s + 2:
+                waits.add(_wait(s, win))
+        if win in d.trips:
+            waits.add(SHANPON)
+        plain_pair = pair_fu(d.pair, seat=sit.seat, round_=sit.round, double_wind_fu=2) is None
+        for wait in waits:
+            ron_trip = wait == SHANPON and not tsumo
+            ankou = len(d.trips) + n_ankan - ron_trip
+            pinfu = menzen and not d.trips and wait == RYANMEN and plain_pair
+            yaku = r_yaku
+            if pinfu or ankou == 3:
+                yaku = list(r_yaku)
+                if pinfu:
+                    yaku.append(("pinfu", 1))
+                if ankou == 3:
+                    yaku.append(("sanankou", 2))
+            yakuman = base_yakuman
+            if ankou == 4:
+                tanki = wait == TANKI
+                yakuman = base_yakuman + [("suuankou_tanki", 2 if double else 1) if tanki else ("suuankou", 1)]
+            sets = [(t, False, not (ron_trip and t == win)) for t in d.trips]
+            if meld_sets:
+                sets.extend(meld_sets)
+            fu, details = standard_fu(sets, d.pair, wait, tsumo=tsumo, closed=closed, pinfu=pinfu,
+                                      seat=sit.seat, round_=sit.round, double_wind_fu=rules.double_wind_fu)
+            offer(yaku, yakuman, fu, details)
+
+    if not best.complete:
+        raise HandError("not_winning", "the tiles do not make a winning hand", field="tiles")
+    if best.key is None:
+        raise HandError("no_yaku", "the hand is complete but has no yaku (dora are not yaku)", field="tiles")
+
+    if best.yakuman:
+        yaku_out = sorted(((n, 13 * w) for n, w in best.yaku), key=lambda y: YAKUMAN_RANK[y[0]])
+        payment = hand_payment(rules, yakuman=best.yakuman, dealer=sit.dealer, tsumo=tsumo)
+        return HandResult(best.han, best.fu, best.yakuman, tuple(yaku_out), best.fu_details, payment)
+    yaku_out = sorted(best.yaku, key=lambda y: YAKU_RANK[y[0]])
+    if best.yaku != [("renhou", 5)] or not renhou_mangan:
+        for name, n in (("dora", dora), ("aka_dora", aka), ("ura_dora", ura)):
+            if n:
+                yaku_out.append((name, n))
+    payment = hand_payment(rules, han=best.han, fu=best.fu, dealer=sit.dealer, tsumo=tsumo)
+    return HandResult(best.han, best.fu, 0, tuple(yaku_out), best.fu_details, payment)
