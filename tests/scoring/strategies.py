@@ -1,0 +1,69 @@
+"""Hypothesis strategies: random hands and games of every outcome."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
+from scoring.rules import PRESETS, MultipleRon, Ruleset
+
+# (han, fu) pairs some hand can have, by ron and by tsumo
+RON_VALUES = [(h, f) for h in range(1, 5) for f in (30, 40, 50, 60, 70, 80, 90, 100, 110) if not (h < 4 and f > 110)]
+RON_VALUES += [(h, 25) for h in (2, 3, 4)] + [(h, None) for h in range(5, 14)]
+TSUMO_VALUES = [(h, 20) for h in (2, 3, 4)] + [v for v in RON_VALUES if v != (2, 25)]
+
+
+def values(tsumo: bool):
+    han_fu = st.sampled_from(TSUMO_VALUES if tsumo else RON_VALUES).map(lambda hf: {"han": hf[0], "fu": hf[1]})
+    return st.one_of(han_fu, han_fu, han_fu, st.just({"yakuman": 1}))
+
+
+seats = st.integers(0, 3)
+
+
+@st.composite
+def outcomes(draw, rules: Ruleset):
+    kind = draw(st.sampled_from(["ron", "ron", "ron", "tsumo", "tsumo", "draw", "draw", "abort", "chombo"]))
+    if kind == "ron":
+        loser = draw(seats)
+        others = [s for s in range(4) if s != loser]
+        top = 1 if rules.multiple_ron is MultipleRon.HEAD_BUMP else (2 if rules.triple_ron_aborts else 3)
+        count = draw(st.integers(1, top))
+        winners = draw(st.permutations(others))[:count]
+        wins = []
+        for w in winners:
+            v = draw(values(False))
+            pao = None
+            if "yakuman" in v and rules.pao and draw(st.booleans()):
+                pao = draw(st.sampled_from([s for s in range(4) if s != w]))
+            wins.append(Win(winner=w, pao=pao, **v))
+        return Ron(loser=loser, wins=tuple(wins))
+    if kind == "tsumo":
+        w = draw(seats)
+        v = draw(values(True))
+        pao = None
+        if "yakuman" in v and rules.pao and draw(st.booleans()):
+            pao = draw(st.sampled_from([s for s in range(4) if s != w]))
+        return Tsumo(winner=w, pao=pao, **v)
+    if kind == "draw":
+        tenpai = tuple(sorted(draw(st.sets(seats))))
+        nagashi = tuple(sorted(draw(st.sets(seats, max_size=1)))) if rules.nagashi_mangan else ()
+        return Draw(tenpai=tenpai, nagashi=nagashi)
+    if kind == "abort" and rules.abortive_draws:
+        reasons = sorted(r for r in rules.abortive_draws if r != AbortReason.SANCHAHOU) or sorted(rules.abortive_draws)
+        return Abort(AbortReason(draw(st.sampled_from(reasons))))
+    return Chombo(offender=draw(seats))
+
+
+@st.composite
+def hands(draw, rules: Ruleset):
+    outcome = draw(outcomes(rules))
+    riichi = tuple(sorted(draw(st.sets(seats, max_size=2))))
+    if isinstance(outcome, Draw):
+        outcome = Draw(tenpai=tuple(sorted(set(outcome.tenpai) | set(riichi))), nagashi=outcome.nagashi)
+    if isinstance(outcome, Ron):
+        riichi = tuple(s for s in riichi if s != outcome.loser)
+    return HandInput(outcome, riichi=riichi)
+
+
+rulesets = st.sampled_from(sorted(PRESETS.values(), key=lambda r: r.name))

@@ -1,0 +1,52 @@
+"""Properties that hold for every hand and every game, over random input."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.game import GameRecord, replay, settle_kyoku
+from scoring.rules import RIICHI_STICK, LeftoverSticks
+from tests.scoring.strategies import hands, rulesets
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(st.data(), rulesets)
+def test_every_hand_conserves_points(data, rules):
+    hand = data.draw(hands(rules))
+    dealer = data.draw(st.integers(0, 3))
+    honba = data.draw(st.integers(0, 5))
+    sticks = data.draw(st.integers(0, 4))
+    r = settle_kyoku(rules, dealer=dealer, honba=honba, riichi_sticks=sticks, riichi=hand.riichi, outcome=hand.outcome)
+    assert sum(r.deltas) + (r.riichi_sticks - sticks) * RIICHI_STICK == 0
+    assert all(d % 100 == 0 for d in r.deltas)
+
+
+@SETTINGS
+@given(st.data(), rulesets)
+def test_every_game_conserves_points_and_settles_to_zero(data, rules):
+    played = []
+    for _ in range(data.draw(st.integers(1, 30))):
+        candidate = played + [data.draw(hands(rules))]
+        g = replay(GameRecord(rules, tuple(played)))
+        if g.finished:
+            break
+        played = candidate
+    from scoring.game import EndReason
+
+    g = replay(GameRecord(rules, tuple(played)))
+    if not g.finished:
+        g = replay(GameRecord(rules, tuple(played), end=EndReason.EARLY))
+    s = g.settlement
+    assert sum(g.scores) + g.riichi_sticks * RIICHI_STICK == 4 * rules.start_points
+    assert sum(s.final_scores) + s.lost_sticks == 4 * rules.start_points
+    if rules.leftover_sticks is not LeftoverSticks.LOST and not any(p.reason == "chombo" for p in g.penalties):
+        assert sum(s.points) == 0
+    assert sorted(s.places)[0] == 1
+    # Places follow scores: a higher end score never has a worse place.
+    for a in range(4):
+        for b in range(4):
+            if s.final_scores[a] > s.final_scores[b]:
+                assert s.places[a] <= s.places[b]
