@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from league import services
-from league.models import Game, Hand, Player, Series
+from league.models import Game, Hand, Player, Seat, Series
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
 from scoring.rules import get_ruleset
+from scoring.settlement import settle
 
 _names = itertools.count(1)
 
@@ -80,3 +84,32 @@ def hanchan_passing_deal() -> list[HandInput]:
         ron(3, 0, 2, 40, riichi=(0,)),  # S3
         tsumo(2, 1, 30),  # S4: all-last passes the deal, the game ends
     ]
+
+
+def bulk_finished_games(series: Series, players: Sequence[Player], n: int, *, seed: int = 0, tables: int = 8) -> None:
+    """``n`` finished games with random end scores, written in bulk (no hands).
+
+    For volume tests and the benchmark only: real games go through the services.
+    The snapshot is still what ``scoring`` settles, so the numbers are real.
+    """
+    rng = random.Random(seed)
+    rules = series.ruleset()
+    spec = rules.to_spec()
+    now = timezone.now()
+    games = [
+        Game(
+            series=series, round_number=1 + i // tables, table=str(i % tables + 1), rules=spec,
+            status=Game.Status.FINISHED, started_at=now, finished_at=now,
+        )
+        for i in range(n)
+    ]
+    Game.objects.bulk_create(games, batch_size=1000)
+    seats = []
+    total = 4 * rules.start_points
+    for game in games:
+        cuts = sorted(rng.randrange(0, total // 100) * 100 for _ in range(3))
+        scores = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]
+        s = settle(rules, scores)
+        for i, player in enumerate(rng.sample(list(players), 4)):
+            seats.append(Seat(game=game, seat=i, player=player, end_score=s.final_scores[i], place=s.places[i], points=s.points[i]))
+    Seat.objects.bulk_create(seats, batch_size=2000)
