@@ -30,7 +30,7 @@ def test_settings_default_to_debug_and_sqlite_in_the_project() -> None:
 def test_settings_need_a_secret_key_only_without_debug() -> None:
     out = settings_value("s.DEBUG", DEBUG="0")
     assert out.returncode != 0 and "SECRET_KEY must be set" in out.stderr
-    assert settings_value("s.SECRET_KEY", DEBUG="0", SECRET_KEY="x" * 50).stdout.strip() == "x" * 50
+    assert settings_value("s.SECRET_KEY", DEBUG="0", SECRET_KEY="x" * 50).stdout.strip() == repr("x" * 50)
 
 
 def test_settings_database_url_selects_postgresql() -> None:
