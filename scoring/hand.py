@@ -33,7 +33,7 @@ from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, pair_f
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
 from .rules import Renhou, Ruleset
 from .tiles import DORA_AFTER, EAST, NORTH, SOUTH, WEST, YAOCHUU, parse_tile, parse_tiles, standard_readings, tile_index
-from .yaku import READING_YAKU, TILE_YAKU, TILE_YAKUMAN, YAKU_RANK, YAKUMAN_RANK, Facts, Reading
+from .yaku import READING_YAKU, YAKU_RANK, YAKUMAN_RANK, Reading, chuuren, summarise, tile_yaku
 
 __all__ = [
     "EAST", "SOUTH", "WEST", "NORTH", "MeldKind", "Meld", "Hand", "Situation", "HandResult", "analyse_hand",
@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 WIND_LETTERS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+_WIND_KINDS = frozenset(WIND_LETTERS.values())
 
 
 class MeldKind(enum.StrEnum):
@@ -207,32 +208,40 @@ def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
     ...
     scoring.errors.HandError: riichi needs a closed hand (closed kans are allowed)
     """
-    if sit.seat not in WIND_LETTERS.values():
+    if sit.seat not in _WIND_KINDS:
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
-    if sit.round not in WIND_LETTERS.values():
+    if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
-    counts = list(hand.counts)
-    reds = list(hand.reds)
-    for m in hand.melds:
-        for k in m.kinds():
+    counts = hand.counts
+    reds = hand.reds
+    if hand.melds or sit.dora or sit.ura:
+        counts = list(counts)
+        reds = list(reds)
+        for m in hand.melds:
+            for k in m.kinds():
+                counts[k] += 1
+            if m.reds:
+                reds[m.tile // 9] += m.reds
+        for k in sit.dora + sit.ura:
             counts[k] += 1
-        if m.reds:
-            reds[m.tile // 9] += m.reds
-    for k in sit.dora + sit.ura:
-        counts[k] += 1
-    for s in range(3):
-        reds[s] += sit.indicator_reds[s]
-    for k, n in enumerate(counts):
-        if n > 4:
-            name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
-            raise HandError("too_many_copies", f"{n} copies of {name}: a set has four", field="tiles")
-    per_suit = 2 if rules.aka_dora == 4 else 1
-    if rules.aka_dora == 0 and any(reds):
-        raise HandError("too_many_red_fives", "this ruleset plays without red fives", field="tiles")
-    if sum(reds) > rules.aka_dora or max(reds) > per_suit:
-        raise HandError("too_many_red_fives",
-                        f"{sum(reds)} red fives, this ruleset has {rules.aka_dora} ({per_suit} per suit at most)",
-                        field="tiles")
+        for i in range(3):
+            reds[i] += sit.indicator_reds[i]
+    if max(counts) > 4:
+        k = counts.index(max(counts))
+        name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
+        raise HandError("too_many_copies", f"{counts[k]} copies of {name}: a set has four", field="tiles")
+    n_reds = reds[0] + reds[1] + reds[2]
+    if n_reds:
+        per_suit = 2 if rules.aka_dora == 4 else 1
+        if rules.aka_dora == 0:
+            raise HandError("too_many_red_fives", "this ruleset plays without red fives", field="tiles")
+        if n_reds > rules.aka_dora or max(reds) > per_suit:
+            raise HandError("too_many_red_fives",
+                            f"{n_reds} red fives, this ruleset has {rules.aka_dora} ({per_suit} per suit at most)",
+                            field="tiles")
+    if not (sit.riichi or sit.double_riichi or sit.ippatsu or sit.ura or sit.renhou or sit.haitei or sit.houtei
+            or sit.rinshan or sit.chankan or sit.tenhou or sit.chiihou):
+        return
 
     closed = not any(m.opened for m in hand.melds)
     has_riichi = sit.riichi or sit.double_riichi
@@ -290,21 +299,25 @@ def _wait(s: int, w: int) -> str:
     return RYANMEN
 
 
-class _Best:
-    """The best-paying candidate so far, compared by (base points, real
-    yakuman, han, fu); the first of equals is kept."""
+_PAYMENTS: dict[tuple[int, int, int, int, bool, bool], tuple[Ruleset, Payment]] = {}
 
-    __slots__ = ("key", "han", "fu", "yakuman", "yaku", "fu_details", "complete")
 
-    def __init__(self) -> None:
-        self.key: tuple[int, int, int, int] | None = None
-        self.complete = False
-
-    def offer(self, key: tuple[int, int, int, int], han: int, fu: int, yakuman: int,
-              yaku: list[tuple[str, int]], fu_details: tuple[tuple[str, int], ...]) -> None:
-        if self.key is None or key > self.key:
-            self.key, self.han, self.fu, self.yakuman = key, han, fu, yakuman
-            self.yaku, self.fu_details = yaku, fu_details
+def _payment(rules: Ruleset, han: int, fu: int, yakuman: int, dealer: bool, tsumo: bool) -> Payment:
+    # hand_payment, memoised: a few hundred distinct answers per ruleset.
+    # Keyed on id(rules) because hashing a Ruleset hashes all its fields; the
+    # entry keeps the ruleset alive so its id cannot be reused.
+    key = (id(rules), han, fu, yakuman, dealer, tsumo)
+    hit = _PAYMENTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if yakuman:
+        payment = hand_payment(rules, yakuman=yakuman, dealer=dealer, tsumo=tsumo)
+    else:
+        payment = hand_payment(rules, han=han, fu=fu, dealer=dealer, tsumo=tsumo)
+    if len(_PAYMENTS) > 100_000:
+        _PAYMENTS.clear()
+    _PAYMENTS[key] = (rules, payment)
+    return payment
 
 
 def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
@@ -328,134 +341,126 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     melds = hand.melds
     win = hand.win
     tsumo = sit.tsumo
+    seat = sit.seat
+    round_ = sit.round
     closed = True
-    full = list(counts)
-    n_kans = 0
-    reds = sum(hand.reds)
-    meld_seqs: list[int] = []
-    meld_trips: list[int] = []
+    n_kans = n_ankan = 0
+    reds = hand.reds[0] + hand.reds[1] + hand.reds[2]
+    meld_seqs: tuple[int, ...] = ()
+    meld_trips: tuple[int, ...] = ()
     meld_sets: list[tuple[int, bool, bool]] = []
-    for m in melds:
-        reds += m.reds
-        if m.kind is MeldKind.CHI:
-            meld_seqs.append(m.tile)
-            full[m.tile] += 1
-            full[m.tile + 1] += 1
-            full[m.tile + 2] += 1
-        else:
-            kan = m.kind is not MeldKind.PON
-            meld_trips.append(m.tile)
-            meld_sets.append((m.tile, kan, m.kind is MeldKind.ANKAN))
+    if melds:
+        full = list(counts)
+        seqs_l: list[int] = []
+        trips_l: list[int] = []
+        for m in melds:
+            reds += m.reds
+            kind = m.kind
+            if kind is MeldKind.CHI:
+                seqs_l.append(m.tile)
+                full[m.tile] += 1
+                full[m.tile + 1] += 1
+                full[m.tile + 2] += 1
+                closed = False
+                continue
+            kan = kind is not MeldKind.PON
+            trips_l.append(m.tile)
+            meld_sets.append((m.tile, kan, kind is MeldKind.ANKAN))
             full[m.tile] += 4 if kan else 3
-            n_kans += kan
-        if m.kind is not MeldKind.ANKAN:
-            closed = False
-    menzen = not melds  # no melds at all: pinfu, seven pairs, kokushi, chuuren
-    n_ankan = sum(1 for m in melds if m.kind is MeldKind.ANKAN)
-
-    facts = Facts(full, closed=closed, n_kans=n_kans, seat=sit.seat, round_=sit.round)
+            if kan:
+                n_kans += 1
+            if kind is MeldKind.ANKAN:
+                n_ankan += 1
+            else:
+                closed = False
+        meld_seqs = tuple(seqs_l)
+        meld_trips = tuple(trips_l)
+    else:
+        full = counts  # type: ignore[assignment]
+    double = rules.double_yakuman
+    tile_y, tile_ym = tile_yaku(summarise(full), closed, n_kans, seat, round_, rules.open_tanyao, double)
 
     # Yaku that do not depend on the reading.
     base_yaku: list[tuple[str, int]] = []
-    if sit.double_riichi:
-        base_yaku.append(("double_riichi", 2))
-    elif sit.riichi:
-        base_yaku.append(("riichi", 1))
-    if sit.ippatsu:
-        base_yaku.append(("ippatsu", 1))
+    base_yakuman: list[tuple[str, int]] = []
+    renhou_mangan = False
+    if (sit.riichi or sit.double_riichi or sit.ippatsu or sit.haitei or sit.houtei or sit.rinshan or sit.chankan
+            or sit.renhou or sit.tenhou or sit.chiihou):
+        if sit.double_riichi:
+            base_yaku.append(("double_riichi", 2))
+        elif sit.riichi:
+            base_yaku.append(("riichi", 1))
+        if sit.ippatsu:
+            base_yaku.append(("ippatsu", 1))
+        if sit.haitei:
+            base_yaku.append(("haitei", 1))
+        if sit.houtei:
+            base_yaku.append(("houtei", 1))
+        if sit.rinshan:
+            base_yaku.append(("rinshan", 1))
+        if sit.chankan:
+            base_yaku.append(("chankan", 1))
+        if sit.renhou:
+            if rules.renhou is Renhou.HAN5:
+                base_yaku.append(("renhou", 5))
+            elif rules.renhou is Renhou.YAKUMAN:
+                base_yakuman.append(("renhou", 1))
+            renhou_mangan = rules.renhou is Renhou.MANGAN
+        if sit.tenhou:
+            base_yakuman.append(("tenhou", 1))
+        if sit.chiihou:
+            base_yakuman.append(("chiihou", 1))
     if tsumo and closed:
         base_yaku.append(("menzen_tsumo", 1))
-    for flag in ("haitei", "houtei", "rinshan", "chankan"):
-        if getattr(sit, flag):
-            base_yaku.append((flag, 1))
-    if sit.renhou and rules.renhou is Renhou.HAN5:
-        base_yaku.append(("renhou", 5))
-    for name, han_closed, han_open, pred in TILE_YAKU:
-        han = han_closed if closed else han_open
-        if name == "tanyao" and not closed and not rules.open_tanyao:
-            continue
-        if han and pred(facts):
-            base_yaku.append((name, han))
+    base_yaku.extend(tile_y)
+    base_yakuman.extend(tile_ym)
+    if not melds and win < 27:
+        nine = chuuren(counts, win)
+        if nine:
+            base_yakuman.append((nine, 2 if double and nine == "junsei_chuuren" else 1))
 
-    double = rules.double_yakuman
-    base_yakuman: list[tuple[str, int]] = []
-    for flag in ("tenhou", "chiihou"):
-        if getattr(sit, flag):
-            base_yakuman.append((flag, 1))
-    if sit.renhou and rules.renhou is Renhou.YAKUMAN:
-        base_yakuman.append(("renhou", 1))
-    for name, weight, pred in TILE_YAKUMAN:
-        if pred(facts):
-            if name == "chuuren":
-                rest = list(counts)
-                rest[win] -= 1
-                b = win - win % 9
-                if rest[b:b + 9] == [3, 1, 1, 1, 1, 1, 1, 1, 3]:
-                    name, weight = "junsei_chuuren", 2
-            base_yakuman.append((name, weight if double else 1))
+    # Every complete reading, with the winning tile's place in it:
+    # (yaku, yakuman, fu, fu_details). Yaku-less ones are dropped later.
+    candidates: list[tuple[list[tuple[str, int]], list[tuple[str, int]], int, tuple[tuple[str, int], ...]]] = []
+    if not melds:
+        if _kokushi(counts):
+            thirteen = counts[win] == 2
+            name = "kokushi_13" if thirteen else "kokushi"
+            candidates.append(([], base_yakuman + [(name, 2 if thirteen and double else 1)], 0, ()))
+        elif counts.count(2) == 7:
+            candidates.append((base_yaku + [("chiitoitsu", 2)], base_yakuman, CHIITOITSU_FU,
+                               (("chiitoitsu", CHIITOITSU_FU),)))
 
-    dora = sum(full[DORA_AFTER[k]] for k in sit.dora)
-    aka = reds if rules.aka_dora else 0
-    ura = sum(full[DORA_AFTER[k]] for k in sit.ura) if (sit.riichi or sit.double_riichi) else 0
-    bonus = dora + aka + ura
-    stacking = rules.yakuman_stacking
-    top = max_yakuman(rules)
-    renhou_mangan = sit.renhou and rules.renhou is Renhou.MANGAN
-    best = _Best()
-
-    def offer(yaku: list[tuple[str, int]], yakuman: list[tuple[str, int]], fu: int,
-              fu_details: tuple[tuple[str, int], ...]) -> None:
-        best.complete = True
-        if yakuman:
-            if stacking:
-                count = min(top, sum(w for _, w in yakuman))
-            else:
-                chosen = max(yakuman, key=lambda y: y[1])
-                yakuman = [chosen]
-                count = chosen[1]
-            best.offer((8000 * count, 1, 13 * count, fu), 13 * count, fu, count, yakuman, fu_details)
-            return
-        if yaku:
-            han = sum(h for _, h in yaku) + bonus
-            base = hand_value(rules, han=han, fu=fu).base
-            best.offer((base, 0, han, fu), han, fu, 0, yaku, fu_details)
-        if renhou_mangan:
-            # Renhou as a mangan that does not add up: it competes with the
-            # hand scored without it.
-            best.offer((2000, 0, 5, fu), 5, fu, 0, [("renhou", 5)], fu_details)
-
-    # Thirteen orphans.
-    if menzen and _kokushi(counts):
-        thirteen = counts[win] == 2
-        name = "kokushi_13" if thirteen else "kokushi"
-        offer([], base_yakuman + [(name, 2 if thirteen and double else 1)], 0, ())
-
-    # Seven distinct pairs.
-    if menzen and sum(1 for n in counts if n == 2) == 7:
-        offer(base_yaku + [("chiitoitsu", 2)], base_yakuman, CHIITOITSU_FU, (("chiitoitsu", CHIITOITSU_FU),))
-
-    # Four groups and a pair.
-    for d in standard_readings(list(counts)):
-        seqs = tuple(sorted(d.seqs + tuple(meld_seqs))) if meld_seqs else d.seqs
-        reading = Reading(d.pair, seqs, d.trips + tuple(meld_trips) if meld_trips else d.trips)
+    double_wind_fu = rules.double_wind_fu
+    for d in standard_readings(counts):
+        pair = d.pair
+        c_trips = d.trips
+        c_seqs = d.seqs
+        if melds:
+            seqs = tuple(sorted(c_seqs + meld_seqs)) if meld_seqs else c_seqs
+            reading = Reading(pair, seqs, c_trips + meld_trips)
+        else:
+            reading = Reading(pair, c_seqs, c_trips)
         r_yaku = list(base_yaku)
         for name, han_closed, han_open, pred in READING_YAKU:
             han = han_closed if closed else han_open
             if han and pred(reading):
                 r_yaku.append((name, han))
-        waits: set[str] = set()
-        if d.pair == win:
-            waits.add(TANKI)
-        for s in d.seqs:
+        waits = []
+        if pair == win:
+            waits.append(TANKI)
+        for s in c_seqs:
             if s <= win <= s + 2:
-                waits.add(_wait(s, win))
-        if win in d.trips:
-            waits.add(SHANPON)
-        plain_pair = pair_fu(d.pair, seat=sit.seat, round_=sit.round, double_wind_fu=2) is None
+                w = _wait(s, win)
+                if w not in waits:
+                    waits.append(w)
+        if win in c_trips:
+            waits.append(SHANPON)
+        plain_pair = pair_fu(pair, seat=seat, round_=round_, double_wind_fu=2) is None
         for wait in waits:
             ron_trip = wait == SHANPON and not tsumo
-            ankou = len(d.trips) + n_ankan - ron_trip
-            pinfu = menzen and not d.trips and wait == RYANMEN and plain_pair
+            ankou = len(c_trips) + n_ankan - ron_trip
+            pinfu = not melds and not c_trips and wait == RYANMEN and plain_pair
             yaku = r_yaku
             if pinfu or ankou == 3:
                 yaku = list(r_yaku)
@@ -467,26 +472,73 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             if ankou == 4:
                 tanki = wait == TANKI
                 yakuman = base_yakuman + [("suuankou_tanki", 2 if double else 1) if tanki else ("suuankou", 1)]
-            sets = [(t, False, not (ron_trip and t == win)) for t in d.trips]
+            if ron_trip:
+                sets = [(t, False, t != win) for t in c_trips]
+            else:
+                sets = [(t, False, True) for t in c_trips]
             if meld_sets:
                 sets.extend(meld_sets)
-            fu, details = standard_fu(sets, d.pair, wait, tsumo=tsumo, closed=closed, pinfu=pinfu,
-                                      seat=sit.seat, round_=sit.round, double_wind_fu=rules.double_wind_fu)
-            offer(yaku, yakuman, fu, details)
+            fu, details = standard_fu(sets, pair, wait, tsumo=tsumo, closed=closed, pinfu=pinfu,
+                                      seat=seat, round_=round_, double_wind_fu=double_wind_fu)
+            candidates.append((yaku, yakuman, fu, details))
 
-    if not best.complete:
+    if not candidates:
         raise HandError("not_winning", "the tiles do not make a winning hand", field="tiles")
-    if best.key is None:
+
+    dora = 0
+    for k in sit.dora:
+        dora += full[DORA_AFTER[k]]
+    aka = reds if rules.aka_dora else 0
+    ura = 0
+    if sit.riichi or sit.double_riichi:
+        for k in sit.ura:
+            ura += full[DORA_AFTER[k]]
+    bonus = dora + aka + ura
+
+    best: tuple[tuple[int, int, int, int], int, int, list[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
+    single = len(candidates) == 1 and not renhou_mangan
+    top = max_yakuman(rules)
+    for yaku, yakuman, fu, details in candidates:
+        if yakuman:
+            if rules.yakuman_stacking:
+                count = min(top, sum(w for _, w in yakuman))
+            else:
+                chosen = max(yakuman, key=lambda y: y[1])
+                yakuman = [chosen]
+                count = chosen[1]
+            option = ((8000 * count, 1, 13 * count, fu), count, fu, yakuman, details)
+            if best is None or option[0] > best[0]:
+                best = option
+            continue
+        if yaku:
+            han = bonus
+            for _, h in yaku:
+                han += h
+            key = (0 if single else hand_value(rules, han=han, fu=fu).base, 0, han, fu)
+            if best is None or key > best[0]:
+                best = (key, 0, fu, yaku, details)
+        if renhou_mangan:
+            # Renhou as a mangan that does not add up: it competes with the
+            # hand scored without it.
+            option = ((2000, 0, 5, fu), 0, fu, [("renhou", 5)], details)
+            if best is None or option[0] > best[0]:
+                best = option
+    if best is None:
         raise HandError("no_yaku", "the hand is complete but has no yaku (dora are not yaku)", field="tiles")
 
-    if best.yakuman:
-        yaku_out = sorted(((n, 13 * w) for n, w in best.yaku), key=lambda y: YAKUMAN_RANK[y[0]])
-        payment = hand_payment(rules, yakuman=best.yakuman, dealer=sit.dealer, tsumo=tsumo)
-        return HandResult(best.han, best.fu, best.yakuman, tuple(yaku_out), best.fu_details, payment)
-    yaku_out = sorted(best.yaku, key=lambda y: YAKU_RANK[y[0]])
-    if best.yaku != [("renhou", 5)] or not renhou_mangan:
-        for name, n in (("dora", dora), ("aka_dora", aka), ("ura_dora", ura)):
-            if n:
-                yaku_out.append((name, n))
-    payment = hand_payment(rules, han=best.han, fu=best.fu, dealer=sit.dealer, tsumo=tsumo)
-    return HandResult(best.han, best.fu, 0, tuple(yaku_out), best.fu_details, payment)
+    key, count, fu, yaku, details = best
+    if count:
+        yaku_out = sorted(((n, 13 * w) for n, w in yaku), key=lambda y: YAKUMAN_RANK[y[0]])
+        payment = _payment(rules, 0, 0, count, seat == EAST, tsumo)
+        return HandResult(13 * count, fu, count, tuple(yaku_out), details, payment)
+    han = key[2]
+    yaku_out = sorted(yaku, key=lambda y: YAKU_RANK[y[0]]) if len(yaku) > 1 else list(yaku)
+    if not (renhou_mangan and yaku == [("renhou", 5)]):
+        if dora:
+            yaku_out.append(("dora", dora))
+        if aka:
+            yaku_out.append(("aka_dora", aka))
+        if ura:
+            yaku_out.append(("ura_dora", ura))
+    payment = _payment(rules, han, fu, 0, seat == EAST, tsumo)
+    return HandResult(han, fu, 0, tuple(yaku_out), details, payment)

@@ -213,7 +213,22 @@ def suit_readings(suit: int, counts: tuple[int, ...]) -> tuple[SuitReading, ...]
     return tuple(sorted(out))
 
 
-def standard_readings(counts: list[int]) -> list[SuitReading]:
+@lru_cache(maxsize=1024)
+def _honour_reading(key: tuple[int, ...]) -> SuitReading | None:
+    # Honours make no sequences: each kind is a triplet, the pair, or nothing.
+    pair = -1
+    trips = []
+    for i, n in enumerate(key):
+        if n == 3:
+            trips.append(27 + i)
+        elif n == 2 and pair < 0:
+            pair = 27 + i
+        elif n:
+            return None
+    return SuitReading(pair, (), tuple(trips))
+
+
+def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
     """Every four-groups-and-a-pair reading of the concealed counts (whatever
     the number of sets, so open hands work), as (pair, seqs, trips).
 
@@ -222,30 +237,25 @@ def standard_readings(counts: list[int]) -> list[SuitReading]:
     >>> standard_readings(parse_tiles("1112345678999m").counts())
     []
     """
-    pair = -1
-    trips: list[int] = []
-    for k in range(27, 34):
-        n = counts[k]
-        if n == 0:
-            continue
-        if n == 3:
-            trips.append(k)
-        elif n == 2 and pair < 0:
-            pair = k
-        else:
-            return []
-    parts = []
-    for suit in range(3):
+    counts = tuple(counts)
+    honours = _honour_reading(counts[27:34])
+    if honours is None:
+        return []
+    readings = [honours]
+    for suit in (0, 1, 2):
         b = suit * 9
-        key = tuple(counts[b:b + 9])
-        if not any(key):
+        key = counts[b:b + 9]
+        if key == _EMPTY_SUIT:
             continue
         rs = suit_readings(suit, key)
         if not rs:
             return []
-        parts.append(rs)
-    readings = [SuitReading(pair, (), tuple(trips))]
-    for rs in parts:
+        if len(rs) == 1 and len(readings) == 1:
+            acc, r = readings[0], rs[0]
+            if r.pair >= 0 and acc.pair >= 0:
+                return []
+            readings = [SuitReading(acc.pair if acc.pair >= 0 else r.pair, acc.seqs + r.seqs, acc.trips + r.trips)]
+            continue
         nxt = []
         for acc in readings:
             for r in rs:
@@ -254,3 +264,6 @@ def standard_readings(counts: list[int]) -> list[SuitReading]:
                 nxt.append(SuitReading(acc.pair if acc.pair >= 0 else r.pair, acc.seqs + r.seqs, acc.trips + r.trips))
         readings = nxt
     return [r for r in readings if r.pair >= 0]
+
+
+_EMPTY_SUIT = (0,) * 9

@@ -17,70 +17,149 @@ double-yakuman ruleset instead of han.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
-from .tiles import CHUN, DRAGONS, GREENS, HAKU, HATSU, TERMINALS, WINDS, YAOCHUU
+from .tiles import EAST, HATSU, TERMINALS, YAOCHUU
 
 # -- per-hand facts ------------------------------------------------------
+
+
+_PRESENT, _TERMINAL, _SIMPLE, _NOT_GREEN = 1, 2, 4, 8
+_GREEN_SOU = (False, True, True, True, False, True, False, True, False)  # 2s 3s 4s 6s 8s
+
+
+@lru_cache(maxsize=4096)
+def _suit_summary(suit: int, key: tuple[int, ...]) -> int:
+    """Bit flags for one suit's 9 counts (or the 7 honours): present,
+    terminal, simple, not green. Memoised: a hand is four of these lookups."""
+    if not any(key):
+        return 0
+    bits = _PRESENT
+    if suit == 3:
+        if any(n for i, n in enumerate(key) if i != HATSU - 27):
+            bits |= _NOT_GREEN
+        return bits
+    if key[0] or key[8]:
+        bits |= _TERMINAL
+    if any(key[1:8]):
+        bits |= _SIMPLE
+    if suit != 2 or any(n for i, n in enumerate(key) if not _GREEN_SOU[i]):
+        bits |= _NOT_GREEN
+    return bits
+
+
+def summarise(full: tuple[int, ...] | list[int]) -> tuple[int, int, int, tuple[int, ...]]:
+    """The tile-level key of a hand: flags per suit and the honour counts."""
+    return (_suit_summary(0, tuple(full[0:9])), _suit_summary(1, tuple(full[9:18])),
+            _suit_summary(2, tuple(full[18:27])), tuple(full[27:34]))
 
 
 class Facts:
     """Tile-level facts about a whole hand (concealed tiles and melds)."""
 
-    __slots__ = ("full", "closed", "n_kans", "seat", "round", "suits", "honours", "yaochuu_only", "simples_only",
-                 "terminals_only", "green_only", "dragons", "winds")
+    __slots__ = ("closed", "n_kans", "seat", "round", "suits", "honours", "yaochuu_only", "simples_only",
+                 "terminals_only", "green_only", "honour_counts", "dragons", "winds")
 
-    def __init__(self, full: list[int], *, closed: bool, n_kans: int, seat: int, round_: int) -> None:
-        self.full = full
+    def __init__(self, full: tuple[int, ...] | list[int], *, closed: bool, n_kans: int, seat: int,
+                 round_: int) -> None:
+        self._fill(summarise(full), closed, n_kans, seat, round_)
+
+    @classmethod
+    def from_summary(cls, summary: tuple[int, int, int, tuple[int, ...]], closed: bool, n_kans: int, seat: int,
+                     round_: int) -> Facts:
+        f = cls.__new__(cls)
+        f._fill(summary, closed, n_kans, seat, round_)
+        return f
+
+    def _fill(self, summary: tuple[int, int, int, tuple[int, ...]], closed: bool, n_kans: int, seat: int,
+              round_: int) -> None:
+        m, p, s, honour_counts = summary
+        z = _suit_summary(3, honour_counts)
         self.closed = closed
         self.n_kans = n_kans
         self.seat = seat
         self.round = round_
-        present = [k for k in range(34) if full[k]]
-        self.suits = {k // 9 for k in present if k < 27}
-        self.honours = any(k >= 27 for k in present)
-        self.yaochuu_only = all(k in YAOCHUU for k in present)
-        self.simples_only = not any(k in YAOCHUU for k in present)
-        self.terminals_only = all(k in TERMINALS for k in present)
-        self.green_only = all(k in GREENS for k in present)
-        self.dragons = [full[d] for d in DRAGONS]
-        self.winds = [full[w] for w in WINDS]
+        self.suits = [i for i, b in enumerate((m, p, s)) if b]
+        self.honours = honours = bool(z)
+        anyof = m | p | s
+        self.yaochuu_only = not anyof & _SIMPLE
+        self.simples_only = not (anyof & _TERMINAL) and not honours
+        self.terminals_only = self.yaochuu_only and not honours
+        self.green_only = not ((anyof | z) & _NOT_GREEN)
+        self.honour_counts = honour_counts
+        self.dragons = honour_counts[4:7]
+        self.winds = honour_counts[0:4]
 
 
-def _chuuren_counts(f: Facts) -> bool:
-    if not f.closed or f.n_kans or f.honours or len(f.suits) != 1:
-        return False
-    b = 9 * next(iter(f.suits))
-    c = f.full[b:b + 9]
-    return c[0] >= 3 and c[8] >= 3 and all(c[1:8])
-
-
-# Rows: (id, closed han, open han, predicate). The open han of tanyao is set
-# from the ruleset (open tanyao) by the caller, so the table holds 1.
+# Rows: (id, closed han, open han, predicate).
 TILE_YAKU: tuple[tuple[str, int, int, Callable[[Facts], bool]], ...] = (
     ("tanyao", 1, 1, lambda f: f.simples_only),
-    ("yakuhai_haku", 1, 1, lambda f: f.full[HAKU] >= 3),
-    ("yakuhai_hatsu", 1, 1, lambda f: f.full[HATSU] >= 3),
-    ("yakuhai_chun", 1, 1, lambda f: f.full[CHUN] >= 3),
-    ("yakuhai_seat_wind", 1, 1, lambda f: f.full[f.seat] >= 3),
-    ("yakuhai_round_wind", 1, 1, lambda f: f.full[f.round] >= 3),
+    ("yakuhai_haku", 1, 1, lambda f: f.dragons[0] >= 3),
+    ("yakuhai_hatsu", 1, 1, lambda f: f.dragons[1] >= 3),
+    ("yakuhai_chun", 1, 1, lambda f: f.dragons[2] >= 3),
+    ("yakuhai_seat_wind", 1, 1, lambda f: f.winds[f.seat - EAST] >= 3),
+    ("yakuhai_round_wind", 1, 1, lambda f: f.winds[f.round - EAST] >= 3),
     ("sankantsu", 2, 2, lambda f: f.n_kans == 3),
     ("honroutou", 2, 2, lambda f: f.yaochuu_only and f.honours and bool(f.suits)),
-    ("shousangen", 2, 2, lambda f: sorted(f.dragons) in ([2, 3, 3], [2, 3, 4], [2, 4, 4])),
+    ("shousangen", 2, 2, lambda f: (d := sorted(f.dragons))[0] == 2 and d[1] >= 3),
     ("honitsu", 3, 2, lambda f: f.honours and len(f.suits) == 1),
     ("chinitsu", 6, 5, lambda f: not f.honours and len(f.suits) == 1),
 )
 
-# Rows: (id, yakuman under a double-yakuman ruleset, predicate).
+# Rows: (id, yakuman under a double-yakuman ruleset, predicate). Chuuren
+# needs the counts themselves: see :func:`chuuren`.
 TILE_YAKUMAN: tuple[tuple[str, int, Callable[[Facts], bool]], ...] = (
     ("daisangen", 1, lambda f: min(f.dragons) >= 3),
-    ("shousuushii", 1, lambda f: sorted(f.winds)[0] == 2 and sorted(f.winds)[1] >= 3),
+    ("shousuushii", 1, lambda f: (w := sorted(f.winds))[0] == 2 and w[1] >= 3),
     ("daisuushii", 2, lambda f: min(f.winds) >= 3),
     ("tsuuiisou", 1, lambda f: not f.suits),
     ("chinroutou", 1, lambda f: f.terminals_only),
     ("ryuuiisou", 1, lambda f: f.green_only),
     ("suukantsu", 1, lambda f: f.n_kans == 4),
-    ("chuuren", 1, _chuuren_counts),
 )
+
+
+@lru_cache(maxsize=65536)
+def tile_yaku(summary: tuple[int, int, int, tuple[int, ...]], closed: bool, n_kans: int, seat: int, round_: int,
+              open_tanyao: bool, double: bool) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """The tile-level yaku (with han) and yakuman (with weight) of a hand, from
+    its :func:`summarise` key. Memoised: many hands share a key.
+
+    >>> from scoring.tiles import parse_tiles
+    >>> key = summarise(parse_tiles("111222333444z55z").counts())
+    >>> yaku, yakuman = tile_yaku(key, True, 0, 28, 27, True, True)
+    >>> yakuman  # the caller drops the ordinary yaku when there is a yakuman
+    (('daisuushii', 2), ('tsuuiisou', 1))
+    """
+    f = Facts.from_summary(summary, closed, n_kans, seat, round_)
+    yaku = []
+    for name, han_closed, han_open, pred in TILE_YAKU:
+        han = han_closed if closed else han_open
+        if han and pred(f) and (closed or open_tanyao or name != "tanyao"):
+            yaku.append((name, han))
+    yakuman = tuple((name, weight if double else 1) for name, weight, pred in TILE_YAKUMAN if pred(f))
+    return tuple(yaku), yakuman
+
+
+def chuuren(counts: tuple[int, ...], win: int) -> str | None:
+    """``chuuren``, ``junsei_chuuren`` (the nine-sided wait) or None, for
+    the concealed counts of a hand without melds.
+
+    >>> from scoring.tiles import parse_tiles, tile_index
+    >>> chuuren(tuple(parse_tiles("11123455678999p").counts()), tile_index("1p"))
+    'chuuren'
+    >>> chuuren(tuple(parse_tiles("11123455678999p").counts()), tile_index("5p"))
+    'junsei_chuuren'
+    """
+    b = win - win % 9
+    if b >= 27:
+        return None
+    c = counts[b:b + 9]
+    if sum(c) != 14 or c[0] < 3 or c[8] < 3 or not all(c[1:8]):
+        return None
+    rest = list(c)
+    rest[win - b] -= 1
+    return "junsei_chuuren" if rest == [3, 1, 1, 1, 1, 1, 1, 1, 3] else "chuuren"
 
 
 # -- per-reading facts --------------------------------------------------
@@ -110,12 +189,22 @@ def _peikou(r: Reading) -> int:
 
 def _sanshoku(r: Reading) -> bool:
     s = r.seqs
-    return len(s) >= 3 and any(n in s and n + 9 in s and n + 18 in s for n in range(7))
+    if len(s) < 3:
+        return False
+    for n in s:
+        if n < 7 and n + 9 in s and n + 18 in s:
+            return True
+    return False
 
 
 def _ittsuu(r: Reading) -> bool:
     s = r.seqs
-    return len(s) >= 3 and any(b in s and b + 3 in s and b + 6 in s for b in (0, 9, 18))
+    if len(s) < 3:
+        return False
+    for n in s:
+        if n % 9 == 0 and n + 3 in s and n + 6 in s:
+            return True
+    return False
 
 
 def _outside(r: Reading, allowed: frozenset[int]) -> bool:
@@ -127,7 +216,12 @@ def _outside(r: Reading, allowed: frozenset[int]) -> bool:
 
 def _sanshoku_doukou(r: Reading) -> bool:
     t = r.trips
-    return len(t) >= 3 and any(n in t and n + 9 in t and n + 18 in t for n in range(9))
+    if len(t) < 3:
+        return False
+    for n in t:
+        if n < 9 and n + 9 in t and n + 18 in t:
+            return True
+    return False
 
 
 _ORPHANS_NO_HONOURS = frozenset(TERMINALS)
