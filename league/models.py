@@ -27,6 +27,7 @@ from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import Penalty as ScoringPenalty
+from scoring.standings import rank_with_ties
 
 SEATS = (0, 1, 2, 3)
 SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
@@ -445,18 +446,6 @@ class AuditEntry(models.Model):
 
 
 # -- standings -----------------------------------------------------------
-
-
-def rank_with_ties(values: Sequence[int]) -> list[int]:
-    """Competition ranks for descending values: equal values share a rank.
-
-    >>> rank_with_ties([50, 30, 30, 10])
-    [1, 2, 2, 4]
-    """
-    ranks: list[int] = []
-    for i, v in enumerate(values):
-        ranks.append(ranks[-1] if i and v == values[i - 1] else i + 1)
-    return ranks
 
 
 @dataclass(frozen=True)

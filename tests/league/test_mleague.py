@@ -13,7 +13,8 @@ import pytest
 from django.utils import timezone
 
 from league import services
-from league.models import Player, rank_with_ties
+from league.models import Player
+from scoring.standings import rank_with_ties
 from tests.factories import make_series
 
 pytestmark = [pytest.mark.django_db, pytest.mark.realdata]

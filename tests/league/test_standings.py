@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from league import services
-from league.models import StandingRow, Standings, rank_with_ties
+from league.models import StandingRow, Standings
+from scoring.standings import rank_with_ties
 from tests.factories import bulk_finished_games, hanchan_passing_deal, make_game, make_players, make_series, play
 
 pytestmark = pytest.mark.django_db
