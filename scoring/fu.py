@@ -9,11 +9,10 @@ adds 2 (open_pinfu). The sum is rounded up to 10; seven pairs are 25 flat.
 
 >>> from scoring.tiles import tile_index
 >>> fu, details = standard_fu([(tile_index("1z"), False, True)], tile_index("5p"), KANCHAN,
-...                           tsumo=False, closed=True, pinfu=False, seat=27, round_=27, double_wind_fu=4)
+...                           False, True, False, 27, 27, 4)  # ron, closed, not pinfu, winds, double-wind fu
 >>> fu, details
 (40, (('base', 20), ('menzen_ron', 10), ('closed_terminal_triplet', 8), ('kanchan', 2)))
->>> standard_fu([], tile_index("2m"), RYANMEN, tsumo=False, closed=False, pinfu=False,
-...             seat=27, round_=27, double_wind_fu=4)[0]  # open pinfu: 20 + 2, rounded up
+>>> standard_fu([], tile_index("2m"), RYANMEN, False, False, False, 27, 27, 4)[0]  # open pinfu: 20 + 2, rounded up
 30
 """
 
@@ -67,7 +66,6 @@ def standard_fu(
     sets: list[tuple[int, bool, bool]],
     pair: int,
     wait: str,
-    *,
     tsumo: bool,
     closed: bool,
     pinfu: bool,
@@ -78,23 +76,30 @@ def standard_fu(
     """Fu and breakdown. ``sets`` are the triplets and kans as (kind, kan,
     concealed), a ron-completed triplet already marked not concealed."""
     if pinfu and tsumo:
-        return 20, (("base", 20),)
-    details: list[tuple[str, int]] = [("base", 20)]
-    if tsumo:
-        details.append(("tsumo", 2))
-    elif closed:
-        details.append(("menzen_ron", 10))
+        return 20, _PINFU_TSUMO
+    details: list[tuple[str, int]] = [_BASE, _TSUMO if tsumo else _MENZEN_RON] if tsumo or closed else [_BASE]
+    total = 20 + (2 if tsumo else 10 if closed else 0)
     for key in sets:
-        details.append(SET_FU[key])
-    entry = pair_fu(pair, seat=seat, round_=round_, double_wind_fu=double_wind_fu)
-    if entry is not None:
+        entry = SET_FU[key]
         details.append(entry)
+        total += entry[1]
+    if pair >= 27:
+        entry = pair_fu(pair, seat=seat, round_=round_, double_wind_fu=double_wind_fu)
+        if entry is not None:
+            details.append(entry)
+            total += entry[1]
     wfu = WAIT_FU[wait]
     if wfu:
         details.append((wait, wfu))
-    total = sum(fu for _, fu in details)
+        total += wfu
     if total == 20:
         # Only an open ron can get here: "kuipinfu" is rounded to 30.
         details.append(("open_pinfu", 2))
         total = 22
     return -(-total // 10) * 10, tuple(details)
+
+
+_BASE = ("base", 20)
+_TSUMO = ("tsumo", 2)
+_MENZEN_RON = ("menzen_ron", 10)
+_PINFU_TSUMO = (_BASE,)

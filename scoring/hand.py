@@ -208,28 +208,38 @@ def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
     ...
     scoring.errors.HandError: riichi needs a closed hand (closed kans are allowed)
     """
+    full = list(hand.counts)
+    for m in hand.melds:
+        for k in m.kinds():
+            full[k] += 1
+    _check(rules, hand, sit, full)
+
+
+def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int]) -> None:
+    # check_hand with the counts of hand and melds already added up.
     if sit.seat not in _WIND_KINDS:
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
-    counts = hand.counts
-    reds = hand.reds
-    if hand.melds or sit.dora or sit.ura:
-        counts = list(counts)
-        reds = list(reds)
-        for m in hand.melds:
-            for k in m.kinds():
-                counts[k] += 1
-            if m.reds:
-                reds[m.tile // 9] += m.reds
-        for k in sit.dora + sit.ura:
+    counts = full
+    if sit.dora or sit.ura:
+        counts = list(full)
+        for k in sit.dora:
             counts[k] += 1
-        for i in range(3):
-            reds[i] += sit.indicator_reds[i]
+        for k in sit.ura:
+            counts[k] += 1
     if max(counts) > 4:
         k = counts.index(max(counts))
         name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
         raise HandError("too_many_copies", f"{counts[k]} copies of {name}: a set has four", field="tiles")
+    reds = hand.reds
+    if hand.melds or sit.dora or sit.ura:
+        reds = list(reds)
+        for m in hand.melds:
+            if m.reds:
+                reds[m.tile // 9] += m.reds
+        for i in range(3):
+            reds[i] += sit.indicator_reds[i]
     n_reds = reds[0] + reds[1] + reds[2]
     if n_reds:
         per_suit = 2 if rules.aka_dora == 4 else 1
@@ -336,7 +346,6 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     ...
     scoring.errors.HandError: the hand is complete but has no yaku (dora are not yaku)
     """
-    check_hand(rules, hand, sit)
     counts = hand.counts
     melds = hand.melds
     win = hand.win
@@ -377,6 +386,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         meld_trips = tuple(trips_l)
     else:
         full = counts  # type: ignore[assignment]
+    _check(rules, hand, sit, full)
     double = rules.double_yakuman
     tile_y, tile_ym = tile_yaku(summarise(full), closed, n_kans, seat, round_, rules.open_tanyao, double)
 
@@ -442,10 +452,13 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         else:
             reading = Reading(pair, c_seqs, c_trips)
         r_yaku = list(base_yaku)
-        for name, han_closed, han_open, pred in READING_YAKU:
-            han = han_closed if closed else han_open
-            if han and pred(reading):
-                r_yaku.append((name, han))
+        n_seqs = len(reading.seqs)
+        n_trips = len(reading.trips)
+        for name, han_closed, han_open, least, most, least_trips, pred in READING_YAKU:
+            if least <= n_seqs <= most and n_trips >= least_trips:
+                han = han_closed if closed else han_open
+                if han and pred(reading):
+                    r_yaku.append((name, han))
         waits = []
         if pair == win:
             waits.append(TANKI)
@@ -478,8 +491,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                 sets = [(t, False, True) for t in c_trips]
             if meld_sets:
                 sets.extend(meld_sets)
-            fu, details = standard_fu(sets, pair, wait, tsumo=tsumo, closed=closed, pinfu=pinfu,
-                                      seat=seat, round_=round_, double_wind_fu=double_wind_fu)
+            fu, details = standard_fu(sets, pair, wait, tsumo, closed, pinfu, seat, round_, double_wind_fu)
             candidates.append((yaku, yakuman, fu, details))
 
     if not candidates:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from .tiles import EAST, HATSU, TERMINALS, YAOCHUU
+from .tiles import EAST, HATSU, YAOCHUU
 
 # -- per-hand facts ------------------------------------------------------
 
@@ -169,12 +169,22 @@ class Reading:
     """One split of a standard hand: every sequence (by its lowest kind) and
     triplet or kan (by kind), melds included, and the pair."""
 
-    __slots__ = ("pair", "seqs", "trips")
+    __slots__ = ("pair", "seqs", "trips", "_outside")
 
     def __init__(self, pair: int, seqs: tuple[int, ...], trips: tuple[int, ...]) -> None:
         self.pair = pair
         self.seqs = seqs
         self.trips = trips
+        self._outside = -1
+
+    @property
+    def outside(self) -> int:
+        """0: some group has no terminal or honour; 1: every group has one
+        (chanta shape); 2: every group has a terminal (junchan shape). Both
+        shapes need a sequence, or the hand is honroutou or chinroutou."""
+        if self._outside < 0:
+            self._outside = _outside_kind(self)
+        return self._outside
 
 
 def _peikou(r: Reading) -> int:
@@ -207,11 +217,23 @@ def _ittsuu(r: Reading) -> bool:
     return False
 
 
-def _outside(r: Reading, allowed: frozenset[int]) -> bool:
-    # Chanta and junchan need at least one sequence; without one the hand is
-    # honroutou or chinroutou instead.
-    return (bool(r.seqs) and r.pair in allowed and all(s % 9 in (0, 6) for s in r.seqs)
-            and all(t in allowed for t in r.trips))
+def _outside_kind(r: Reading) -> int:
+    if not r.seqs:
+        return 0
+    for x in r.seqs:
+        if x % 9 not in (0, 6):
+            return 0
+    if r.pair not in YAOCHUU:
+        return 0
+    for t in r.trips:
+        if t not in YAOCHUU:
+            return 0
+    if r.pair >= 27:
+        return 1
+    for t in r.trips:
+        if t >= 27:
+            return 1
+    return 2
 
 
 def _sanshoku_doukou(r: Reading) -> bool:
@@ -224,21 +246,21 @@ def _sanshoku_doukou(r: Reading) -> bool:
     return False
 
 
-_ORPHANS_NO_HONOURS = frozenset(TERMINALS)
-_ORPHANS = frozenset(YAOCHUU)
 
-# Rows as TILE_YAKU, over one reading. Iipeikou/ryanpeikou and
+# Rows: (id, closed han, open han, fewest sequences, most sequences, fewest
+# triplets, predicate), over one reading. The sequence and triplet bounds let
+# the caller skip a predicate that cannot hold. Iipeikou/ryanpeikou and
 # chanta/junchan exclude each other here; pinfu and sanankou depend on the
 # wait too and are decided by the caller.
-READING_YAKU: tuple[tuple[str, int, int, Callable[[Reading], bool]], ...] = (
-    ("iipeikou", 1, 0, lambda r: _peikou(r) == 1),
-    ("sanshoku", 2, 1, _sanshoku),
-    ("ittsuu", 2, 1, _ittsuu),
-    ("chanta", 2, 1, lambda r: _outside(r, _ORPHANS) and not _outside(r, _ORPHANS_NO_HONOURS)),
-    ("toitoi", 2, 2, lambda r: not r.seqs),
-    ("sanshoku_doukou", 2, 2, _sanshoku_doukou),
-    ("ryanpeikou", 3, 0, lambda r: _peikou(r) == 2),
-    ("junchan", 3, 2, lambda r: _outside(r, _ORPHANS_NO_HONOURS)),
+READING_YAKU: tuple[tuple[str, int, int, int, int, int, Callable[[Reading], bool]], ...] = (
+    ("iipeikou", 1, 0, 2, 4, 0, lambda r: _peikou(r) == 1),
+    ("sanshoku", 2, 1, 3, 4, 0, _sanshoku),
+    ("ittsuu", 2, 1, 3, 4, 0, _ittsuu),
+    ("chanta", 2, 1, 1, 4, 0, lambda r: r.outside == 1),
+    ("toitoi", 2, 2, 0, 0, 0, lambda r: True),
+    ("sanshoku_doukou", 2, 2, 0, 1, 3, _sanshoku_doukou),
+    ("ryanpeikou", 3, 0, 4, 4, 0, lambda r: _peikou(r) == 2),
+    ("junchan", 3, 2, 1, 4, 0, lambda r: r.outside == 2),
 )
 
 # The order yaku are listed in, as the issue names them.
