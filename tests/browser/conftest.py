@@ -19,12 +19,26 @@ CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 WIDTHS = {"phone": 360, "desktop": 1280}
 
-if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-if os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE") != "true":
-    pytest.skip("browser tests run in their own pass with DJANGO_ALLOW_ASYNC_UNSAFE=true", allow_module_level=True)
-
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+
+def _why_not() -> str | None:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE") != "true":
+        return "browser tests run in their own pass with DJANGO_ALLOW_ASYNC_UNSAFE=true (see .ci/run)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = _why_not()
+    if reason is None:
+        return
+    if os.environ.get("CI"):
+        raise pytest.UsageError(f"browser tests cannot run: {reason}")
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")
