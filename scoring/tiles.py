@@ -242,7 +242,8 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
     if honours is None:
         return []
     readings = [honours]
-    for suit in (0, 1, 2):
+    # Suits from s down to m, each put in front, so groups come out in tile order.
+    for suit in (2, 1, 0):
         b = suit * 9
         key = counts[b:b + 9]
         if key == _EMPTY_SUIT:
@@ -254,14 +255,14 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
             acc, r = readings[0], rs[0]
             if r.pair >= 0 and acc.pair >= 0:
                 return []
-            readings = [SuitReading(acc.pair if acc.pair >= 0 else r.pair, acc.seqs + r.seqs, acc.trips + r.trips)]
+            readings = [SuitReading(acc.pair if acc.pair >= 0 else r.pair, r.seqs + acc.seqs, r.trips + acc.trips)]
             continue
         nxt = []
         for acc in readings:
             for r in rs:
                 if r.pair >= 0 and acc.pair >= 0:
                     continue
-                nxt.append(SuitReading(acc.pair if acc.pair >= 0 else r.pair, acc.seqs + r.seqs, acc.trips + r.trips))
+                nxt.append(SuitReading(acc.pair if acc.pair >= 0 else r.pair, r.seqs + acc.seqs, r.trips + acc.trips))
         readings = nxt
     return [r for r in readings if r.pair >= 0]
 
