@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import series
+from league.views import exports, series
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -11,6 +11,9 @@ urlpatterns = [
     path("", series.index, name="index"),
     path("series/<slug:slug>/", series.standings, name="series-standings"),
     # -- CSV exports (issue 5) --
+    path("series/<slug:slug>/standings.csv", exports.standings_csv, name="series-standings-csv"),
+    path("series/<slug:slug>/games.csv", exports.games_csv, name="series-games-csv"),
+    path("series/<slug:slug>/hands.csv", exports.hands_csv, name="series-hands-csv"),
     # -- staff entry (issue 6) --
     # -- log import (issue 8) --
 ]

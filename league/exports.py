@@ -1,0 +1,238 @@
+"""CSV exports: row generators and one streaming response helper.
+
+Each generator yields the header, then one row per player, seat or hand, as
+Python values: ``int`` and ``Decimal`` stay numbers, ``str`` is free text.
+``csv_chunks`` turns rows into CSV text with a UTF-8 BOM and makes free text
+inert in a spreadsheet; the public URLs, the ``export_csv`` command and the
+admin actions all write through it, so they cannot drift apart.
+
+Memory stays flat: games are read with ``iterator(chunk_size=...)`` (the
+prefetches run per chunk) and rows are written as they are made. Standings
+are the exception, one row per player from one aggregate query.
+
+Points are thousandths in the database and plain decimals here: 61300 is
+``61.3``, -18200 is ``-18.2``, at least one decimal place. A share of a split
+tie that does not divide into tenths keeps its digits (3333 is ``3.333``),
+so a column still adds up to what it shows.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.http import StreamingHttpResponse
+
+from league.models import Game, Hand, Penalty, Seat, Series
+from scoring import game as sg
+from scoring.rules import Ruleset, get_ruleset
+
+BOM = "\ufeff"
+CHUNK_SIZE = 500  # games per database round trip; bounds memory, not a tuning knob
+# A cell starting with one of these is a formula (or a DDE payload) to
+# Excel, LibreOffice and Google Sheets; OWASP's CSV injection advice.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+Row = Sequence[Any]
+
+STANDINGS_HEADER = [
+    "rank", "player", "games", "points", "average_points", "average_place",
+    "first", "second", "third", "fourth", "average_score", "best", "worst", "ranked",
+]
+GAMES_HEADER = [
+    "game", "round", "table", "status", "seat", "player", "end_score", "place", "points", "penalties",
+]
+HANDS_HEADER = [
+    "game", "hand", "round", "dealer", "honba", "riichi_sticks", "outcome", "winners", "loser",
+    "han", "fu", "yakuman", "riichi",
+    "delta_0", "delta_1", "delta_2", "delta_3", "score_0", "score_1", "score_2", "score_3", "note",
+]
+
+
+# -- cells ---------------------------------------------------------------------------
+
+
+def points(thousandths: int | None) -> Decimal | None:
+    """Settlement points as a plain decimal with at least one place.
+
+    >>> points(61300), points(-18200), points(0), points(3333)
+    (Decimal('61.3'), Decimal('-18.2'), Decimal('0.0'), Decimal('3.333'))
+    """
+    if thousandths is None:
+        return None
+    if thousandths % 100 == 0:
+        return Decimal(thousandths // 100).scaleb(-1)
+    return Decimal(thousandths).scaleb(-3).normalize()
+
+
+def safe_text(value: str) -> str:
+    """Free text a spreadsheet shows and never runs.
+
+    >>> safe_text('=HYPERLINK("http://x","y")'), safe_text("-18.2"), safe_text("Aiko Sato")
+    ('\\'=HYPERLINK("http://x","y")', "'-18.2", 'Aiko Sato')
+    """
+    if value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def cell(value: Any) -> Any:
+    """What goes into the csv module: numbers as they are, text made safe."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, Decimal)):
+        return value
+    return safe_text(str(value))
+
+
+class _Echo:
+    """A write() that hands back the line, so csv.writer can feed a generator."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_chunks(rows: Iterable[Row]) -> Iterator[str]:
+    """The BOM, then one CSV line per row (CRLF, as RFC 4180 has it)."""
+    writer = csv.writer(_Echo())
+    yield BOM
+    for row in rows:
+        yield writer.writerow([cell(v) for v in row])
+
+
+def csv_response(rows: Iterable[Row], filename: str) -> StreamingHttpResponse:
+    """Stream ``rows`` as a CSV download; nothing is built up in memory."""
+    response = StreamingHttpResponse(
+        (chunk.encode("utf-8") for chunk in csv_chunks(rows)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# -- standings ---------------------------------------------------------------------------
+
+
+def standings_rows(
+    series: Series, *, through_round: int | None = None, through_date: datetime.date | None = None
+) -> Iterator[Row]:
+    """One row per player in rank order; tied players share the rank number.
+
+    Players under the series' minimum number of games come after the ranked
+    ones, in the same order, with an empty rank and ``ranked`` = ``no``.
+    """
+    yield STANDINGS_HEADER
+    table = series.standings(through_round=through_round, through_date=through_date)
+    for row in (*table.ranked, *table.unranked):
+        yield [
+            row.rank, row.name, row.games, points(row.total), points(row.average_points),
+            round(Decimal(row.place_sum) / row.games, 2), *row.places, row.average_score,
+            points(row.best), points(row.worst), row.rank is not None,
+        ]
+
+
+# -- games ---------------------------------------------------------------------------
+
+
+def game_rows(games: QuerySet[Game]) -> Iterator[Row]:
+    """One row per seat, games in their list order (round, table), seats 0-3.
+
+    Games still being played are listed with empty results. ``penalties`` is
+    the sum of the staff penalties in force (cancelled ones left out); it is
+    already inside ``points``.
+    """
+    yield GAMES_HEADER
+    penalty_sum = (
+        Penalty.objects.filter(game=OuterRef("game_id"), seat=OuterRef("seat"), cancelled_at=None)
+        .values("game_id", "seat")
+        .annotate(total=Sum("points"))
+        .values("total")
+    )
+    seats = (
+        Seat.objects.filter(game__in=games.values("pk"))
+        .annotate(penalty_total=Coalesce(Subquery(penalty_sum, output_field=IntegerField()), 0))
+        .order_by("game__round_number", "game__table", "game_id", "seat")
+        .values_list(
+            "game_id", "game__round_number", "game__table", "game__status", "seat", "player__name",
+            "end_score", "place", "points", "penalty_total",
+        )
+    )
+    for game_id, round_number, table, status, seat, name, end_score, place, pts, penalty in seats.iterator(
+        chunk_size=4 * CHUNK_SIZE
+    ):
+        yield [game_id, round_number, table, status, seat, name, end_score, place, points(pts), points(penalty)]
+
+
+# -- hands ---------------------------------------------------------------------------
+
+
+def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
+    """One row per hand, replayed through ``scoring`` (nothing derived is stored).
+
+    ``honba`` and ``riichi_sticks`` are on the table at the start of the hand,
+    ``delta_*`` is what the hand paid each seat and ``score_*`` the scores after
+    it. With several winners (double ron) ``winners``, ``han``, ``fu`` and
+    ``yakuman`` list one value per winner, separated by ``;``.
+    """
+    yield HANDS_HEADER
+    for game in _games_with_hands(games):
+        record = sg.GameRecord(ruleset_of(game.rules), hands=tuple(h.to_input() for h in game.hands.all()))
+        for played in sg.replay(record).hands:
+            yield hand_row(game.pk, played)
+
+
+def hand_row(game_id: int, played: sg.PlayedHand) -> Row:
+    o = played.input.outcome
+    wins: Sequence[sg.Win | sg.Tsumo] = ()
+    loser = None
+    if isinstance(o, sg.Ron):
+        wins, loser = o.wins, o.loser
+    elif isinstance(o, sg.Tsumo):
+        wins = (o,)
+    return [
+        game_id, played.number, played.round_label, played.dealer, played.honba, played.riichi_sticks,
+        str(o.type), _each(w.winner for w in wins), loser,
+        _each(w.han or None for w in wins), _each(w.fu for w in wins), _each(w.yakuman or None for w in wins),
+        _each(played.input.riichi), *played.deltas, *played.scores, played.input.note,
+    ]
+
+
+def _each(values: Iterable[int | None]) -> int | str | None:
+    """One value as a number; several as "3;2" (text, but never a formula)."""
+    values = list(values)
+    if len(values) == 1:
+        return values[0]
+    if not values or all(v is None for v in values):
+        return None
+    return ";".join("" if v is None else str(v) for v in values)
+
+
+def _games_with_hands(games: QuerySet[Game]) -> Iterator[Game]:
+    hands = Hand.objects.order_by("number").prefetch_related("wins")
+    return (
+        games.order_by("round_number", "table", "pk")
+        .prefetch_related(Prefetch("hands", queryset=hands))
+        .iterator(chunk_size=CHUNK_SIZE)
+    )
+
+
+_rulesets: dict[str, Ruleset] = {}
+
+
+def ruleset_of(spec: Any) -> Ruleset:
+    """``get_ruleset`` once per distinct stored spec, not once per game."""
+    key = json.dumps(spec, sort_keys=True)
+    if key not in _rulesets:
+        _rulesets[key] = get_ruleset(spec)
+    return _rulesets[key]
+
+
+def series_games(series: Series) -> QuerySet[Game]:
+    return Game.objects.filter(series=series)
