@@ -1,0 +1,44 @@
+"""``python manage.py import_games FILE --series SLUG``: load JSON lines of game
+records through the services, all or nothing (league/records.py)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from league import records
+
+
+class Command(BaseCommand):
+    help = (
+        "Import games (one GAME RECORD per line, with \"players\") into a series, created with the "
+        "records' ruleset if missing. Any bad line and nothing is imported."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", metavar="FILE", help="JSON lines; - reads standard input.")
+        parser.add_argument("--series", required=True, metavar="SLUG")
+        parser.add_argument("--name", help="Name of the series if it has to be created (default: the slug).")
+
+    def handle(self, *args: Any, file: str, series: str, name: str | None, **options: Any) -> None:
+        try:
+            if file == "-":
+                report = records.import_lines(sys.stdin, slug=series, name=name)
+            else:
+                # utf-8-sig: a file saved by an editor that adds a BOM still reads.
+                with open(file, encoding="utf-8-sig") as f:
+                    report = records.import_lines(f, slug=series, name=name)
+        except OSError as err:
+            raise CommandError(f"cannot read {file}: {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise CommandError(f"{file} is not UTF-8 text: {err.reason}") from None
+        except records.ImportRefused as refused:
+            lines = "\n".join(f"  {e}" for e in refused.errors)
+            raise CommandError(f"{file}: nothing imported, {len(refused.errors)} bad record(s):\n{lines}") from None
+        created = " (new series)" if report.created_series else ""
+        self.stdout.write(self.style.SUCCESS(
+            f"Imported {report.games} games, {report.hands} hands into {report.series.slug}{created}; "
+            f"{len(report.new_players)} new players."
+        ))

@@ -1,0 +1,299 @@
+"""Game records in and out as JSON lines: one GAME RECORD (README) per line.
+
+A line is what ``python -m scoring`` takes (``op`` may be left out) plus the
+league's own keys, which are stripped before ``scoring`` sees the record::
+
+    {"round": 1, "table": "3", "players": ["Aiko Sato", "Bram de Vries", "Chen Wang", "Dana Novak"],
+     "started_at": "2025-09-04T19:00:00+00:00", "finished_at": "2025-09-04T20:31:00+00:00",
+     "rules": "ari-ari", "hands": [...], "end": "early", "penalties": [...]}
+
+``players`` is required on import (seat order, index = seat); ``round``,
+``table``, ``started_at`` and ``finished_at`` are optional. Export writes every
+key in a fixed order with compact separators, so exporting an imported file
+gives the same bytes.
+
+Cancelled penalties are not exported: they are not part of the result, and
+the audit trail that remembers them stays with the installation.
+
+Import runs every game through the services that staff entry uses
+(``start_game``, ``record_hand``, ``finish_game``, ``record_final_scores``,
+``add_penalty``), so finished games are settled and count in the standings.
+The whole file is one transaction: any bad record and nothing is imported.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+
+from league import services
+from league.exports import CHUNK_SIZE, ruleset_of
+from league.models import Game, Hand, Penalty, Player, Seat, Series
+from scoring import game as sg
+from scoring.errors import ScoringError
+from scoring.rules import Ruleset
+from scoring.settlement import Penalty as ScoringPenalty
+
+LEAGUE_KEYS = ("round", "table", "players", "started_at", "finished_at")
+NAME_LENGTH = Player._meta.get_field("name").max_length
+TABLE_LENGTH = Game._meta.get_field("table").max_length
+
+
+# -- export -----------------------------------------------------------------------------
+
+
+def export_lines(games: QuerySet[Game]) -> Iterator[str]:
+    """One JSON line (with its newline) per game, in list order (round, table)."""
+    hands = Hand.objects.order_by("number").prefetch_related("wins")
+    seats = Seat.objects.order_by("seat").select_related("player")
+    penalties = Penalty.objects.filter(cancelled_at=None).order_by("given_at", "pk")
+    rows = (
+        games.order_by("round_number", "table", "pk")
+        .prefetch_related(
+            Prefetch("hands", queryset=hands), Prefetch("seats", queryset=seats), Prefetch("penalties", queryset=penalties)
+        )
+        .iterator(chunk_size=CHUNK_SIZE)
+    )
+    for game in rows:
+        yield json.dumps(game_to_dict(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """The game's line: league keys first, then the GAME RECORD."""
+    final = None
+    if game.final_scores is not None:
+        final = sg.FinalScores(scores=tuple(game.final_scores), riichi_sticks=game.final_riichi_sticks)
+    record = sg.GameRecord(
+        rules=ruleset_of(game.rules),
+        hands=tuple(h.to_input() for h in game.hands.all()),
+        end=sg.EndReason(game.end) if game.end else None,
+        penalties=tuple(ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason) for p in game.penalties.all()),
+        final=final,
+    )
+    out: dict[str, Any] = {
+        "round": game.round_number,
+        "table": game.table,
+        "players": [s.player.name for s in game.seats.all()],
+        "started_at": game.started_at.isoformat(),
+    }
+    if game.finished_at is not None:
+        out["finished_at"] = game.finished_at.isoformat()
+    out.update(sg.record_to_dict(record))
+    return out
+
+
+# -- import -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """One refused record: its line (1-based), the field at fault and why."""
+
+    line: int
+    code: str
+    message: str
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", {self.field}" if self.field else "")
+        return f"{where}: {self.message} ({self.code})"
+
+
+class ImportRefused(Exception):
+    """The file was not imported; ``errors`` lists every bad record."""
+
+    def __init__(self, errors: list[RecordError]) -> None:
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+class _Bad(Exception):
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.field = code, message, field
+
+
+@dataclass(frozen=True)
+class ParsedLine:
+    """A line that passed every check that needs no database."""
+
+    line: int
+    record: sg.GameRecord
+    players: tuple[str, ...]
+    round_number: int = 1
+    table: str = ""
+    started_at: datetime.datetime | None = None
+    finished_at: datetime.datetime | None = None
+
+
+@dataclass
+class ImportReport:
+    series: Series
+    created_series: bool = False
+    games: int = 0
+    hands: int = 0
+    new_players: list[str] = field(default_factory=list)
+
+
+def parse_line(text: str, line: int) -> ParsedLine:
+    """Parse and check one line: JSON, league keys, the GAME RECORD, and a
+    replay through ``scoring`` (so a hand after the end is caught here, with
+    its index). Raises ``ImportRefused`` with one error."""
+    try:
+        return _parse(text, line)
+    except _Bad as bad:
+        raise ImportRefused([RecordError(line, bad.code, bad.message, bad.field)]) from None
+
+
+def _parse(text: str, line: int) -> ParsedLine:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _Bad("invalid_json", f"not valid JSON: {err.msg} at column {err.colno}") from None
+    if not isinstance(data, dict):
+        raise _Bad("invalid_record", "a line must be one JSON object (a GAME RECORD)")
+    if data.get("op", "game") != "game":
+        raise _Bad("invalid_record", f"op may only be 'game', not {data['op']!r}", "op")
+    league = {k: data[k] for k in LEAGUE_KEYS if k in data}
+    scoring_part = {k: v for k, v in data.items() if k not in LEAGUE_KEYS}
+    players = _players(league.get("players"))
+    round_number = league.get("round", 1)
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise _Bad("invalid_value", f"round must be a whole number from 1, not {round_number!r}", "round")
+    table = league.get("table", "")
+    if not isinstance(table, str) or len(table) > TABLE_LENGTH:
+        raise _Bad("invalid_value", f"table must be text of at most {TABLE_LENGTH} characters", "table")
+    started_at = _datetime(league.get("started_at"), "started_at")
+    finished_at = _datetime(league.get("finished_at"), "finished_at")
+    try:
+        record = sg.record_from_dict(scoring_part)
+        result = sg.replay(record)
+    except ScoringError as err:
+        raise _Bad(err.code, err.message, err.field) from None
+    if finished_at is not None and not result.finished:
+        raise _Bad("invalid_value", "finished_at is given but the record does not finish the game", "finished_at")
+    return ParsedLine(line, record, players, round_number, table, started_at, finished_at)
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    if value is None:
+        raise _Bad("invalid_players", "a record needs its four players' names in seat order", "players")
+    if not isinstance(value, list) or len(value) != 4:
+        raise _Bad("invalid_players", "players must be four names in seat order", "players")
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            raise _Bad("invalid_players", f"seat {i} has no player name", f"players[{i}]")
+        if len(name) > NAME_LENGTH:
+            raise _Bad("invalid_players", f"a name is at most {NAME_LENGTH} characters", f"players[{i}]")
+        if name in value[:i]:
+            raise _Bad("same_player", f"{name} cannot sit twice at one game", f"players[{i}]")
+    return tuple(value)
+
+
+def _datetime(value: Any, name: str) -> datetime.datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise _Bad("invalid_value", f"{name} must be an ISO 8601 date and time, not {value!r}", name) from None
+    if moment.tzinfo is None:
+        raise _Bad("invalid_value", f"{name} needs its UTC offset (2025-09-04T19:00:00+00:00)", name)
+    return moment
+
+
+def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) -> ImportReport:
+    """Import a file of JSON lines into series ``slug`` (created with the
+    first record's ruleset when missing), all or nothing.
+
+    Every line is checked, and the errors of all bad lines are raised
+    together as ``ImportRefused``; the database is then unchanged.
+    """
+    errors: list[RecordError] = []
+    with transaction.atomic():
+        series = Series.objects.filter(slug=slug).first()
+        report = ImportReport(series=series)  # type: ignore[arg-type]
+        rules: Ruleset | None = series.ruleset() if series is not None else None
+        players: dict[str, Player] = {}
+        for number, text in enumerate(lines, start=1):
+            if not text.strip():
+                continue
+            try:
+                parsed = parse_line(text, number)
+                if rules is None:
+                    rules = parsed.record.rules
+                    series = report.series = Series.objects.create(
+                        slug=slug, name=name or slug, rules=rules.to_spec()
+                    )
+                    report.created_series = True
+                elif parsed.record.rules != rules:
+                    raise ImportRefused([RecordError(
+                        number, "rules_differ",
+                        f"the record's ruleset {_spec(parsed.record.rules)} differs from the series' "
+                        f"{_spec(rules)}", "rules",
+                    )])
+                if errors:
+                    continue  # nothing will be saved; only look for more bad lines
+                # A savepoint per record, so one refused by a service leaves the
+                # transaction usable for checking the lines after it.
+                with transaction.atomic():
+                    _import_game(parsed, series, players, report)  # type: ignore[arg-type]
+            except ImportRefused as refused:
+                errors.extend(refused.errors)
+        if errors:
+            raise ImportRefused(errors)  # leaving the atomic block by an exception rolls it all back
+    return report
+
+
+def _spec(rules: Ruleset) -> str:
+    return json.dumps(sg.rules_to_json(rules))
+
+
+def _import_game(parsed: ParsedLine, series: Series, players: dict[str, Player], report: ImportReport) -> None:
+    seated = []
+    for name in parsed.players:
+        if name not in players:
+            player = Player.objects.filter(name=name).first()
+            if player is None:
+                player = Player.objects.create(name=name)
+                report.new_players.append(name)
+            players[name] = player
+        seated.append(players[name])
+    record = parsed.record
+    try:
+        field_prefix = "players"
+        game = services.start_game(
+            series=series, players=seated, round_number=parsed.round_number, table=parsed.table,
+            started_at=parsed.started_at,
+        )
+        for i, hand in enumerate(record.hands):
+            field_prefix = f"hands[{i}]"
+            services.record_hand(game=game, number=i + 1, hand=hand)
+        for i, p in enumerate(record.penalties):
+            field_prefix = f"penalties[{i}]"
+            services.add_penalty(game=game, seat=p.seat, points=p.points, reason=p.reason)
+        if record.final is not None:
+            field_prefix = "final"
+            services.record_final_scores(
+                game=game, scores=record.final.scores, riichi_sticks=record.final.riichi_sticks,
+            )
+        elif record.end is not None:
+            field_prefix = "end"
+            services.finish_game(game=game, end=Game.End(record.end))
+    except services.ServiceError as err:
+        if field_prefix == "players":
+            where = err.field or field_prefix
+        else:
+            where = f"{field_prefix}.{err.field}" if err.field else field_prefix
+        raise ImportRefused([RecordError(parsed.line, err.code, err.message, where)]) from None
+    if parsed.finished_at is not None:
+        # The finish time is when it happened at the table, not when it was imported.
+        Game.objects.filter(pk=game.pk).update(finished_at=parsed.finished_at)
+    report.games += 1
+    report.hands += len(record.hands)
