@@ -49,8 +49,19 @@ not fit the preset's uma but fit the old one, add ``{"uma": [10000, 5000,
 dated after its cutoff (the date is in the Tenhou id; an undated log may take
 it), and :class:`CheckReport` records which were taken.
 
+In our logs that is ``old_uma`` for the six 2009 east-only games (four fastmaj
+games of July 2009, ``bye.xml``, ``shuffle.xml``) and ``no_tenpai_yame`` for five
+(fastmaj 2009-08-27, 2009-08-28, 2010-03-04, 2010-06-01 and ``bug1.xml``).
+
 Special lobbies (``GO type`` bits above 0xFF: chip, custom rules) import under
-the plain preset, and their discrepancies are reported with ``special`` set.
+the plain preset, and their discrepancies are reported with ``special`` set;
+one that starts with other than 25,000 each is played from its own start
+(variant ``special_start``) so that its hands can still be compared.
+
+Normalised so that the XML and the JSON copy of a game read the same: melds
+in tile order (the mjlog lists the last call first), riichi seats in seat
+order, ``裏ドラ(0飜)`` left out of the yaku (as Tenhou's own JSON does), and
+fu kept only below 5 han, where it changes the payment.
 
 Writing. :func:`export_tenhou6` writes a GAME RECORD back as tenhou.net/6 JSON:
 start state, results with deltas and score strings, the dora and ura
