@@ -92,6 +92,7 @@ from scoring.game import (
     GameResult,
     HandInput,
     Outcome,
+    PlayedHand,
     Ron,
     Tsumo,
     Win,
@@ -1255,7 +1256,7 @@ def _winner_flow(tiles: Mapping[str, Any], riichi: bool, tsumo: bool) -> tuple[l
     return sorted(haipai, key=_sort_key), draws, discards
 
 
-def _export_kyoku(rules: Ruleset, played: Any) -> list[Any]:
+def _export_kyoku(rules: Ruleset, played: PlayedHand) -> list[Any]:
     hand: HandInput = played.input
     o = hand.outcome
     dealer = played.dealer

@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import subprocess
+import sys
 from collections import defaultdict
 
 import pytest
@@ -25,7 +27,7 @@ from league.tenhou import (
     read_log_file,
 )
 from scoring.game import Draw, record_to_dict, replay
-from tests.realdata import REALDATA, read_csv, reproduced_tenhou_files, require_realdata, thousandths
+from tests.realdata import REALDATA, REPO, read_csv, reproduced_tenhou_files, require_realdata, thousandths
 
 require_realdata()
 
@@ -56,6 +58,11 @@ def _tiles(notation: str) -> list[str]:
 def _theirs(hand_deltas, riichi):
     """Our deltas as the log writes them: without the riichi deposits."""
     return [d + (1000 if seat in riichi else 0) for seat, d in enumerate(hand_deltas)]
+
+
+def test_the_importer_needs_no_django():
+    code = "import sys, league.tenhou; sys.exit('django' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
 
 
 # -- the 125 standard games ---------------------------------------------------------
