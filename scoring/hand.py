@@ -221,27 +221,26 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
-    counts = full
-    if sit.dora or sit.ura:
+    most = max(full)
+    indicators = sit.dora + sit.ura if sit.ura else sit.dora
+    if most > 4 or (indicators and most >= 3 and any(full[k] + indicators.count(k) > 4 for k in indicators)):
         counts = list(full)
-        for k in sit.dora:
+        for k in indicators:
             counts[k] += 1
-        for k in sit.ura:
-            counts[k] += 1
-    if max(counts) > 4:
         k = counts.index(max(counts))
         name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
         raise HandError("too_many_copies", f"{counts[k]} copies of {name}: a set has four", field="tiles")
     reds = hand.reds
-    if hand.melds or sit.dora or sit.ura:
+    n_reds = reds[0] + reds[1] + reds[2] + sum(sit.indicator_reds)
+    for m in hand.melds:
+        n_reds += m.reds
+    if n_reds:
         reds = list(reds)
         for m in hand.melds:
             if m.reds:
                 reds[m.tile // 9] += m.reds
         for i in range(3):
             reds[i] += sit.indicator_reds[i]
-    n_reds = reds[0] + reds[1] + reds[2]
-    if n_reds:
         per_suit = 2 if rules.aka_dora == 4 else 1
         if rules.aka_dora == 0:
             raise HandError("too_many_red_fives", "this ruleset plays without red fives", field="tiles")

@@ -238,7 +238,8 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
     []
     """
     counts = tuple(counts)
-    honours = _honour_reading(counts[27:34])
+    honour_counts = counts[27:34]
+    honours = _NO_HONOURS if honour_counts == _NO_HONOUR_COUNTS else _honour_reading(honour_counts)
     if honours is None:
         return []
     readings = [honours]
@@ -268,3 +269,5 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
 
 
 _EMPTY_SUIT = (0,) * 9
+_NO_HONOUR_COUNTS = (0,) * 7
+_NO_HONOURS = SuitReading(-1, (), ())

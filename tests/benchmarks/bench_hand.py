@@ -24,7 +24,7 @@ from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules  # no
 from mahjong.meld import Meld  # noqa: E402
 
 from scoring.errors import HandError  # noqa: E402
-from scoring.hand import analyse_hand  # noqa: E402
+from scoring.hand import Situation, analyse_hand  # noqa: E402
 from scoring.hand_api import FLAGS, hand_request, parse_request  # noqa: E402
 from scoring.rules import get_ruleset  # noqa: E402
 from tests.scoring.hand_generator import generate  # noqa: E402
@@ -63,6 +63,9 @@ def main(n: int = 5000, seed: int = 7) -> dict[str, float]:
 
     parsed = [parse_request(r) for r in requests]
     ours_inputs = [(hand, sit) for _rules, hand, sit, _h, _s in parsed]
+    # keyword arguments for a fresh Situation per hand, as mahjong gets its HandConfig flags
+    ours_kwargs = [(hand, {"seat": sit.seat, "round": sit.round, "dora": sit.dora, "ura": sit.ura,
+                           **{f: getattr(sit, f) for f in FLAGS}}) for hand, sit in ours_inputs]
 
     def run_mahjong() -> None:
         estimate = HandCalculator.estimate_hand_value
@@ -86,13 +89,9 @@ def main(n: int = 5000, seed: int = 7) -> dict[str, float]:
 
     # Rebuild the Situation per hand in the timed loop too, as mahjong builds its HandConfig.
     def run_ours_fresh() -> None:
-        from scoring.hand import Situation
-
-        for hand, sit in ours_inputs:
-            fresh = Situation(tsumo=sit.tsumo, seat=sit.seat, round=sit.round, dora=sit.dora, ura=sit.ura,
-                              **{f: getattr(sit, f) for f in FLAGS if f != "tsumo"})
+        for hand, kwargs in ours_kwargs:
             try:
-                analyse_hand(TENHOU, hand, fresh)
+                analyse_hand(TENHOU, hand, Situation(**kwargs))
             except HandError:
                 pass
 
