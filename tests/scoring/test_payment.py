@@ -1,4 +1,8 @@
-"""Every reachable cell of the Ari-Ari payment table (Figure 2) and its refusals."""
+"""Every reachable cell of the Ari-Ari payment table and its refusals.
+
+Figure 2 of rules/000_32e8db49e7672f42.txt; Figure 1 of 001_d44e690ea9ed8e83.txt
+holds the same values.
+"""
 
 from __future__ import annotations
 
