@@ -104,7 +104,7 @@ class Meld:
         return cls(mk, ks[0], reds)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hand:
     """The winner's tiles: concealed counts (winning tile included), melds,
     the winning tile, and the red fives among the concealed tiles per suit."""
@@ -142,7 +142,7 @@ class Hand:
         return cls(tuple(counts), ms, win_kind, parsed.reds, win_red)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Situation:
     """How the hand was won: tsumo or ron, winds (tile kinds, EAST seat is the
     dealer), the flags of the situational yaku and the dora indicators."""
@@ -169,7 +169,7 @@ class Situation:
         return self.seat == EAST
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """What a hand is worth. ``han`` is 13 x ``yakuman`` for a yakuman hand;
     a counted yakuman keeps its han with ``yakuman`` 0. ``fu`` is the rounded
