@@ -5,15 +5,16 @@ seats, results and the audit log are read-only here."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.html import format_html
 
-from league import services
+from league import exports, records, services
 from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
 from scoring.errors import ScoringError
 
@@ -50,6 +51,46 @@ class SeriesAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["scorers"]
+    actions = ["export_standings_csv", "export_games_csv", "export_hands_csv", "export_game_records"]
+
+    # Each export is one series' file, the same as its public URL (or export_games).
+    @admin.action(description="Export standings as CSV (one series)")
+    def export_standings_csv(self, request: HttpRequest, queryset: QuerySet[Series]) -> HttpResponse | None:
+        return self._csv(request, queryset, "standings", exports.standings_rows)
+
+    @admin.action(description="Export games as CSV (one series)")
+    def export_games_csv(self, request: HttpRequest, queryset: QuerySet[Series]) -> HttpResponse | None:
+        return self._csv(request, queryset, "games", lambda s: exports.game_rows(exports.series_games(s)))
+
+    @admin.action(description="Export hands as CSV (one series)")
+    def export_hands_csv(self, request: HttpRequest, queryset: QuerySet[Series]) -> HttpResponse | None:
+        return self._csv(request, queryset, "hands", lambda s: exports.hand_rows(exports.series_games(s)))
+
+    @admin.action(description="Export game records as JSON lines (one series)")
+    def export_game_records(self, request: HttpRequest, queryset: QuerySet[Series]) -> HttpResponse | None:
+        series = self._one(request, queryset)
+        if series is None:
+            return None
+        response = StreamingHttpResponse(
+            (line.encode("utf-8") for line in records.export_lines(exports.series_games(series))),
+            content_type="application/jsonl; charset=utf-8",
+        )
+        response["Content-Disposition"] = f'attachment; filename="{series.slug}-games.jsonl"'
+        return response
+
+    def _csv(
+        self, request: HttpRequest, queryset: QuerySet[Series], what: str, rows: Callable[[Series], Iterable[Any]]
+    ) -> HttpResponse | None:
+        series = self._one(request, queryset)
+        if series is None:
+            return None
+        return exports.csv_response(rows(series), f"{series.slug}-{what}.csv")
+
+    def _one(self, request: HttpRequest, queryset: QuerySet[Series]) -> Series | None:
+        if len(selected := list(queryset[:2])) != 1:
+            self.message_user(request, "Select exactly one series to export.", messages.WARNING)
+            return None
+        return selected[0]
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
@@ -133,7 +174,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["series__name", "table", "seats__player__name"]
     date_hierarchy = "started_at"
     inlines = [SeatInline, HandInline, PenaltyInline, AuditInline]
-    actions = ["finish_early", "undo_last_hand"]
+    actions = ["finish_early", "undo_last_hand", "export_games_csv", "export_hands_csv"]
 
     def get_form(self, request: HttpRequest, obj: Game | None = None, change: bool = False, **kwargs: Any) -> Any:
         if obj is None:
@@ -182,6 +223,14 @@ class GameAdmin(admin.ModelAdmin):
     @admin.action(description="Undo the last hand of selected games")
     def undo_last_hand(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, lambda g: services.undo_last_hand(game=g, by=request.user), "undone")
+
+    @admin.action(description="Export selected games as CSV (one row per seat)")
+    def export_games_csv(self, request: HttpRequest, queryset: QuerySet[Game]) -> StreamingHttpResponse:
+        return exports.csv_response(exports.game_rows(queryset), "games.csv")
+
+    @admin.action(description="Export the hands of selected games as CSV")
+    def export_hands_csv(self, request: HttpRequest, queryset: QuerySet[Game]) -> StreamingHttpResponse:
+        return exports.csv_response(exports.hand_rows(queryset), "hands.csv")
 
     def _each(self, request: HttpRequest, queryset: QuerySet[Game], change: Any, verb: str) -> None:
         done = 0
