@@ -120,6 +120,10 @@ class Game(models.Model):
         EARLY = "early", "Ended early by staff"
         AGARI_YAME = "agari_yame", "Agari-yame"
 
+    class Source(models.TextChoices):
+        MJLOG = "mjlog", "Tenhou mjlog XML"
+        TENHOU6 = "tenhou6", "tenhou.net/6 JSON"
+
     series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="games")
     round_number = models.PositiveIntegerField("round", default=1, help_text="Round or session number in the series.")
     table = models.CharField(max_length=20, blank=True)
@@ -133,10 +137,28 @@ class Game(models.Model):
     final_riichi_sticks = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Games imported from a real log (issue 8); blank for games entered at the table.
+    source = models.CharField(max_length=10, choices=Source.choices, blank=True)
+    source_id = models.CharField(
+        "log id", max_length=100, blank=True,
+        help_text="Tenhou's ref, else the Tenhou id in the file name, else a hash of the content.",
+    )
+    variant = models.JSONField(
+        default=list, blank=True, help_text="Historical Tenhou rules applied: no_tenpai_yame, old_uma, special_start."
+    )
+    discrepancies = models.JSONField(
+        null=True, blank=True, help_text="Where the log and our replay differ; kept when staff imported it anyway."
+    )
 
     class Meta:
         ordering = ["series", "round_number", "table", "pk"]
         indexes = [models.Index(fields=["series", "status", "round_number"])]
+        constraints = [
+            # The same log twice in one series is one game (a JSON and an XML copy share the id).
+            models.UniqueConstraint(
+                fields=["series", "source_id"], condition=~Q(source_id=""), name="game_unique_source_per_series"
+            ),
+        ]
 
     def __str__(self) -> str:
         table = f" table {self.table}" if self.table else ""
@@ -425,6 +447,7 @@ class AuditEntry(models.Model):
         FINAL_SCORES = "final_scores", "Record end scores"
         ADD_PENALTY = "add_penalty", "Add penalty"
         CANCEL_PENALTY = "cancel_penalty", "Cancel penalty"
+        IMPORT_LOG = "import_log", "Import log"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
     action = models.CharField(max_length=20, choices=Action.choices)
