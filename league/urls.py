@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, series
+from league.views import exports, games, players, series
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -10,6 +10,9 @@ urlpatterns = [
     # -- public pages (issue 7): series list, series, game, player --
     path("", series.index, name="index"),
     path("series/<slug:slug>/", series.standings, name="series-standings"),
+    path("series/<slug:slug>/players/<int:player_id>/", players.detail, name="player-detail"),
+    path("games/<int:pk>/", games.detail, name="game-detail"),
+    path("healthz", series.healthz, name="healthz"),
     # -- CSV exports (issue 5) --
     path("series/<slug:slug>/standings.csv", exports.standings_csv, name="series-standings-csv"),
     path("series/<slug:slug>/games.csv", exports.games_csv, name="series-games-csv"),

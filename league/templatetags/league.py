@@ -26,3 +26,49 @@ def rank(row_rank: int | None, tied: bool = False) -> str:
     if row_rank is None:
         return ""
     return f"={row_rank}" if tied else str(row_rank)
+
+
+@register.filter
+def score(value: int | None) -> str:
+    """Table points with separators: 25000 -> "25,000"."""
+    return "" if value is None else f"{value:,}"
+
+
+@register.filter
+def delta(value: int | None) -> str:
+    """A change of table points: 5200 -> "+5,200", -5200 -> "-5,200", 0 -> "0"."""
+    if value is None:
+        return ""
+    return f"+{value:,}" if value > 0 else f"{value:,}"
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    """0.2345 -> "23.5%"; no data -> an en dash."""
+    return "\u2013" if value is None else f"{100 * value:.1f}%"
+
+
+@register.filter
+def average(value: float | None, digits: int = 2) -> str:
+    """An average with ``digits`` decimals, or an en dash when nothing was averaged."""
+    return "\u2013" if value is None else f"{value:,.{digits}f}"
+
+
+@register.filter
+def wind(seat: int | None) -> str:
+    """Seat 0-3 as the wind it started the game in."""
+    return "" if seat is None else ("East", "South", "West", "North")[seat]
+
+
+@register.filter
+def movement(value: int | None) -> str:
+    """Places gained since the last round: 2 -> "▲2", -1 -> "▼1", 0 -> "–", None -> "new"."""
+    if value is None:
+        return "new"
+    return f"\u25b2{value}" if value > 0 else f"\u25bc{-value}" if value < 0 else "\u2013"
+
+
+@register.filter
+def sign_class(value: int | None) -> str:
+    """CSS class for a signed number: "pos", "neg" or ""."""
+    return "pos" if value and value > 0 else "neg" if value and value < 0 else ""

@@ -1,28 +1,193 @@
+"""Public series pages: the list, and one series' standings, games by round,
+running standings and the season chart. No login."""
+
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
+from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
 
-from league.models import Game, Series
+from league import charts
+from league.models import Game, Seat, Series, Standings
+from league.tables import StandingsTable
+from league.templatetags.league import points
+
+STANDINGS_PER_PAGE = 20
+CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
+LIVE_POLL_SECONDS = 30
 
 
 def index(request: HttpRequest) -> HttpResponse:
     series = Series.objects.annotate(
-        finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED))
+        finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
+        live_games=Count("games", filter=Q(games__status=Game.Status.IN_PROGRESS)),
     ).order_by("-start_date", "name")
     return render(request, "league/series_list.html", {"series_list": series})
 
 
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A trivial view: the benchmark's yardstick for Django's own cost."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A point the running standings can be shown at: after a round, or at the end of a day."""
+
+    round: int | None
+    date: datetime.date | None
+
+    @property
+    def label(self) -> str:
+        return f"round {self.round}" if self.round is not None else f"{self.date:%Y-%m-%d}"
+
+
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings
+    as they stood then, with movement against the round or date before;
+    ``?games=N`` picks the round whose games are listed; ``?partial=1`` returns
+    only the part that the live poll swaps in."""
     series = get_object_or_404(Series, slug=slug)
     through_round = _int_or_none(request.GET.get("round"))
     through_date = _date_or_none(request.GET.get("date"))
-    table = series.standings(through_round=through_round, through_date=through_date)
-    ctx = {"series": series, "standings": table, "through_round": through_round, "through_date": through_date}
-    return render(request, "league/series_standings.html", ctx)
+
+    # One query: every (round, day, status) of the series' games.
+    stages = list(
+        Game.objects.filter(series=series)
+        .annotate(day=TruncDate("finished_at"))
+        .values_list("round_number", "day", "status")
+        .distinct()
+        .order_by()
+    )
+    finished = [(r, d) for r, d, s in stages if s == Game.Status.FINISHED]
+    rounds = sorted({r for r, _ in finished})
+    dates = sorted({d for _, d in finished if d is not None})
+    all_rounds = sorted({r for r, _, _ in stages})
+    live = any(s == Game.Status.IN_PROGRESS for _, _, s in stages)
+
+    table_now = series.standings(through_round=through_round, through_date=through_date)
+    previous = _previous_stage(rounds, dates, through_round, through_date)
+    movements = None
+    if previous is not None:
+        before = series.standings(through_round=previous.round, through_date=previous.date)
+        movements = _movements(table_now, before)
+
+    ranked = StandingsTable(table_now.ranked, series_slug=series.slug, movements=movements, prefix="s-")
+    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(ranked)
+    unranked = StandingsTable(
+        table_now.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
+    )
+
+    games_round = _int_or_none(request.GET.get("games"))
+    if games_round not in all_rounds:
+        games_round = all_rounds[-1] if all_rounds else None
+    games = list(
+        Game.objects.filter(series=series, round_number=games_round)
+        .prefetch_related("seats__player")
+        .order_by("table", "pk")
+    ) if games_round is not None else []
+
+    chart, chart_table = _season_chart(series, table_now)
+    ctx = {
+        "series": series,
+        "standings": table_now,
+        "ranked_table": ranked,
+        "unranked_table": unranked,
+        "through_round": through_round,
+        "through_date": through_date,
+        "previous": previous,
+        "rounds": rounds,
+        "dates": dates,
+        "all_rounds": all_rounds,
+        "games_round": games_round,
+        "games": games,
+        "chart": chart,
+        "chart_table": chart_table,
+        "live": live,
+        "poll_seconds": LIVE_POLL_SECONDS,
+    }
+    if request.GET.get("partial"):
+        return render(request, "league/_series_live.html", ctx)
+    return render(request, "league/series_detail.html", ctx)
+
+
+def _previous_stage(
+    rounds: list[int], dates: list[datetime.date], through_round: int | None, through_date: datetime.date | None
+) -> Stage | None:
+    """The round (or day) before the one shown, to measure movement against."""
+    if through_date is not None and through_round is None:
+        earlier = [d for d in dates if d < through_date]
+        return Stage(None, earlier[-1]) if earlier else None
+    current = through_round if through_round is not None else (rounds[-1] if rounds else None)
+    earlier_rounds = [r for r in rounds if current is not None and r < current]
+    if not earlier_rounds:
+        return None
+    return Stage(earlier_rounds[-1], through_date)
+
+
+def _movements(now: Standings, before: Standings) -> dict[int, int | None]:
+    """Places gained per ranked player; None for a player who was not ranked before."""
+    was = {r.player_id: r.rank for r in before.ranked}
+    return {r.player_id: (was[r.player_id] - r.rank) if r.player_id in was else None for r in now.ranked}
+
+
+def _season_chart(series: Series, table: Standings) -> tuple[str, dict[str, object]]:
+    """Every player's total after each round, as a line chart and as a table.
+
+    One query: points summed per player and round; totals run in Python.
+    """
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)
+    for row in (
+        Seat.objects.finished().for_series(series)
+        .values("player_id", "game__round_number")
+        .annotate(p=Sum("points"))
+        .order_by()
+    ):
+        per_round[row["game__round_number"]][row["player_id"]] = row["p"]
+    rounds = sorted(per_round)
+    if not rounds:
+        return "", {}
+    players = [*table.ranked, *table.unranked]
+    running: dict[int, int] = {}
+    totals: dict[int, list[int | None]] = {p.player_id: [] for p in players}
+    for r in rounds:
+        for pid, p in per_round[r].items():
+            running[pid] = running.get(pid, 0) + p
+        for pid, column in totals.items():
+            column.append(running.get(pid))
+    keep = charts.sample_positions(len(rounds))
+    lines = [
+        charts.Line(
+            label=p.name,
+            values=[None if (v := totals[p.player_id][i]) is None else v / 1000 for i in keep],
+            highlight=k < CHART_HIGHLIGHT,
+        )
+        for k, p in enumerate(players)
+    ]
+    leaders = ", ".join(p.name for p in players[:CHART_HIGHLIGHT])
+    svg = charts.line_chart(
+        title=f"{series.name}: every player's total points after each round",
+        description=(
+            f"Running totals of {len(players)} players over {len(rounds)} rounds; "
+            f"the current leaders in colour: {leaders}. The table below gives the numbers."
+        ),
+        x_labels=[f"R{rounds[i]}" for i in keep],
+        lines=lines,
+        zero_line=0,
+    )
+    # The text alternative: the last few stages, so a phone can still read it.
+    shown = keep[-8:]
+    chart_table = {
+        "rounds": [rounds[i] for i in shown],
+        "rows": [(p, [points(totals[p.player_id][i]) for i in shown]) for p in players],
+    }
+    return svg, chart_table
 
 
 def _int_or_none(value: str | None) -> int | None:

@@ -1,0 +1,325 @@
+"""What the public pages derive from replays: the hand log in words and the
+players' hand statistics.
+
+Nothing here is stored. Games come in with their hands, wins and penalties
+prefetched (:func:`games_with_hands`), so a page replays any number of games
+in a constant number of queries; :func:`replay` keeps one replay per game
+object, so a page that needs a game twice replays it once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from league.models import WINDS, Game, Hand, Penalty, Seat
+from scoring import game as sg
+from scoring.game import TransferKind
+from scoring.rules import Ruleset, get_ruleset
+from scoring.settlement import Penalty as ScoringPenalty
+
+
+def games_with_hands(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games`` with everything a replay and the pages need, in four more queries."""
+    return games.select_related("series").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
+        Prefetch("hands", queryset=Hand.objects.prefetch_related("wins").order_by("number")),
+        Prefetch("penalties", queryset=Penalty.objects.filter(cancelled_at=None)),
+    )
+
+
+def replay(game: Game) -> sg.GameResult:
+    """``game.replay()`` from prefetched rows, memoised on the game object.
+
+    ``Game.record()`` filters its penalties and so queries once per game; this
+    reads what :func:`games_with_hands` fetched.
+    """
+    cached = getattr(game, "_public_replay", None)
+    if cached is None:
+        hands = tuple(h.to_input() for h in game.hands.all())
+        penalties = tuple(
+            ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason)
+            for p in game.penalties.all()
+            if p.cancelled_at is None
+        )
+        final = None
+        if game.final_scores is not None:
+            final = sg.FinalScores(scores=tuple(game.final_scores), riichi_sticks=game.final_riichi_sticks)
+        record = sg.GameRecord(
+            rules=_ruleset(game.rules), hands=hands, end=sg.EndReason(game.end) if game.end else None,
+            penalties=penalties, final=final,
+        )
+        cached = sg.replay(record)
+        game._public_replay = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _ruleset(spec: Any) -> Ruleset:
+    # Every game of a series carries the same spec; building a Ruleset from
+    # it validates every field, which a page replaying 10,000 games feels.
+    key = json.dumps(spec, sort_keys=True)
+    rules = _RULESETS.get(key)
+    if rules is None:
+        rules = _RULESETS[key] = get_ruleset(spec)
+    return rules
+
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+# -- the hand log ------------------------------------------------------------------
+
+
+def amount(points: int) -> str:
+    """Table points with thousands separators: 5200 -> "5,200"."""
+    return f"{points:,}"
+
+
+def _value(win: sg.Win | sg.Tsumo) -> str:
+    if win.yakuman:
+        return "yakuman" if win.yakuman == 1 else f"{win.yakuman}x yakuman"
+    return f"{win.han} han" + (f" {win.fu} fu" if win.fu else "")
+
+
+def _paid(transfers: Sequence[sg.Transfer], *, receiver: int, kind: TransferKind) -> list[sg.Transfer]:
+    return [t for t in transfers if t.receiver == receiver and t.kind == kind]
+
+
+def describe_hand(hand: sg.PlayedHand, seat_names: Sequence[str] = WINDS) -> str:
+    """What happened, in words, with every amount taken from the hand's transfers.
+
+    Seats are named by ``seat_names`` (the winds they started the game in):
+    "South ron East, 3 han 40 fu, 5,200 + 300"; "West tsumo, 2 han 30 fu,
+    500/1,000 + 100 each"; "Ryuukyoku, tenpai East, noten payments 3,000".
+    Riichi sticks collected by a winner follow ("+ 2,000 in sticks").
+    """
+    outcome, transfers = hand.input.outcome, hand.result.transfers
+    name = seat_names.__getitem__
+    parts: list[str] = []
+    if isinstance(outcome, sg.Ron):
+        for win in outcome.wins:
+            paid = _paid(transfers, receiver=win.winner, kind=TransferKind.HAND)
+            honba = sum(t.amount for t in _paid(transfers, receiver=win.winner, kind=TransferKind.HONBA))
+            text = f"{name(win.winner)} ron {name(outcome.loser)}, {_value(win)}, "
+            text += " + ".join(amount(t.amount) for t in paid) if len(paid) > 1 else amount(sum(t.amount for t in paid))
+            if honba:
+                text += f" + {amount(honba)}"
+            if len(paid) > 1:
+                text += f" (pao: {name(win.pao)} pays half)" if win.pao is not None else ""
+            parts.append(text + _sticks(transfers, win.winner))
+    elif isinstance(outcome, sg.Tsumo):
+        winner = outcome.winner
+        paid = _paid(transfers, receiver=winner, kind=TransferKind.HAND)
+        honba = _paid(transfers, receiver=winner, kind=TransferKind.HONBA)
+        text = f"{name(winner)} tsumo, {_value(outcome)}, "
+        if outcome.pao is not None:
+            text += f"{amount(sum(t.amount for t in paid))} from {name(outcome.pao)} (pao)"
+            if honba:
+                text += f" + {amount(sum(t.amount for t in honba))}"
+        else:
+            dealer_pays = [t.amount for t in paid if t.payer == hand.dealer]
+            others_pay = sorted({t.amount for t in paid if t.payer != hand.dealer})
+            if winner == hand.dealer or dealer_pays == others_pay:
+                text += f"{amount(others_pay[0])} all"
+            else:
+                text += f"{amount(others_pay[0])}/{amount(dealer_pays[0])}"
+            if honba:
+                text += f" + {amount(honba[0].amount)} each"
+        parts.append(text + _sticks(transfers, winner))
+    elif isinstance(outcome, sg.Draw):
+        if outcome.nagashi:
+            for seat in outcome.nagashi:
+                got = sum(t.amount for t in _paid(transfers, receiver=seat, kind=TransferKind.NAGASHI))
+                parts.append(f"Ryuukyoku, {name(seat)} nagashi mangan, {amount(got)}")
+        else:
+            tenpai = ", ".join(name(s) for s in sorted(outcome.tenpai))
+            text = f"Ryuukyoku, tenpai {tenpai}" if tenpai else "Ryuukyoku, all noten"
+            noten = sum(t.amount for t in transfers if t.kind == TransferKind.NOTEN)
+            if noten:
+                text += f", noten payments {amount(noten)}"
+            parts.append(text)
+    elif isinstance(outcome, sg.Abort):
+        parts.append("Abortive draw, " + outcome.reason.replace("_", " "))
+    else:
+        paid = sum(t.amount for t in transfers if t.kind == TransferKind.CHOMBO)
+        text = f"Chombo by {name(outcome.offender)}"
+        if paid:
+            text += f", pays {amount(paid)} (reverse mangan)"
+        else:
+            text += ", penalty after uma" + "".join(
+                f" {p.points / 1000:+.1f}" for p in hand.result.penalties if p.seat == outcome.offender
+            )
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _sticks(transfers: Sequence[sg.Transfer], winner: int) -> str:
+    got = sum(t.amount for t in transfers if t.kind == TransferKind.STICKS and t.receiver == winner)
+    return f" + {amount(got)} in sticks" if got else ""
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One line of a game's hand log."""
+
+    number: int
+    round_label: str
+    dealer: int
+    honba: int
+    riichi_sticks: int  # on the table when the hand started
+    riichi: tuple[int, ...]
+    text: str
+    deltas: tuple[int, int, int, int]
+    scores: tuple[int, int, int, int]  # after the hand
+    note: str = ""
+
+    @property
+    def cells(self) -> list[tuple[int, int, bool]]:
+        """(delta, score, declared riichi) per seat, for the template's loop."""
+        return [(self.deltas[s], self.scores[s], s in self.riichi) for s in range(4)]
+
+
+def hand_log(result: sg.GameResult, seat_names: Sequence[str] = WINDS) -> list[LogRow]:
+    return [
+        LogRow(
+            number=h.number, round_label=h.round_label, dealer=h.dealer, honba=h.honba,
+            riichi_sticks=h.riichi_sticks, riichi=tuple(sorted(h.input.riichi)), text=describe_hand(h, seat_names),
+            deltas=h.deltas, scores=h.scores, note=h.input.note or "",
+        )
+        for h in result.hands
+    ]
+
+
+# -- player statistics ----------------------------------------------------------
+
+
+@dataclass
+class HandStats:
+    """Counts over the hands some seats played; rates and averages derived.
+
+    ``win_value`` and ``deal_in_value`` are the hand's value (its han and fu
+    payment), without honba and riichi sticks, so they compare across tables.
+    """
+
+    hands: int = 0
+    wins: int = 0
+    tsumo_wins: int = 0
+    deal_ins: int = 0
+    riichi: int = 0
+    win_value: int = 0
+    deal_in_value: int = 0
+    wins_with_tiles: int = 0  # wins whose tiles were kept: the call rate's base
+    open_wins: int = 0
+    games: int = 0
+    place_sum: int = 0
+
+    def add(self, other: HandStats) -> None:
+        for f in self.__dataclass_fields__:
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+
+    @staticmethod
+    def _rate(n: int, d: int) -> float | None:
+        return n / d if d else None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self._rate(self.wins, self.hands)
+
+    @property
+    def deal_in_rate(self) -> float | None:
+        return self._rate(self.deal_ins, self.hands)
+
+    @property
+    def riichi_rate(self) -> float | None:
+        return self._rate(self.riichi, self.hands)
+
+    @property
+    def tsumo_rate(self) -> float | None:
+        """Share of wins by tsumo."""
+        return self._rate(self.tsumo_wins, self.wins)
+
+    @property
+    def call_rate(self) -> float | None:
+        """Share of wins with an open meld, among wins whose tiles were kept."""
+        return self._rate(self.open_wins, self.wins_with_tiles)
+
+    @property
+    def average_win(self) -> float | None:
+        return self._rate(self.win_value, self.wins)
+
+    @property
+    def average_deal_in(self) -> float | None:
+        return self._rate(self.deal_in_value, self.deal_ins)
+
+    @property
+    def average_place(self) -> float | None:
+        return self._rate(self.place_sum, self.games)
+
+
+OPEN_MELDS = frozenset({"chi", "pon", "kan", "shouminkan"})  # an ankan keeps the hand closed
+
+
+def _win_tiles(tiles: Any, index: int) -> Mapping[str, Any] | None:
+    """Kept tiles of the ``index``-th win: a list with one entry per win (log
+    imports) or a single ``{"tiles", "melds"}`` for a one-winner hand."""
+    if isinstance(tiles, list):
+        entry = tiles[index] if index < len(tiles) else None
+    else:
+        entry = tiles if index == 0 else None
+    return entry if isinstance(entry, Mapping) and entry.get("tiles") else None
+
+
+def seat_hand_stats(result: sg.GameResult, seat: int) -> HandStats:
+    """What ``seat`` did in the hands of one replayed game."""
+    st = HandStats()
+    for h in result.hands:
+        st.hands += 1
+        outcome, transfers = h.input.outcome, h.result.transfers
+        st.riichi += seat in h.input.riichi
+        winners: list[int] = []
+        if isinstance(outcome, sg.Ron):
+            winners = [w.winner for w in outcome.wins]
+            if outcome.loser == seat:
+                st.deal_ins += 1
+                st.deal_in_value += sum(
+                    t.amount for t in transfers if t.payer == seat and t.kind == TransferKind.HAND
+                )
+        elif isinstance(outcome, sg.Tsumo):
+            winners = [outcome.winner]
+            st.tsumo_wins += outcome.winner == seat
+        if seat in winners:
+            st.wins += 1
+            st.win_value += sum(t.amount for t in _paid(transfers, receiver=seat, kind=TransferKind.HAND))
+            kept = _win_tiles(h.input.tiles, winners.index(seat))
+            if kept is not None:
+                st.wins_with_tiles += 1
+                st.open_wins += any(m.get("type") in OPEN_MELDS for m in kept.get("melds") or ())
+    return st
+
+
+@dataclass
+class PlayerStats:
+    player: HandStats = field(default_factory=HandStats)
+    series: HandStats = field(default_factory=HandStats)  # every seat of every game
+
+
+def player_stats(games: Iterable[Game], player_id: int) -> PlayerStats:
+    """The player's hand statistics next to the whole series' (games prefetched).
+
+    Places count finished games only; hands count every hand replayed.
+    """
+    out = PlayerStats()
+    for game in games:
+        result = replay(game)
+        for seat in game.seats.all():
+            st = seat_hand_stats(result, seat.seat)
+            if seat.place is not None:
+                st.games, st.place_sum = 1, seat.place
+            out.series.add(st)
+            if seat.player_id == player_id:
+                out.player.add(st)
+    return out

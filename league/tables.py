@@ -1,0 +1,114 @@
+"""django-tables2 tables of the public pages: one Table class per list,
+``render_<column>`` for what the page shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+
+from league.templatetags.league import movement, points, rank, score
+
+NUM = {"th": {"class": "num", "scope": "col"}, "td": {"class": "num"}}
+COL = {"th": {"scope": "col"}}
+
+
+class StandingsTable(tables.Table):
+    """Standings rows (``league.models.StandingRow``): sortable, paginated.
+
+    Sorting reorders the rows; the rank stays the one the totals give ("=3").
+    """
+
+    rank = tables.Column("Rank", attrs=NUM, order_by=("rank", "name"))
+    # Places gained since the previous round or date; the view passes them.
+    move = tables.Column("Move", accessor="player_id", attrs=NUM, orderable=False)
+    name = tables.Column("Player", attrs=COL)
+    games = tables.Column("Games", attrs=NUM)
+    total = tables.Column("Points", attrs=NUM)
+    average_points = tables.Column("Avg", attrs=NUM)
+    average_place = tables.Column("Avg place", attrs=NUM)
+    first = tables.Column("1st", accessor="places__0", attrs=NUM)
+    second = tables.Column("2nd", accessor="places__1", attrs=NUM)
+    third = tables.Column("3rd", accessor="places__2", attrs=NUM)
+    fourth = tables.Column("4th", accessor="places__3", attrs=NUM)
+    average_score = tables.Column("Avg score", attrs=NUM)
+    best = tables.Column("Best", attrs=NUM)
+    worst = tables.Column("Worst", attrs=NUM)
+
+    class Meta:
+        template_name = "league/_table.html"
+        attrs = {"class": "standings"}
+
+    def __init__(
+        self, data: Any, *, series_slug: str, movements: dict[int, int | None] | None = None, **kwargs: Any
+    ) -> None:
+        self.series_slug = series_slug
+        self.movements = movements or {}
+        if movements is None:
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "move")
+        super().__init__(data, **kwargs)
+
+    def render_rank(self, record: Any) -> str:
+        return rank(record.rank, record.tied)
+
+    def render_move(self, value: int) -> str:
+        moved = self.movements.get(value)
+        css = "up" if moved and moved > 0 else "down" if moved and moved < 0 else "muted"
+        if moved is None:
+            label = "new in the ranked standings"
+        else:
+            label = f"up {moved}" if moved > 0 else f"down {-moved}" if moved < 0 else "no change"
+        return format_html('<span class="{}" title="{}">{}</span>', css, label, movement(moved))
+
+    def render_name(self, record: Any) -> str:
+        url = reverse("player-detail", args=[self.series_slug, record.player_id])
+        return format_html('<a href="{}">{}</a>', url, record.name)
+
+    def render_total(self, value: int) -> str:
+        return points(value)
+
+    def render_average_points(self, value: int) -> str:
+        return points(value)
+
+    def render_average_place(self, value: float) -> str:
+        return f"{value:.2f}"
+
+    def render_average_score(self, value: int) -> str:
+        return score(value)
+
+    def render_best(self, value: int) -> str:
+        return points(value)
+
+    def render_worst(self, value: int) -> str:
+        return points(value)
+
+
+class PlayerGamesTable(tables.Table):
+    """One player's games in a series, newest first (dicts from the view)."""
+
+    round = tables.Column("Round", attrs=NUM)
+    table = tables.Column("Table", attrs=COL)
+    date = tables.DateColumn(verbose_name="Date", format="Y-m-d", attrs=COL)
+    seat = tables.Column("Seat", attrs=COL)
+    place = tables.Column("Place", attrs=NUM)
+    end_score = tables.Column("End score", attrs=NUM)
+    points = tables.Column("Points", attrs=NUM)
+    game = tables.Column("Game", attrs=COL, orderable=False)
+
+    class Meta:
+        template_name = "league/_table.html"
+        attrs = {"class": "player-games"}
+        order_by = ("-round",)
+
+    def render_end_score(self, value: int) -> str:
+        return score(value)
+
+    def render_points(self, value: int) -> str:
+        return points(value)
+
+    def render_game(self, value: Any, record: Any) -> str:
+        label = "in progress" if record["in_progress"] else "hand log"
+        return format_html('<a href="{}">{}</a>', reverse("game-detail", args=[value]), label)
+

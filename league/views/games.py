@@ -1,0 +1,82 @@
+"""The public game page: hand-by-hand log, a chart of the four scores, the settlement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from league import charts, stats
+from league.models import WINDS, Game, Seat
+from league.views.series import LIVE_POLL_SECONDS
+
+
+@dataclass(frozen=True)
+class SettlementRow:
+    seat: Seat
+    end_score: int
+    place: int
+    base: int  # (end score - return score) in thousandths of a point
+    uma: int
+    oka: int
+    penalty: int
+    points: int
+
+
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """``?partial=1`` returns only the part that the live poll swaps in."""
+    game = get_object_or_404(stats.games_with_hands(Game.objects.filter(pk=pk)))
+    seats = list(game.seats.all())
+    result = stats.replay(game)
+    log = stats.hand_log(result)
+    settlement = []
+    if result.settlement is not None:
+        s, rules = result.settlement, result.rules
+        settlement = sorted(
+            (
+                SettlementRow(
+                    seat=seat, end_score=s.final_scores[i], place=s.places[i],
+                    base=s.final_scores[i] - rules.return_points, uma=s.uma[i], oka=s.oka[i],
+                    penalty=s.penalties[i], points=s.points[i],
+                )
+                for i, seat in enumerate(seats)
+            ),
+            key=lambda row: (row.place, row.seat.seat),
+        )
+    ctx = {
+        "game": game,
+        "series": game.series,
+        "seats": seats,
+        "result": result,
+        "log": log,
+        "settlement": settlement,
+        "penalties": [p for p in result.penalties if p.points],
+        "chart": _score_chart(game, seats, result) if log else "",
+        "live": not game.is_finished,
+        "poll_seconds": LIVE_POLL_SECONDS,
+    }
+    if request.GET.get("partial"):
+        return render(request, "league/_game_live.html", ctx)
+    return render(request, "league/game_detail.html", ctx)
+
+
+def _score_chart(game: Game, seats: list[Seat], result: stats.sg.GameResult) -> str:
+    start = result.rules.start_points
+    labels = ["start", *(f"{h.round_label}-{h.honba}" for h in result.hands)]
+    lines = [
+        charts.Line(
+            label=f"{WINDS[seat.seat]}: {seat.player.name}",
+            values=[start / 1000, *(h.scores[seat.seat] / 1000 for h in result.hands)],
+        )
+        for seat in seats
+    ]
+    return charts.line_chart(
+        title=f"{game}: the four scores after each hand",
+        description="Scores in thousands of points after every hand; the hand log table gives each number.",
+        x_labels=labels,
+        lines=lines,
+        zero_line=start / 1000,
+        y_format=lambda v: f"{v:g}k",
+        height=260,
+    )

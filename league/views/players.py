@@ -1,0 +1,100 @@
+"""The public player page, within one series: games, placements, points over
+time, and hand statistics next to the whole series'."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
+
+from league import charts, stats
+from league.models import Player, Seat, Series
+from league.tables import PlayerGamesTable
+from league.templatetags.league import average, percent
+
+GAMES_PER_PAGE = 25
+
+
+def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    series = get_object_or_404(Series, slug=slug)
+    player = get_object_or_404(Player, pk=player_id)
+    seats = list(
+        Seat.objects.filter(player=player, game__series=series)
+        .select_related("game")
+        .order_by("game__round_number", "game__finished_at", "game__pk")
+    )
+    standing = series.standings().by_player().get(player.pk)
+    # Every game of the series: the player's numbers and the series' beside them.
+    games = stats.games_with_hands(series.games.all())
+    numbers = stats.player_stats(games, player.pk)
+
+    rows = [
+        {
+            "round": s.game.round_number, "table": s.game.table, "date": s.game.finished_at or s.game.started_at,
+            "seat": ("East", "South", "West", "North")[s.seat], "place": s.place, "end_score": s.end_score,
+            "points": s.points, "game": s.game.pk, "in_progress": not s.game.is_finished,
+        }
+        for s in seats
+    ]
+    table = PlayerGamesTable(rows)
+    RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
+
+    finished = [s for s in seats if s.place is not None]
+    places = [sum(1 for s in finished if s.place == n) for n in (1, 2, 3, 4)]
+    ctx = {
+        "series": series,
+        "player": player,
+        "standing": standing,
+        "games_table": table,
+        "places": places,
+        "place_chart": charts.bar_chart(
+            title=f"{player.name}: placements in {series.name}",
+            description=", ".join(f"{n} {label}" for n, label in zip(places, ("1st", "2nd", "3rd", "4th"), strict=True)),
+            labels=["1st", "2nd", "3rd", "4th"],
+            values=places,
+        ) if finished else "",
+        "points_chart": _points_chart(player, series, finished),
+        "stats": numbers,
+        "stat_rows": _stat_rows(numbers),
+    }
+    return render(request, "league/player_detail.html", ctx)
+
+
+def _points_chart(player: Player, series: Series, finished: list[Seat]) -> str:
+    if not finished:
+        return ""
+    running, values = 0, [0.0]
+    for s in finished:
+        running += s.points
+        values.append(running / 1000)
+    keep = charts.sample_positions(len(values))
+    return charts.line_chart(
+        title=f"{player.name}: total points after each game in {series.name}",
+        description=f"From 0 to {values[-1]:+.1f} over {len(finished)} games; the games table gives each game.",
+        x_labels=[str(i) for i in keep],
+        lines=[charts.Line(label=player.name, values=[values[i] for i in keep])],
+        zero_line=0,
+        height=220,
+    )
+
+
+def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
+    """(statistic, what it counts, the player's, the series') for the statistics table."""
+    p, s = numbers.player, numbers.series
+
+    def avg(v: float | None) -> str:
+        return "\u2013" if v is None else f"{round(v):,}"
+
+    return [
+        ("Hands played", "hands of the games played (series: every hand)", f"{p.hands:,}", f"{s.hands // 4:,}"),
+        ("Win rate", "of hands played", percent(p.win_rate), percent(s.win_rate)),
+        ("Deal-in rate", "of hands played, discarding the winning tile", percent(p.deal_in_rate),
+         percent(s.deal_in_rate)),
+        ("Riichi rate", "of hands played", percent(p.riichi_rate), percent(s.riichi_rate)),
+        ("Tsumo rate", "of wins", percent(p.tsumo_rate), percent(s.tsumo_rate)),
+        ("Call rate", f"wins with an open meld, of the wins whose tiles were kept ({p.wins_with_tiles})",
+         percent(p.call_rate), percent(s.call_rate)),
+        ("Average win", "the hand's value, without honba and riichi sticks", avg(p.average_win), avg(s.average_win)),
+        ("Average deal-in", "the hand's value paid, without honba", avg(p.average_deal_in), avg(s.average_deal_in)),
+        ("Average place", "finished games", average(p.average_place), average(s.average_place)),
+    ]
