@@ -1,0 +1,290 @@
+"""The public pages against a small series whose numbers are worked out by hand.
+
+Ari-ari: start 25,000, return 30,000, uma +30/+10/-10/-30, oka +20 to first.
+
+Round 1, game A (hand by hand), seats East a, South b, West c, North d:
+
+    #  hand       what happened                                   scores after
+    1  E1 0 honba South ron East, 3 han 40 fu, 5,200               19,800 30,200 25,000 25,000
+    2  E2         West tsumo, 2 han 30 fu, 500/1,000               19,300 29,200 27,000 24,500
+    3  E3         Ryuukyoku, tenpai East, noten payments 3,000     22,300 28,200 26,000 23,500
+    4  E4 1 honba East ron South, 1 han 30 fu, 1,000 + 300         23,600 26,900 26,000 23,500
+    5  S1         South tsumo, 4 han 30 fu, 2,000/3,900            19,700 34,800 24,000 21,500
+    6  S2         Ryuukyoku, all noten                             (unchanged)
+    7  S3 1 honba East ron North, 2 han 40 fu, 2,600 + 300
+                  + 1,000 in sticks (East's own riichi stick)      22,600 34,800 24,000 18,600
+    8  S4         West tsumo, 1 han 30 fu, 300/500                 22,300 34,500 25,100 18,100
+
+    b 1st: (34,500 - 30,000)/1000 + 30 + 20 = +54.5
+    c 2nd: -4.9 + 10 = +5.1;  a 3rd: -7.7 - 10 = -17.7;  d 4th: -11.9 - 30 = -41.9
+
+Round 2, game B (end scores only), seats East d, South c, West a, North e,
+scores 26,100 / 40,000 / 21,900 / 12,000:
+
+    c 1st: 10 + 30 + 20 = +60.0;  d 2nd: -3.9 + 10 = +6.1
+    a 3rd: -8.1 - 10 = -18.1;     e 4th: -18 - 30 = -48.0
+
+Totals: c +65.1, b +54.5, a -35.8, d -35.8 (a tie: "=3"), e -48.0.
+"""
+
+from __future__ import annotations
+
+import html as html_module
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from league import services
+from league.models import Game, Player, Series
+from tests.factories import (
+    bulk_finished_games,
+    hanchan_passing_deal,
+    make_game,
+    make_player,
+    make_players,
+    make_series,
+    play,
+)
+
+pytestmark = pytest.mark.django_db
+
+# East's ron in E4, with its tiles kept: one pon, so one open win of one known.
+E4_TILES = {"tiles": "234m678p11s789s", "melds": [{"type": "pon", "tiles": "555z"}], "win": "1s"}
+
+
+@pytest.fixture
+def league() -> dict[str, object]:
+    series = make_series(name="Hand-worked League", slug="hand-worked", min_games=1)
+    a, b, c, d, e = (make_player(n) for n in ("Aiko", "Bram", "Chen", "Dana", "Emil"))
+    game_a = make_game(series, [a, b, c, d], round_number=1, table="1")
+    hands = hanchan_passing_deal()
+    hands[3] = type(hands[3])(outcome=hands[3].outcome, riichi=hands[3].riichi, tiles=E4_TILES)
+    play(game_a, hands)
+    game_b = make_game(series, [d, c, a, e], round_number=2, table="1")
+    services.record_final_scores(game=game_b, scores=[26100, 40000, 21900, 12000])
+    return {"series": series, "a": a, "b": b, "c": c, "d": d, "e": e, "game_a": game_a, "game_b": game_b}
+
+
+def text(response) -> str:
+    """The page as a reader sees it: tags dropped, whitespace collapsed."""
+    assert response.status_code == 200
+    html = response.content.decode()
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip())
+
+
+def standings_rows(page: str) -> list[list[str]]:
+    """The ranked standings table's rows as lists of cell texts."""
+    table = re.search(r'<table[^>]*class="standings".*?</table>', page, flags=re.S).group(0)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("<tbody")[1], flags=re.S)
+    return [[re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
+            for r in rows]
+
+
+def test_series_list_names_the_series(client: Client, league) -> None:
+    page = text(client.get(reverse("index")))
+    assert "Hand-worked League" in page and "2 finished games" in page
+
+
+def test_series_standings_share_a_tied_rank(client: Client, league) -> None:
+    page = client.get(reverse("series-standings", args=["hand-worked"])).content.decode()
+    rows = standings_rows(page)
+    # rank, move, player, games, points, average, avg place, 1st-4th, avg score, best, worst
+    assert [r[:5] for r in rows] == [
+        ["1", "▲1", "Chen", "2", "+65.1"],
+        ["2", "▼1", "Bram", "1", "+54.5"],
+        ["=3", "–", "Aiko", "2", "-35.8"],
+        ["=3", "▲1", "Dana", "2", "-35.8"],
+        ["5", "new", "Emil", "1", "-48.0"],
+    ]
+    assert rows[0][5:] == ["+32.55", "1.50", "1", "1", "0", "0", "32,550", "+60.0", "+5.1"]
+    assert 'href="/series/hand-worked/standings.csv"' in page
+
+
+def test_series_standings_sort_and_paginate(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    by_points_up = standings_rows(client.get(url, {"s-sort": "total"}).content.decode())
+    assert [r[2] for r in by_points_up] == ["Emil", "Aiko", "Dana", "Bram", "Chen"]
+    assert [r[0] for r in by_points_up] == ["5", "=3", "=3", "2", "1"]  # ranks stay what the totals give
+    by_place = standings_rows(client.get(url, {"s-sort": "-average_place"}).content.decode())
+    assert by_place[0][2] == "Emil"  # 4th in his only game
+    # 20 more players (five more games) make 25 rows: 20 on page 1, 5 on page 2.
+    for _ in range(5):
+        game = make_game(league["series"], make_players(), round_number=3)
+        services.record_final_scores(game=game, scores=[25000, 25000, 25000, 25000])
+    assert len(standings_rows(client.get(url).content.decode())) == 20
+    second = standings_rows(client.get(url, {"s-page": 2}).content.decode())
+    assert [r[2] for r in second][-1] == "Emil" and len(second) == 5
+
+
+def test_series_players_under_the_minimum_are_apart(client: Client, league) -> None:
+    Series.objects.filter(slug="hand-worked").update(min_games=2)
+    page = client.get(reverse("series-standings", args=["hand-worked"])).content.decode()
+    assert [(r[0], r[2], r[4]) for r in standings_rows(page)] == [
+        ("1", "Chen", "+65.1"), ("=2", "Aiko", "-35.8"), ("=2", "Dana", "-35.8"),
+    ]
+    apart = text_of_section(page, "Under 2 games")
+    assert "Bram" in apart and "+54.5" in apart and "Emil" in apart and "-48.0" in apart
+
+
+def text_of_section(page: str, heading: str) -> str:
+    after = page.split(heading, 1)[1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", after.split("</table>", 1)[0]))
+
+
+def test_series_running_standings_after_a_round(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    page = client.get(url, {"round": 1}).content.decode()
+    # Nothing came before round 1, so no movement column.
+    assert [(r[0], r[1], r[3]) for r in standings_rows(page)] == [
+        ("1", "Bram", "+54.5"), ("2", "Chen", "+5.1"), ("3", "Aiko", "-17.7"), ("4", "Dana", "-41.9"),
+    ]
+    assert "Standings after round 1" in text(client.get(url, {"round": 1}))
+    page = text(client.get(url))
+    assert "since round 1" in page
+    # The season chart and its table of totals after each round.
+    assert "<svg" in client.get(url).content.decode()
+    assert "Chen +5.1 +65.1" in page and "Bram +54.5 +54.5" in page and "Emil -48.0" in page
+
+
+def test_series_games_by_round(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    page = client.get(url, {"games": 1}).content.decode()
+    assert reverse("game-detail", args=[league["game_a"].pk]) in page
+    assert reverse("game-detail", args=[league["game_b"].pk]) not in page
+    assert "Games, round 2" in text(client.get(url))
+
+
+def test_game_log_in_words(client: Client, league) -> None:
+    page = text(client.get(reverse("game-detail", args=[league["game_a"].pk])))
+    for line in [
+        "1 E1 0 honba dealer East South ron East, 3 han 40 fu, 5,200 -5,200 19,800 +5,200 30,200 0 25,000 0 25,000",
+        "2 E2 0 honba dealer South West tsumo, 2 han 30 fu, 500/1,000",
+        "3 E3 0 honba dealer West Ryuukyoku, tenpai East, noten payments 3,000 +3,000 22,300 -1,000 28,200",
+        "4 E4 1 honba dealer North East ron South, 1 han 30 fu, 1,000 + 300 +1,300 23,600 -1,300 26,900",
+        "5 S1 0 honba dealer East South tsumo, 4 han 30 fu, 2,000/3,900 -3,900 19,700 +7,900 34,800",
+        "6 S2 0 honba dealer South Ryuukyoku, all noten",
+        "7 S3 1 honba dealer West East ron North, 2 han 40 fu, 2,600 + 300 + 1,000 in sticks riichi East "
+        "+2,900 R 22,600 0 34,800 0 24,000 -2,900 18,600",
+        "8 S4 0 honba dealer North West tsumo, 1 han 30 fu, 300/500 -300 22,300 -300 34,500 +1,100 25,100 -500 18,100",
+    ]:
+        assert line in page, line
+    # Settlement: place, player, end score, score part, uma, oka, penalties, points.
+    for row in [
+        "1 Bram South 34,500 +4.5 +30.0 +20.0 0.0 +54.5",
+        "2 Chen West 25,100 -4.9 +10.0 0.0 0.0 +5.1",
+        "3 Aiko East 22,300 -7.7 -10.0 0.0 0.0 -17.7",
+        "4 Dana North 18,100 -11.9 -30.0 0.0 0.0 -41.9",
+    ]:
+        assert row in page, row
+    assert "<svg" in client.get(reverse("game-detail", args=[league["game_a"].pk])).content.decode()
+
+
+def test_game_kept_by_end_scores_has_no_log(client: Client, league) -> None:
+    page = text(client.get(reverse("game-detail", args=[league["game_b"].pk])))
+    assert "kept by its end scores only" in page
+    assert "1 Chen South 40,000 +10.0 +30.0 +20.0 0.0 +60.0" in page
+
+
+def test_game_in_progress_polls_and_says_what_comes_next(client: Client, league) -> None:
+    game = make_game(league["series"], make_players(), round_number=3)
+    play(game, hanchan_passing_deal()[:3])
+    url = reverse("game-detail", args=[game.pk])
+    html = client.get(url).content.decode()
+    assert 'data-live="1"' in html and "<script>" in html and 'http-equiv="refresh"' in html
+    assert "Next hand: E4, dealer North, 1 honba, 0 riichi sticks" in text(client.get(url))
+    partial = client.get(url, {"partial": 1}).content.decode()
+    assert partial.lstrip().startswith('<div id="live"') and "<html" not in partial
+    finished = client.get(reverse("game-detail", args=[league["game_a"].pk])).content.decode()
+    assert 'data-live="0"' in finished and 'http-equiv="refresh"' not in finished
+    series_page = client.get(reverse("series-standings", args=["hand-worked"])).content.decode()
+    assert 'data-live="1"' in series_page
+
+
+def test_player_statistics_next_to_the_series(client: Client, league) -> None:
+    """Aiko: 8 hands; won E4 (1,000) and S3 (2,600, after riichi), dealt in E1 (5,200).
+
+    The series, every seat of game A (32 seat-hands): 6 wins (5,200 + 2,000 +
+    1,000 + 7,900 + 2,600 + 1,100 = 19,800, average 3,300), 3 of them tsumo;
+    3 deal-ins (5,200 + 1,000 + 2,600 = 8,800, average 2,933); 1 riichi; the
+    only win with tiles is E4, open (a pon). Places over both games sum to 20.
+    """
+    page = text(client.get(reverse("player-detail", args=["hand-worked", league["a"].pk])))
+    for row in [
+        "Hands played hands of the games played (series: every hand) 8 8",
+        "Win rate of hands played 25.0% 18.8%",
+        "Deal-in rate of hands played, discarding the winning tile 12.5% 9.4%",
+        "Riichi rate of hands played 12.5% 3.1%",
+        "Tsumo rate of wins 0.0% 50.0%",
+        "Call rate wins with an open meld, of the wins whose tiles were kept (1) 100.0% 100.0%",
+        "Average win the hand's value, without honba and riichi sticks 1,800 3,300",
+        "Average deal-in the hand's value paid, without honba 5,200 2,933",
+        "Average place finished games 3.00 2.50",
+    ]:
+        assert row in page, row
+    assert "Rank =3" in page and "Points -35.8" in page
+    assert "Games 0 0 2 0" in page  # placement counts: twice 3rd
+
+
+def test_player_games_table(client: Client, league) -> None:
+    page = text(client.get(reverse("player-detail", args=["hand-worked", league["e"].pk])))
+    assert re.search(r"2 1 \d{4}-\d\d-\d\d North 4 12,000 -48.0 hand log", page)
+    html = client.get(reverse("player-detail", args=["hand-worked", league["e"].pk])).content.decode()
+    assert html.count("<svg") == 2  # placements and points over time
+
+
+def test_public_pages_need_no_login(client: Client, league) -> None:
+    for url in [
+        reverse("index"),
+        reverse("series-standings", args=["hand-worked"]),
+        reverse("game-detail", args=[league["game_a"].pk]),
+        reverse("player-detail", args=["hand-worked", league["a"].pk]),
+        reverse("healthz"),
+    ]:
+        assert client.get(url).status_code == 200, url
+    assert client.get(reverse("game-detail", args=[999999])).status_code == 404
+    assert client.get(reverse("series-standings", args=["nope"])).status_code == 404
+
+
+# -- the number of queries does not grow with the series -----------------------------
+
+
+def _query_counts(client: Client, series: Series, game: Game, player: Player) -> dict[str, int]:
+    urls = {
+        "index": reverse("index"),
+        "series": reverse("series-standings", args=[series.slug]),
+        "series after round 2": reverse("series-standings", args=[series.slug]) + "?round=2",
+        "series partial": reverse("series-standings", args=[series.slug]) + "?partial=1",
+        "game": reverse("game-detail", args=[game.pk]),
+        "player": reverse("player-detail", args=[series.slug, player.pk]),
+    }
+    counts = {}
+    for name, url in urls.items():
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts[name] = len(queries)
+    return counts
+
+
+def test_public_pages_query_counts_do_not_grow(client: Client, django_assert_num_queries) -> None:
+    series = make_series(min_games=2)
+    players = make_players(12)
+    game = make_game(series, players[:4], round_number=1)
+    play(game, hanchan_passing_deal())
+    live = make_game(series, players[4:8], round_number=1)
+    play(live, hanchan_passing_deal()[:2])
+    bulk_finished_games(series, players, 8, tables=4)  # 10 games over rounds 1 and 2
+    small = _query_counts(client, series, game, players[0])
+    bulk_finished_games(series, players, 190, seed=1)  # 200 games
+    assert Game.objects.filter(series=series).count() == 200
+    large = _query_counts(client, series, game, players[0])
+    assert small == large
+    assert large == {
+        "index": 1, "series": 8, "series after round 2": 8, "series partial": 8, "game": 5, "player": 9,
+    }
+    with django_assert_num_queries(5):
+        client.get(reverse("game-detail", args=[live.pk]))
