@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, players, series
+from league.views import exports, games, players, series, staff
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -18,5 +18,16 @@ urlpatterns = [
     path("series/<slug:slug>/games.csv", exports.games_csv, name="series-games-csv"),
     path("series/<slug:slug>/hands.csv", exports.hands_csv, name="series-hands-csv"),
     # -- staff entry (issue 6) --
+    path("staff/", staff.home, name="staff-home"),
+    path("staff/series/<slug:slug>/", staff.series_games, name="staff-series"),
+    path("staff/series/<slug:slug>/start/", staff.start_game, name="staff-start"),
+    path("staff/games/<int:pk>/", staff.game, name="staff-game"),
+    path("staff/games/<int:pk>/preview/", staff.preview, name="staff-preview"),
+    path("staff/games/<int:pk>/hands/<int:number>/", staff.edit_hand, name="staff-edit-hand"),
+    path("staff/games/<int:pk>/undo/", staff.undo, name="staff-undo"),
+    path("staff/games/<int:pk>/finish/", staff.finish, name="staff-finish"),
+    path("staff/games/<int:pk>/end-scores/", staff.final_scores, name="staff-final-scores"),
+    path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
+    path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),
     # -- log import (issue 8) --
 ]

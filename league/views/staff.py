@@ -1,0 +1,408 @@
+"""Staff entry: start a game, enter and fix its hands, finish it, penalties.
+
+Every view first asks ``_series_for`` or ``_game_for`` whether the login may
+score the series (its ``scorers``, or a superuser): anyone else gets 403,
+never a form. Views are thin: a form validates, one service writes, and the
+page redirects; what a hand pays is always computed by ``scoring`` through
+``services.preview_hand``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+
+from league import services
+from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
+from league.models import Game, Hand, Penalty, Series
+from scoring import game as sg
+from scoring.errors import ScoringError
+
+staff_required = login_required(login_url="login")
+
+ENDED_BY = {
+    sg.EndReason.ALL_LAST: "the last hand passed the deal",
+    sg.EndReason.BUST: "a score went below zero",
+    sg.EndReason.AGARI_YAME: "the all-last dealer won in the lead (agari-yame)",
+    sg.EndReason.TENPAI_YAME: "the all-last dealer was tenpai in the lead (tenpai-yame)",
+    sg.EndReason.TARGET: "a player reached the target score",
+    sg.EndReason.EXTENSION_CAP: "the last extension hand passed the deal",
+    sg.EndReason.EARLY: "staff ended it early",
+    sg.EndReason.FINAL_SCORES: "it was kept by end scores",
+}
+
+
+# -- who may score ---------------------------------------------------------------
+
+
+def can_score(user: Any, series: Series) -> bool:
+    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists())
+
+
+def _series_for(request: HttpRequest, slug: str) -> Series:
+    series = get_object_or_404(Series, slug=slug)
+    if not can_score(request.user, series):
+        raise PermissionDenied("You do not score this series.")
+    return series
+
+
+def _game_for(request: HttpRequest, pk: int) -> Game:
+    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
+    if not can_score(request.user, game.series):
+        raise PermissionDenied("You do not score this series.")
+    return game
+
+
+def _scored_series(user: Any) -> Any:
+    qs = Series.objects.all() if user.is_superuser else Series.objects.filter(scorers=user)
+    return qs.order_by("-start_date", "name")
+
+
+# -- lists ---------------------------------------------------------------------------
+
+
+@staff_required
+def home(request: HttpRequest) -> HttpResponse:
+    series_list = list(_scored_series(request.user))
+    if not series_list and not request.user.is_superuser:
+        raise PermissionDenied("You do not score any series.")
+    return render(request, "league/staff_home.html", {"series_list": series_list})
+
+
+@staff_required
+def series_games(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _series_for(request, slug)
+    games = list(series.games.prefetch_related("seats__player"))
+    playing = [g for g in games if not g.is_finished]
+    finished = sorted((g for g in games if g.is_finished), key=lambda g: g.finished_at or g.started_at, reverse=True)
+    ctx = {"series": series, "playing": playing, "finished": finished[:20]}
+    return render(request, "league/staff_series.html", ctx)
+
+
+# -- start a game ---------------------------------------------------------------------
+
+
+@staff_required
+def start_game(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _series_for(request, slug)
+    if request.method == "POST":
+        form = StartGameForm(request.POST)
+        if form.is_valid():
+            try:
+                game = services.start_game(
+                    series=series, players=form.players(), round_number=form.cleaned_data["round_number"],
+                    table=form.cleaned_data["table"], by=request.user,
+                )
+            except services.ServiceError as err:
+                form.add_service_error(err)
+            else:
+                messages.success(request, f"Game started: {game}.")
+                return redirect("staff-game", pk=game.pk)
+    else:
+        last = series.games.order_by("-round_number").values_list("round_number", flat=True).first()
+        form = StartGameForm(initial={"round_number": last or 1})
+    return render(request, "league/staff_start.html", {"series": series, "form": form})
+
+
+# -- hands ----------------------------------------------------------------------------
+
+
+@staff_required
+def game(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game as it stands, its hands, and the form for the next hand."""
+    return _hand_entry(request, _game_for(request, pk))
+
+
+@staff_required
+def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Correct hand ``number``; the rest of the game is replayed."""
+    game = _game_for(request, pk)
+    get_object_or_404(game.hands, number=number)
+    return _hand_entry(request, game, editing=number)
+
+
+@staff_required
+def preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live preview: an HTML fragment saying what the posted hand pays."""
+    game = _game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    editing = _int(request.POST.get("editing"))
+    replayed = _replay(game)
+    number = editing or len(replayed.hands) + 1
+    form = _hand_form(game, replayed, number, data=request.POST)
+    ctx = {"form": form, "names": form.names, **_check(game, form, number if editing else None)}
+    return render(request, "league/staff_preview.html", ctx)
+
+
+def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
+    replayed = _replay(game)
+    number = editing or len(replayed.hands) + 1
+    notice = ""
+    checked: dict[str, Any] = {}
+    if request.method == "POST":
+        form = _hand_form(game, replayed, number, data=request.POST)
+        valid = form.is_valid()
+        if valid and request.POST.get("action") == "save":
+            assert form.hand is not None
+            # Without JavaScript the scorer saves from the preview page; a hand
+            # changed after its preview is shown again rather than saved unseen.
+            if request.POST.get("checked") != _digest(form.hand):
+                notice = "The hand changed since its payments were shown: check them, then save."
+            else:
+                try:
+                    return _save(request, game, form, editing)
+                except services.Conflict:
+                    return _conflict(request, game, form)
+                except services.ServiceError as err:
+                    if err.code == "game_over" and not editing:
+                        return _conflict(request, game, form)  # the other scorer's hand ended it
+                    form.add_service_error(err)
+                    valid = False
+        if valid:
+            checked = _check(game, form, editing)
+    else:
+        initial = HandForm.initial_for(game.hands.get(number=editing)) if editing else {}
+        if request.GET.get("outcome") in Hand.Outcome.values:
+            initial["outcome"] = request.GET["outcome"]
+        form = _hand_form(game, replayed, number, initial=initial)
+    return render(request, "league/staff_game.html", _game_context(game, replayed, form=form, editing=editing,
+                                                                  notice=notice, **checked))
+
+
+def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:
+    hand = form.hand
+    assert hand is not None
+    if editing:
+        services.correct_hand(game=game, number=editing, hand=hand, by=request.user)
+        messages.success(request, f"Hand {editing} corrected; the rest of the game was replayed.")
+    else:
+        number = form.cleaned_data["number"]
+        services.record_hand(game=game, number=number, hand=hand, by=request.user)
+        messages.success(request, f"Hand {number} saved.")
+    return redirect("staff-game", pk=game.pk)
+
+
+def _conflict(request: HttpRequest, game: Game, form: HandForm) -> HttpResponse:
+    """Another scorer saved this hand first. Show the game as it is now, with
+    what this scorer typed kept and aimed at the hand that comes next."""
+    game.refresh_from_db()
+    replayed = _replay(game)
+    number = len(replayed.hands) + 1
+    latest = game.hands.order_by("-number").select_related("entered_by").prefetch_related("wins").first()
+    posted = form.cleaned_data.get("number")
+    who = f" by {latest.entered_by}" if latest and latest.entered_by else ""
+    notice = (
+        f"Hand {posted} was already entered{who}"
+        + (f": {latest.summary()}." if latest and latest.number == posted else ".")
+        + " Yours was not saved. Here is the game as it stands now. If you entered the same hand,"
+        " discard yours; if it is the next hand, check it and save it as hand "
+        f"{number}."
+    )
+    data = request.POST.copy()
+    data["number"] = str(number)
+    data.pop("checked", None)
+    form = _hand_form(game, replayed, number, data=data)
+    checked = _check(game, form, None) if form.is_valid() else {}
+    ctx = _game_context(game, replayed, form=form, editing=None, notice=notice, conflict=True, **checked)
+    return render(request, "league/staff_game.html", ctx, status=409)
+
+
+def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
+    """The preview of a valid form's hand, or the service's reason on the form."""
+    if not form.is_valid():
+        return {}
+    assert form.hand is not None
+    number = editing or form.cleaned_data["number"]
+    try:
+        shown = services.preview_hand(game=game, number=number, hand=form.hand)
+    except services.ServiceError as err:
+        form.add_service_error(err)
+        return {}
+    names = form.names
+    return {
+        "preview": shown,
+        "payments": services.describe_payments(shown.played.result, names),
+        "preview_rows": [
+            {"name": names[s], "before": shown.played.start.scores[s], "delta": shown.played.deltas[s],
+             "after": shown.played.scores[s]}
+            for s in range(4)
+        ],
+        "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
+        "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
+        "digest": _digest(form.hand),
+    }
+
+
+def _digest(hand: sg.HandInput) -> str:
+    """Ties a save to the preview the scorer saw: a changed hand needs a new look."""
+    text = json.dumps(sg.hand_to_dict(hand), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _hand_form(game: Game, replayed: sg.GameResult, number: int, **kwargs: Any) -> HandForm:
+    if number <= len(replayed.hands):
+        state = replayed.hands[number - 1].start
+    elif replayed.next is not None:
+        state = replayed.next
+    else:  # the game is over; a form still shows what a late scorer typed
+        last = replayed.hands[-1].start if replayed.hands else sg.TableState(0, 0, 0, 0, replayed.scores)
+        state = last
+    return HandForm(kwargs.pop("data", None), game=game, names=seat_names(game), state=state, number=number,
+                    **kwargs)
+
+
+def _replay(game: Game) -> sg.GameResult:
+    try:
+        return game.replay()
+    except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
+        raise services.ServiceError.from_scoring(err) from None
+
+
+def _game_context(game: Game, replayed: sg.GameResult, **extra: Any) -> dict[str, Any]:
+    names = seat_names(game)
+    hands = list(game.hands.order_by("number").prefetch_related("wins").select_related("entered_by"))
+    rows = [{"hand": h, "played": p, "dealer": names[p.dealer]} for h, p in zip(hands, replayed.hands, strict=False)]
+    state = replayed.next
+    seats = []
+    for s in range(4):
+        seats.append({
+            "name": names[s],
+            "score": (state.scores if state else replayed.scores)[s],
+            "dealer": state is not None and state.dealer == s,
+            "wind": "ESWN"[(s - state.dealer) % 4] if state else "",
+        })
+    return {
+        "game": game,
+        "series": game.series,
+        "names": names,
+        "replayed": replayed,
+        "state": state,
+        "dealer": names[state.dealer] if state else "",
+        "seats": seats,
+        "rows": rows,
+        "results": _results(game, replayed, names),
+        "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
+        "ended_by": ENDED_BY.get(replayed.ended_by, "") if replayed.finished else "",
+        "penalties": list(game.penalties.filter(cancelled_at=None)),
+        "history": list(game.audit.all()[:12]),
+        **extra,
+    }
+
+
+def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict[str, Any]]:
+    s = replayed.settlement
+    if s is None:
+        return []
+    rows = [
+        {"name": names[i], "score": s.final_scores[i], "place": s.places[i], "uma": s.uma[i], "oka": s.oka[i],
+         "penalty": s.penalties[i], "points": s.points[i]}
+        for i in range(4)
+    ]
+    return sorted(rows, key=lambda r: r["place"])
+
+
+# -- undo, finish, end scores ---------------------------------------------------------
+
+
+@staff_required
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    last = game.hands.order_by("-number").prefetch_related("wins").first()
+    if request.method == "POST":
+        expected = _int(request.POST.get("number"))
+        if last is None or expected != last.number:
+            messages.error(request, "The last hand changed since you looked: nothing was undone. Check the game.")
+            return redirect("staff-game", pk=game.pk)
+        try:
+            number = services.undo_last_hand(game=game, by=request.user)
+        except services.ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, f"Hand {number} undone.")
+        return redirect("staff-game", pk=game.pk)
+    return render(request, "league/staff_undo.html", {"game": game, "series": game.series, "last": last})
+
+
+@staff_required
+def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    form = FinishForm(request.POST or None, rules=game.ruleset())
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.finish_game(game=game, end=Game.End(form.cleaned_data["end"]), by=request.user)
+        except services.ServiceError as err:
+            form.add_error("end" if err.field == "end" else None, err.message)
+        else:
+            messages.success(request, "Game finished.")
+            return redirect("staff-game", pk=game.pk)
+    return render(request, "league/staff_finish.html", {"game": game, "series": game.series, "form": form})
+
+
+@staff_required
+def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    names = seat_names(game)
+    form = FinalScoresForm(request.POST or None, names=names)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.record_final_scores(
+                game=game, scores=form.scores(), riichi_sticks=form.cleaned_data["riichi_sticks"], by=request.user
+            )
+        except services.ServiceError as err:
+            form.add_service_error(err)
+        else:
+            messages.success(request, "End scores recorded; the game is finished.")
+            return redirect("staff-game", pk=game.pk)
+    ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points}
+    return render(request, "league/staff_final_scores.html", ctx)
+
+
+# -- penalties ---------------------------------------------------------------------------
+
+
+@staff_required
+def penalties(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    names = seat_names(game)
+    form = PenaltyForm(request.POST or None, names=names)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.add_penalty(game=game, seat=d["seat"], points=d["points"], reason=d["reason"], by=request.user)
+        except services.ServiceError as err:
+            form.add_service_error(err)
+        else:
+            messages.success(request, f"Penalty given to {names[d['seat']]}.")
+            return redirect("staff-penalties", pk=game.pk)
+    rows = [{"penalty": p, "name": names[p.seat]} for p in game.penalties.select_related("given_by", "cancelled_by")]
+    ctx = {"game": game, "series": game.series, "form": form, "rows": rows}
+    return render(request, "league/staff_penalties.html", ctx)
+
+
+@staff_required
+def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpResponse:
+    game = _game_for(request, pk)
+    penalty = get_object_or_404(Penalty, pk=penalty_pk, game=game)
+    if request.method == "POST":
+        try:
+            services.cancel_penalty(penalty=penalty, by=request.user)
+        except services.ServiceError as err:
+            messages.error(request, err.message)
+        else:
+            messages.success(request, "Penalty cancelled.")
+        return redirect("staff-penalties", pk=game.pk)
+    ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
+    return render(request, "league/staff_cancel_penalty.html", ctx)
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() else None
+
