@@ -53,13 +53,14 @@ def line_chart(
     lines: Sequence[Line],
     y_format: Callable[[float], str] = _fmt,
     zero_line: float | None = None,
-    width: int = 640,
-    height: int = 300,
+    width: int = 480,
+    height: int = 260,
 ) -> SafeString:
     """An SVG line chart; ``x_labels`` name the x positions (rounds, hands)."""
-    left, right, top, bottom = 52, 12, 12, 28
+    left, right, top, bottom = 48, 12, 12, 30
     legend = [ln for ln in lines if ln.highlight]
-    legend_rows = (len(legend) + 2) // 3
+    shown_legend = legend if len(lines) > 1 else []  # one line needs no key
+    legend_rows = (len(shown_legend) + 1) // 2
     height += 18 * legend_rows
     plot_h = height - top - bottom - 18 * legend_rows
     plot_w = width - left - right
@@ -79,7 +80,7 @@ def line_chart(
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        f'font-family="system-ui, sans-serif" font-size="11">',
+        f'font-family="system-ui, sans-serif" font-size="13">',
         f"<title>{escape(title)}</title><desc>{escape(description)}</desc>",
     ]
     for t in ticks:
@@ -88,7 +89,7 @@ def line_chart(
     if zero_line is not None:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(zero_line):.1f}" y2="{y(zero_line):.1f}" '
                    f'stroke="#888" stroke-dasharray="3 3"/>')
-    every = max(1, len(x_labels) // 10)
+    every = max(1, len(x_labels) // 7)
     for i, label in enumerate(x_labels):
         if i % every == 0 or i == len(x_labels) - 1:
             out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="#555">'
@@ -104,9 +105,9 @@ def line_chart(
         sw = 2.2 if ln.highlight else 1.2
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{sw}"{attrs} points="{pts}">'
                    f"<title>{escape(ln.label)}</title></polyline>")
-    for k, ln in enumerate(legend):
-        col, row = k % 3, k // 3
-        lx, ly = left + col * (plot_w / 3), top + plot_h + 34 + row * 18
+    for k, ln in enumerate(shown_legend):
+        col, row = k % 2, k // 2
+        lx, ly = left + col * (plot_w / 2), top + plot_h + 36 + row * 18
         dash = DASHES[k // len(PALETTE) % len(DASHES)]
         attrs = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<line x1="{lx:.1f}" x2="{lx + 18:.1f}" y1="{ly - 4}" y2="{ly - 4}" '

@@ -24,7 +24,7 @@ class StandingsTable(tables.Table):
     rank = tables.Column("Rank", attrs=NUM, order_by=("rank", "name"))
     # Places gained since the previous round or date; the view passes them.
     move = tables.Column("Move", accessor="player_id", attrs=NUM, orderable=False)
-    name = tables.Column("Player", attrs=COL)
+    name = tables.Column("Player", attrs={"th": {"scope": "col"}, "td": {"class": "name"}})
     games = tables.Column("Games", attrs=NUM)
     total = tables.Column("Points", attrs=NUM)
     average_points = tables.Column("Avg", attrs=NUM)
