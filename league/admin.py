@@ -12,7 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from league import exports, records, services
 from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
@@ -170,7 +170,7 @@ class GameAddForm(forms.ModelForm):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["__str__", "series", "round_number", "table", "status", "end", "started_at", "finished_at"]
-    list_filter = ["status", "end", "series"]
+    list_filter = ["status", "end", "series", "source"]
     search_fields = ["series__name", "table", "seats__player__name"]
     date_hierarchy = "started_at"
     inlines = [SeatInline, HandInline, PenaltyInline, AuditInline]
@@ -184,8 +184,19 @@ class GameAdmin(admin.ModelAdmin):
     def get_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         if obj is None:
             return ["series", "round_number", "table", "east", "south", "west", "north"]
-        return ["series", "round_number", "table", "rules", "status", "end", "final_scores",
-                "final_riichi_sticks", "started_at", "finished_at"]
+        fields = ["series", "round_number", "table", "rules", "status", "end", "final_scores",
+                  "final_riichi_sticks", "started_at", "finished_at"]
+        if obj.source:
+            fields += ["source", "source_id", "variant", "discrepancies_view"]
+        return fields
+
+    @admin.display(description="differences from the log")
+    def discrepancies_view(self, obj: Game) -> str:
+        # Stored only when staff imported a log that differs from our replay.
+        if not obj.discrepancies:
+            return "none: every hand, the end scores and the points match the log"
+        items = format_html_join("", "<li>{}</li>", ((services.describe_discrepancy(d),) for d in obj.discrepancies))
+        return format_html("<ul>{}</ul>", items)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         # A game's content only changes through the services (actions, scorer pages).

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, players, series, staff
+from league.views import exports, games, imports, players, series, staff
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -30,4 +30,6 @@ urlpatterns = [
     path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
     path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),
     # -- log import (issue 8) --
+    path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),
+    path("staff/games/<int:pk>/tenhou6.json", imports.export_log, name="staff-export-log"),
 ]
