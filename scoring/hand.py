@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .errors import HandError
@@ -84,6 +85,14 @@ class Meld:
         ...
         scoring.errors.HandError: a pon is three identical tiles, not '556m'
         """
+        if type(kind) is str and type(tiles) is str and cls is Meld:
+            hit = _known_meld(kind, tiles)
+            if hit is not None:
+                return hit
+        return cls._parse(kind, tiles, field)
+
+    @classmethod
+    def _parse(cls, kind: object, tiles: object, field: str) -> Meld:
         try:
             mk = MeldKind(kind)
         except ValueError:
@@ -102,6 +111,16 @@ class Meld:
         elif len(ks) != 4 or ks[0] != ks[3]:
             raise HandError("invalid_meld", f"a {mk} is four identical tiles, not {tiles!r}", field=f"{field}.tiles")
         return cls(mk, ks[0], reds)
+
+
+@lru_cache(maxsize=4096)
+def _known_meld(kind: str, tiles: str) -> Meld | None:
+    # Meld.parse memoised on its text: the same pons and chis come up hand
+    # after hand. None for a bad meld, which Meld.parse then words with its field.
+    try:
+        return Meld._parse(kind, tiles, "melds[0]")
+    except HandError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,11 +64,12 @@ def _count(req: Mapping[str, Any], key: str, code: str) -> int:
 
 def parse_request(req: Mapping[str, Any]) -> tuple[Ruleset, Hand, Situation, int, int]:
     """The ruleset, hand, situation, honba and riichi sticks of a ``hand`` request."""
-    if not isinstance(req, Mapping):
+    if type(req) is not dict and not isinstance(req, Mapping):
         raise HandError("invalid_request", "a hand request is a JSON object")
-    for key in req:
-        if key not in REQUEST_KEYS:
-            raise HandError("unknown_key", f"unknown key {key!r} in a hand request", field=str(key))
+    if not REQUEST_KEYS.issuperset(req):
+        for key in req:
+            if key not in REQUEST_KEYS:
+                raise HandError("unknown_key", f"unknown key {key!r} in a hand request", field=str(key))
     rules = get_ruleset(req.get("rules"))
     for key in ("tiles", "win"):
         if key not in req:
@@ -78,14 +79,15 @@ def parse_request(req: Mapping[str, Any]) -> tuple[Ruleset, Hand, Situation, int
         raise HandError("invalid_meld", "melds must be a list of {type, tiles}", field="melds")
     melds = []
     for i, m in enumerate(melds_in):
-        if not isinstance(m, Mapping):
+        if type(m) is not dict and not isinstance(m, Mapping):
             raise HandError("invalid_meld", "a meld is an object {type, tiles}", field=f"melds[{i}]")
-        for key in m:
-            if key not in MELD_KEYS:
-                raise HandError("unknown_key", f"unknown key {key!r} in a meld", field=f"melds[{i}].{key}")
-        for key in ("type", "tiles"):
-            if key not in m:
-                raise HandError("missing_key", f"a meld needs {key}", field=f"melds[{i}].{key}")
+        if len(m) != 2 or not MELD_KEYS.issuperset(m):
+            for key in m:
+                if key not in MELD_KEYS:
+                    raise HandError("unknown_key", f"unknown key {key!r} in a meld", field=f"melds[{i}].{key}")
+            for key in ("type", "tiles"):
+                if key not in m:
+                    raise HandError("missing_key", f"a meld needs {key}", field=f"melds[{i}].{key}")
         melds.append((m["type"], m["tiles"]))
     flags = {}
     for key in FLAGS:

@@ -15,6 +15,7 @@ Tiles(kinds=(0, 1, 2, 12, 13, 14, 27, 27), reds=(0, 1, 0))
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -99,6 +100,53 @@ def parse_tiles(text: object, field: str = "tiles") -> Tiles:
     ...
     scoring.errors.HandError: '123' has digits with no suit letter after them (m, p, s or z)
     """
+    if type(text) is str:
+        fast = _parse_runs(text)
+        if fast is not None:
+            return fast
+    return _parse_slowly(text, field)
+
+
+def _parse_runs(text: str) -> Tiles | None:
+    # The common case: runs of digits, each closed by a lower-case suit
+    # letter. Each run is read through a memo (runs like "234" + "m" recur
+    # from hand to hand); anything else (spaces, capitals, a bad digit) is
+    # left to _parse_slowly, which also words the errors.
+    runs = _RUNS.findall(text)
+    kinds: list[int] = []
+    reds = [0, 0, 0]
+    for digits, suit in runs:
+        run = _run(digits, suit)
+        if run is None:
+            return None
+        kinds += run[0]
+        if run[1]:
+            reds[_SUIT_BASE[suit] // 9] += run[1]
+    # One kind per digit and one letter per run: equal to the length only
+    # when the runs cover the whole text.
+    if len(kinds) + len(runs) != len(text):
+        return None
+    return Tiles(tuple(kinds), (reds[0], reds[1], reds[2]))
+
+
+_RUNS = re.compile(r"([0-9]*)([mpsz])")
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+
+
+@lru_cache(maxsize=4096)
+def _run(digits: str, suit: str) -> tuple[tuple[int, ...], int] | None:
+    # The kinds and red fives of one run of digits in one suit, or None.
+    if not digits or not digits.isdigit() or not digits.isascii():
+        return None
+    base = _SUIT_BASE[suit]
+    if base == 27:
+        if "0" in digits or "8" in digits or "9" in digits:
+            return None
+        return tuple(base + int(d) - 1 for d in digits), 0
+    return tuple(base + (4 if d == "0" else int(d) - 1) for d in digits), digits.count("0")
+
+
+def _parse_slowly(text: object, field: str) -> Tiles:
     if not isinstance(text, str):
         raise HandError("invalid_tile", f"tiles must be a string like '123m55z', not {text!r}", field=field)
     kinds: list[int] = []
@@ -137,10 +185,21 @@ def parse_tile(text: object, field: str) -> tuple[int, bool]:
     >>> parse_tile("0p", "win")
     (13, True)
     """
+    if type(text) is str:
+        hit = _ONE_TILE.get(text)
+        if hit is not None:
+            return hit
     tiles = parse_tiles(text, field)
     if len(tiles.kinds) != 1:
         raise HandError("invalid_tile", f"{field} must be exactly one tile, not {text!r}", field=field)
     return tiles.kinds[0], any(tiles.reds)
+
+
+# Every tile written the usual way ("1m", "0p", "7z") -> (kind, red).
+_ONE_TILE: dict[str, tuple[int, bool]] = {
+    **{tile_name(k): (k, False) for k in range(N_KINDS)},
+    **{f"0{SUITS[five // 9]}": (five, True) for five in FIVES},
+}
 
 
 def tile_index(text: str) -> int:
