@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 
 from league import services
-from league.exports import CHUNK_SIZE, ruleset_of
-from league.models import Game, Hand, Penalty, Player, Seat, Series
+from league.exports import game_batches, hand_inputs, ruleset_of
+from league.models import Game, Penalty, Player, Seat, Series
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset
@@ -48,44 +49,50 @@ TABLE_LENGTH = Game._meta.get_field("table").max_length
 # -- export -----------------------------------------------------------------------------
 
 
+GAME_FIELDS = (
+    "pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks", "started_at", "finished_at",
+)
+
+
 def export_lines(games: QuerySet[Game]) -> Iterator[str]:
-    """One JSON line (with its newline) per game, in list order (round, table)."""
-    hands = Hand.objects.order_by("number").prefetch_related("wins")
-    seats = Seat.objects.order_by("seat").select_related("player")
-    penalties = Penalty.objects.filter(cancelled_at=None).order_by("given_at", "pk")
-    rows = (
-        games.order_by("round_number", "table", "pk")
-        .prefetch_related(
-            Prefetch("hands", queryset=hands), Prefetch("seats", queryset=seats), Prefetch("penalties", queryset=penalties)
-        )
-        .iterator(chunk_size=CHUNK_SIZE)
-    )
-    for game in rows:
-        yield json.dumps(game_to_dict(game), ensure_ascii=False, separators=(",", ":")) + "\n"
+    """One JSON line (with its newline) per game, in list order (round, table).
 
-
-def game_to_dict(game: Game) -> dict[str, Any]:
-    """The game's line: league keys first, then the GAME RECORD."""
-    final = None
-    if game.final_scores is not None:
-        final = sg.FinalScores(scores=tuple(game.final_scores), riichi_sticks=game.final_riichi_sticks)
-    record = sg.GameRecord(
-        rules=ruleset_of(game.rules),
-        hands=tuple(h.to_input() for h in game.hands.all()),
-        end=sg.EndReason(game.end) if game.end else None,
-        penalties=tuple(ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason) for p in game.penalties.all()),
-        final=final,
-    )
-    out: dict[str, Any] = {
-        "round": game.round_number,
-        "table": game.table,
-        "players": [s.player.name for s in game.seats.all()],
-        "started_at": game.started_at.isoformat(),
-    }
-    if game.finished_at is not None:
-        out["finished_at"] = game.finished_at.isoformat()
-    out.update(sg.record_to_dict(record))
-    return out
+    Reads a batch of games at a time with plain queries (see
+    ``exports.hand_inputs``), so memory stays flat however many games.
+    """
+    for batch in game_batches(games, *GAME_FIELDS):
+        ids = [row[0] for row in batch]
+        hands = hand_inputs(ids)
+        players: dict[int, list[str]] = defaultdict(list)
+        for game_id, name in (
+            Seat.objects.filter(game_id__in=ids).order_by("game_id", "seat").values_list("game_id", "player__name")
+        ):
+            players[game_id].append(name)
+        penalties: dict[int, list[ScoringPenalty]] = defaultdict(list)
+        for game_id, seat, points, reason in (
+            Penalty.objects.filter(game_id__in=ids, cancelled_at=None)
+            .order_by("game_id", "given_at", "pk")
+            .values_list("game_id", "seat", "points", "reason")
+        ):
+            penalties[game_id].append(ScoringPenalty(seat=seat, points=points, reason=reason))
+        for pk, round_number, table, rules, end, final_scores, final_sticks, started_at, finished_at in batch:
+            final = None
+            if final_scores is not None:
+                final = sg.FinalScores(scores=tuple(final_scores), riichi_sticks=final_sticks)
+            record = sg.GameRecord(
+                rules=ruleset_of(rules),
+                hands=tuple(hands.get(pk, ())),
+                end=sg.EndReason(end) if end else None,
+                penalties=tuple(penalties.get(pk, ())),
+                final=final,
+            )
+            out: dict[str, Any] = {
+                "round": round_number, "table": table, "players": players[pk], "started_at": started_at.isoformat(),
+            }
+            if finished_at is not None:
+                out["finished_at"] = finished_at.isoformat()
+            out.update(sg.record_to_dict(record))
+            yield json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # -- import -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import exports, services
-from league.models import Game, Penalty, Player, Series
+from league.models import Game, Hand, Penalty, Player, Series
 from scoring.game import HandInput, Tsumo, Win
 from tests.factories import double_ron, draw, make_game, make_player, make_series, play, ron
 
@@ -286,7 +286,7 @@ def test_admin_series_action_exports_game_records(staff: Client) -> None:
     assert b"".join(response.streaming_content).decode() == stdout.getvalue()
 
 
-def test_exports_read_in_chunks_not_per_game() -> None:
+def test_demo_league_exports_read_in_batches_not_per_game() -> None:
     call_command("demo_league", stdout=StringIO())
     series = Series.objects.get(slug="demo-league")
     assert series.games.count() == 40 and Player.objects.count() == 32
@@ -294,7 +294,13 @@ def test_exports_read_in_chunks_not_per_game() -> None:
         assert sum(1 for _ in exports.game_rows(exports.series_games(series))) == 1 + 160
     with CaptureQueriesContext(connection) as hands_q:
         assert sum(1 for _ in exports.hand_rows(exports.series_games(series))) == 1 + 430
-    # one query for the seats; games, their hands and the hands' wins: one each per chunk
+    # one query for the seats; games, their hands and the hands' wins: one each per batch of games
     assert len(games_q.captured_queries) == 1
     assert len(hands_q.captured_queries) == 3
     assert Penalty.objects.count() == 1
+    # the plain queries read what the models read
+    hands = Hand.objects.prefetch_related("wins").order_by("game_id", "number")
+    expected: dict[int, list] = {}
+    for hand in hands:
+        expected.setdefault(hand.game_id, []).append(hand.to_input())
+    assert exports.hand_inputs(list(expected)) == expected

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from league import exports, records, services
 from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
@@ -92,7 +94,9 @@ def test_demo_league_round_trips_byte_for_byte(tmp_path: Path) -> None:
     demo = Series.objects.get(slug="demo-league")
     first = tmp_path / "first.jsonl"
     second = tmp_path / "second.jsonl"
-    call_command("export_games", series="demo-league", output=str(first))
+    with CaptureQueriesContext(connection) as queries:
+        call_command("export_games", series="demo-league", output=str(first))
+    assert len(queries.captured_queries) == 1 + 5  # the series; games, hands, wins, seats, penalties (one batch)
     out = StringIO()
     call_command("import_games", str(first), series="demo-copy", stdout=out)
     assert "Imported 40 games, 430 hands into demo-copy (new series); 0 new players." in out.getvalue()
