@@ -7,10 +7,10 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
-from django.db.models.functions import TruncDate
+from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django_tables2 import RequestConfig
 
 from league import charts
@@ -21,6 +21,7 @@ from league.templatetags.league import points
 STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 LIVE_POLL_SECONDS = 30
+CHART_POINTS = 60  # stretches of rounds drawn in the season chart
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -57,19 +58,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     through_round = _int_or_none(request.GET.get("round"))
     through_date = _date_or_none(request.GET.get("date"))
 
-    # One query: every (round, day, status) of the series' games.
+    # One query: per round and status, when its games finished. Days are
+    # taken in Python from these few timestamps: a date cast per game row in
+    # SQL is what made this query slow on SQLite.
     stages = list(
         Game.objects.filter(series=series)
-        .annotate(day=TruncDate("finished_at"))
-        .values_list("round_number", "day", "status")
-        .distinct()
+        .values("round_number", "status")
+        .annotate(first=Min("finished_at"), last=Max("finished_at"))
         .order_by()
     )
-    finished = [(r, d) for r, d, s in stages if s == Game.Status.FINISHED]
-    rounds = sorted({r for r, _ in finished})
-    dates = sorted({d for _, d in finished if d is not None})
-    all_rounds = sorted({r for r, _, _ in stages})
-    live = any(s == Game.Status.IN_PROGRESS for _, _, s in stages)
+    finished = [st for st in stages if st["status"] == Game.Status.FINISHED]
+    rounds = sorted({st["round_number"] for st in finished})
+    dates = sorted({timezone.localdate(st[k]) for st in finished for k in ("first", "last") if st[k] is not None})
+    all_rounds = sorted({st["round_number"] for st in stages})
+    live = any(st["status"] == Game.Status.IN_PROGRESS for st in stages)
 
     table_now = series.standings(through_round=through_round, through_date=through_date)
     previous = _previous_stage(rounds, dates, through_round, through_date)
@@ -93,7 +95,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("table", "pk")
     ) if games_round is not None else []
 
-    chart, chart_table = _season_chart(series, table_now)
+    chart, chart_table = _season_chart(series, table_now, rounds)
     ctx = {
         "series": series,
         "standings": table_now,
@@ -102,9 +104,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "through_round": through_round,
         "through_date": through_date,
         "previous": previous,
-        "rounds": rounds,
-        "dates": dates,
-        "all_rounds": all_rounds,
+        "rounds": round_links(rounds, through_round),
+        "dates": dates[-12:],  # the last dozen days; older ones through their rounds
+        "all_rounds": round_links(all_rounds, games_round),
         "games_round": games_round,
         "games": games,
         "chart": chart,
@@ -137,35 +139,43 @@ def _movements(now: Standings, before: Standings) -> dict[int, int | None]:
     return {r.player_id: (was[r.player_id] - r.rank) if r.player_id in was else None for r in now.ranked}
 
 
-def _season_chart(series: Series, table: Standings) -> tuple[str, dict[str, object]]:
+def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[str, dict[str, object]]:
     """Every player's total after each round, as a line chart and as a table.
 
-    One query: points summed per player and round; totals run in Python.
+    One query: points summed per player and stretch of rounds, at most
+    CHART_POINTS stretches however long the season, so a thousand-round
+    series costs what a sixty-round one does; totals run in Python.
     """
-    per_round: dict[int, dict[int, int]] = defaultdict(dict)
-    for row in (
-        Seat.objects.finished().for_series(series)
-        .values("player_id", "game__round_number")
-        .annotate(p=Sum("points"))
-        .order_by()
-    ):
-        per_round[row["game__round_number"]][row["player_id"]] = row["p"]
-    rounds = sorted(per_round)
     if not rounds:
         return "", {}
+    first, span = rounds[0], rounds[-1] - rounds[0] + 1
+    # Integer division in SQL on both SQLite and PostgreSQL: rounds to buckets.
+    bucket = (F("game__round_number") - first) * min(span, CHART_POINTS) / span
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)
+    last_round: dict[int, int] = {}
+    for row in (
+        Seat.objects.finished().for_series(series)
+        .annotate(bucket=ExpressionWrapper(bucket, output_field=IntegerField()))
+        .values("player_id", "bucket")
+        .annotate(p=Sum("points"), last=Max("game__round_number"))
+        .order_by()
+    ):
+        per_round[row["bucket"]][row["player_id"]] = row["p"]
+        last_round[row["bucket"]] = max(last_round.get(row["bucket"], 0), row["last"])
+    buckets = sorted(per_round)
+    labels = [last_round[b] for b in buckets]  # each stretch ends after this round
     players = [*table.ranked, *table.unranked]
     running: dict[int, int] = {}
     totals: dict[int, list[int | None]] = {p.player_id: [] for p in players}
-    for r in rounds:
-        for pid, p in per_round[r].items():
+    for b in buckets:
+        for pid, p in per_round[b].items():
             running[pid] = running.get(pid, 0) + p
         for pid, column in totals.items():
             column.append(running.get(pid))
-    keep = charts.sample_positions(len(rounds))
     lines = [
         charts.Line(
             label=p.name,
-            values=[None if (v := totals[p.player_id][i]) is None else v / 1000 for i in keep],
+            values=[None if v is None else v / 1000 for v in totals[p.player_id]],
             highlight=k < CHART_HIGHLIGHT,
         )
         for k, p in enumerate(players)
@@ -177,17 +187,40 @@ def _season_chart(series: Series, table: Standings) -> tuple[str, dict[str, obje
             f"Running totals of {len(players)} players over {len(rounds)} rounds; "
             f"the current leaders in colour: {leaders}. The table below gives the numbers."
         ),
-        x_labels=[f"R{rounds[i]}" for i in keep],
+        x_labels=[f"R{r}" for r in labels],
         lines=lines,
         zero_line=0,
     )
     # The text alternative: the last few stages, so a phone can still read it.
-    shown = keep[-8:]
+    shown = range(max(0, len(buckets) - 8), len(buckets))
     chart_table = {
-        "rounds": [rounds[i] for i in shown],
+        "rounds": [labels[i] for i in shown],
         "rows": [(p, [points(totals[p.player_id][i]) for i in shown]) for p in players],
     }
     return svg, chart_table
+
+
+def round_links(rounds: list[int], current: int | None, *, around: int = 3) -> list[int | None]:
+    """The rounds a navigation lists: first, last and a few around ``current``;
+    None marks a gap. A thousand-round season keeps a short bar.
+
+    >>> round_links(list(range(1, 101)), 50)
+    [1, None, 47, 48, 49, 50, 51, 52, 53, None, 100]
+    >>> round_links([1, 2, 3], None)
+    [1, 2, 3]
+    """
+    if current is None and rounds:
+        current = rounds[-1]
+    if len(rounds) <= 2 * around + 3:
+        return list(rounds)
+    at = rounds.index(current) if current in rounds else len(rounds) - 1
+    keep = sorted({0, len(rounds) - 1, *range(max(0, at - around), min(len(rounds), at + around + 1))})
+    out: list[int | None] = []
+    for k, i in enumerate(keep):
+        if k and i != keep[k - 1] + 1:
+            out.append(None)
+        out.append(rounds[i])
+    return out
 
 
 def _int_or_none(value: str | None) -> int | None:
