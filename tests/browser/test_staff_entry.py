@@ -256,6 +256,8 @@ def test_entry_works_without_javascript(browser: Any, live_server: Any, league_s
         expect(page.locator(".has-error").first).to_contain_text("20 fu needs at least 2 han")
         expect(page.locator("#id_han_1")).to_have_value("1")
         page.select_option("#id_fu_1", "30")
+        page.locator(".seat-value[data-seat='1'] details summary").first.click()
+        screenshot(page, "staff-hand-yaku-nojs")
         page.click("button[value=preview]")
         expect(page.locator("#preview")).to_contain_text("East Gus pays South Hana 500")
         page.click("#save-button")
