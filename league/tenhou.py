@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import re
 import urllib.parse
@@ -335,6 +336,23 @@ def _yaku_han(yaku: Sequence[str]) -> tuple[int, int]:
 # -- reading: entry point ----------------------------------------------------------
 
 
+# The largest real log here unpacks to about 120 KB; 20 MB leaves room for
+# any real game while refusing a small file that unpacks without end.
+MAX_UNPACKED = 20 * 1024 * 1024
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """Decompress with a ceiling, so a gzip bomb is refused, not unpacked."""
+    stream = gzip.GzipFile(fileobj=io.BytesIO(raw))
+    try:
+        out = stream.read(MAX_UNPACKED + 1)
+    except (OSError, EOFError) as err:
+        raise LogError("truncated_log", f"the gzip stream is damaged or cut off: {err}") from None
+    if len(out) > MAX_UNPACKED:
+        raise LogError("broken_log", f"the log unpacks to more than {MAX_UNPACKED // 1024 // 1024} MB")
+    return out
+
+
 def read_log(data: bytes | str, filename: str | None = None) -> TenhouLog:
     """Read one log: mjlog XML (plain or gzip) or tenhou.net/6 JSON.
 
@@ -347,10 +365,7 @@ def read_log(data: bytes | str, filename: str | None = None) -> TenhouLog:
     """
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as err:
-            raise LogError("truncated_log", f"the gzip stream is damaged or cut off: {err}") from None
+        raw = _gunzip(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

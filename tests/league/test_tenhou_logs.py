@@ -451,3 +451,15 @@ def test_export_refuses_rules_tenhou_cannot_say():
     with pytest.raises(LogError) as err:
         export_tenhou6(game.record, game.names)
     assert err.value.code == "not_exportable"
+
+
+def test_a_gzip_bomb_is_refused_not_unpacked(monkeypatch):
+    import gzip
+
+    import league.tenhou as tenhou_module
+
+    monkeypatch.setattr(tenhou_module, "MAX_UNPACKED", 1000)
+    bomb = gzip.compress(b"<mjloggm>" + b" " * 5000 + b"</mjloggm>")
+    with pytest.raises(tenhou_module.LogError) as err:
+        tenhou_module.read_log(bomb)
+    assert err.value.code == "broken_log"
