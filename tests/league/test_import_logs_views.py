@@ -155,3 +155,9 @@ def test_a_game_tenhou6_cannot_say_is_a_409(client: Client, scorer: User) -> Non
     response = client.get(reverse("staff-export-log", args=[game.pk]))
     assert response.status_code == 409
     assert "cannot be written as a tenhou.net/6 log" in response.content.decode()
+
+
+def test_the_staff_series_page_links_to_the_upload(client: Client, series: Series, scorer: User) -> None:
+    client.force_login(scorer)
+    page = client.get(reverse("staff-series", args=[series.slug])).content.decode()
+    assert reverse("staff-import", args=[series.slug]) in page
