@@ -30,11 +30,11 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import HandError
-from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, pair_fu, standard_fu
+from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, standard_fu
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
 from .rules import Renhou, Ruleset
-from .tiles import DORA_AFTER, EAST, NORTH, SOUTH, WEST, YAOCHUU, parse_tile, parse_tiles, standard_readings, tile_index
-from .yaku import READING_YAKU, YAKU_RANK, YAKUMAN_RANK, Reading, chuuren, summarise, tile_yaku
+from .tiles import DORA_AFTER, DRAGONS, EAST, NORTH, SOUTH, WEST, YAOCHUU, parse_tile, parse_tiles, readings, tile_index
+from .yaku import YAKU_RANK, YAKUMAN_RANK, chuuren, reading_yaku, summarise, tile_yaku
 
 __all__ = [
     "EAST", "SOUTH", "WEST", "NORTH", "MeldKind", "Meld", "Hand", "Situation", "HandResult", "analyse_hand",
@@ -231,30 +231,44 @@ def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
     for m in hand.melds:
         for k in m.kinds():
             full[k] += 1
-    _check(rules, hand, sit, full)
+    n_reds = sum(hand.reds) + sum(m.reds for m in hand.melds)
+    _check(rules, hand, sit, full, n_reds, _flagged(sit))
 
 
-def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int]) -> None:
-    # check_hand with the counts of hand and melds already added up.
+def _flagged(sit: Situation) -> bool:
+    # Whether any situational yaku is claimed: most hands claim none, and
+    # then their checks and yaku can all be skipped.
+    return (sit.riichi or sit.double_riichi or sit.ippatsu or sit.haitei or sit.houtei or sit.rinshan or sit.chankan
+            or sit.renhou or sit.tenhou or sit.chiihou)
+
+
+def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int], n_reds: int,
+           flagged: bool) -> None:
+    # check_hand with the counts of hand and melds already added up, the red
+    # fives of hand and melds counted, and _flagged(sit).
     if sit.seat not in _WIND_KINDS:
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
     most = max(full)
-    indicators = sit.dora + sit.ura if sit.ura else sit.dora
-    if most > 4 or (indicators and most >= 3 and any(full[k] + indicators.count(k) > 4 for k in indicators)):
-        counts = list(full)
+    if most >= 3:
+        # A fifth copy, in the hand or with the indicators showing.
+        indicators = sit.dora + sit.ura if sit.ura else sit.dora
+        fifth = most > 4
         for k in indicators:
-            counts[k] += 1
-        k = counts.index(max(counts))
-        name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
-        raise HandError("too_many_copies", f"{counts[k]} copies of {name}: a set has four", field="tiles")
-    reds = hand.reds
-    n_reds = reds[0] + reds[1] + reds[2] + sum(sit.indicator_reds)
-    for m in hand.melds:
-        n_reds += m.reds
+            if full[k] + indicators.count(k) > 4:
+                fifth = True
+        if fifth:
+            counts = list(full)
+            for k in indicators:
+                counts[k] += 1
+            k = counts.index(max(counts))
+            name = f"{k % 9 + 1}{'mpsz'[k // 9]}"
+            raise HandError("too_many_copies", f"{counts[k]} copies of {name}: a set has four", field="tiles")
+    indicator_reds = sit.indicator_reds
+    n_reds += indicator_reds[0] + indicator_reds[1] + indicator_reds[2]
     if n_reds:
-        reds = list(reds)
+        reds = list(hand.reds)
         for m in hand.melds:
             if m.reds:
                 reds[m.tile // 9] += m.reds
@@ -267,8 +281,7 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
             raise HandError("too_many_red_fives",
                             f"{n_reds} red fives, this ruleset has {rules.aka_dora} ({per_suit} per suit at most)",
                             field="tiles")
-    if not (sit.riichi or sit.double_riichi or sit.ippatsu or sit.ura or sit.renhou or sit.haitei or sit.houtei
-            or sit.rinshan or sit.chankan or sit.tenhou or sit.chiihou):
+    if not (flagged or sit.ura):
         return
 
     closed = not any(m.opened for m in hand.melds)
@@ -404,7 +417,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         meld_trips = tuple(trips_l)
     else:
         full = counts  # type: ignore[assignment]
-    _check(rules, hand, sit, full)
+    flagged = _flagged(sit)
+    _check(rules, hand, sit, full, reds, flagged)
     double = rules.double_yakuman
     tile_y, tile_ym = tile_yaku(summarise(full), closed, n_kans, seat, round_, rules.open_tanyao, double)
 
@@ -412,8 +426,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     base_yaku: list[tuple[str, int]] = []
     base_yakuman: list[tuple[str, int]] = []
     renhou_mangan = False
-    if (sit.riichi or sit.double_riichi or sit.ippatsu or sit.haitei or sit.houtei or sit.rinshan or sit.chankan
-            or sit.renhou or sit.tenhou or sit.chiihou):
+    if flagged:
         if sit.double_riichi:
             base_yaku.append(("double_riichi", 2))
         elif sit.riichi:
@@ -460,23 +473,14 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                                (("chiitoitsu", CHIITOITSU_FU),)))
 
     double_wind_fu = rules.double_wind_fu
-    for d in standard_readings(counts):
-        pair = d.pair
-        c_trips = d.trips
-        c_seqs = d.seqs
+    # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
+    valued = (*DRAGONS, seat, round_)
+    for pair, c_seqs, c_trips in readings(counts):
         if melds:
             seqs = tuple(sorted(c_seqs + meld_seqs)) if meld_seqs else c_seqs
-            reading = Reading(pair, seqs, c_trips + meld_trips)
+            r_yaku = base_yaku + reading_yaku(pair, seqs, c_trips + meld_trips, closed)
         else:
-            reading = Reading(pair, c_seqs, c_trips)
-        r_yaku = list(base_yaku)
-        n_seqs = len(reading.seqs)
-        n_trips = len(reading.trips)
-        for name, han_closed, han_open, least, most, least_trips, pred in READING_YAKU:
-            if least <= n_seqs <= most and n_trips >= least_trips:
-                han = han_closed if closed else han_open
-                if han and pred(reading):
-                    r_yaku.append((name, han))
+            r_yaku = base_yaku + reading_yaku(pair, c_seqs, c_trips, closed)
         waits = []
         if pair == win:
             waits.append(TANKI)
@@ -487,7 +491,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                     waits.append(w)
         if win in c_trips:
             waits.append(SHANPON)
-        plain_pair = pair_fu(pair, seat=seat, round_=round_, double_wind_fu=2) is None
+        plain_pair = pair not in valued
         for wait in waits:
             ron_trip = wait == SHANPON and not tsumo
             ankou = len(c_trips) + n_ankan - ron_trip

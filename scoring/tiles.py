@@ -296,12 +296,25 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
     >>> standard_readings(parse_tiles("1112345678999m").counts())
     []
     """
-    counts = tuple(counts)
+    return [SuitReading(*r) for r in readings(tuple(counts))]
+
+
+def readings(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """:func:`standard_readings` as plain ``(pair, seqs, trips)`` tuples, for
+    the analyser's inner loop; groups come out in tile order.
+
+    >>> readings(tuple(parse_tiles("123m456p789s11555z").counts()))
+    [(27, (0, 12, 24), (31,))]
+    """
     honour_counts = counts[27:34]
-    honours = _NO_HONOURS if honour_counts == _NO_HONOUR_COUNTS else _honour_reading(honour_counts)
-    if honours is None:
-        return []
-    readings = [honours]
+    if honour_counts == _NO_HONOUR_COUNTS:
+        pair, seqs, trips = -1, (), ()
+    else:
+        honours = _honour_reading(honour_counts)
+        if honours is None:
+            return []
+        pair, seqs, trips = honours
+    found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] | None = None
     # Suits from s down to m, each put in front, so groups come out in tile order.
     for suit in (2, 1, 0):
         b = suit * 9
@@ -311,20 +324,28 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
         rs = suit_readings(suit, key)
         if not rs:
             return []
-        if len(rs) == 1 and len(readings) == 1:
-            acc, r = readings[0], rs[0]
-            if r.pair >= 0 and acc.pair >= 0:
-                return []
-            readings = [SuitReading(acc.pair if acc.pair >= 0 else r.pair, r.seqs + acc.seqs, r.trips + acc.trips)]
+        if found is None and len(rs) == 1:
+            # The usual case: one way to read each suit so far.
+            r_pair, r_seqs, r_trips = rs[0]
+            if r_pair >= 0:
+                if pair >= 0:
+                    return []
+                pair = r_pair
+            seqs = r_seqs + seqs
+            trips = r_trips + trips
             continue
+        if found is None:
+            found = [(pair, seqs, trips)]
         nxt = []
-        for acc in readings:
-            for r in rs:
-                if r.pair >= 0 and acc.pair >= 0:
+        for acc_pair, acc_seqs, acc_trips in found:
+            for r_pair, r_seqs, r_trips in rs:
+                if r_pair >= 0 and acc_pair >= 0:
                     continue
-                nxt.append(SuitReading(acc.pair if acc.pair >= 0 else r.pair, r.seqs + acc.seqs, r.trips + acc.trips))
-        readings = nxt
-    return [r for r in readings if r.pair >= 0]
+                nxt.append((acc_pair if acc_pair >= 0 else r_pair, r_seqs + acc_seqs, r_trips + acc_trips))
+        found = nxt
+    if found is None:
+        return [(pair, seqs, trips)] if pair >= 0 else []
+    return [r for r in found if r[0] >= 0]
 
 
 _EMPTY_SUIT = (0,) * 9

@@ -189,7 +189,7 @@ class Reading:
 
 def _peikou(r: Reading) -> int:
     s = r.seqs
-    if len(s) < 2:
+    if len(s) < 2 or len(set(s)) == len(s):
         return 0
     seen: dict[int, int] = {}
     for x in s:
@@ -262,6 +262,37 @@ READING_YAKU: tuple[tuple[str, int, int, int, int, int, Callable[[Reading], bool
     ("ryanpeikou", 3, 0, 4, 4, 0, lambda r: _peikou(r) == 2),
     ("junchan", 3, 2, 1, 4, 0, lambda r: r.outside == 2),
 )
+
+
+
+def _rows_for(closed: bool, n_seqs: int) -> tuple[tuple[str, int, Callable[[Reading], bool]], ...]:
+    # A standard reading has four groups, so the triplets are 4 - n_seqs.
+    rows = []
+    for name, han_closed, han_open, least, most, least_trips, pred in READING_YAKU:
+        han = han_closed if closed else han_open
+        if han and least <= n_seqs <= most and 4 - n_seqs >= least_trips:
+            rows.append((name, han, pred))
+    return tuple(rows)
+
+
+# (closed, number of sequences) -> the READING_YAKU rows that can hold, with their han.
+_ROWS = {(closed, n): _rows_for(closed, n) for closed in (False, True) for n in range(5)}
+
+
+def reading_yaku(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], closed: bool) -> list[tuple[str, int]]:
+    """The READING_YAKU of one reading (melds included), with their han.
+
+    >>> reading_yaku(27, (0, 0, 9, 18), (), True)  # 123m 123m 123p 123s 11z
+    [('iipeikou', 1), ('sanshoku', 2), ('chanta', 2)]
+    >>> reading_yaku(27, (0, 0, 9, 18), (), False)
+    [('sanshoku', 1), ('chanta', 1)]
+    """
+    rows = _ROWS[closed, len(seqs)]
+    if not rows:
+        return []
+    r = Reading(pair, seqs, trips)
+    return [(name, han) for name, han, pred in rows if pred(r)]
+
 
 # The order yaku are listed in, as the issue names them.
 YAKU_ORDER: tuple[str, ...] = (
