@@ -36,3 +36,18 @@ def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
     count = hands.count()
     call_command("demo_league", "--reset", stdout=StringIO())
     assert Hand.objects.filter(game__series__slug="demo-league").count() == count
+
+
+def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings) -> None:
+    from django.contrib.auth import authenticate
+
+    settings.DEBUG = False
+    call_command("demo_league", stdout=StringIO())
+    assert authenticate(username="scorer", password="scorer") is None
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("demo_league", stdout=out)
+    user = authenticate(username="scorer", password="scorer")
+    assert user is not None and not user.is_superuser
+    assert Series.objects.get().scorers.filter(pk=user.pk).exists()
+    assert "scorer" in out.getvalue()

@@ -7,6 +7,8 @@ import datetime
 import random
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
@@ -47,6 +49,9 @@ SPECIALS = [
 ]
 
 
+DEMO_LOGIN = "scorer"
+
+
 class Command(BaseCommand):
     help = "Create a demo league season (players, games entered hand by hand, standings)."
 
@@ -58,6 +63,7 @@ class Command(BaseCommand):
         existing = Series.objects.filter(slug=SLUG).first()
         if existing and not reset:
             self.stdout.write(f"The demo league is already there ({existing}); --reset builds it again.")
+            self._demo_login(existing)
             return
         with transaction.atomic():
             if existing:
@@ -66,6 +72,19 @@ class Command(BaseCommand):
         games = series.games.count()
         hands = Hand.objects.filter(game__series=series).count()
         self.stdout.write(self.style.SUCCESS(f"Built {series}: {games} games, {hands} hands, {Player.objects.count()} players."))
+        self._demo_login(series)
+
+    def _demo_login(self, series: Series) -> None:
+        """On a development set-up only, a scorer login so a newcomer can try
+        the staff pages at once; never with DEBUG off (a known password)."""
+        if not settings.DEBUG:
+            return
+        user, created = User.objects.get_or_create(username=DEMO_LOGIN)
+        if created:
+            user.set_password(DEMO_LOGIN)
+            user.save()
+        series.scorers.add(user)
+        self.stdout.write(f"Staff entry: log in at /staff/ as {DEMO_LOGIN!r}, password {DEMO_LOGIN!r} (DEBUG only).")
 
 
 def delete_series(series: Series) -> None:
