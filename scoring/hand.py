@@ -340,6 +340,9 @@ def _wait(s: int, w: int) -> str:
     return RYANMEN
 
 
+# _wait(s, s + offset) at index offset * 9 + s % 9: the inner loop looks it up.
+_WAITS = tuple(_wait(s, s + offset) for offset in range(3) for s in range(9))
+
 _PAYMENTS: dict[tuple[int, int, int, int, bool, bool], tuple[Ruleset, Payment]] = {}
 
 
@@ -359,6 +362,10 @@ def _payment(rules: Ruleset, han: int, fu: int, yakuman: int, dealer: bool, tsum
         _PAYMENTS.clear()
     _PAYMENTS[key] = (rules, payment)
     return payment
+
+
+# (yaku, han) -> place in the listing; a C-level sort key, cheaper than a lambda.
+_RANK = {(name, han): rank for name, rank in YAKU_RANK.items() for han in range(1, 14)}
 
 
 def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
@@ -473,6 +480,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                                (("chiitoitsu", CHIITOITSU_FU),)))
 
     double_wind_fu = rules.double_wind_fu
+    complete = False  # a standard reading was found, with or without yaku
     # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
     valued = (*DRAGONS, seat, round_)
     for pair, c_seqs, c_trips in readings(counts):
@@ -486,7 +494,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             waits.append(TANKI)
         for s in c_seqs:
             if s <= win <= s + 2:
-                w = _wait(s, win)
+                w = _WAITS[(win - s) * 9 + s % 9]
                 if w not in waits:
                     waits.append(w)
         if win in c_trips:
@@ -507,16 +515,22 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             if ankou == 4:
                 tanki = wait == TANKI
                 yakuman = base_yakuman + [("suuankou_tanki", 2 if double else 1) if tanki else ("suuankou", 1)]
-            if ron_trip:
-                sets = [(t, False, t != win) for t in c_trips]
+            complete = True
+            if not (yaku or yakuman or renhou_mangan):
+                continue  # scores nothing, so its fu do not matter
+            if c_trips:
+                if ron_trip:
+                    sets = [(t, False, t != win) for t in c_trips]
+                else:
+                    sets = [(t, False, True) for t in c_trips]
+                if meld_sets:
+                    sets += meld_sets
             else:
-                sets = [(t, False, True) for t in c_trips]
-            if meld_sets:
-                sets.extend(meld_sets)
+                sets = meld_sets
             fu, details = standard_fu(sets, pair, wait, tsumo, closed, pinfu, seat, round_, double_wind_fu)
             candidates.append((yaku, yakuman, fu, details))
 
-    if not candidates:
+    if not candidates and not complete:
         raise HandError("not_winning", "the tiles do not make a winning hand", field="tiles")
 
     dora = 0
@@ -531,11 +545,10 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
 
     best: tuple[tuple[int, int, int, int], int, int, list[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
     single = len(candidates) == 1 and not renhou_mangan
-    top = max_yakuman(rules)
     for yaku, yakuman, fu, details in candidates:
         if yakuman:
             if rules.yakuman_stacking:
-                count = min(top, sum(w for _, w in yakuman))
+                count = min(max_yakuman(rules), sum(w for _, w in yakuman))
             else:
                 chosen = max(yakuman, key=lambda y: y[1])
                 yakuman = [chosen]
@@ -566,7 +579,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         payment = _payment(rules, 0, 0, count, seat == EAST, tsumo)
         return HandResult(13 * count, fu, count, tuple(yaku_out), details, payment)
     han = key[2]
-    yaku_out = sorted(yaku, key=lambda y: YAKU_RANK[y[0]]) if len(yaku) > 1 else list(yaku)
+    yaku_out = sorted(yaku, key=_RANK.__getitem__) if len(yaku) > 1 else list(yaku)
     if not (renhou_mangan and yaku == [("renhou", 5)]):
         if dora:
             yaku_out.append(("dora", dora))

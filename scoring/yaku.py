@@ -28,7 +28,7 @@ _PRESENT, _TERMINAL, _SIMPLE, _NOT_GREEN = 1, 2, 4, 8
 _GREEN_SOU = (False, True, True, True, False, True, False, True, False)  # 2s 3s 4s 6s 8s
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def _suit_summary(suit: int, key: tuple[int, ...]) -> int:
     """Bit flags for one suit's 9 counts (or the 7 honours): present,
     terminal, simple, not green. Memoised: a hand is four of these lookups."""
