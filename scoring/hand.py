@@ -149,7 +149,7 @@ class Hand:
         scoring.errors.HandError: the winning tile 3z is not among the concealed tiles
         """
         parsed = parse_tiles(tiles, "tiles")
-        ms = tuple(Meld.parse(kind, mt, f"melds[{i}]") for i, (kind, mt) in enumerate(melds))
+        ms = tuple(Meld.parse(kind, mt, f"melds[{i}]") for i, (kind, mt) in enumerate(melds)) if melds else ()
         win_kind, win_red = parse_tile(win, "win")
         n = len(parsed.kinds) + 3 * len(ms)
         if n != 14 or len(ms) > 4:

@@ -103,7 +103,7 @@ def parse_request(req: Mapping[str, Any]) -> tuple[Ruleset, Hand, Situation, int
     sticks = _count(req, "riichi_sticks", "invalid_sticks")
     hand = Hand.parse(req["tiles"], win=req["win"], melds=melds)
     reds = (dora_reds[0] + ura_reds[0], dora_reds[1] + ura_reds[1], dora_reds[2] + ura_reds[2])
-    sit = Situation(seat=seat, round=round_, dora=dora, ura=ura, indicator_reds=reds, **flags)
+    sit = Situation(**flags, seat=seat, round=round_, dora=dora, ura=ura, indicator_reds=reds)
     return rules, hand, sit, honba, sticks
 
 
