@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, render
 
 from league import services
 from league.models import Game, Series
+from league.views.staff import can_score, series_for_scorer
 
 MAX_LOG_BYTES = 2 * 1024 * 1024  # a real mjlog is 10-60 kB; anything this big is not one
 
@@ -79,20 +80,11 @@ class FileOutcome:
     discrepancies: list[str] = field(default_factory=list)
 
 
-def can_score(user: Any, series: Series) -> bool:
-    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists())
-
-
-def _series_for(request: HttpRequest, slug: str) -> Series:
-    series = get_object_or_404(Series, slug=slug)
-    if not can_score(request.user, series):
-        raise PermissionDenied("You do not score this series.")
-    return series
 
 
 @staff_required
 def upload(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series_for(request, slug)
+    series = series_for_scorer(request, slug)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data

@@ -1,6 +1,6 @@
 """Staff entry: start a game, enter and fix its hands, finish it, penalties.
 
-Every view first asks ``_series_for`` or ``_game_for`` whether the login may
+Every view first asks ``series_for_scorer`` or ``_game_for`` whether the login may
 score the series (its ``scorers``, or a superuser): anyone else gets 403,
 never a form. Views are thin: a form validates, one service writes, and the
 page redirects; what a hand pays is always computed by ``scoring`` through
@@ -46,7 +46,7 @@ def can_score(user: Any, series: Series) -> bool:
     return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists())
 
 
-def _series_for(request: HttpRequest, slug: str) -> Series:
+def series_for_scorer(request: HttpRequest, slug: str) -> Series:
     series = get_object_or_404(Series, slug=slug)
     if not can_score(request.user, series):
         raise PermissionDenied("You do not score this series.")
@@ -78,7 +78,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @staff_required
 def series_games(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series_for(request, slug)
+    series = series_for_scorer(request, slug)
     games = list(series.games.prefetch_related("seats__player"))
     playing = [g for g in games if not g.is_finished]
     finished = sorted((g for g in games if g.is_finished), key=lambda g: g.finished_at or g.started_at, reverse=True)
@@ -91,7 +91,7 @@ def series_games(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def start_game(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series_for(request, slug)
+    series = series_for_scorer(request, slug)
     if request.method == "POST":
         form = StartGameForm(request.POST)
         if form.is_valid():
