@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.urls import reverse
 
 from scoring import game as sg
@@ -88,6 +88,9 @@ class Series(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
         help_text="Logins allowed to enter this series' results.",
     )
+    # Moves with every change to the series or one of its games (the services
+    # bump it in their transaction); the public pages cache under it.
+    version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -95,6 +98,18 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding or kwargs.get("update_fields") is not None:
+            super().save(*args, **kwargs)
+            return
+        # An edit (the admin) must not write back the version it read: a
+        # scorer may have moved it since, and a version going back would
+        # serve pages cached for the later one. It moves it instead, as the
+        # name, rules and minimum show on the cached pages.
+        kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
+        super().save(*args, **kwargs)
+        Series.objects.filter(pk=self.pk).update(version=F("version") + 1)
 
     def get_absolute_url(self) -> str:
         return reverse("series-standings", args=[self.slug])
@@ -242,6 +257,18 @@ class Seat(models.Model):
     end_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.IntegerField(null=True, blank=True, help_text="Thousandths of a point: +45.3 is 45300.")
+    # Hand statistics snapshot (league.stats.HandStats), rewritten from the
+    # replay on every change to the game, finished or not, so a player page
+    # sums columns instead of replaying the series.
+    hands = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    tsumo_wins = models.PositiveIntegerField(default=0)
+    deal_ins = models.PositiveIntegerField(default=0)
+    riichi = models.PositiveIntegerField(default=0)
+    win_value = models.PositiveIntegerField(default=0, help_text="Table points won, without honba and sticks.")
+    deal_in_value = models.PositiveIntegerField(default=0, help_text="Table points dealt in, without honba.")
+    wins_with_tiles = models.PositiveIntegerField(default=0)
+    open_wins = models.PositiveIntegerField(default=0)
 
     objects = SeatQuerySet.as_manager()
 

@@ -5,8 +5,9 @@ Each function is one transaction that first locks the game row
 settings.py takes the database write lock instead), replays the whole game
 through ``scoring`` with the change applied, and saves nothing unless the
 replay succeeds. So two scorers cannot interleave, a correction that makes a
-later hand impossible changes nothing, and the result snapshot on the seats
-always matches the hands. Every change writes an ``AuditEntry``.
+later hand impossible changes nothing, and the result and statistics
+snapshots on the seats always match the hands. Every change writes an
+``AuditEntry`` and moves ``Series.version``, which the public pages cache under.
 
 Errors are ``ServiceError`` (``Conflict`` when the caller's view of the game
 is out of date), carrying the scoring engine's ``code`` and a ``field``.
@@ -23,10 +24,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from league import tenhou
 from league.models import WINDS, AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
+from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import RIICHI_STICK, Ruleset, get_ruleset
@@ -234,6 +237,30 @@ def record_final_scores(
     return game
 
 
+def refresh_snapshots(*, game: Game, by: Actor = None) -> bool:
+    """Replay ``game`` and rewrite its seats' result and statistics snapshots
+    (a database from before the statistics were stored, or a rules fix).
+
+    Locks the game row. Returns whether anything changed; a game whose
+    results change is logged as resettled (or finished, or reopened). A game
+    the engine now refuses raises ``ServiceError`` and keeps its snapshots.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        before = _snapshots(game)
+        result = _replay(game, [r.to_input() for r in _hands(game)])
+        _sync_result(game, result, by)
+        changed = _snapshots(game) != before
+        if changed:
+            _bump_version(game.series_id)  # statistics alone write no audit entry
+    return changed
+
+
+def _snapshots(game: Game) -> list[tuple[Any, ...]]:
+    fields = ("end_score", "place", "points", *SEAT_STAT_FIELDS)
+    return [(game.status, game.finished_at), *game.seats.order_by("seat").values_list(*fields)]
+
+
 # -- penalties -----------------------------------------------------------------
 
 
@@ -414,16 +441,33 @@ def _results(game: Game) -> dict[str, Any] | None:
     }
 
 
+def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
+    """Make the seats' hand statistics match the replay: one UPDATE of the
+    four seats, none when nothing moved (a penalty). Returns the seats."""
+    seats = list(game.seats.order_by("seat"))
+    changed = []
+    for seat in seats:
+        st = seat_hand_stats(result, seat.seat)
+        if any(getattr(seat, f) != getattr(st, f) for f in SEAT_STAT_FIELDS):
+            for f in SEAT_STAT_FIELDS:
+                setattr(seat, f, getattr(st, f))
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, SEAT_STAT_FIELDS)
+    return seats
+
+
 def _sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
-    """Make status and the seats' result snapshot match the replay, and log
-    the change of results (finish, reopen or resettle) if there is one."""
+    """Make the seats' statistics, the status and the seats' result snapshot
+    match the replay, and log the change of results (finish, reopen or
+    resettle) if there is one."""
+    seats = _sync_stats(game, result)  # games in progress have statistics too
     if not result.finished and not game.is_finished:
-        return  # still being played: no snapshot to write or clear
+        return  # still being played: no result to write or clear
     before = _results(game)
     if result.finished:
         s = result.settlement
         assert s is not None
-        seats = list(game.seats.order_by("seat"))
         for seat in seats:
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]
@@ -445,6 +489,10 @@ def _sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditE
     _audit(game, action, by, before=before, after=after)
 
 
+def _bump_version(series_id: int) -> None:
+    Series.objects.filter(pk=series_id).update(version=F("version") + 1)
+
+
 def _user(by: Actor) -> Any:
     return by if by is not None and by.is_authenticated else None
 
@@ -458,6 +506,10 @@ def _audit(
     before: Any = None,
     after: Any = None,
 ) -> AuditEntry:
+    # Every change the services make writes an audit entry, so moving the
+    # series' version here moves it for all of them, inside their transaction:
+    # a page cached under the old version is never served after the commit.
+    _bump_version(game.series_id)
     user = _user(by)
     return AuditEntry.objects.create(
         game=game,

@@ -1,22 +1,22 @@
 """What the public pages derive from replays: the hand log in words and the
 players' hand statistics.
 
-Nothing here is stored. Games come in with their hands, wins and penalties
-prefetched (:func:`games_with_hands`), so a page replays any number of games
-in a constant number of queries; :func:`replay` keeps one replay per game
-object, so a page that needs a game twice replays it once.
+A seat's statistics come from its game's replay (:func:`seat_hand_stats`);
+the services store them on the seat with every change to the game, and
+:func:`player_stats` sums those snapshots in SQL. The game page replays its
+game from prefetched rows (:func:`games_with_hands`, :func:`replay`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
-from league.models import WINDS, Game, Hand, Penalty, Seat
+from league.models import WINDS, Game, Hand, Penalty, Seat, Series
 from scoring import game as sg
 from scoring.game import TransferKind
 from scoring.rules import Ruleset, get_ruleset
@@ -307,19 +307,31 @@ class PlayerStats:
     series: HandStats = field(default_factory=HandStats)  # every seat of every game
 
 
-def player_stats(games: Iterable[Game], player_id: int) -> PlayerStats:
-    """The player's hand statistics next to the whole series' (games prefetched).
+# The counts of HandStats that Seat keeps as its statistics snapshot.
+SEAT_STAT_FIELDS = (
+    "hands", "wins", "tsumo_wins", "deal_ins", "riichi", "win_value", "deal_in_value", "wins_with_tiles", "open_wins",
+)
 
-    Places count finished games only; hands count every hand replayed.
+
+def player_stats(series: Series, player_id: int) -> PlayerStats:
+    """The player's hand statistics next to the whole series', summed in one
+    query from the seats' statistics snapshots.
+
+    Places count finished games only; hands count every hand played.
     """
-    out = PlayerStats()
-    for game in games:
-        result = replay(game)
-        for seat in game.seats.all():
-            st = seat_hand_stats(result, seat.seat)
-            if seat.place is not None:
-                st.games, st.place_sum = 1, seat.place
-            out.series.add(st)
-            if seat.player_id == player_id:
-                out.player.add(st)
-    return out
+    mine = Q(player_id=player_id)
+    sums: dict[str, Any] = {}
+    for name in SEAT_STAT_FIELDS:
+        sums[f"s_{name}"] = Sum(name)
+        sums[f"p_{name}"] = Sum(name, filter=mine)
+    finished = Q(place__isnull=False)  # a game in progress has no place yet
+    sums.update(
+        s_games=Count("id", filter=finished), p_games=Count("id", filter=finished & mine),
+        s_place_sum=Sum("place"), p_place_sum=Sum("place", filter=mine),
+    )
+    row = Seat.objects.filter(game__series=series).aggregate(**sums)
+    names = (*SEAT_STAT_FIELDS, "games", "place_sum")
+    return PlayerStats(
+        player=HandStats(**{n: row[f"p_{n}"] or 0 for n in names}),
+        series=HandStats(**{n: row[f"s_{n}"] or 0 for n in names}),
+    )

@@ -24,9 +24,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         .order_by("game__round_number", "game__finished_at", "game__pk")
     )
     standing = series.standings().by_player().get(player.pk)
-    # Every game of the series: the player's numbers and the series' beside them.
-    games = stats.games_with_hands(series.games.all())
-    numbers = stats.player_stats(games, player.pk)
+    numbers = stats.player_stats(series, player.pk)
 
     rows = [
         {
