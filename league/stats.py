@@ -4,7 +4,7 @@ players' hand statistics.
 A seat's statistics come from its game's replay (:func:`seat_hand_stats`);
 the services store them on the seat with every change to the game, and
 :func:`player_stats` sums those snapshots in SQL. The game page replays its
-game from prefetched rows (:func:`games_with_hands`, :func:`replay`).
+game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 
 from league.models import WINDS, Game, Hand, Penalty, Seat, Series
 from scoring import game as sg
@@ -23,9 +23,9 @@ from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import Penalty as ScoringPenalty
 
 
-def games_with_hands(games: QuerySet[Game]) -> QuerySet[Game]:
-    """``games`` with everything a replay and the pages need, in four more queries."""
-    return games.select_related("series").prefetch_related(
+def replay_prefetches() -> tuple[Prefetch, ...]:
+    """What a replay and the game page read, in four queries whatever the number of games."""
+    return (
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
         Prefetch("hands", queryset=Hand.objects.prefetch_related("wins").order_by("number")),
         Prefetch("penalties", queryset=Penalty.objects.filter(cancelled_at=None)),
@@ -36,7 +36,7 @@ def replay(game: Game) -> sg.GameResult:
     """``game.replay()`` from prefetched rows, memoised on the game object.
 
     ``Game.record()`` filters its penalties and so queries once per game; this
-    reads what :func:`games_with_hands` fetched.
+    reads what :func:`replay_prefetches` fetched.
     """
     cached = getattr(game, "_public_replay", None)
     if cached is None:

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 
 from league import services
@@ -113,3 +114,5 @@ def bulk_finished_games(series: Series, players: Sequence[Player], n: int, *, se
         for i, player in enumerate(rng.sample(list(players), 4)):
             seats.append(Seat(game=game, seat=i, player=player, end_score=s.final_scores[i], place=s.places[i], points=s.points[i]))
     Seat.objects.bulk_create(seats, batch_size=2000)
+    # Written past the services, so move the version as they would: cached pages go stale otherwise.
+    Series.objects.filter(pk=series.pk).update(version=F("version") + 1)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from django.core.cache import cache
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league import charts, stats
 from league.models import WINDS, Game, Seat
-from league.views.series import LIVE_POLL_SECONDS
+from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS
 
 
 @dataclass(frozen=True)
@@ -25,8 +28,21 @@ class SettlementRow:
 
 
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """``?partial=1`` returns only the part that the live poll swaps in."""
-    game = get_object_or_404(stats.games_with_hands(Game.objects.filter(pk=pk)))
+    """``?partial=1`` returns only the part that the live poll swaps in.
+
+    One query when cached: the game with its series, whose version every
+    change to the game moves."""
+    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
+    key = f"game-page:{game.pk}:{game.series.version}"
+    ctx = cache.get_or_set(key, lambda: _game_page(game), PAGE_CACHE_SECONDS)
+    ctx = {**ctx, "poll_seconds": LIVE_POLL_SECONDS}
+    if request.GET.get("partial"):
+        return render(request, "league/_game_live.html", ctx)
+    return render(request, "league/game_detail.html", ctx)
+
+
+def _game_page(game: Game) -> dict[str, Any]:
+    prefetch_related_objects([game], *stats.replay_prefetches())
     seats = list(game.seats.all())
     result = stats.replay(game)
     log = stats.hand_log(result)
@@ -44,7 +60,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             key=lambda row: (row.place, row.seat.seat),
         )
-    ctx = {
+    return {
         "game": game,
         "series": game.series,
         "seats": seats,
@@ -54,11 +70,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "penalties": [p for p in result.penalties if p.points],
         "chart": _score_chart(game, seats, result) if log else "",
         "live": not game.is_finished,
-        "poll_seconds": LIVE_POLL_SECONDS,
     }
-    if request.GET.get("partial"):
-        return render(request, "league/_game_live.html", ctx)
-    return render(request, "league/game_detail.html", ctx)
 
 
 def _score_chart(game: Game, seats: list[Seat], result: stats.sg.GameResult) -> str:

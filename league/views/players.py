@@ -3,6 +3,9 @@ time, and hand statistics next to the whole series'."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
@@ -11,13 +14,24 @@ from league import charts, stats
 from league.models import Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
+from league.views.series import PAGE_CACHE_SECONDS
 
 GAMES_PER_PAGE = 25
 
 
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Two queries when cached: the series (for its version) and the player.
+    Sorting and pagination of the games stay per request, over cached rows."""
     series = get_object_or_404(Series, slug=slug)
     player = get_object_or_404(Player, pk=player_id)
+    key = f"player-page:{series.pk}:{series.version}:{player.pk}"
+    page = cache.get_or_set(key, lambda: _player_page(series, player), PAGE_CACHE_SECONDS)
+    table = PlayerGamesTable(page["rows"])
+    RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
+    return render(request, "league/player_detail.html", {**page, "series": series, "player": player, "games_table": table})
+
+
+def _player_page(series: Series, player: Player) -> dict[str, Any]:
     seats = list(
         Seat.objects.filter(player=player, game__series=series)
         .select_related("game")
@@ -25,7 +39,6 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     )
     standing = series.standings().by_player().get(player.pk)
     numbers = stats.player_stats(series, player.pk)
-
     rows = [
         {
             "round": s.game.round_number, "table": s.game.table, "date": s.game.finished_at or s.game.started_at,
@@ -34,16 +47,11 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         }
         for s in seats
     ]
-    table = PlayerGamesTable(rows)
-    RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
-
     finished = [s for s in seats if s.place is not None]
     places = [sum(1 for s in finished if s.place == n) for n in (1, 2, 3, 4)]
-    ctx = {
-        "series": series,
-        "player": player,
+    return {
+        "rows": rows,
         "standing": standing,
-        "games_table": table,
         "places": places,
         "place_chart": charts.bar_chart(
             title=f"{player.name}: placements in {series.name}",
@@ -55,7 +63,6 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         "stats": numbers,
         "stat_rows": _stat_rows(numbers),
     }
-    return render(request, "league/player_detail.html", ctx)
 
 
 def _points_chart(player: Player, series: Series, finished: list[Seat]) -> str:

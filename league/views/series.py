@@ -7,6 +7,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,6 +23,9 @@ STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 LIVE_POLL_SECONDS = 30
 CHART_POINTS = 60  # stretches of rounds drawn in the season chart
+# Pages are cached under the series' version, which every change moves; the
+# timeout only bounds what the version does not cover (a renamed player).
+PAGE_CACHE_SECONDS = 600
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -49,15 +53,71 @@ class Stage:
         return f"round {self.round}" if self.round is not None else f"{self.date:%Y-%m-%d}"
 
 
+@dataclass(frozen=True)
+class SeriesPage:
+    """What the series page computes, cached under the series' version."""
+
+    standings: Standings
+    movements: dict[int, int | None] | None
+    previous: Stage | None
+    rounds: list[int | None]  # the navigation bars (round_links)
+    dates: list[datetime.date]
+    all_rounds: list[int | None]
+    games_round: int | None
+    games: list[Game]  # the shown round's, seats and players prefetched
+    chart: str
+    chart_table: dict[str, object]
+    live: bool
+
+
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings
     as they stood then, with movement against the round or date before;
     ``?games=N`` picks the round whose games are listed; ``?partial=1`` returns
-    only the part that the live poll swaps in."""
+    only the part that the live poll swaps in.
+
+    One query when cached: the series row, for its version. Sorting and
+    pagination of the standings stay per request, over the cached rows."""
     series = get_object_or_404(Series, slug=slug)
     through_round = _int_or_none(request.GET.get("round"))
     through_date = _date_or_none(request.GET.get("date"))
+    games_round = _int_or_none(request.GET.get("games"))
+    key = f"series-page:{series.pk}:{series.version}:{through_round}:{through_date}:{games_round}"
+    page: SeriesPage = cache.get_or_set(
+        key, lambda: _series_page(series, through_round, through_date, games_round), PAGE_CACHE_SECONDS
+    )
 
+    ranked = StandingsTable(page.standings.ranked, series_slug=series.slug, movements=page.movements, prefix="s-")
+    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(ranked)
+    unranked = StandingsTable(
+        page.standings.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
+    )
+    ctx = {
+        "series": series,
+        "standings": page.standings,
+        "ranked_table": ranked,
+        "unranked_table": unranked,
+        "through_round": through_round,
+        "through_date": through_date,
+        "previous": page.previous,
+        "rounds": page.rounds,
+        "dates": page.dates,
+        "all_rounds": page.all_rounds,
+        "games_round": page.games_round,
+        "games": page.games,
+        "chart": page.chart,
+        "chart_table": page.chart_table,
+        "live": page.live,
+        "poll_seconds": LIVE_POLL_SECONDS,
+    }
+    if request.GET.get("partial"):
+        return render(request, "league/_series_live.html", ctx)
+    return render(request, "league/series_detail.html", ctx)
+
+
+def _series_page(
+    series: Series, through_round: int | None, through_date: datetime.date | None, games_round: int | None
+) -> SeriesPage:
     # One query: per round and status, when its games finished. Days are
     # taken in Python from these few timestamps: a date cast per game row in
     # SQL is what made this query slow on SQLite.
@@ -80,13 +140,6 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         before = series.standings(through_round=previous.round, through_date=previous.date)
         movements = _movements(table_now, before)
 
-    ranked = StandingsTable(table_now.ranked, series_slug=series.slug, movements=movements, prefix="s-")
-    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(ranked)
-    unranked = StandingsTable(
-        table_now.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
-    )
-
-    games_round = _int_or_none(request.GET.get("games"))
     if games_round not in all_rounds:
         games_round = all_rounds[-1] if all_rounds else None
     games = list(
@@ -96,27 +149,19 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     ) if games_round is not None else []
 
     chart, chart_table = _season_chart(series, table_now, rounds)
-    ctx = {
-        "series": series,
-        "standings": table_now,
-        "ranked_table": ranked,
-        "unranked_table": unranked,
-        "through_round": through_round,
-        "through_date": through_date,
-        "previous": previous,
-        "rounds": round_links(rounds, through_round),
-        "dates": dates[-12:],  # the last dozen days; older ones through their rounds
-        "all_rounds": round_links(all_rounds, games_round),
-        "games_round": games_round,
-        "games": games,
-        "chart": chart,
-        "chart_table": chart_table,
-        "live": live,
-        "poll_seconds": LIVE_POLL_SECONDS,
-    }
-    if request.GET.get("partial"):
-        return render(request, "league/_series_live.html", ctx)
-    return render(request, "league/series_detail.html", ctx)
+    return SeriesPage(
+        standings=table_now,
+        movements=movements,
+        previous=previous,
+        rounds=round_links(rounds, through_round),
+        dates=dates[-12:],  # the last dozen days; older ones through their rounds
+        all_rounds=round_links(all_rounds, games_round),
+        games_round=games_round,
+        games=games,
+        chart=chart,
+        chart_table=chart_table,
+        live=live,
+    )
 
 
 def _previous_stage(
