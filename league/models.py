@@ -22,6 +22,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Count, F, Max, Min, Q, Sum
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -124,6 +125,15 @@ class Series(models.Model):
             min_games=self.min_games
         )
 
+    def standings_and_before(
+        self, *, through_round: int | None = None, through_date: datetime.date | None = None,
+        before_round: int | None = None, before_date: datetime.date | None = None,
+    ) -> tuple[Standings, Standings]:
+        """``standings(through_round, through_date)`` and the standings at an
+        earlier stage (``before_round``, ``before_date``), in one query."""
+        seats = Seat.objects.finished().for_series(self).through(round=through_round, date=through_date)
+        return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -224,29 +234,63 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return self.filter(game__series=series)
 
     def through(self, *, round: int | None = None, date: datetime.date | None = None) -> SeatQuerySet:
-        qs = self
-        if round is not None:
-            qs = qs.filter(game__round_number__lte=round)
-        if date is not None:
-            qs = qs.filter(game__finished_at__date__lte=date)
-        return qs
+        return self.filter(_through(round, date))
 
     def standings(self, *, min_games: int = 0) -> Standings:
         """Aggregate the result snapshots per player in one query, then rank."""
-        rows = (
+        rows = self.values("player_id", "player__name").annotate(**_standing_sums()).order_by()
+        return Standings.build((StandingRow.from_values(r) for r in rows), min_games=min_games)
+
+    def standings_and_before(
+        self, *, round: int | None = None, date: datetime.date | None = None, min_games: int = 0
+    ) -> tuple[Standings, Standings]:
+        """The standings over these seats, and as they stood after an earlier
+        ``round`` or ``date`` (a subset of them), from one pass over the rows."""
+        earlier = _through(round, date) or None
+        rows = list(
             self.values("player_id", "player__name")
-            .annotate(
-                games=Count("id"),
-                total=Sum("points"),
-                place_sum=Sum("place"),
-                score_sum=Sum("end_score"),
-                best=Max("points"),
-                worst=Min("points"),
-                **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
-            )
+            .annotate(**_standing_sums(), **_standing_sums(prefix="before_", when=earlier))
             .order_by()
         )
-        return Standings.build((StandingRow.from_values(r) for r in rows), min_games=min_games)
+        before = [
+            StandingRow.from_values({k.removeprefix("before_"): v for k, v in r.items() if k.startswith("before_")}
+                                    | {"player_id": r["player_id"], "player__name": r["player__name"]})
+            for r in rows if r["before_games"]
+        ]
+        return (
+            Standings.build((StandingRow.from_values(r) for r in rows), min_games=min_games),
+            Standings.build(before, min_games=min_games),
+        )
+
+
+def _through(round: int | None, date: datetime.date | None) -> Q:
+    q = Q()
+    if round is not None:
+        q &= Q(game__round_number__lte=round)
+    if date is not None:
+        # Before the next day began here, rather than __date__lte: a date cast
+        # per row is slow on SQLite and keeps the finished_at index unused.
+        next_day = datetime.datetime.combine(date + datetime.timedelta(days=1), datetime.time())
+        q &= Q(game__finished_at__lt=timezone.make_aware(next_day) if settings.USE_TZ else next_day)
+    return q
+
+
+def _standing_sums(*, prefix: str = "", when: Q | None = None) -> dict[str, Any]:
+    """What a standings row sums, over the rows matching ``when`` (all if None)."""
+
+    def only(q: Q | None = None) -> Q | None:
+        return q & when if q is not None and when is not None else q or when
+
+    sums: dict[str, Any] = {
+        "games": Count("id", filter=only()),
+        "total": Sum("points", filter=only()),
+        "place_sum": Sum("place", filter=only()),
+        "score_sum": Sum("end_score", filter=only()),
+        "best": Max("points", filter=only()),
+        "worst": Min("points", filter=only()),
+        **{f"places_{n}": Count("id", filter=only(Q(place=n))) for n in (1, 2, 3, 4)},
+    }
+    return {prefix + k: v for k, v in sums.items()}
 
 
 class Seat(models.Model):

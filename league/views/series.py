@@ -133,11 +133,16 @@ def _series_page(
     all_rounds = sorted({st["round_number"] for st in stages})
     live = any(st["status"] == Game.Status.IN_PROGRESS for st in stages)
 
-    table_now = series.standings(through_round=through_round, through_date=through_date)
     previous = _previous_stage(rounds, dates, through_round, through_date)
     movements = None
-    if previous is not None:
-        before = series.standings(through_round=previous.round, through_date=previous.date)
+    if previous is None:
+        table_now = series.standings(through_round=through_round, through_date=through_date)
+    else:
+        # One pass over the seats for both stages: the earlier one is a subset.
+        table_now, before = series.standings_and_before(
+            through_round=through_round, through_date=through_date,
+            before_round=previous.round, before_date=previous.date,
+        )
         movements = _movements(table_now, before)
 
     if games_round not in all_rounds:

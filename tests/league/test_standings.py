@@ -109,3 +109,30 @@ def test_standings_query_count_is_constant(n: int) -> None:
     assert len(queries) == 1
     assert sum(r.games for r in standings.ranked) == 4 * n
     assert sum(r.total for r in standings.ranked) == 0  # points sum to zero in every game
+
+
+def test_standings_and_before_in_one_query_match_two() -> None:
+    series = make_series(min_games=2)
+    players = make_players(6)
+    day1 = timezone.make_aware(datetime.datetime(2025, 10, 10, 23, 30))  # late: the day boundary matters
+    day2 = timezone.make_aware(datetime.datetime(2025, 10, 11, 0, 30))
+    kept(series, players[:4], [41300, 24900, 21800, 12000], round_number=1, finished_at=day1)
+    kept(series, players[2:], [30000, 30000, 20000, 20000], round_number=1, finished_at=day1)
+    kept(series, players[1:5], [12000, 21800, 24900, 41300], round_number=2, finished_at=day2)
+    kept(series, [players[5], *players[:3]], [25000, 25000, 25000, 25000], round_number=3, finished_at=day2)
+    stages = [
+        ({}, {"before_round": 2}),
+        ({"through_round": 2}, {"before_round": 1}),
+        ({"through_date": day2.date()}, {"before_date": day1.date()}),
+        ({"through_round": 3, "through_date": day2.date()}, {"before_round": 1, "before_date": day2.date()}),
+    ]
+    for now, before in stages:
+        with CaptureQueriesContext(connection) as queries:
+            pair = series.standings_and_before(**now, **before)
+        assert len(queries) == 1
+        earlier = {k.removeprefix("before_"): v for k, v in before.items()}
+        assert pair == (series.standings(**now), series.standings(**{f"through_{k}": v for k, v in earlier.items()}))
+    on_day1 = series.standings(through_date=timezone.localdate(day1))  # 23:30 counts, 00:30 the next day not
+    assert sum(r.games for r in (*on_day1.ranked, *on_day1.unranked)) == 8
+    after_round_1 = series.standings_and_before(before_round=1)[1]
+    assert [r.games for r in after_round_1.ranked] == [2, 2] and [r.games for r in after_round_1.unranked] == [1] * 4
