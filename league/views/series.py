@@ -4,6 +4,7 @@ running standings and the season chart. No login."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -11,7 +12,9 @@ from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django_tables2 import RequestConfig
 
 from league import charts
@@ -79,6 +82,29 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     One query when cached: the series row, for its version. Sorting and
     pagination of the standings stay per request, over the cached rows."""
     series = get_object_or_404(Series, slug=slug)
+    # The rendered standings part, per query string and version: during an
+    # event most requests are the same few URLs, and rendering the tables and
+    # the chart is most of what a request costs once the data is cached.
+    html_key = f"series-html:{series.pk}:{series.version}:{query_key(request)}"
+    cached: tuple[str, bool] | None = cache.get(html_key)
+    if cached is None:
+        ctx = _series_context(request, series)
+        cached = (render_to_string("league/_series_live.html", ctx, request), ctx["live"])
+        cache.set(html_key, cached, PAGE_CACHE_SECONDS)
+    fragment, live = mark_safe(cached[0]), cached[1]  # our own rendered template
+    if request.GET.get("partial"):
+        return HttpResponse(fragment)
+    ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS}
+    return render(request, "league/series_detail.html", ctx)
+
+
+def query_key(request: HttpRequest) -> str:
+    """A short, order-independent key for the query string of ``request``."""
+    items = sorted((k, v) for k in request.GET for v in request.GET.getlist(k))
+    return hashlib.sha1(repr(items).encode()).hexdigest()[:16]
+
+
+def _series_context(request: HttpRequest, series: Series) -> dict[str, object]:
     through_round = _int_or_none(request.GET.get("round"))
     through_date = _date_or_none(request.GET.get("date"))
     games_round = _int_or_none(request.GET.get("games"))
@@ -110,9 +136,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "live": page.live,
         "poll_seconds": LIVE_POLL_SECONDS,
     }
-    if request.GET.get("partial"):
-        return render(request, "league/_series_live.html", ctx)
-    return render(request, "league/series_detail.html", ctx)
+    return ctx
 
 
 def _series_page(
