@@ -279,9 +279,11 @@ def _import_game(parsed: ParsedLine, series: Series, players: dict[str, Player],
             series=series, players=seated, round_number=parsed.round_number, table=parsed.table,
             started_at=parsed.started_at,
         )
-        for i, hand in enumerate(record.hands):
-            field_prefix = f"hands[{i}]"
-            services.record_hand(game=game, number=i + 1, hand=hand)
+        if record.hands:
+            # One replay and one insert for the whole game; the error names
+            # the hand itself (hands[3].outcome...).
+            field_prefix = "hands"
+            services.record_hands(game=game, first=1, hands=record.hands)
         for i, p in enumerate(record.penalties):
             field_prefix = f"penalties[{i}]"
             services.add_penalty(game=game, seat=p.seat, points=p.points, reason=p.reason)
@@ -294,7 +296,7 @@ def _import_game(parsed: ParsedLine, series: Series, players: dict[str, Player],
             field_prefix = "end"
             services.finish_game(game=game, end=Game.End(record.end))
     except services.ServiceError as err:
-        if field_prefix == "players":
+        if field_prefix in ("players", "hands"):
             where = err.field or field_prefix
         else:
             where = f"{field_prefix}.{err.field}" if err.field else field_prefix

@@ -142,6 +142,50 @@ def record_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, An
     return row
 
 
+def record_hands(
+    *, game: Game, first: int, hands: Sequence[sg.HandInput | Mapping[str, Any]], by: Actor = None
+) -> list[Hand]:
+    """Add several hands at once, numbered from ``first`` (an import).
+
+    The same rules as :func:`record_hand`, hand for hand, in one transaction
+    and one replay: ``first`` must be the next hand number (else ``Conflict``),
+    a hand the rules refuse is a ``ServiceError`` naming ``hands[i]``, and
+    nothing is saved unless every hand is accepted. Each hand gets its own
+    audit entry. Locks the game row.
+    """
+    parsed = []
+    for i, h in enumerate(hands):
+        try:
+            parsed.append(_parse_hand(h))
+        except ServiceError as err:
+            raise ServiceError(err.code, err.message, field=f"hands[{first - 1 + i}].{err.field}" if err.field
+                               else f"hands[{first - 1 + i}]") from None
+    with transaction.atomic():
+        game = _lock(game)
+        _check_open(game)
+        expected = game.next_hand_number()
+        if first != expected:
+            raise Conflict(
+                "hand_conflict",
+                f"hand {first} cannot be recorded: the next hand of this game is {expected}",
+                field="number",
+            )
+        inputs = [h.to_input() for h in _hands(game)]
+        result = _replay(game, [*inputs, *parsed])
+        rows = _store_hands(game, parsed, by, first=first)
+        _bump_version(game.series_id)
+        user = _user(by)
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                game=game, action=Action.RECORD_HAND, hand_number=row.number, user=user,
+                username=user.get_username() if user else "", after=_state_of(hand, result.hands[row.number - 1]),
+            )
+            for row, hand in zip(rows, parsed, strict=True)
+        )
+        _sync_result(game, result, by)
+    return rows
+
+
 def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
     """Replace what was entered for hand ``number`` and replay the rest.
 
@@ -425,8 +469,15 @@ def _save_hand(row: Hand, hand: sg.HandInput) -> None:
 
 
 def _hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
-    played = result.hands[row.number - 1]
-    return {"hand": row.as_dict(), "round": played.round_label, "honba": played.honba, "scores": list(played.scores)}
+    return _state_of(row.to_input(), result.hands[row.number - 1])
+
+
+def _state_of(hand: sg.HandInput, played: sg.PlayedHand) -> dict[str, Any]:
+    """What the audit keeps of a hand: its input and where it left the game."""
+    return {
+        "hand": sg.hand_to_dict(hand), "round": played.round_label, "honba": played.honba,
+        "scores": list(played.scores),
+    }
 
 
 def _results(game: Game) -> dict[str, Any] | None:
@@ -738,11 +789,11 @@ def _new_player(name: str) -> Player:
     return Player.objects.create(name=candidate)
 
 
-def _store_hands(game: Game, inputs: Sequence[sg.HandInput], by: Actor) -> None:
-    # One insert for the hands and one for the wins: a log is written whole,
+def _store_hands(game: Game, inputs: Sequence[sg.HandInput], by: Actor, *, first: int = 1) -> list[Hand]:
+    # One insert for the hands and one for the wins: a batch is written whole,
     # after the replay has accepted every hand.
     rows, wins = [], []
-    for number, hand in enumerate(inputs, start=1):
+    for number, hand in enumerate(inputs, start=first):
         row = Hand(game=game, number=number, entered_by=_user(by))
         wins.append(row.set_input(hand))
         rows.append(row)
@@ -751,3 +802,4 @@ def _store_hands(game: Game, inputs: Sequence[sg.HandInput], by: Actor) -> None:
         for w in row_wins:
             w.hand = row
     Win.objects.bulk_create(w for row_wins in wins for w in row_wins)
+    return rows

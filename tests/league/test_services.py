@@ -408,3 +408,41 @@ def test_every_change_is_audited_with_who() -> None:
     assert [e.action for e in entries] == [Action.START, Action.RECORD_HAND, Action.CORRECT_HAND, Action.UNDO_HAND]
     assert {e.username for e in entries} == {"scorer"}
     assert not Hand.objects.exists()
+
+
+# -- several hands at once (imports) -------------------------------------------------
+
+
+def test_record_hands_gives_what_record_hand_gives_one_by_one() -> None:
+    hands = [tsumo(0, 3, 30), draw(1, riichi=[1]), double_ron(2, Win(1, han=2, fu=30), Win(3, han=1, fu=30)),
+             chombo(0), abort(), *hanchan_passing_deal()[:3]]
+    one_by_one = make_game()
+    play(one_by_one, hands)
+    batch = make_game(players=make_players(4))
+    rows = services.record_hands(game=batch, first=1, hands=hands)
+    assert [r.number for r in rows] == list(range(1, len(hands) + 1))
+    assert batch.replay().scores == one_by_one.replay().scores
+    assert [h.as_dict() for h in batch.hands.all()] == [h.as_dict() for h in one_by_one.hands.all()]
+    batch_audit = list(batch.audit.filter(action=Action.RECORD_HAND).values_list("hand_number", "after"))
+    single_audit = list(one_by_one.audit.filter(action=Action.RECORD_HAND).values_list("hand_number", "after"))
+    assert batch_audit == single_audit
+
+
+def test_record_hands_finishes_and_settles_a_whole_game() -> None:
+    game = make_game()
+    services.record_hands(game=game, first=1, hands=hanchan_passing_deal())
+    game.refresh_from_db()
+    assert game.is_finished
+    assert sum(game.seats.values_list("points", flat=True)) == 0
+
+
+def test_record_hands_refuses_the_batch_naming_the_hand_and_saves_nothing() -> None:
+    game = make_game()
+    play(game, [tsumo(0, 1, 30)])
+    before = snapshot(game)
+    with pytest.raises(ServiceError) as err:
+        services.record_hands(game=game, first=2, hands=[draw(1), ron(1, 1, 1, 30)])
+    assert (err.value.code, err.value.field) == ("loser_is_winner", "hands[2].outcome.wins[0].winner")
+    with pytest.raises(Conflict):
+        services.record_hands(game=game, first=5, hands=[draw(1)])
+    assert snapshot(game) == before
