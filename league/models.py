@@ -68,6 +68,13 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        # Names show on every cached page of the series this player played
+        # in: an edit moves their versions, so a rename shows at once.
+        played_in = Seat.objects.filter(player=self).values("game__series_id")
+        Series.objects.filter(pk__in=played_in).update(version=F("version") + 1)
+
 
 class Series(models.Model):
     class Kind(models.TextChoices):

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from league import charts, stats
 from league.models import WINDS, Game, Seat
-from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS
+from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, render_cached
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,16 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     One query when cached: the game with its series, whose version every
     change to the game moves."""
     game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
-    key = f"game-page:{game.pk}:{game.series.version}"
-    ctx = cache.get_or_set(key, lambda: _game_page(game), PAGE_CACHE_SECONDS)
-    ctx = {**ctx, "poll_seconds": LIVE_POLL_SECONDS}
+
+    def context() -> dict[str, Any]:
+        key = f"game-page:{game.pk}:{game.series.version}"
+        return {**cache.get_or_set(key, lambda: _game_page(game), PAGE_CACHE_SECONDS), "poll_seconds": LIVE_POLL_SECONDS}
+
+    html, _live = render_cached(request, f"game-html:{game.pk}:{game.series.version}", "league/_game_live.html", context)
     if request.GET.get("partial"):
-        return render(request, "league/_game_live.html", ctx)
+        return HttpResponse(html)
+    ctx = {"game": game, "series": game.series, "live": not game.is_finished, "live_html": html,
+           "poll_seconds": LIVE_POLL_SECONDS}
     return render(request, "league/game_detail.html", ctx)
 
 

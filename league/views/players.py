@@ -14,7 +14,7 @@ from league import charts, stats
 from league.models import Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.series import PAGE_CACHE_SECONDS
+from league.views.series import PAGE_CACHE_SECONDS, render_cached
 
 GAMES_PER_PAGE = 25
 
@@ -24,11 +24,18 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     Sorting and pagination of the games stay per request, over cached rows."""
     series = get_object_or_404(Series, slug=slug)
     player = get_object_or_404(Player, pk=player_id)
-    key = f"player-page:{series.pk}:{series.version}:{player.pk}"
-    page = cache.get_or_set(key, lambda: _player_page(series, player), PAGE_CACHE_SECONDS)
-    table = PlayerGamesTable(page["rows"])
-    RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
-    return render(request, "league/player_detail.html", {**page, "series": series, "player": player, "games_table": table})
+
+    def context() -> dict[str, Any]:
+        key = f"player-page:{series.pk}:{series.version}:{player.pk}"
+        page = cache.get_or_set(key, lambda: _player_page(series, player), PAGE_CACHE_SECONDS)
+        table = PlayerGamesTable(page["rows"])
+        RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
+        return {**page, "series": series, "player": player, "games_table": table}
+
+    html, _live = render_cached(
+        request, f"player-html:{series.pk}:{series.version}:{player.pk}", "league/_player_body.html", context
+    )
+    return render(request, "league/player_detail.html", {"series": series, "player": player, "body_html": html})
 
 
 def _player_page(series: Series, player: Player) -> dict[str, Any]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
@@ -14,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
 from league import charts
@@ -85,17 +87,30 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     # The rendered standings part, per query string and version: during an
     # event most requests are the same few URLs, and rendering the tables and
     # the chart is most of what a request costs once the data is cached.
-    html_key = f"series-html:{series.pk}:{series.version}:{query_key(request)}"
-    cached: tuple[str, bool] | None = cache.get(html_key)
-    if cached is None:
-        ctx = _series_context(request, series)
-        cached = (render_to_string("league/_series_live.html", ctx, request), ctx["live"])
-        cache.set(html_key, cached, PAGE_CACHE_SECONDS)
-    fragment, live = mark_safe(cached[0]), cached[1]  # our own rendered template
+    fragment, live = render_cached(
+        request, f"series-html:{series.pk}:{series.version}", "league/_series_live.html",
+        lambda: _series_context(request, series),
+    )
     if request.GET.get("partial"):
         return HttpResponse(fragment)
     ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS}
     return render(request, "league/series_detail.html", ctx)
+
+
+def render_cached(
+    request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
+) -> tuple[SafeString, bool]:
+    """``template`` rendered with ``context()`` and whether its games are live,
+    cached under ``key`` and the query string. Keys carry the series'
+    version, so a change shows at once; the fragments hold nothing that
+    depends on who is looking."""
+    full_key = f"{key}:{query_key(request)}"
+    cached = cache.get(full_key)
+    if cached is None:
+        ctx = context()
+        cached = (render_to_string(template, ctx, request), bool(ctx.get("live")))
+        cache.set(full_key, cached, PAGE_CACHE_SECONDS)
+    return mark_safe(cached[0]), cached[1]  # our own rendered template
 
 
 def query_key(request: HttpRequest) -> str:

@@ -333,3 +333,12 @@ def test_public_pages_show_a_change_at_once(client: Client, league) -> None:
     series.min_games = 2
     series.save()
     assert [r[2] for r in standings_rows(client.get(series_url).content.decode())] == ["Chen", "Aiko", "Dana"]
+
+
+def test_public_pages_show_a_renamed_player_at_once(client: Client, league) -> None:
+    series_url = reverse("series-standings", args=["hand-worked"])
+    assert "Chen" in client.get(series_url).content.decode()
+    player = league["c"]
+    player.name = "Chen Wei"
+    player.save()
+    assert "Chen Wei" in client.get(series_url).content.decode()
