@@ -70,7 +70,11 @@ class StandingsTable(tables.Table):
         return points(value)
 
     def render_average_points(self, value: int) -> str:
-        return points(value)
+        # An average is shown to two places, rounded half away from zero, so
+        # the column lines up; totals keep every digit.
+        sign = "+" if value > 0 else "-" if value < 0 else ""
+        hundredths = (abs(value) + 5) // 10
+        return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
 
     def render_average_place(self, value: float) -> str:
         return f"{value:.2f}"

@@ -342,3 +342,10 @@ def test_public_pages_show_a_renamed_player_at_once(client: Client, league) -> N
     player.name = "Chen Wei"
     player.save()
     assert "Chen Wei" in client.get(series_url).content.decode()
+
+
+@pytest.mark.parametrize(("value", "shown"), [(49940, "+49.94"), (-8025, "-8.03"), (-8024, "-8.02"), (0, "0.00"), (5, "+0.01")])
+def test_standings_average_points_show_two_places(value: int, shown: str) -> None:
+    from league.tables import StandingsTable
+
+    assert StandingsTable.render_average_points(None, value) == shown
