@@ -120,9 +120,9 @@ def query_key(request: HttpRequest) -> str:
 
 
 def _series_context(request: HttpRequest, series: Series) -> dict[str, object]:
-    through_round = _int_or_none(request.GET.get("round"))
-    through_date = _date_or_none(request.GET.get("date"))
-    games_round = _int_or_none(request.GET.get("games"))
+    through_round = int_param(request.GET.get("round"))
+    through_date = date_param(request.GET.get("date"))
+    games_round = int_param(request.GET.get("games"))
     key = f"series-page:{series.pk}:{series.version}:{through_round}:{through_date}:{games_round}"
     page: SeriesPage = cache.get_or_set(
         key, lambda: _series_page(series, through_round, through_date, games_round), PAGE_CACHE_SECONDS
@@ -312,11 +312,13 @@ def round_links(rounds: list[int], current: int | None, *, around: int = 3) -> l
     return out
 
 
-def _int_or_none(value: str | None) -> int | None:
+def int_param(value: str | None) -> int | None:
+    """A query parameter as a whole number, or None when absent or not one."""
     return int(value) if value and value.isdigit() else None
 
 
-def _date_or_none(value: str | None) -> datetime.date | None:
+def date_param(value: str | None) -> datetime.date | None:
+    """A query parameter as an ISO date, or None when absent or not one."""
     try:
         return datetime.date.fromisoformat(value) if value else None
     except ValueError:
