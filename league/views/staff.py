@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 
-from league import services
+from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from scoring import game as sg
@@ -269,7 +269,10 @@ def _replay(game: Game) -> sg.GameResult:
 def _game_context(game: Game, replayed: sg.GameResult, **extra: Any) -> dict[str, Any]:
     names = seat_names(game)
     hands = list(game.hands.order_by("number").prefetch_related("wins").select_related("entered_by"))
-    rows = [{"hand": h, "played": p, "dealer": names[p.dealer]} for h, p in zip(hands, replayed.hands, strict=False)]
+    rows = [
+        {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names)}
+        for h, p in zip(hands, replayed.hands, strict=False)
+    ]
     state = replayed.next
     seats = []
     for s in range(4):

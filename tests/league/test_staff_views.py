@@ -162,6 +162,8 @@ def test_game_page_says_where_the_game_stands(as_scorer: Client, game: Game) -> 
     # East 25,000 - 5,200 - 500; South 25,000 + 5,200 + 1,000 - 1,000 - 500;
     # West 25,000 - 1,000 + 1,500; North 25,000 + 1,000 - 500.
     assert [s["score"] for s in page.context["seats"]] == [19300, 29700, 25500, 25500]
+    # The hand list names the players, as the public log does.
+    assert f"{names[1]} ron {names[0]}, 3 han 40 fu, 5,200 + 1,000 in sticks" in html
 
 
 def test_preview_shows_the_payment_in_words(as_scorer: Client, game: Game) -> None:
