@@ -27,14 +27,28 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from itertools import product
+from typing import Any, NamedTuple
 
 from .errors import HandError
 from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, standard_fu
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
 from .rules import Renhou, Ruleset
-from .tiles import DORA_AFTER, DRAGONS, EAST, NORTH, SOUTH, WEST, YAOCHUU, parse_tile, parse_tiles, readings, tile_index
-from .yaku import YAKU_RANK, YAKUMAN_RANK, chuuren, reading_yaku, summarise, tile_yaku
+from .tiles import (
+    DORA_AFTER,
+    DRAGONS,
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
+    YAOCHUU,
+    honour_reading,
+    parse_tile,
+    parse_tiles,
+    suit_readings,
+    tile_index,
+)
+from .yaku import YAKU_RANK, YAKUMAN_RANK, chuuren, reading_yaku, suit_summary, tile_yaku
 
 __all__ = [
     "EAST", "SOUTH", "WEST", "NORTH", "MeldKind", "Meld", "Hand", "Situation", "HandResult", "analyse_hand",
@@ -232,7 +246,7 @@ def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
         for k in m.kinds():
             full[k] += 1
     n_reds = sum(hand.reds) + sum(m.reds for m in hand.melds)
-    _check(rules, hand, sit, full, n_reds, _flagged(sit))
+    _check(rules, hand, sit, full, max(full), n_reds, _flagged(sit))
 
 
 def _flagged(sit: Situation) -> bool:
@@ -242,15 +256,14 @@ def _flagged(sit: Situation) -> bool:
             or sit.renhou or sit.tenhou or sit.chiihou)
 
 
-def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int], n_reds: int,
+def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int], most: int, n_reds: int,
            flagged: bool) -> None:
-    # check_hand with the counts of hand and melds already added up, the red
-    # fives of hand and melds counted, and _flagged(sit).
+    # check_hand with the counts of hand and melds already added up, their
+    # max(), the red fives of hand and melds counted, and _flagged(sit).
     if sit.seat not in _WIND_KINDS:
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
-    most = max(full)
     if most >= 3:
         # A fifth copy, in the hand or with the indicators showing.
         indicators = sit.dora + sit.ura if sit.ura else sit.dora
@@ -340,8 +353,77 @@ def _wait(s: int, w: int) -> str:
     return RYANMEN
 
 
-# _wait(s, s + offset) at index offset * 9 + s % 9: the inner loop looks it up.
-_WAITS = tuple(_wait(s, s + offset) for offset in range(3) for s in range(9))
+class _Part(NamedTuple):
+    """One way to read one suit's concealed tiles (or the honours) as sets
+    and at most one pair, with what the yaku, the waits and the fu need."""
+
+    pair: int  # kind of the pair, or -1
+    n_seqs: int
+    n_trips: int
+    seqs: int  # mask: bit k for a sequence starting at kind k
+    trips: int  # mask: bit k for a triplet of kind k
+    peikou: int  # pairs of identical sequences
+    outside: bool  # every group and the pair hold a terminal or honour
+    sets: tuple[tuple[int, bool, bool], ...]  # the triplets as fu sets: (kind, kan, concealed)
+    waits: tuple[tuple[str, ...], ...]  # by the winning tile's place in the suit: the waits it completes
+
+
+def _part(base: int, pair: int, seqs: tuple[int, ...], trips: tuple[int, ...]) -> _Part:
+    waits = []
+    for kind in range(base, base + 9):
+        # The order the candidates are tried in: on equal pay the first is kept.
+        here = [TANKI] if pair == kind else []
+        for s in seqs:
+            if s <= kind <= s + 2 and _wait(s, kind) not in here:
+                here.append(_wait(s, kind))
+        if kind in trips:
+            here.append(SHANPON)
+        waits.append(tuple(here))
+    outside = (pair < 0 or pair in YAOCHUU) and all(s % 9 in (0, 6) for s in seqs) and all(t in YAOCHUU for t in trips)
+    return _Part(pair, len(seqs), len(trips), sum(1 << s for s in set(seqs)), sum(1 << t for t in trips),
+                 sum(seqs.count(s) // 2 for s in set(seqs)), outside, tuple((t, False, True) for t in trips),
+                 tuple(waits))
+
+
+class _Suit(NamedTuple):
+    """One suit's concealed tiles (or the honours), read once per count key."""
+
+    bits: int  # yaku.suit_summary of the tiles
+    most: int  # most copies of one kind
+    pair: bool  # the tiles count 2 mod 3: every reading holds the pair
+    parts: tuple[_Part, ...]  # every reading; none when the tiles are not sets (and a pair)
+
+
+_NO_PART = _part(0, -1, (), ())
+# Count key -> _Suit, per suit (man, pin, sou, honours): a hand is four lookups.
+_SUITS: tuple[dict[tuple[int, ...], _Suit], ...] = ({}, {}, {}, {})
+_MAN, _PIN, _SOU, _HONOUR_SUIT = _SUITS
+
+
+def _suit(suit: int, key: tuple[int, ...]) -> _Suit:
+    # A miss of the _SUITS memo: read the suit and remember it. Bounded: a
+    # memo past 20,000 keys (some 12 MB) starts again; the 5,000 benchmark
+    # hands hold about 700 per suit.
+    if suit == 3:
+        reading = honour_reading(key)
+        parts = (_part(27, *reading),) if reading else ()
+    else:
+        parts = tuple(_part(9 * suit, *r) for r in suit_readings(suit, key))
+    if not any(key):
+        parts = (_NO_PART,)
+    memo = _SUITS[suit]
+    if len(memo) > 20_000:
+        memo.clear()
+    memo[key] = entry = _Suit(suit_summary(suit, key), max(key), sum(key) % 3 == 2, parts)
+    return entry
+
+
+# The suit summary bits a called group adds: chi by its lowest kind, pon or kan by its kind.
+_CHI_BITS = tuple(suit_summary(k // 9, tuple(int(i - k % 9 in (0, 1, 2)) for i in range(9))) if k < 27 and k % 9 < 7
+                  else 0 for k in range(34))
+_SET_BITS = tuple(suit_summary(min(k // 9, 3), tuple(int(i == k % 9) for i in range(9 if k < 27 else 7)))
+                  for k in range(34))
+
 
 _PAYMENTS: dict[tuple[int, int, int, int, bool, bool], tuple[Ruleset, Payment]] = {}
 
@@ -363,6 +445,9 @@ def _payment(rules: Ruleset, han: int, fu: int, yakuman: int, dealer: bool, tsum
     _PAYMENTS[key] = (rules, payment)
     return payment
 
+
+_RENHOU_MANGAN = (("renhou", 5),)
+_NO_HONOUR_COUNTS = (0,) * 7
 
 # (yaku, han) -> place in the listing; a C-level sort key, cheaper than a lambda.
 _RANK = {(name, han): rank for name, rank in YAKU_RANK.items() for han in range(1, 14)}
@@ -390,67 +475,91 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     tsumo = sit.tsumo
     seat = sit.seat
     round_ = sit.round
+    key = counts[0:9]
+    man = _MAN.get(key) or _suit(0, key)
+    key = counts[9:18]
+    pin = _PIN.get(key) or _suit(1, key)
+    key = counts[18:27]
+    sou = _SOU.get(key) or _suit(2, key)
+    honour_counts = counts[27:34]
+    hon = _HONOUR_SUIT.get(honour_counts) or _suit(3, honour_counts)
+    most = max(man.most, pin.most, sou.most, hon.most)
     closed = True
     n_kans = n_ankan = 0
     reds = hand.reds[0] + hand.reds[1] + hand.reds[2]
-    meld_seqs: tuple[int, ...] = ()
-    meld_trips: tuple[int, ...] = ()
-    meld_sets: list[tuple[int, bool, bool]] = []
+    # What the melds add to every reading: sequences and triplets (as masks,
+    # as for _Part), whether all hold a terminal or honour, and fu sets.
+    meld_n_seqs = 0
+    meld_seqs = meld_trips = 0
+    meld_outside = True
+    meld_sets: tuple[tuple[int, bool, bool], ...] = ()
     if melds:
         full = list(counts)
-        seqs_l: list[int] = []
-        trips_l: list[int] = []
+        bits = [man.bits, pin.bits, sou.bits, 0]
+        sets_l = []
         for m in melds:
             reds += m.reds
+            t = m.tile
             kind = m.kind
             if kind is MeldKind.CHI:
-                seqs_l.append(m.tile)
-                full[m.tile] += 1
-                full[m.tile + 1] += 1
-                full[m.tile + 2] += 1
+                meld_n_seqs += 1
+                meld_seqs |= 1 << t
+                meld_outside = meld_outside and t % 9 in (0, 6)
+                bits[t // 9] |= _CHI_BITS[t]
+                full[t] += 1
+                full[t + 1] += 1
+                full[t + 2] += 1
+                most = max(most, full[t], full[t + 1], full[t + 2])
                 closed = False
                 continue
             kan = kind is not MeldKind.PON
-            trips_l.append(m.tile)
-            meld_sets.append((m.tile, kan, kind is MeldKind.ANKAN))
-            full[m.tile] += 4 if kan else 3
+            meld_trips |= 1 << t
+            meld_outside = meld_outside and t in YAOCHUU
+            bits[t // 9] |= _SET_BITS[t]
+            sets_l.append((t, kan, kind is MeldKind.ANKAN))
+            full[t] += 4 if kan else 3
+            if full[t] > most:
+                most = full[t]
             if kan:
                 n_kans += 1
             if kind is MeldKind.ANKAN:
                 n_ankan += 1
             else:
                 closed = False
-        meld_seqs = tuple(seqs_l)
-        meld_trips = tuple(trips_l)
+        meld_sets = tuple(sets_l)
+        if bits[3]:
+            honour_counts = tuple(full[27:34])
+        summary = (bits[0], bits[1], bits[2], honour_counts)
     else:
         full = counts  # type: ignore[assignment]
+        summary = (man.bits, pin.bits, sou.bits, honour_counts)
     flagged = _flagged(sit)
-    _check(rules, hand, sit, full, reds, flagged)
+    _check(rules, hand, sit, full, most, reds, flagged)
     double = rules.double_yakuman
-    tile_y, tile_ym = tile_yaku(summarise(full), closed, n_kans, seat, round_, rules.open_tanyao, double)
+    tile_y, tile_ym = tile_yaku(summary, closed, n_kans, seat, round_, rules.open_tanyao, double)
 
     # Yaku that do not depend on the reading.
-    base_yaku: list[tuple[str, int]] = []
     base_yakuman: list[tuple[str, int]] = []
     renhou_mangan = False
-    if flagged:
+    if flagged or (tsumo and closed):
+        situational: list[tuple[str, int]] = []
         if sit.double_riichi:
-            base_yaku.append(("double_riichi", 2))
+            situational.append(("double_riichi", 2))
         elif sit.riichi:
-            base_yaku.append(("riichi", 1))
+            situational.append(("riichi", 1))
         if sit.ippatsu:
-            base_yaku.append(("ippatsu", 1))
+            situational.append(("ippatsu", 1))
         if sit.haitei:
-            base_yaku.append(("haitei", 1))
+            situational.append(("haitei", 1))
         if sit.houtei:
-            base_yaku.append(("houtei", 1))
+            situational.append(("houtei", 1))
         if sit.rinshan:
-            base_yaku.append(("rinshan", 1))
+            situational.append(("rinshan", 1))
         if sit.chankan:
-            base_yaku.append(("chankan", 1))
+            situational.append(("chankan", 1))
         if sit.renhou:
             if rules.renhou is Renhou.HAN5:
-                base_yaku.append(("renhou", 5))
+                situational.append(("renhou", 5))
             elif rules.renhou is Renhou.YAKUMAN:
                 base_yakuman.append(("renhou", 1))
             renhou_mangan = rules.renhou is Renhou.MANGAN
@@ -458,9 +567,11 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             base_yakuman.append(("tenhou", 1))
         if sit.chiihou:
             base_yakuman.append(("chiihou", 1))
-    if tsumo and closed:
-        base_yaku.append(("menzen_tsumo", 1))
-    base_yaku.extend(tile_y)
+        if tsumo and closed:
+            situational.append(("menzen_tsumo", 1))
+        base_yaku = (*situational, *tile_y)
+    else:
+        base_yaku = tile_y
     base_yakuman.extend(tile_ym)
     if not melds and win < 27:
         nine = chuuren(counts, win)
@@ -469,66 +580,59 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
 
     # Every complete reading, with the winning tile's place in it:
     # (yaku, yakuman, fu, fu_details). Yaku-less ones are dropped later.
-    candidates: list[tuple[list[tuple[str, int]], list[tuple[str, int]], int, tuple[tuple[str, int], ...]]] = []
+    candidates: list[tuple[tuple[tuple[str, int], ...], list[tuple[str, int]], int, tuple[tuple[str, int], ...]]] = []
     if not melds:
-        if _kokushi(counts):
+        if 0 not in honour_counts and _kokushi(counts):
             thirteen = counts[win] == 2
             name = "kokushi_13" if thirteen else "kokushi"
-            candidates.append(([], base_yakuman + [(name, 2 if thirteen and double else 1)], 0, ()))
+            candidates.append(((), base_yakuman + [(name, 2 if thirteen and double else 1)], 0, ()))
         elif counts.count(2) == 7:
-            candidates.append((base_yaku + [("chiitoitsu", 2)], base_yakuman, CHIITOITSU_FU,
+            candidates.append((base_yaku + (("chiitoitsu", 2),), base_yakuman, CHIITOITSU_FU,
                                (("chiitoitsu", CHIITOITSU_FU),)))
 
-    double_wind_fu = rules.double_wind_fu
     complete = False  # a standard reading was found, with or without yaku
-    # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
-    valued = (*DRAGONS, seat, round_)
-    for pair, c_seqs, c_trips in readings(counts):
-        if melds:
-            seqs = tuple(sorted(c_seqs + meld_seqs)) if meld_seqs else c_seqs
-            r_yaku = base_yaku + reading_yaku(pair, seqs, c_trips + meld_trips, closed)
-        else:
-            r_yaku = base_yaku + reading_yaku(pair, c_seqs, c_trips, closed)
-        waits = []
-        if pair == win:
-            waits.append(TANKI)
-        for s in c_seqs:
-            if s <= win <= s + 2:
-                w = _WAITS[(win - s) * 9 + s % 9]
-                if w not in waits:
-                    waits.append(w)
-        if win in c_trips:
-            waits.append(SHANPON)
-        plain_pair = pair not in valued
-        for wait in waits:
-            ron_trip = wait == SHANPON and not tsumo
-            ankou = len(c_trips) + n_ankan - ron_trip
-            pinfu = not melds and not c_trips and wait == RYANMEN and plain_pair
-            yaku = r_yaku
-            if pinfu or ankou == 3:
-                yaku = list(r_yaku)
+    # Four groups and a pair: every suit reads as sets, one of them with the pair.
+    if man.parts and pin.parts and sou.parts and hon.parts and man.pair + pin.pair + sou.pair + hon.pair == 1:
+        double_wind_fu = rules.double_wind_fu
+        # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
+        valued = (*DRAGONS, seat, round_)
+        honours = summary[3] != _NO_HONOUR_COUNTS
+        h = hon.parts[0]  # honours read one way only
+        win_suit = win // 9
+        win_place = win % 9
+        # Sou readings outermost, man innermost: the order readings() lists them in.
+        for s, p, m in product(sou.parts, pin.parts, man.parts):
+            pair = max(m.pair, p.pair, s.pair, h.pair)  # the one part holding the pair
+            n_seqs = m.n_seqs + p.n_seqs + s.n_seqs + meld_n_seqs
+            n_trips = m.n_trips + p.n_trips + s.n_trips + h.n_trips
+            r_yaku = base_yaku + reading_yaku(
+                closed, n_seqs, m.seqs | p.seqs | s.seqs | meld_seqs,
+                m.trips | p.trips | s.trips | h.trips | meld_trips, m.peikou + p.peikou + s.peikou,
+                m.outside and p.outside and s.outside and h.outside and meld_outside, honours)
+            plain_pair = pair not in valued
+            for wait in (m, p, s, h)[win_suit].waits[win_place]:
+                ron_trip = wait is SHANPON and not tsumo
+                ankou = n_trips + n_ankan - ron_trip
+                pinfu = not melds and not n_trips and wait is RYANMEN and plain_pair
+                yaku = r_yaku
                 if pinfu:
-                    yaku.append(("pinfu", 1))
+                    yaku += (("pinfu", 1),)
                 if ankou == 3:
-                    yaku.append(("sanankou", 2))
-            yakuman = base_yakuman
-            if ankou == 4:
-                tanki = wait == TANKI
-                yakuman = base_yakuman + [("suuankou_tanki", 2 if double else 1) if tanki else ("suuankou", 1)]
-            complete = True
-            if not (yaku or yakuman or renhou_mangan):
-                continue  # scores nothing, so its fu do not matter
-            if c_trips:
+                    yaku += (("sanankou", 2),)
+                yakuman = base_yakuman
+                if ankou == 4:
+                    tanki = wait is TANKI
+                    yakuman = base_yakuman + [("suuankou_tanki", 2 if double else 1) if tanki else ("suuankou", 1)]
+                complete = True
+                if not (yaku or yakuman or renhou_mangan):
+                    continue  # scores nothing, so its fu do not matter
+                sets = m.sets + p.sets + s.sets + h.sets
                 if ron_trip:
-                    sets = [(t, False, t != win) for t in c_trips]
-                else:
-                    sets = [(t, False, True) for t in c_trips]
-                if meld_sets:
-                    sets += meld_sets
-            else:
-                sets = meld_sets
-            fu, details = standard_fu(sets, pair, wait, tsumo, closed, pinfu, seat, round_, double_wind_fu)
-            candidates.append((yaku, yakuman, fu, details))
+                    # A triplet completed by ron counts as open.
+                    sets = tuple((t, False, t != win) for t, _, _ in sets)
+                fu, details = standard_fu(sets + meld_sets, pair, wait, tsumo, closed, pinfu, seat, round_,
+                                          double_wind_fu)
+                candidates.append((yaku, yakuman, fu, details))
 
     if not candidates and not complete:
         raise HandError("not_winning", "the tiles do not make a winning hand", field="tiles")
@@ -567,7 +671,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         if renhou_mangan:
             # Renhou as a mangan that does not add up: it competes with the
             # hand scored without it.
-            option = ((2000, 0, 5, fu), 0, fu, [("renhou", 5)], details)
+            option = ((2000, 0, 5, fu), 0, fu, _RENHOU_MANGAN, details)
             if best is None or option[0] > best[0]:
                 best = option
     if best is None:
@@ -580,7 +684,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         return HandResult(13 * count, fu, count, tuple(yaku_out), details, payment)
     han = key[2]
     yaku_out = sorted(yaku, key=_RANK.__getitem__) if len(yaku) > 1 else list(yaku)
-    if not (renhou_mangan and yaku == [("renhou", 5)]):
+    if not (renhou_mangan and yaku == _RENHOU_MANGAN):
         if dora:
             yaku_out.append(("dora", dora))
         if aka:

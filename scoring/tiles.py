@@ -273,7 +273,7 @@ def suit_readings(suit: int, counts: tuple[int, ...]) -> tuple[SuitReading, ...]
 
 
 @lru_cache(maxsize=1024)
-def _honour_reading(key: tuple[int, ...]) -> SuitReading | None:
+def honour_reading(key: tuple[int, ...]) -> SuitReading | None:
     # Honours make no sequences: each kind is a triplet, the pair, or nothing.
     pair = -1
     trips = []
@@ -300,8 +300,9 @@ def standard_readings(counts: tuple[int, ...] | list[int]) -> list[SuitReading]:
 
 
 def readings(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """:func:`standard_readings` as plain ``(pair, seqs, trips)`` tuples, for
-    the analyser's inner loop; groups come out in tile order.
+    """:func:`standard_readings` as plain ``(pair, seqs, trips)`` tuples;
+    groups come out in tile order. (The analyser reads the same splits per
+    suit, in the same order, from its own memo: see ``hand._suit``.)
 
     >>> readings(tuple(parse_tiles("123m456p789s11555z").counts()))
     [(27, (0, 12, 24), (31,))]
@@ -310,7 +311,7 @@ def readings(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[
     if honour_counts == _NO_HONOUR_COUNTS:
         pair, seqs, trips = -1, (), ()
     else:
-        honours = _honour_reading(honour_counts)
+        honours = honour_reading(honour_counts)
         if honours is None:
             return []
         pair, seqs, trips = honours

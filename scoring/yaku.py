@@ -3,8 +3,8 @@
 Two kinds of fact decide a yaku. Some depend only on which tiles the hand
 holds (tanyao, honitsu, yakuhai, tsuuiisou...): they are read once per hand
 from :class:`Facts`. The rest depend on how the hand is split into groups
-(pinfu, iipeikou, sanshoku, chanta, sanankou...): they are read per
-:class:`Reading`. Each table row is ``(id, closed han, open han, predicate)``;
+(pinfu, iipeikou, sanshoku, chanta, sanankou...): they are read from the
+:class:`Shape` of each reading. Each table row is ``(id, closed han, open han, predicate)``;
 open han 0 means closed hand only. Yakuman rows carry their weight under a
 double-yakuman ruleset instead of han.
 
@@ -18,8 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import product
+from typing import NamedTuple
 
-from .tiles import EAST, HATSU, YAOCHUU
+from .tiles import EAST, HATSU
 
 # -- per-hand facts ------------------------------------------------------
 
@@ -29,9 +31,10 @@ _GREEN_SOU = (False, True, True, True, False, True, False, True, False)  # 2s 3s
 
 
 @lru_cache(maxsize=65536)
-def _suit_summary(suit: int, key: tuple[int, ...]) -> int:
+def suit_summary(suit: int, key: tuple[int, ...]) -> int:
     """Bit flags for one suit's 9 counts (or the 7 honours): present,
-    terminal, simple, not green. Memoised: a hand is four of these lookups."""
+    terminal, simple, not green. Memoised; the flags of two sets of tiles
+    together are the or of their flags."""
     if not any(key):
         return 0
     bits = _PRESENT
@@ -50,8 +53,8 @@ def _suit_summary(suit: int, key: tuple[int, ...]) -> int:
 
 def summarise(full: tuple[int, ...] | list[int]) -> tuple[int, int, int, tuple[int, ...]]:
     """The tile-level key of a hand: flags per suit and the honour counts."""
-    return (_suit_summary(0, tuple(full[0:9])), _suit_summary(1, tuple(full[9:18])),
-            _suit_summary(2, tuple(full[18:27])), tuple(full[27:34]))
+    return (suit_summary(0, tuple(full[0:9])), suit_summary(1, tuple(full[9:18])),
+            suit_summary(2, tuple(full[18:27])), tuple(full[27:34]))
 
 
 class Facts:
@@ -74,7 +77,7 @@ class Facts:
     def _fill(self, summary: tuple[int, int, int, tuple[int, ...]], closed: bool, n_kans: int, seat: int,
               round_: int) -> None:
         m, p, s, honour_counts = summary
-        z = _suit_summary(3, honour_counts)
+        z = suit_summary(3, honour_counts)
         self.closed = closed
         self.n_kans = n_kans
         self.seat = seat
@@ -165,133 +168,76 @@ def chuuren(counts: tuple[int, ...], win: int) -> str | None:
 # -- per-reading facts --------------------------------------------------
 
 
-class Reading:
-    """One split of a standard hand: every sequence (by its lowest kind) and
-    triplet or kan (by kind), melds included, and the pair."""
+class Shape(NamedTuple):
+    """What the reading yaku need to know of one reading, melds included."""
 
-    __slots__ = ("pair", "seqs", "trips", "_outside")
-
-    def __init__(self, pair: int, seqs: tuple[int, ...], trips: tuple[int, ...]) -> None:
-        self.pair = pair
-        self.seqs = seqs
-        self.trips = trips
-        self._outside = -1
-
-    @property
-    def outside(self) -> int:
-        """0: some group has no terminal or honour; 1: every group has one
-        (chanta shape); 2: every group has a terminal (junchan shape). Both
-        shapes need a sequence, or the hand is honroutou or chinroutou."""
-        if self._outside < 0:
-            self._outside = _outside_kind(self)
-        return self._outside
+    closed: bool
+    n_seqs: int  # sequences; the other groups are triplets or kans
+    peikou: int  # pairs of identical sequences
+    sanshoku: bool  # one sequence in all three suits
+    ittsuu: bool  # 123, 456 and 789 of one suit
+    outside: int  # 0; 1 every group and the pair hold a terminal or honour, with a sequence; 2 the same, no honour
+    doukou: bool  # one number as a triplet in all three suits
 
 
-def _peikou(r: Reading) -> int:
-    s = r.seqs
-    if len(s) < 2 or len(set(s)) == len(s):
-        return 0
-    seen: dict[int, int] = {}
-    for x in s:
-        seen[x] = seen.get(x, 0) + 1
-    return sum(n // 2 for n in seen.values())
-
-
-def _sanshoku(r: Reading) -> bool:
-    s = r.seqs
-    if len(s) < 3:
-        return False
-    for n in s:
-        if n < 7 and n + 9 in s and n + 18 in s:
-            return True
-    return False
-
-
-def _ittsuu(r: Reading) -> bool:
-    s = r.seqs
-    if len(s) < 3:
-        return False
-    for n in s:
-        if n % 9 == 0 and n + 3 in s and n + 6 in s:
-            return True
-    return False
-
-
-def _outside_kind(r: Reading) -> int:
-    if not r.seqs:
-        return 0
-    for x in r.seqs:
-        if x % 9 not in (0, 6):
-            return 0
-    if r.pair not in YAOCHUU:
-        return 0
-    for t in r.trips:
-        if t not in YAOCHUU:
-            return 0
-    if r.pair >= 27:
-        return 1
-    for t in r.trips:
-        if t >= 27:
-            return 1
-    return 2
-
-
-def _sanshoku_doukou(r: Reading) -> bool:
-    t = r.trips
-    if len(t) < 3:
-        return False
-    for n in t:
-        if n < 9 and n + 9 in t and n + 18 in t:
-            return True
-    return False
-
-
-
-# Rows: (id, closed han, open han, fewest sequences, most sequences, fewest
-# triplets, predicate), over one reading. The sequence and triplet bounds let
-# the caller skip a predicate that cannot hold. Iipeikou/ryanpeikou and
-# chanta/junchan exclude each other here; pinfu and sanankou depend on the
-# wait too and are decided by the caller.
-READING_YAKU: tuple[tuple[str, int, int, int, int, int, Callable[[Reading], bool]], ...] = (
-    ("iipeikou", 1, 0, 2, 4, 0, lambda r: _peikou(r) == 1),
-    ("sanshoku", 2, 1, 3, 4, 0, _sanshoku),
-    ("ittsuu", 2, 1, 3, 4, 0, _ittsuu),
-    ("chanta", 2, 1, 1, 4, 0, lambda r: r.outside == 1),
-    ("toitoi", 2, 2, 0, 0, 0, lambda r: True),
-    ("sanshoku_doukou", 2, 2, 0, 1, 3, _sanshoku_doukou),
-    ("ryanpeikou", 3, 0, 4, 4, 0, lambda r: _peikou(r) == 2),
-    ("junchan", 3, 2, 1, 4, 0, lambda r: r.outside == 2),
+# Rows: (id, closed han, open han, predicate), over the Shape of one reading.
+# Iipeikou/ryanpeikou and chanta/junchan exclude each other here; pinfu and
+# sanankou depend on the wait too and are decided by the caller.
+READING_YAKU: tuple[tuple[str, int, int, Callable[[Shape], bool]], ...] = (
+    ("iipeikou", 1, 0, lambda s: s.peikou == 1),
+    ("sanshoku", 2, 1, lambda s: s.sanshoku),
+    ("ittsuu", 2, 1, lambda s: s.ittsuu),
+    ("chanta", 2, 1, lambda s: s.outside == 1),
+    ("toitoi", 2, 2, lambda s: s.n_seqs == 0),
+    ("sanshoku_doukou", 2, 2, lambda s: s.doukou),
+    ("ryanpeikou", 3, 0, lambda s: s.peikou == 2),
+    ("junchan", 3, 2, lambda s: s.outside == 2),
 )
 
 
-
-def _rows_for(closed: bool, n_seqs: int) -> tuple[tuple[str, int, Callable[[Reading], bool]], ...]:
-    # A standard reading has four groups, so the triplets are 4 - n_seqs.
-    rows = []
-    for name, han_closed, han_open, least, most, least_trips, pred in READING_YAKU:
-        han = han_closed if closed else han_open
-        if han and least <= n_seqs <= most and 4 - n_seqs >= least_trips:
-            rows.append((name, han, pred))
-    return tuple(rows)
+def _shape_yaku(shape: Shape) -> tuple[tuple[str, int], ...]:
+    return tuple((name, han_closed if shape.closed else han_open)
+                 for name, han_closed, han_open, pred in READING_YAKU
+                 if (han_closed if shape.closed else han_open) and pred(shape))
 
 
-# (closed, number of sequences) -> the READING_YAKU rows that can hold, with their han.
-_ROWS = {(closed, n): _rows_for(closed, n) for closed in (False, True) for n in range(5)}
+# Every Shape -> its READING_YAKU with their han: 720 shapes, read from the
+# table once, so a reading costs one lookup however many rows there are.
+_BY_SHAPE: dict[tuple[bool, int, int, bool, bool, int, bool], tuple[tuple[str, int], ...]] = {
+    shape: _shape_yaku(shape)
+    for shape in (Shape(*fields) for fields in product((False, True), range(5), range(3), (False, True),
+                                                        (False, True), range(3), (False, True)))
+}
+
+_ITTSUU = 0b1001001  # sequences from 1, 4 and 7 of one suit, as a mask
 
 
-def reading_yaku(pair: int, seqs: tuple[int, ...], trips: tuple[int, ...], closed: bool) -> list[tuple[str, int]]:
-    """The READING_YAKU of one reading (melds included), with their han.
+def reading_yaku(closed: bool, n_seqs: int, seqs: int, trips: int, peikou: int, outside: bool,
+                 honours: bool) -> tuple[tuple[str, int], ...]:
+    """The READING_YAKU of one reading, with their han. ``seqs`` and
+    ``trips`` are masks with bit k set for a sequence starting at kind k or a
+    triplet of kind k; ``outside`` whether every group and the pair hold a
+    terminal or honour; ``honours`` whether the hand holds any honour.
 
-    >>> reading_yaku(27, (0, 0, 9, 18), (), True)  # 123m 123m 123p 123s 11z
-    [('iipeikou', 1), ('sanshoku', 2), ('chanta', 2)]
-    >>> reading_yaku(27, (0, 0, 9, 18), (), False)
-    [('sanshoku', 1), ('chanta', 1)]
+    >>> seqs = 1 << 0 | 1 << 9 | 1 << 18  # 123m 123p 123s, and 123m again below
+    >>> reading_yaku(True, 4, seqs, 0, 1, True, True)  # ... with 11z as the pair
+    (('iipeikou', 1), ('sanshoku', 2), ('chanta', 2))
+    >>> reading_yaku(False, 4, seqs, 0, 1, True, True)
+    (('sanshoku', 1), ('chanta', 1))
     """
-    rows = _ROWS[closed, len(seqs)]
-    if not rows:
-        return []
-    r = Reading(pair, seqs, trips)
-    return [(name, han) for name, han, pred in rows if pred(r)]
+    sanshoku = ittsuu = doukou = False
+    if n_seqs >= 3:
+        # Shifting by a suit lines 1p up with 1m, 1s with 1m: a bit left
+        # after the and is a sequence present in all three suits.
+        sanshoku = bool(seqs & seqs >> 9 & seqs >> 18)
+        ittsuu = (seqs & _ITTSUU == _ITTSUU or seqs >> 9 & _ITTSUU == _ITTSUU
+                  or seqs >> 18 & _ITTSUU == _ITTSUU)
+    elif n_seqs <= 1:
+        # The same for triplets; 0x1FF drops the honours lined up with 1p-7p.
+        doukou = bool(trips & trips >> 9 & trips >> 18 & 0x1FF)
+    # A plain tuple looks up the same entry as the equal Shape, cheaper to build.
+    return _BY_SHAPE[closed, n_seqs, peikou, sanshoku, ittsuu, (1 if honours else 2) if outside and n_seqs else 0,
+                     doukou]
 
 
 # The order yaku are listed in, as the issue names them.
