@@ -227,11 +227,11 @@ class GameAdmin(admin.ModelAdmin):
         obj.pk = game.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Finish selected games early (time)")
+    @admin.action(description="Finish selected games early (time)", permissions=["change"])
     def finish_early(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, lambda g: services.finish_game(game=g, by=request.user), "finished")
 
-    @admin.action(description="Undo the last hand of selected games")
+    @admin.action(description="Undo the last hand of selected games", permissions=["change"])
     def undo_last_hand(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         self._each(request, queryset, lambda g: services.undo_last_hand(game=g, by=request.user), "undone")
 
@@ -330,7 +330,7 @@ class PenaltyAdmin(admin.ModelAdmin):
         obj.pk = penalty.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Cancel selected penalties")
+    @admin.action(description="Cancel selected penalties", permissions=["change"])
     def cancel(self, request: HttpRequest, queryset: QuerySet[Penalty]) -> None:
         for penalty in queryset.filter(cancelled_at=None):
             services.cancel_penalty(penalty=penalty, by=request.user)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
@@ -76,6 +76,30 @@ def test_admin_finish_early_action(staff: Client) -> None:
     game.refresh_from_db()
     assert (game.status, game.end) == (Game.Status.FINISHED, Game.End.EARLY)
     assert game.audit.filter(action=AuditEntry.Action.FINISH, username="staff").exists()
+
+
+@pytest.mark.parametrize("action", ["finish_early", "undo_last_hand"])
+def test_admin_game_actions_need_change_permission(client: Client, action: str) -> None:
+    # A staff login that may only look at games must not change one through an action.
+    viewer = User.objects.create_user("viewer", "viewer@example.com", "pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client.force_login(viewer)
+    game = make_game()
+    play(game, hanchan_passing_deal()[:3])
+    client.post(reverse("admin:league_game_changelist"), {"action": action, "_selected_action": [game.pk]})
+    game.refresh_from_db()
+    assert (game.status, game.hands.count()) == (Game.Status.IN_PROGRESS, 3)
+
+
+def test_admin_penalty_cancel_needs_change_permission(client: Client) -> None:
+    viewer = User.objects.create_user("viewer", "viewer@example.com", "pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_penalty"))
+    client.force_login(viewer)
+    game = make_game()
+    penalty = services.add_penalty(game=game, seat=1, points=-20000, reason="phone rang")
+    client.post(reverse("admin:league_penalty_changelist"), {"action": "cancel", "_selected_action": [penalty.pk]})
+    penalty.refresh_from_db()
+    assert not penalty.is_cancelled
 
 
 def test_index_and_standings_pages(client: Client) -> None:
