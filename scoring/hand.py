@@ -249,6 +249,17 @@ def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
     _check(rules, hand, sit, full, max(full), n_reds, _flagged(sit))
 
 
+def _reds_by_suit(hand: Hand, sit: Situation) -> list[int]:
+    # Red fives per suit: concealed, in melds and showing as indicators.
+    reds = list(hand.reds)
+    for m in hand.melds:
+        if m.reds:
+            reds[m.tile // 9] += m.reds
+    for i in range(3):
+        reds[i] += sit.indicator_reds[i]
+    return reds
+
+
 def _flagged(sit: Situation) -> bool:
     # Whether any situational yaku is claimed: most hands claim none, and
     # then their checks and yaku can all be skipped.
@@ -281,18 +292,14 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
     indicator_reds = sit.indicator_reds
     n_reds += indicator_reds[0] + indicator_reds[1] + indicator_reds[2]
     if n_reds:
-        reds = list(hand.reds)
-        for m in hand.melds:
-            if m.reds:
-                reds[m.tile // 9] += m.reds
-        for i in range(3):
-            reds[i] += sit.indicator_reds[i]
-        per_suit = 2 if rules.aka_dora == 4 else 1
-        if rules.aka_dora == 0:
+        aka = rules.aka_dora
+        if aka == 0:
             raise HandError("too_many_red_fives", "this ruleset plays without red fives", field="tiles")
-        if n_reds > rules.aka_dora or max(reds) > per_suit:
+        per_suit = 2 if aka == 4 else 1
+        # One suit can hold too many only when there are more than one suit's share.
+        if n_reds > aka or (n_reds > per_suit and max(_reds_by_suit(hand, sit)) > per_suit):
             raise HandError("too_many_red_fives",
-                            f"{n_reds} red fives, this ruleset has {rules.aka_dora} ({per_suit} per suit at most)",
+                            f"{n_reds} red fives, this ruleset has {aka} ({per_suit} per suit at most)",
                             field="tiles")
     if not (flagged or sit.ura):
         return
@@ -363,7 +370,6 @@ class _Part(NamedTuple):
     seqs: int  # mask: bit k for a sequence starting at kind k
     trips: int  # mask: bit k for a triplet of kind k
     peikou: int  # pairs of identical sequences
-    outside: bool  # every group and the pair hold a terminal or honour
     sets: tuple[tuple[int, bool, bool], ...]  # the triplets as fu sets: (kind, kan, concealed)
     waits: tuple[tuple[str, ...], ...]  # by the winning tile's place in the suit: the waits it completes
 
@@ -379,10 +385,8 @@ def _part(base: int, pair: int, seqs: tuple[int, ...], trips: tuple[int, ...]) -
         if kind in trips:
             here.append(SHANPON)
         waits.append(tuple(here))
-    outside = (pair < 0 or pair in YAOCHUU) and all(s % 9 in (0, 6) for s in seqs) and all(t in YAOCHUU for t in trips)
     return _Part(pair, len(seqs), len(trips), sum(1 << s for s in set(seqs)), sum(1 << t for t in trips),
-                 sum(seqs.count(s) // 2 for s in set(seqs)), outside, tuple((t, False, True) for t in trips),
-                 tuple(waits))
+                 sum(seqs.count(s) // 2 for s in set(seqs)), tuple((t, False, True) for t in trips), tuple(waits))
 
 
 class _Suit(NamedTuple):
@@ -488,10 +492,9 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     n_kans = n_ankan = 0
     reds = hand.reds[0] + hand.reds[1] + hand.reds[2]
     # What the melds add to every reading: sequences and triplets (as masks,
-    # as for _Part), whether all hold a terminal or honour, and fu sets.
+    # as for _Part) and fu sets.
     meld_n_seqs = 0
     meld_seqs = meld_trips = 0
-    meld_outside = True
     meld_sets: tuple[tuple[int, bool, bool], ...] = ()
     if melds:
         full = list(counts)
@@ -504,7 +507,6 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             if kind is MeldKind.CHI:
                 meld_n_seqs += 1
                 meld_seqs |= 1 << t
-                meld_outside = meld_outside and t % 9 in (0, 6)
                 bits[t // 9] |= _CHI_BITS[t]
                 full[t] += 1
                 full[t + 1] += 1
@@ -514,7 +516,6 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                 continue
             kan = kind is not MeldKind.PON
             meld_trips |= 1 << t
-            meld_outside = meld_outside and t in YAOCHUU
             bits[t // 9] |= _SET_BITS[t]
             sets_l.append((t, kan, kind is MeldKind.ANKAN))
             full[t] += 4 if kan else 3
@@ -607,8 +608,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             n_trips = m.n_trips + p.n_trips + s.n_trips + h.n_trips
             r_yaku = base_yaku + reading_yaku(
                 closed, n_seqs, m.seqs | p.seqs | s.seqs | meld_seqs,
-                m.trips | p.trips | s.trips | h.trips | meld_trips, m.peikou + p.peikou + s.peikou,
-                m.outside and p.outside and s.outside and h.outside and meld_outside, honours)
+                m.trips | p.trips | s.trips | h.trips | meld_trips, m.peikou + p.peikou + s.peikou, pair, honours)
             plain_pair = pair not in valued
             for wait in (m, p, s, h)[win_suit].waits[win_place]:
                 ron_trip = wait is SHANPON and not tsumo

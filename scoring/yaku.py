@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
-from .tiles import EAST, HATSU
+from .tiles import EAST, HATSU, TERMINALS, YAOCHUU
 
 # -- per-hand facts ------------------------------------------------------
 
@@ -210,19 +210,21 @@ _BY_SHAPE: dict[tuple[bool, int, int, bool, bool, int, bool], tuple[tuple[str, i
 }
 
 _ITTSUU = 0b1001001  # sequences from 1, 4 and 7 of one suit, as a mask
+_MIDDLE_SEQS = sum(1 << k for k in range(27) if k % 9 in (1, 2, 3, 4, 5))  # sequences without a terminal
+_SIMPLES = sum(1 << k for k in range(27) if k not in TERMINALS)
 
 
-def reading_yaku(closed: bool, n_seqs: int, seqs: int, trips: int, peikou: int, outside: bool,
+def reading_yaku(closed: bool, n_seqs: int, seqs: int, trips: int, peikou: int, pair: int,
                  honours: bool) -> tuple[tuple[str, int], ...]:
     """The READING_YAKU of one reading, with their han. ``seqs`` and
     ``trips`` are masks with bit k set for a sequence starting at kind k or a
-    triplet of kind k; ``outside`` whether every group and the pair hold a
-    terminal or honour; ``honours`` whether the hand holds any honour.
+    triplet (or kan) of kind k, melds included; ``honours`` whether the hand
+    holds any honour.
 
     >>> seqs = 1 << 0 | 1 << 9 | 1 << 18  # 123m 123p 123s, and 123m again below
-    >>> reading_yaku(True, 4, seqs, 0, 1, True, True)  # ... with 11z as the pair
+    >>> reading_yaku(True, 4, seqs, 0, 1, 27, True)  # ... with 11z as the pair
     (('iipeikou', 1), ('sanshoku', 2), ('chanta', 2))
-    >>> reading_yaku(False, 4, seqs, 0, 1, True, True)
+    >>> reading_yaku(False, 4, seqs, 0, 1, 27, True)
     (('sanshoku', 1), ('chanta', 1))
     """
     sanshoku = ittsuu = doukou = False
@@ -235,9 +237,11 @@ def reading_yaku(closed: bool, n_seqs: int, seqs: int, trips: int, peikou: int, 
     elif n_seqs <= 1:
         # The same for triplets; 0x1FF drops the honours lined up with 1p-7p.
         doukou = bool(trips & trips >> 9 & trips >> 18 & 0x1FF)
+    outside = 0
+    if n_seqs and pair in YAOCHUU and not (seqs & _MIDDLE_SEQS or trips & _SIMPLES):
+        outside = 1 if honours else 2
     # A plain tuple looks up the same entry as the equal Shape, cheaper to build.
-    return _BY_SHAPE[closed, n_seqs, peikou, sanshoku, ittsuu, (1 if honours else 2) if outside and n_seqs else 0,
-                     doukou]
+    return _BY_SHAPE[closed, n_seqs, peikou, sanshoku, ittsuu, outside, doukou]
 
 
 # The order yaku are listed in, as the issue names them.
