@@ -274,7 +274,7 @@ def _through(round: int | None, date: datetime.date | None) -> Q:
     q = Q()
     if round is not None:
         q &= Q(game__round_number__lte=round)
-    if date is not None:
+    if date is not None and date < datetime.date.max:  # the last date has no next day: no bound
         # Before the next day began here, rather than __date__lte: a date cast
         # per row is slow on SQLite and keeps the finished_at index unused.
         next_day = datetime.datetime.combine(date + datetime.timedelta(days=1), datetime.time())

@@ -314,7 +314,8 @@ def round_links(rounds: list[int], current: int | None, *, around: int = 3) -> l
 
 def int_param(value: str | None) -> int | None:
     """A query parameter as a whole number, or None when absent or not one."""
-    return int(value) if value and value.isdigit() else None
+    # isdigit() alone lets "²" through to int(), which refuses it.
+    return int(value) if value and value.isascii() and value.isdigit() else None
 
 
 def date_param(value: str | None) -> datetime.date | None:

@@ -407,5 +407,5 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    return int(value) if value and value.isascii() and value.isdigit() else None  # not "²"
 

@@ -152,6 +152,18 @@ def test_series_running_standings_after_a_round(client: Client, league) -> None:
     assert "Chen +5.1 +65.1" in page and "Bram +54.5 +54.5" in page and "Emil -48.0" in page
 
 
+@pytest.mark.parametrize("query", [{"round": "²"}, {"games": "²"}, {"date": "9999-12-31"}])
+def test_series_page_and_csv_take_an_odd_query_as_no_query(client: Client, league, query) -> None:
+    # "²" passes str.isdigit() but not int(); the last date has no next day.
+    url = reverse("series-standings", args=["hand-worked"])
+    rows = standings_rows(client.get(url, query).content.decode())
+    assert [next(c for c in r if c in ("Chen", "Bram", "Aiko", "Dana", "Emil")) for r in rows] == [
+        "Chen", "Bram", "Aiko", "Dana", "Emil",
+    ]
+    response = client.get(reverse("series-standings-csv", args=["hand-worked"]), query)
+    assert response.status_code == 200 and len(b"".join(response.streaming_content).splitlines()) == 6
+
+
 def test_series_games_by_round(client: Client, league) -> None:
     url = reverse("series-standings", args=["hand-worked"])
     page = client.get(url, {"games": 1}).content.decode()

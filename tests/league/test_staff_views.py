@@ -340,6 +340,15 @@ def test_undo_finish_end_scores_and_penalties(as_scorer: Client, game: Game, ser
     assert penalty.is_cancelled
 
 
+def test_undo_and_preview_take_a_number_that_is_not_plain_digits_as_none(as_scorer: Client, game: Game) -> None:
+    # "²" passes str.isdigit() but not int(): a stale or odd form, not a crash.
+    play(game, [ron(0, 1, 3, 40)])
+    assert as_scorer.post(reverse("staff-undo", args=[game.pk]), {"number": "²"}).status_code == 302
+    assert game.hands.count() == 1
+    response = as_scorer.post(reverse("staff-preview", args=[game.pk]), {"editing": "²", "number": 2})
+    assert response.status_code == 200
+
+
 def test_hand_number_in_the_form_is_the_next_hand(as_scorer: Client, game: Game) -> None:
     play(game, [ron(0, 1, 3, 40)])
     page = as_scorer.get(reverse("staff-game", args=[game.pk]) + "?outcome=draw")
