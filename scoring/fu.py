@@ -8,7 +8,7 @@ penchan or tanki wait is 2 fu. An open hand that would have only the base
 adds 2 (open_pinfu). The sum is rounded up to 10; seven pairs are 25 flat.
 
 >>> from scoring.tiles import tile_index
->>> fu, details = standard_fu([(tile_index("1z"), False, True)], tile_index("5p"), KANCHAN,
+>>> fu, details = standard_fu([SET_FU[tile_index("1z"), False, True]], tile_index("5p"), KANCHAN,
 ...                           False, True, False, 27, 27, 4)  # ron, closed, not pinfu, winds, double-wind fu
 >>> fu, details
 (40, (('base', 20), ('menzen_ron', 10), ('closed_terminal_triplet', 8), ('kanchan', 2)))
@@ -63,7 +63,7 @@ def pair_fu(pair: int, *, seat: int, round_: int, double_wind_fu: int) -> tuple[
 
 
 def standard_fu(
-    sets: list[tuple[int, bool, bool]],
+    sets: tuple[tuple[str, int], ...] | list[tuple[str, int]],
     pair: int,
     wait: str,
     tsumo: bool,
@@ -73,14 +73,14 @@ def standard_fu(
     round_: int,
     double_wind_fu: int,
 ) -> tuple[int, tuple[tuple[str, int], ...]]:
-    """Fu and breakdown. ``sets`` are the triplets and kans as (kind, kan,
-    concealed), a ron-completed triplet already marked not concealed."""
+    """Fu and breakdown. ``sets`` are the entries of the triplets and kans
+    (``SET_FU[kind, kan, concealed]``), a ron-completed triplet already taken
+    as not concealed."""
     if pinfu and tsumo:
         return 20, _PINFU_TSUMO
     details: list[tuple[str, int]] = [_BASE, _TSUMO if tsumo else _MENZEN_RON] if tsumo or closed else [_BASE]
     total = 20 + (2 if tsumo else 10 if closed else 0)
-    for key in sets:
-        entry = SET_FU[key]
+    for entry in sets:
         details.append(entry)
         total += entry[1]
     if pair >= 27:

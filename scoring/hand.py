@@ -31,13 +31,13 @@ from itertools import product
 from typing import Any, NamedTuple
 
 from .errors import HandError
-from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SHANPON, TANKI, standard_fu
+from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SET_FU, SHANPON, TANKI, standard_fu
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
 from .rules import Renhou, Ruleset
 from .tiles import (
     DORA_AFTER,
-    DRAGONS,
     EAST,
+    HAKU,
     NORTH,
     SOUTH,
     WEST,
@@ -304,9 +304,8 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
     if not (flagged or sit.ura):
         return
 
-    closed = not any(m.opened for m in hand.melds)
     has_riichi = sit.riichi or sit.double_riichi
-    if has_riichi and not closed:
+    if has_riichi and any(m.opened for m in hand.melds):
         flag = "double_riichi" if sit.double_riichi else "riichi"
         raise HandError("riichi_open_hand", f"{flag.replace('_', ' ')} needs a closed hand (closed kans are allowed)",
                         field=flag)
@@ -316,6 +315,24 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
         raise HandError("ura_without_riichi", "ura dora count only for a riichi hand", field="ura")
     if sit.renhou and rules.renhou is Renhou.NONE:
         raise HandError("renhou_not_allowed", f"the {rules.name} rules have no renhou", field="renhou")
+    if sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
+        _check_last_tile(hand, sit)
+    if sit.tenhou or sit.chiihou or sit.renhou:
+        for flag, dealer, tsumo in (("tenhou", True, True), ("chiihou", False, True), ("renhou", False, False)):
+            if not getattr(sit, flag):
+                continue
+            if sit.dealer != dealer:
+                raise _conflict(flag, f"{flag} is a {'dealer' if dealer else 'non-dealer'} win")
+            if sit.tsumo != tsumo:
+                raise _conflict(flag, f"{flag} is won by {'tsumo' if tsumo else 'ron'}")
+            if hand.melds:
+                raise _conflict(flag, f"{flag} is won before any call or kan")
+            if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
+                raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+
+
+def _check_last_tile(hand: Hand, sit: Situation) -> None:
+    # The checks of haitei, houtei, rinshan and chankan, for _check.
     if sit.haitei and not sit.tsumo:
         raise _conflict("haitei", "haitei is a tsumo on the last tile; a ron on the last discard is houtei")
     if sit.houtei and sit.tsumo:
@@ -332,17 +349,6 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
         raise _conflict("houtei", "chankan and houtei cannot both happen")
     if sit.chankan and (hand.counts[hand.win] != 1 or any(hand.win in m.kinds() for m in hand.melds)):
         raise _conflict("chankan", "on a chankan the other three copies of the winning tile are in the kan")
-    for flag, dealer, tsumo in (("tenhou", True, True), ("chiihou", False, True), ("renhou", False, False)):
-        if not getattr(sit, flag):
-            continue
-        if sit.dealer != dealer:
-            raise _conflict(flag, f"{flag} is a {'dealer' if dealer else 'non-dealer'} win")
-        if sit.tsumo != tsumo:
-            raise _conflict(flag, f"{flag} is won by {'tsumo' if tsumo else 'ron'}")
-        if hand.melds:
-            raise _conflict(flag, f"{flag} is won before any call or kan")
-        if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
-            raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
 
 
 # -- analysis -------------------------------------------------------------
@@ -370,7 +376,8 @@ class _Part(NamedTuple):
     seqs: int  # mask: bit k for a sequence starting at kind k
     trips: int  # mask: bit k for a triplet of kind k
     peikou: int  # pairs of identical sequences
-    sets: tuple[tuple[int, bool, bool], ...]  # the triplets as fu sets: (kind, kan, concealed)
+    trip_kinds: tuple[int, ...]
+    sets: tuple[tuple[str, int], ...]  # the fu entries of the triplets, concealed
     waits: tuple[tuple[str, ...], ...]  # by the winning tile's place in the suit: the waits it completes
 
 
@@ -386,7 +393,8 @@ def _part(base: int, pair: int, seqs: tuple[int, ...], trips: tuple[int, ...]) -
             here.append(SHANPON)
         waits.append(tuple(here))
     return _Part(pair, len(seqs), len(trips), sum(1 << s for s in set(seqs)), sum(1 << t for t in trips),
-                 sum(seqs.count(s) // 2 for s in set(seqs)), tuple((t, False, True) for t in trips), tuple(waits))
+                 sum(seqs.count(s) // 2 for s in set(seqs)), trips, tuple(SET_FU[t, False, True] for t in trips),
+                 tuple(waits))
 
 
 class _Suit(NamedTuple):
@@ -495,7 +503,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     # as for _Part) and fu sets.
     meld_n_seqs = 0
     meld_seqs = meld_trips = 0
-    meld_sets: tuple[tuple[int, bool, bool], ...] = ()
+    meld_sets: tuple[tuple[str, int], ...] = ()
     if melds:
         full = list(counts)
         bits = [man.bits, pin.bits, sou.bits, 0]
@@ -517,7 +525,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             kan = kind is not MeldKind.PON
             meld_trips |= 1 << t
             bits[t // 9] |= _SET_BITS[t]
-            sets_l.append((t, kan, kind is MeldKind.ANKAN))
+            sets_l.append(SET_FU[t, kan, kind is MeldKind.ANKAN])
             full[t] += 4 if kan else 3
             if full[t] > most:
                 most = full[t]
@@ -595,8 +603,6 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     # Four groups and a pair: every suit reads as sets, one of them with the pair.
     if man.parts and pin.parts and sou.parts and hon.parts and man.pair + pin.pair + sou.pair + hon.pair == 1:
         double_wind_fu = rules.double_wind_fu
-        # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
-        valued = (*DRAGONS, seat, round_)
         honours = summary[3] != _NO_HONOUR_COUNTS
         h = hon.parts[0]  # honours read one way only
         win_suit = win // 9
@@ -606,14 +612,17 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             pair = max(m.pair, p.pair, s.pair, h.pair)  # the one part holding the pair
             n_seqs = m.n_seqs + p.n_seqs + s.n_seqs + meld_n_seqs
             n_trips = m.n_trips + p.n_trips + s.n_trips + h.n_trips
-            r_yaku = base_yaku + reading_yaku(
-                closed, n_seqs, m.seqs | p.seqs | s.seqs | meld_seqs,
-                m.trips | p.trips | s.trips | h.trips | meld_trips, m.peikou + p.peikou + s.peikou, pair, honours)
-            plain_pair = pair not in valued
+            if base_yakuman:
+                r_yaku = ()  # a yakuman hand lists no ordinary yaku
+            else:
+                r_yaku = base_yaku + reading_yaku(
+                    closed, n_seqs, m.seqs | p.seqs | s.seqs | meld_seqs,
+                    m.trips | p.trips | s.trips | h.trips | meld_trips, m.peikou + p.peikou + s.peikou, pair, honours)
             for wait in (m, p, s, h)[win_suit].waits[win_place]:
                 ron_trip = wait is SHANPON and not tsumo
                 ankou = n_trips + n_ankan - ron_trip
-                pinfu = not melds and not n_trips and wait is RYANMEN and plain_pair
+                # A pair of dragons, the seat wind or the round wind is worth fu, and so rules out pinfu.
+                pinfu = not melds and not n_trips and wait is RYANMEN and pair < HAKU and pair != seat and pair != round_
                 yaku = r_yaku
                 if pinfu:
                     yaku += (("pinfu", 1),)
@@ -626,10 +635,12 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                 complete = True
                 if not (yaku or yakuman or renhou_mangan):
                     continue  # scores nothing, so its fu do not matter
-                sets = m.sets + p.sets + s.sets + h.sets
                 if ron_trip:
                     # A triplet completed by ron counts as open.
-                    sets = tuple((t, False, t != win) for t, _, _ in sets)
+                    kinds = m.trip_kinds + p.trip_kinds + s.trip_kinds + h.trip_kinds
+                    sets = tuple(SET_FU[t, False, t != win] for t in kinds)
+                else:
+                    sets = m.sets + p.sets + s.sets + h.sets
                 fu, details = standard_fu(sets + meld_sets, pair, wait, tsumo, closed, pinfu, seat, round_,
                                           double_wind_fu)
                 candidates.append((yaku, yakuman, fu, details))
