@@ -213,9 +213,11 @@ def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, A
     return row
 
 
-def undo_last_hand(*, game: Game, by: Actor = None) -> int:
+def undo_last_hand(*, game: Game, number: int | None = None, by: Actor = None) -> int:
     """Delete the game's last hand; returns its number. Locks the game row.
 
+    ``number`` is the hand the caller believes is last: another one (a
+    scorer saved the next hand meanwhile) is a ``Conflict``, nothing deleted.
     A game that was over is reopened, including one staff ended early: the
     early end was declared after the hand being removed.
     """
@@ -225,6 +227,11 @@ def undo_last_hand(*, game: Game, by: Actor = None) -> int:
         if not rows:
             raise ServiceError("no_hands", "this game has no hand to undo", field="number")
         last = rows[-1]
+        if number is not None and number != last.number:
+            raise Conflict(
+                "hand_conflict", f"hand {number} is no longer the last hand of this game ({last.number} is)",
+                field="number",
+            )
         before = last.as_dict()
         if game.end:
             game.end = ""

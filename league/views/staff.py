@@ -325,7 +325,8 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, "The last hand changed since you looked: nothing was undone. Check the game.")
             return redirect("staff-game", pk=game.pk)
         try:
-            number = services.undo_last_hand(game=game, by=request.user)
+            # The number again under the lock: a hand saved since the check above is not undone.
+            number = services.undo_last_hand(game=game, number=expected, by=request.user)
         except services.ServiceError as err:
             messages.error(request, err.message)
         else:

@@ -269,6 +269,18 @@ def test_undo_last_hand() -> None:
     services.record_hand(game=game, number=2, hand=draw())  # the number is free again
 
 
+def test_undo_last_hand_refuses_when_the_last_hand_is_not_the_one_seen() -> None:
+    # The staff page says which hand it is undoing; another scorer may have
+    # saved the next hand between that page and the lock.
+    game = make_game()
+    play(game, [ron(0, 1, 3, 40), tsumo(1, 1, 30)])
+    with pytest.raises(Conflict) as exc:
+        services.undo_last_hand(game=game, number=1)
+    assert (exc.value.code, exc.value.field) == ("hand_conflict", "number")
+    assert list(game.hands.values_list("number", flat=True)) == [1, 2]
+    assert services.undo_last_hand(game=game, number=2) == 2
+
+
 def test_undo_last_hand_reopens_a_finished_game() -> None:
     game = make_game()
     play(game, hanchan_passing_deal())
