@@ -4,6 +4,8 @@ package cannot express, and the human CLI."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import sys
 import pytest
 
 from scoring.errors import HandError, ScoringError
+from scoring.hand import EAST, HandResult, Situation
 from scoring.hand_api import hand_cli, hand_request
 from tests.scoring.test_yaku import score, yaku
 
@@ -178,3 +181,20 @@ def test_hand_op_runs_through_python_m_scoring():
     run = subprocess.run([sys.executable, "-m", "scoring"], input=line + "\n", capture_output=True, text=True,
                          check=True)
     assert json.loads(run.stdout)["payment"] == {"ron": 4800}
+
+
+@pytest.mark.parametrize("cls", [Situation, HandResult])
+def test_value_objects_with_a_hand_written_init_keep_their_dataclass_fields(cls):
+    # Situation and HandResult fill __dict__ in one step instead of the
+    # dataclass __init__ (they are built per hand): the same names, order and
+    # defaults, and still frozen and comparable.
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    assert [(p.name, p.default) for p in params] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(cls)
+    ]
+    sit = Situation(tsumo=True, seat=EAST, dora=(3,))
+    assert sit == dataclasses.replace(Situation(), tsumo=True, dora=(3,))
+    assert hash(sit) == hash(Situation(True, dora=(3,)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sit.tsumo = False  # type: ignore[misc]
