@@ -25,6 +25,7 @@ toitoi and sanankou, not suuankou:
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
@@ -537,10 +538,10 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         full = list(counts)
         bits = [man.bits, pin.bits, sou.bits, 0]
         sets_l = []
-        for m in melds:
-            reds += m.reds
-            t = m.tile
-            kind = m.kind
+        for meld in melds:
+            reds += meld.reds
+            t = meld.tile
+            kind = meld.kind
             if kind is _CHI:
                 meld_n_seqs += 1
                 meld_seqs |= 1 << t
@@ -687,7 +688,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             ura += full[DORA_AFTER[k]]
     bonus = dora + aka + ura
 
-    best: tuple[tuple[int, int, int, int], int, int, list[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
+    best: tuple[tuple[int, int, int, int], int, int, Sequence[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
     single = len(candidates) == 1 and not renhou_mangan
     for yaku, yakuman, fu, details in candidates:
         if yakuman:
