@@ -364,6 +364,12 @@ def _command(*args: str) -> str:
     return out.getvalue()
 
 
+def test_command_refuses_to_create_a_series_slug_its_urls_cannot_hold():
+    with pytest.raises(CommandError, match="slug"):
+        _command(str(MJLOG / "dnovikoff-tenhou__bug1.xml"), "--series", "Autumn 2025", "--create-series")
+    assert not Series.objects.exists()
+
+
 def test_command_sorts_a_batch_into_series_by_rules_and_goes_on_after_a_bad_file():
     files = [
         MJLOG / "dnovikoff-tenhou__bug1.xml",

@@ -260,3 +260,12 @@ def test_a_game_the_records_finish_counts_in_the_standings(tmp_path: Path) -> No
     assert [r.games for r in series.standings().ranked] == [1, 1, 1, 1]
     # and the still-open game can be played on by staff
     services.record_hand(game=going, number=6, hand=hands_json()[5])
+
+
+@pytest.mark.parametrize("slug", ["Autumn 2025", "x" * 51])
+def test_import_refuses_a_new_series_slug_its_urls_cannot_hold(tmp_path: Path, client, slug: str) -> None:
+    # A series whose slug the URLs cannot hold would break the public series list.
+    with pytest.raises(CommandError, match="slug"):
+        import_text(tmp_path, line(hands=hands_json()), slug=slug)
+    assert not Series.objects.exists()
+    assert client.get("/").status_code == 200

@@ -6,9 +6,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league import records
+from league.models import Series
 
 
 class Command(BaseCommand):
@@ -23,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--name", help="Name of the series if it has to be created (default: the slug).")
 
     def handle(self, *args: Any, file: str, series: str, name: str | None, **options: Any) -> None:
+        if not Series.objects.filter(slug=series).exists():
+            check_new_slug(series)
         try:
             if file == "-":
                 report = records.import_lines(sys.stdin, slug=series, name=name)
@@ -42,3 +46,11 @@ class Command(BaseCommand):
             f"Imported {report.games} games, {report.hands} hands into {report.series.slug}{created}; "
             f"{len(report.new_players)} new players."
         ))
+
+
+def check_new_slug(slug: str) -> None:
+    """Refuse a slug the series URLs cannot hold: its series would break the public list."""
+    try:
+        Series._meta.get_field("slug").run_validators(slug)
+    except ValidationError as err:
+        raise CommandError(f"{slug!r} cannot be a series slug: {' '.join(err.messages)}") from None

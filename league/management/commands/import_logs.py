@@ -23,6 +23,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league import services, tenhou
+from league.management.commands.import_games import check_new_slug
 from league.models import Series
 from scoring.errors import ScoringError
 from scoring.rules import get_ruleset
@@ -76,6 +77,8 @@ class Command(BaseCommand):
         missing = [slug for slug in series if slug not in found]
         if missing and not create_series:
             raise CommandError(f"no series {', '.join(missing)} (add --create-series to create it)")
+        for slug in missing:
+            check_new_slug(slug)
         counts = {"imported": 0, "already": 0, "refused": 0}
         for path in log_files(paths):
             outcome = self._one(path, series, found, missing, force, mapping)
