@@ -35,6 +35,7 @@ from scoring.errors import ScoringError
 from scoring.rules import RIICHI_STICK, Ruleset, get_ruleset
 
 Action = AuditEntry.Action
+MAX_PENALTY = 1_000_000  # thousandths: 1,000 points, beyond any real penalty
 
 
 class ServiceError(Exception):
@@ -324,8 +325,13 @@ def add_penalty(*, game: Game, seat: int, points: int, reason: str, by: Actor = 
         raise ServiceError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field="seat")
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:
         raise ServiceError("invalid_penalty", "penalty points are whole thousandths, not 0 (-20 is -20000)", field="points")
+    if abs(points) > MAX_PENALTY:
+        raise ServiceError("invalid_penalty", f"a penalty is at most {MAX_PENALTY // 1000:,} points", field="points")
     if not reason.strip():
         raise ServiceError("invalid_penalty", "a penalty needs its reason", field="reason")
+    reason_limit = Penalty._meta.get_field("reason").max_length
+    if len(reason.strip()) > reason_limit:
+        raise ServiceError("invalid_penalty", f"a reason has at most {reason_limit} characters", field="reason")
     with transaction.atomic():
         game = _lock(game)
         penalty = Penalty.objects.create(game=game, seat=seat, points=points, reason=reason.strip(), given_by=_user(by))

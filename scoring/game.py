@@ -27,6 +27,7 @@ from .rules import Chombo as ChomboRule
 from .settlement import Penalty, Settlement, settle
 
 SEATS = (0, 1, 2, 3)
+MAX_STICKS = 100  # far more riichi sticks than any table has seen left over
 WINDS = ("E", "S", "W", "N")
 WIND_NAMES = ("East", "South", "West", "North")
 
@@ -633,8 +634,10 @@ def _replay_final(record: GameRecord) -> GameResult:
 
     scores = _check_scores(final.scores, "final.scores")
     sticks = final.riichi_sticks
-    if isinstance(sticks, bool) or not isinstance(sticks, int) or sticks < 0:
-        raise GameError("invalid_sticks", f"riichi_sticks must be 0 or more, not {sticks!r}", field="final.riichi_sticks")
+    if isinstance(sticks, bool) or not isinstance(sticks, int) or not 0 <= sticks <= MAX_STICKS:
+        raise GameError(
+            "invalid_sticks", f"riichi_sticks must be 0 to {MAX_STICKS}, not {sticks!r}", field="final.riichi_sticks"
+        )
     expected = 4 * rules.start_points - sticks * RIICHI_STICK
     if sum(scores) != expected:
         raise GameError(

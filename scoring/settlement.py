@@ -76,6 +76,11 @@ def split_evenly(total: int, seats: Sequence[int]) -> dict[int, int]:
     return {seat: share + (1 if i < rest else 0) for i, seat in enumerate(ordered)}
 
 
+# No table score comes near this (a game moves about 100,000 points); past
+# it a number is a typing slip, and too big for the database's integers.
+MAX_SCORE = 10_000_000
+
+
 def _check_scores(scores: Sequence[int], fieldname: str) -> tuple[int, int, int, int]:
     if not isinstance(scores, (list, tuple)) or len(scores) != 4:
         raise GameError("invalid_scores", "scores must be four numbers, one per seat", field=fieldname)
@@ -83,6 +88,10 @@ def _check_scores(scores: Sequence[int], fieldname: str) -> tuple[int, int, int,
         if isinstance(value, bool) or not isinstance(value, int) or value % 100:
             raise GameError(
                 "invalid_scores", f"a score is a whole multiple of 100, not {value!r}", field=f"{fieldname}[{i}]"
+            )
+        if abs(value) > MAX_SCORE:
+            raise GameError(
+                "invalid_scores", f"a score must be within ±{MAX_SCORE:,}, not {value:,}", field=f"{fieldname}[{i}]"
             )
     return (scores[0], scores[1], scores[2], scores[3])
 

@@ -458,3 +458,28 @@ def test_record_hands_refuses_the_batch_naming_the_hand_and_saves_nothing() -> N
     with pytest.raises(Conflict):
         services.record_hands(game=game, first=5, hands=[draw(1)])
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("points", "reason", "field"),
+    [(-10**12, "slip of the finger", "points"), (-20000, "x" * 201, "reason")],
+)
+def test_add_penalty_refuses_what_the_database_cannot_hold(points: int, reason: str, field: str) -> None:
+    game = make_game()
+    before = snapshot(game)
+    with pytest.raises(ServiceError) as err:
+        services.add_penalty(game=game, seat=1, points=points, reason=reason)
+    assert err.value.field == field
+    assert snapshot(game) == before
+
+
+def test_end_scores_beyond_any_table_are_refused() -> None:
+    game = make_game()
+    before = snapshot(game)
+    with pytest.raises(ServiceError) as err:
+        services.record_final_scores(game=game, scores=[10**20, -(10**20) + 100000, 0, 0])
+    assert (err.value.code, err.value.field) == ("invalid_scores", "final.scores[0]")
+    with pytest.raises(ServiceError) as err:
+        services.record_final_scores(game=game, scores=[100000, 0, 0, -10**6], riichi_sticks=10**6)
+    assert err.value.code == "invalid_sticks"
+    assert snapshot(game) == before
