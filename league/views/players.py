@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
 
@@ -44,6 +44,8 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
         .select_related("game")
         .order_by("game__round_number", "game__finished_at", "game__pk")
     )
+    if not seats:
+        raise Http404(f"{player.name} has no games in {series.name}")
     standing = series.standings().by_player().get(player.pk)
     numbers = stats.player_stats(series, player.pk)
     rows = [

@@ -361,3 +361,8 @@ def test_standings_average_points_show_two_places(value: int, shown: str) -> Non
     from league.tables import StandingsTable
 
     assert StandingsTable.render_average_points(None, value) == shown
+
+
+def test_player_page_of_someone_who_never_played_in_the_series_is_not_found(client: Client, league) -> None:
+    stranger = make_players(1)[0]
+    assert client.get(reverse("player-detail", args=["hand-worked", stranger.pk])).status_code == 404
