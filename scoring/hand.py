@@ -305,8 +305,9 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
         raise HandError("invalid_wind", "round must be a wind", field="round")
-    if most >= 3:
-        # A fifth copy, in the hand or with the indicators showing.
+    if most >= 3 or len(sit.dora) + len(sit.ura) >= 3:
+        # A fifth copy, in the hand or with the indicators showing (a hand
+        # with two copies needs three indicators of that tile to get there).
         indicators = sit.dora + sit.ura if sit.ura else sit.dora
         fifth = most > 4
         for k in indicators:

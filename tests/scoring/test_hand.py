@@ -97,6 +97,8 @@ REFUSALS = [
     ("a fifth copy", {"tiles": "11111m456p789s234s", "win": "1m"}, "too_many_copies", "tiles"),
     ("a fifth copy with the indicators", {"tiles": "111m456p789s234s99m", "dora": ["1m", "1m"]},
      "too_many_copies", "tiles"),
+    ("a fifth copy: a pair and three indicators", {"tiles": "123m456p789s234s99m", "win": "9m", "dora": ["9m", "9m"],
+     "riichi": True, "ura": ["9m"]}, "too_many_copies", "tiles"),
     ("wrong tile count", {"tiles": "123m456p789s234s9m", "win": "9m"}, "wrong_tile_count", "tiles"),
     ("winning tile not in the hand", {"win": "7z"}, "win_not_in_hand", "win"),
     ("red winning tile not in the hand", {"win": "0p"}, "win_not_in_hand", "win"),
