@@ -125,15 +125,7 @@ def record_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, An
     hand = _parse_hand(hand)
     with transaction.atomic():
         game = _lock(game)
-        _check_open(game)
-        expected = game.next_hand_number()
-        if number != expected:
-            raise Conflict(
-                "hand_conflict",
-                f"hand {number} cannot be recorded: the next hand of this game is {expected} "
-                "(has someone else just entered it?)",
-                field="number",
-            )
+        _check_next(game, number)
         inputs = [h.to_input() for h in _hands(game)]
         result = _replay(game, [*inputs, hand], hand_index=number - 1)
         row = Hand(game=game, number=number, entered_by=_user(by))
@@ -163,14 +155,7 @@ def record_hands(
                                else f"hands[{first - 1 + i}]") from None
     with transaction.atomic():
         game = _lock(game)
-        _check_open(game)
-        expected = game.next_hand_number()
-        if first != expected:
-            raise Conflict(
-                "hand_conflict",
-                f"hand {first} cannot be recorded: the next hand of this game is {expected}",
-                field="number",
-            )
+        _check_next(game, first)
         inputs = [h.to_input() for h in _hands(game)]
         result = _replay(game, [*inputs, *parsed])
         rows = _store_hands(game, parsed, by, first=first)
@@ -445,6 +430,19 @@ def _lock(game: Game) -> Game:
     # The row lock is what serialises two scorers on one game: the second
     # waits here until the first commits, then sees its hand and conflicts.
     return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _check_next(game: Game, number: int) -> None:
+    """Refuse a hand for a finished game, or one whose number is not next."""
+    _check_open(game)
+    expected = game.next_hand_number()
+    if number != expected:
+        raise Conflict(
+            "hand_conflict",
+            f"hand {number} cannot be recorded: the next hand of this game is {expected} "
+            "(has someone else just entered it?)",
+            field="number",
+        )
 
 
 def _check_open(game: Game) -> None:
