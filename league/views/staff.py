@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
+from league.views.series import int_param
 from scoring import game as sg
 from scoring.errors import ScoringError
 
@@ -134,7 +135,7 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    editing = _int(request.POST.get("editing"))
+    editing = int_param(request.POST.get("editing"))
     replayed = _replay(game)
     number = editing or len(replayed.hands) + 1
     form = _hand_form(game, replayed, number, data=request.POST)
@@ -320,7 +321,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     last = game.hands.order_by("-number").prefetch_related("wins").first()
     if request.method == "POST":
-        expected = _int(request.POST.get("number"))
+        expected = int_param(request.POST.get("number"))
         if last is None or expected != last.number:
             messages.error(request, "The last hand changed since you looked: nothing was undone. Check the game.")
             return redirect("staff-game", pk=game.pk)
@@ -405,8 +406,4 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
         return redirect("staff-penalties", pk=game.pk)
     ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
     return render(request, "league/staff_cancel_penalty.html", ctx)
-
-
-def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isascii() and value.isdigit() else None  # not "²"
 
