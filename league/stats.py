@@ -9,17 +9,16 @@ game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, Sum
 
+from league.exports import ruleset_of
 from league.models import WINDS, Game, Hand, Penalty, Seat, Series
 from scoring import game as sg
 from scoring.game import TransferKind
-from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import Penalty as ScoringPenalty
 
 
@@ -50,25 +49,12 @@ def replay(game: Game) -> sg.GameResult:
         if game.final_scores is not None:
             final = sg.FinalScores(scores=tuple(game.final_scores), riichi_sticks=game.final_riichi_sticks)
         record = sg.GameRecord(
-            rules=_ruleset(game.rules), hands=hands, end=sg.EndReason(game.end) if game.end else None,
+            rules=ruleset_of(game.rules), hands=hands, end=sg.EndReason(game.end) if game.end else None,
             penalties=penalties, final=final,
         )
         cached = sg.replay(record)
         game._public_replay = cached  # type: ignore[attr-defined]
     return cached
-
-
-def _ruleset(spec: Any) -> Ruleset:
-    # Every game of a series carries the same spec; building a Ruleset from
-    # it validates every field, which a page replaying 10,000 games feels.
-    key = json.dumps(spec, sort_keys=True)
-    rules = _RULESETS.get(key)
-    if rules is None:
-        rules = _RULESETS[key] = get_ruleset(spec)
-    return rules
-
-
-_RULESETS: dict[str, Ruleset] = {}
 
 
 # -- the hand log ------------------------------------------------------------------
