@@ -36,6 +36,18 @@ def pretty_json(value: Any) -> str:
     return format_html("<pre>{}</pre>", json.dumps(value, indent=1, ensure_ascii=False))
 
 
+class AuditJsonMixin:
+    """An audit entry's before and after values, readable, for the inline and the list."""
+
+    @admin.display(description="before")
+    def before_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.before)
+
+    @admin.display(description="after")
+    def after_json(self, obj: AuditEntry) -> str:
+        return pretty_json(obj.after)
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "ema_number", "club", "country", "user"]
@@ -130,19 +142,11 @@ class PenaltyInline(ReadOnlyMixin, admin.TabularInline):
     readonly_fields = fields
 
 
-class AuditInline(ReadOnlyMixin, admin.TabularInline):
+class AuditInline(AuditJsonMixin, ReadOnlyMixin, admin.TabularInline):
     model = AuditEntry
     fields = ["at", "action", "hand_number", "username", "before_json", "after_json"]
     readonly_fields = fields
     ordering = ["-at", "-pk"]
-
-    @admin.display(description="before")
-    def before_json(self, obj: AuditEntry) -> str:
-        return pretty_json(obj.before)
-
-    @admin.display(description="after")
-    def after_json(self, obj: AuditEntry) -> str:
-        return pretty_json(obj.after)
 
 
 class GameAddForm(forms.ModelForm):
@@ -338,7 +342,7 @@ class PenaltyAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class AuditEntryAdmin(AuditJsonMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["at", "action", "game", "hand_number", "username"]
     list_filter = ["action", "game__series"]
     search_fields = ["username", "game__series__name", "game__seats__player__name"]
@@ -346,11 +350,3 @@ class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["game__series"]
     fields = ["at", "action", "game", "hand_number", "user", "username", "before_json", "after_json"]
     readonly_fields = fields
-
-    @admin.display(description="before")
-    def before_json(self, obj: AuditEntry) -> str:
-        return pretty_json(obj.before)
-
-    @admin.display(description="after")
-    def after_json(self, obj: AuditEntry) -> str:
-        return pretty_json(obj.after)
