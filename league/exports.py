@@ -30,7 +30,7 @@ from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
 
-from league.models import Game, Hand, Penalty, Seat, Series, Win
+from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
 from scoring import game as sg
 from scoring.rules import Ruleset, get_ruleset
 
@@ -256,27 +256,8 @@ def hand_inputs(game_ids: Sequence[int]) -> dict[int, list[sg.HandInput]]:
             "tiles", "yaku", "note",
         )
     ):
-        inputs[game_id].append(_hand_input(wins.get(hand_id, []), *row))
+        inputs[game_id].append(stored_hand_input(wins.get(hand_id, []), *row))
     return inputs
-
-
-def _hand_input(
-    wins: list[sg.Win], outcome: str, loser: int | None, riichi: list[int], tenpai: list[int], nagashi: list[int],
-    abort_reason: str, offender: int | None, tiles: Any, yaku: Any, note: str,
-) -> sg.HandInput:
-    o: sg.Outcome
-    if outcome == Hand.Outcome.RON:
-        o = sg.Ron(loser=loser, wins=tuple(wins))  # type: ignore[arg-type]
-    elif outcome == Hand.Outcome.TSUMO:
-        w = wins[0]
-        o = sg.Tsumo(winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
-    elif outcome == Hand.Outcome.DRAW:
-        o = sg.Draw(tenpai=tuple(tenpai), nagashi=tuple(nagashi))
-    elif outcome == Hand.Outcome.ABORT:
-        o = sg.Abort(reason=sg.AbortReason(abort_reason))
-    else:
-        o = sg.Chombo(offender=offender)  # type: ignore[arg-type]
-    return sg.HandInput(outcome=o, riichi=tuple(riichi), tiles=tiles, yaku=yaku, note=note or None)
 
 
 _rulesets: dict[str, Ruleset] = {}

@@ -385,21 +385,10 @@ class Hand(models.Model):
 
     def to_input(self) -> sg.HandInput:
         """The stored input as ``scoring`` value objects (wins prefetched or not)."""
-        wins = sorted(self.wins.all(), key=lambda w: w.order)
-        outcome: Any
-        if self.outcome == self.Outcome.RON:
-            outcome = sg.Ron(loser=self.loser, wins=tuple(w.to_win() for w in wins))
-        elif self.outcome == self.Outcome.TSUMO:
-            w = wins[0]
-            outcome = sg.Tsumo(winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
-        elif self.outcome == self.Outcome.DRAW:
-            outcome = sg.Draw(tenpai=tuple(self.tenpai), nagashi=tuple(self.nagashi))
-        elif self.outcome == self.Outcome.ABORT:
-            outcome = sg.Abort(reason=sg.AbortReason(self.abort_reason))
-        else:
-            outcome = sg.Chombo(offender=self.chombo_offender)
-        return sg.HandInput(
-            outcome=outcome, riichi=tuple(self.riichi), tiles=self.tiles, yaku=self.yaku, note=self.note or None
+        wins = [w.to_win() for w in sorted(self.wins.all(), key=lambda w: w.order)]
+        return stored_hand_input(
+            wins, self.outcome, self.loser, self.riichi, self.tenpai, self.nagashi, self.abort_reason,
+            self.chombo_offender, self.tiles, self.yaku, self.note,
         )
 
     def set_input(self, hand: sg.HandInput) -> list[Win]:
@@ -448,6 +437,27 @@ class Hand(models.Model):
     def as_dict(self) -> dict[str, Any]:
         """The hand in GAME RECORD form, detail included (for the audit trail)."""
         return sg.hand_to_dict(self.to_input())
+
+
+def stored_hand_input(
+    wins: Sequence[sg.Win], outcome: str, loser: int | None, riichi: list[int], tenpai: list[int],
+    nagashi: list[int], abort_reason: str, offender: int | None, tiles: Any, yaku: Any, note: str,
+) -> sg.HandInput:
+    """A hand's stored columns (and its wins, in order) as ``scoring`` input:
+    ``Hand.to_input`` from a row, ``exports.hand_inputs`` from plain values."""
+    o: sg.Outcome
+    if outcome == Hand.Outcome.RON:
+        o = sg.Ron(loser=loser, wins=tuple(wins))  # type: ignore[arg-type]
+    elif outcome == Hand.Outcome.TSUMO:
+        w = wins[0]
+        o = sg.Tsumo(winner=w.winner, han=w.han, fu=w.fu, yakuman=w.yakuman, pao=w.pao)
+    elif outcome == Hand.Outcome.DRAW:
+        o = sg.Draw(tenpai=tuple(tenpai), nagashi=tuple(nagashi))
+    elif outcome == Hand.Outcome.ABORT:
+        o = sg.Abort(reason=sg.AbortReason(abort_reason))
+    else:
+        o = sg.Chombo(offender=offender)  # type: ignore[arg-type]
+    return sg.HandInput(outcome=o, riichi=tuple(riichi), tiles=tiles, yaku=yaku, note=note or None)
 
 
 class Win(models.Model):
