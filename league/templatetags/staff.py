@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from league.templatetags.league import delta, score
+
 register = template.Library()
 
 ROUND_WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -21,18 +23,9 @@ def round_name(label: str) -> str:
     return f"{ROUND_WINDS.get(label[:1], label[:1])} {label[1:]}" if label else ""
 
 
-@register.filter
-def table_points(value: int | None) -> str:
-    """25000 -> '25,000'."""
-    return "" if value is None else f"{value:,}"
-
-
-@register.filter
-def signed(value: int | None) -> str:
-    """A change of table points: 5500 -> '+5,500', 0 -> '0'."""
-    if value is None:
-        return ""
-    return f"{value:+,}" if value else "0"
+# The public pages' table point filters, under the names the staff templates use.
+register.filter("table_points", score)
+register.filter("signed", delta)
 
 
 @register.filter
