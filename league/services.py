@@ -375,12 +375,7 @@ def preview_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, A
     elif 1 <= number <= len(inputs):
         inputs[number - 1] = hand
     else:
-        raise Conflict(
-            "hand_conflict",
-            f"hand {number} cannot be recorded: the next hand of this game is {len(inputs) + 1} "
-            "(has someone else just entered it?)",
-            field="number",
-        )
+        raise _not_next(number, len(inputs) + 1)
     result = _replay(game, inputs, hand_index=number - 1)
     return HandPreview(number, result.hands[number - 1], result)
 
@@ -437,12 +432,16 @@ def _check_next(game: Game, number: int) -> None:
     _check_open(game)
     expected = game.next_hand_number()
     if number != expected:
-        raise Conflict(
-            "hand_conflict",
-            f"hand {number} cannot be recorded: the next hand of this game is {expected} "
-            "(has someone else just entered it?)",
-            field="number",
-        )
+        raise _not_next(number, expected)
+
+
+def _not_next(number: int, expected: int) -> Conflict:
+    return Conflict(
+        "hand_conflict",
+        f"hand {number} cannot be recorded: the next hand of this game is {expected} "
+        "(has someone else just entered it?)",
+        field="number",
+    )
 
 
 def _check_open(game: Game) -> None:
@@ -744,7 +743,7 @@ def _check_log_rules(series: Series, log: tenhou.TenhouLog) -> None:
         kind = "an east-only" if theirs.length == "east" else "a hanchan"
         raise LogRefused(
             "rules_differ",
-            f"{log.log_id} is {kind} game under {_rules_text(get_ruleset(log.rules))}, but series "
+            f"{log.log_id} is {kind} game under {_rules_text(theirs)}, but series "
             f"'{series.slug}' plays {_rules_text(series.ruleset())}: import it into a series with the log's rules",
             log_id=log.log_id,
         )
