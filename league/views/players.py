@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
 
 from league import charts, stats
-from league.models import Player, Seat, Series
+from league.models import WINDS, Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
 from league.views.series import PAGE_CACHE_SECONDS, render_cached
@@ -51,7 +51,7 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     rows = [
         {
             "round": s.game.round_number, "table": s.game.table, "date": s.game.finished_at or s.game.started_at,
-            "seat": ("East", "South", "West", "North")[s.seat], "place": s.place, "end_score": s.end_score,
+            "seat": WINDS[s.seat], "place": s.place, "end_score": s.end_score,
             "points": s.points, "game": s.game.pk, "in_progress": not s.game.is_finished,
         }
         for s in seats
