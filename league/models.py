@@ -211,18 +211,13 @@ class Game(models.Model):
         """The game as ``scoring`` sees it; ``hands`` replaces the stored ones."""
         if hands is None:
             hands = [h.to_input() for h in self.hands.prefetch_related("wins")]
-        penalties = tuple(
-            ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason) for p in self.penalties.filter(cancelled_at=None)
-        )
-        final = None
-        if self.final_scores is not None:
-            final = sg.FinalScores(scores=tuple(self.final_scores), riichi_sticks=self.final_riichi_sticks)
-        return sg.GameRecord(
-            rules=self.ruleset(),
-            hands=tuple(hands),
-            end=sg.EndReason(self.end) if self.end else None,
-            penalties=penalties,
-            final=final,
+        return build_record(
+            self.ruleset(),
+            end=self.end,
+            final_scores=self.final_scores,
+            final_riichi_sticks=self.final_riichi_sticks,
+            hands=hands,
+            penalties=self.penalties.filter(cancelled_at=None).values_list("seat", "points", "reason"),
         )
 
     def replay(self) -> sg.GameResult:
@@ -231,6 +226,31 @@ class Game(models.Model):
 
     def next_hand_number(self) -> int:
         return (self.hands.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def build_record(
+    rules: Ruleset,
+    *,
+    end: str,
+    final_scores: Sequence[int] | None,
+    final_riichi_sticks: int,
+    hands: Iterable[sg.HandInput],
+    penalties: Iterable[tuple[int, int, str]],
+) -> sg.GameRecord:
+    """A game's stored columns, its hands as input and its penalties in force
+    (seat, points, reason) as one ``scoring`` GameRecord. ``Game.record``,
+    the public pages (from prefetched rows) and the record export (from plain
+    rows in batches) all build it here."""
+    final = None
+    if final_scores is not None:
+        final = sg.FinalScores(scores=tuple(final_scores), riichi_sticks=final_riichi_sticks)  # type: ignore[arg-type]
+    return sg.GameRecord(
+        rules=rules,
+        hands=tuple(hands),
+        end=sg.EndReason(end) if end else None,
+        penalties=tuple(ScoringPenalty(seat=seat, points=points, reason=reason) for seat, points, reason in penalties),
+        final=final,
+    )
 
 
 class SeatQuerySet(models.QuerySet["Seat"]):

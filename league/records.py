@@ -35,11 +35,10 @@ from django.db.models import QuerySet
 
 from league import services
 from league.exports import game_batches, hand_inputs, ruleset_of
-from league.models import Game, Penalty, Player, Seat, Series
+from league.models import Game, Penalty, Player, Seat, Series, build_record
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset
-from scoring.settlement import Penalty as ScoringPenalty
 
 LEAGUE_KEYS = ("round", "table", "players", "started_at", "finished_at")
 NAME_LENGTH = Player._meta.get_field("name").max_length
@@ -68,23 +67,17 @@ def export_lines(games: QuerySet[Game]) -> Iterator[str]:
             Seat.objects.filter(game_id__in=ids).order_by("game_id", "seat").values_list("game_id", "player__name")
         ):
             players[game_id].append(name)
-        penalties: dict[int, list[ScoringPenalty]] = defaultdict(list)
+        penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
         for game_id, seat, points, reason in (
             Penalty.objects.filter(game_id__in=ids, cancelled_at=None)
             .order_by("game_id", "given_at", "pk")
             .values_list("game_id", "seat", "points", "reason")
         ):
-            penalties[game_id].append(ScoringPenalty(seat=seat, points=points, reason=reason))
+            penalties[game_id].append((seat, points, reason))
         for pk, round_number, table, rules, end, final_scores, final_sticks, started_at, finished_at in batch:
-            final = None
-            if final_scores is not None:
-                final = sg.FinalScores(scores=tuple(final_scores), riichi_sticks=final_sticks)
-            record = sg.GameRecord(
-                rules=ruleset_of(rules),
-                hands=tuple(hands.get(pk, ())),
-                end=sg.EndReason(end) if end else None,
-                penalties=tuple(penalties.get(pk, ())),
-                final=final,
+            record = build_record(
+                ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=final_sticks,
+                hands=hands.get(pk, ()), penalties=penalties.get(pk, ()),
             )
             out: dict[str, Any] = {
                 "round": round_number, "table": table, "players": players[pk], "started_at": started_at.isoformat(),

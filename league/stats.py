@@ -16,10 +16,9 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, Sum
 
 from league.exports import ruleset_of
-from league.models import WINDS, Game, Hand, Penalty, Seat, Series
+from league.models import WINDS, Game, Hand, Penalty, Seat, Series, build_record
 from scoring import game as sg
 from scoring.game import TransferKind
-from scoring.settlement import Penalty as ScoringPenalty
 
 
 def replay_prefetches() -> tuple[Prefetch, ...]:
@@ -39,18 +38,13 @@ def replay(game: Game) -> sg.GameResult:
     """
     cached = getattr(game, "_public_replay", None)
     if cached is None:
-        hands = tuple(h.to_input() for h in game.hands.all())
-        penalties = tuple(
-            ScoringPenalty(seat=p.seat, points=p.points, reason=p.reason)
-            for p in game.penalties.all()
-            if p.cancelled_at is None
-        )
-        final = None
-        if game.final_scores is not None:
-            final = sg.FinalScores(scores=tuple(game.final_scores), riichi_sticks=game.final_riichi_sticks)
-        record = sg.GameRecord(
-            rules=ruleset_of(game.rules), hands=hands, end=sg.EndReason(game.end) if game.end else None,
-            penalties=penalties, final=final,
+        record = build_record(
+            ruleset_of(game.rules),
+            end=game.end,
+            final_scores=game.final_scores,
+            final_riichi_sticks=game.final_riichi_sticks,
+            hands=(h.to_input() for h in game.hands.all()),
+            penalties=((p.seat, p.points, p.reason) for p in game.penalties.all() if p.cancelled_at is None),
         )
         cached = sg.replay(record)
         game._public_replay = cached  # type: ignore[attr-defined]
