@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
 
@@ -31,6 +32,13 @@ def make_series(rules: str | dict[str, Any] = "ari-ari", *, slug: str | None = N
     n = next(_names)
     fields.setdefault("name", f"Series {n}")
     return Series.objects.create(slug=slug or f"series-{n}", rules=get_ruleset(rules).to_spec(), **fields)
+
+
+def make_scorer(series: Series, username: str = "scorer", password: str = "pw") -> User:
+    """A login allowed to enter ``series``' results."""
+    user = User.objects.create_user(username, password=password)
+    series.scorers.add(user)
+    return user
 
 
 def make_game(series: Series | None = None, players: Sequence[Player] | None = None, **kwargs: Any) -> Game:

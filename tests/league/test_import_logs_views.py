@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league import services, tenhou
 from league.models import Game, Series
-from tests.factories import make_series
+from tests.factories import make_scorer, make_series
 from tests.realdata import REALDATA, require_realdata
 
 require_realdata()
@@ -36,9 +36,7 @@ def series() -> Series:
 
 @pytest.fixture
 def scorer(series: Series) -> User:
-    user = User.objects.create_user("scorer", password="x")
-    series.scorers.add(user)
-    return user
+    return make_scorer(series, password="x")
 
 
 def _upload(client: Client, series: Series, *files: SimpleUploadedFile, **extra: object):

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Game, Hand, Penalty
-from tests.factories import draw, make_game, make_players, make_series, play, ron, tsumo
+from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,7 @@ def series() -> Any:
 
 @pytest.fixture
 def scorer(series: Any) -> User:
-    user = User.objects.create_user("scorer", password="pw")
-    series.scorers.add(user)
-    return user
+    return make_scorer(series, password="pw")
 
 
 @pytest.fixture
