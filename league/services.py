@@ -160,12 +160,9 @@ def record_hands(
         result = _replay(game, [*inputs, *parsed])
         rows = _store_hands(game, parsed, by, first=first)
         _bump_version(game.series_id)
-        user = _user(by)
         AuditEntry.objects.bulk_create(
-            AuditEntry(
-                game=game, action=Action.RECORD_HAND, hand_number=row.number, user=user,
-                username=user.get_username() if user else "", after=_state_of(hand, result.hands[row.number - 1]),
-            )
+            _audit_entry(game, Action.RECORD_HAND, by, hand_number=row.number,
+                         after=_state_of(hand, result.hands[row.number - 1]))
             for row, hand in zip(rows, parsed, strict=True)
         )
         _sync_result(game, result, by)
@@ -571,8 +568,23 @@ def _audit(
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
     _bump_version(game.series_id)
+    entry = _audit_entry(game, action, by, hand_number=hand_number, before=before, after=after)
+    entry.save()
+    return entry
+
+
+def _audit_entry(
+    game: Game,
+    action: AuditEntry.Action,
+    by: Actor,
+    *,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    """An unsaved audit entry (a batch saves many at once; see ``_audit``)."""
     user = _user(by)
-    return AuditEntry.objects.create(
+    return AuditEntry(
         game=game,
         action=action,
         hand_number=hand_number,
