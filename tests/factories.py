@@ -20,6 +20,18 @@ from scoring.settlement import settle
 _names = itertools.count(1)
 
 
+def snapshot(game: Game) -> list[tuple[Any, ...]]:
+    """Everything a change could touch, to prove a refused one touched nothing."""
+    game.refresh_from_db()
+    return [
+        (game.status, game.end, game.final_scores, game.finished_at),
+        list(game.hands.values_list("number", "outcome", "loser", "riichi", "tenpai", "updated_at")),
+        list(Seat.objects.filter(game=game).values_list("seat", "end_score", "place", "points")),
+        list(game.penalties.values_list("seat", "points", "cancelled_at")),
+        game.audit.count(),
+    ]
+
+
 def make_player(name: str | None = None, **fields: Any) -> Player:
     return Player.objects.create(name=name or f"Player {next(_names)}", **fields)
 

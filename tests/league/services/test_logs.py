@@ -20,6 +20,7 @@ from django.core.management.base import CommandError
 from league import services, tenhou
 from league.models import AuditEntry, Game, Hand, Player, Seat, Series, Win
 from scoring.game import record_to_dict
+from scoring.rules import get_ruleset
 from tests.factories import make_player, make_series
 from tests.realdata import REALDATA, read_csv, reproduced_tenhou_files, require_realdata, thousandths
 
@@ -43,7 +44,7 @@ def _series() -> dict[str, Series]:
 
 
 def _for(log: tenhou.TenhouLog, series: dict[str, Series]) -> Series:
-    rules = tenhou.get_ruleset(log.rules)
+    rules = get_ruleset(log.rules)
     return next(s for s in series.values() if services.same_rules(s.ruleset(), rules))
 
 

@@ -1,4 +1,4 @@
-"""The services, hand by hand, the way scorers use them."""
+"""The game services (league.services.games), hand by hand, the way scorers use them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from league import services
-from league.models import AuditEntry, Game, Hand, Penalty, Seat
-from league.services import Conflict, ServiceError
+from league.models import AuditEntry, Game, Hand
 from scoring.game import Win
 from tests.factories import (
     abort,
@@ -22,24 +21,13 @@ from tests.factories import (
     make_series,
     play,
     ron,
+    snapshot,
     tsumo,
 )
 
 pytestmark = pytest.mark.django_db
 
 Action = AuditEntry.Action
-
-
-def snapshot(game: Game) -> list[tuple[Any, ...]]:
-    """Everything a change could touch, to prove a refused one touched nothing."""
-    game.refresh_from_db()
-    return [
-        (game.status, game.end, game.final_scores, game.finished_at),
-        list(game.hands.values_list("number", "outcome", "loser", "riichi", "tenpai", "updated_at")),
-        list(Seat.objects.filter(game=game).values_list("seat", "end_score", "place", "points")),
-        list(game.penalties.values_list("seat", "points", "cancelled_at")),
-        game.audit.count(),
-    ]
 
 
 def scores(game: Game) -> tuple[int, ...]:
@@ -114,7 +102,7 @@ def test_record_hand_number_not_next_is_a_conflict() -> None:
     game = make_game()
     play(game, [ron(0, 1, 3, 40)])
     before = snapshot(game)
-    with pytest.raises(Conflict) as exc:
+    with pytest.raises(services.Conflict) as exc:
         services.record_hand(game=game, number=3, hand=tsumo(1, 1, 30))
     assert (exc.value.code, exc.value.field) == ("hand_conflict", "number")
     assert "next hand of this game is 2" in exc.value.message
@@ -125,7 +113,7 @@ def test_two_scorers_enter_the_same_hand_the_second_conflicts() -> None:
     game = make_game()
     services.record_hand(game=game, number=1, hand=ron(0, 1, 3, 40))
     before = snapshot(game)
-    with pytest.raises(Conflict):
+    with pytest.raises(services.Conflict):
         services.record_hand(game=game, number=1, hand=ron(0, 2, 2, 30))
     assert snapshot(game) == before
     assert game.hands.get().to_input() == ron(0, 1, 3, 40)
@@ -150,7 +138,7 @@ def test_record_hand_refuses_bad_input_naming_the_field(name: str, hand: Any, co
     game = make_game()
     play(game, [draw(0, 1)])
     before = snapshot(game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.record_hand(game=game, number=2, hand=hand)
     assert exc.value.field == field
     assert exc.value.code == code or name == "unknown key"
@@ -161,7 +149,7 @@ def test_record_hand_refused_for_a_finished_game() -> None:
     game = make_game()
     play(game, hanchan_passing_deal())
     before = snapshot(game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.record_hand(game=game, number=9, hand=draw())
     assert (exc.value.code, exc.value.field) == ("game_over", "game")
     assert snapshot(game) == before
@@ -170,14 +158,14 @@ def test_record_hand_refused_for_a_finished_game() -> None:
 def test_start_game_refuses_the_same_player_twice() -> None:
     series = make_series()
     a, b, c = make_players(3)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.start_game(series=series, players=[a, b, c, b])
     assert (exc.value.code, exc.value.field) == ("same_player", "players[3]")
     assert not Game.objects.exists()
 
 
 def test_start_game_needs_four_players() -> None:
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.start_game(series=make_series(), players=make_players(3))
     assert exc.value.field == "players"
 
@@ -209,7 +197,7 @@ def test_correct_hand_refused_when_a_later_hand_becomes_impossible() -> None:
     assert game.is_finished
     before = snapshot(game)
     # Had South won hand 8, the game would have ended there: hand 9 cannot have been played.
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.correct_hand(game=game, number=8, hand=tsumo(2, 1, 30))
     assert exc.value.code == "game_over"
     assert exc.value.field == "hands[8]"
@@ -221,7 +209,7 @@ def test_correct_hand_refuses_bad_input_with_the_hands_own_field() -> None:
     game = make_game()
     play(game, [ron(0, 1, 3, 40), draw()])
     before = snapshot(game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.correct_hand(game=game, number=1, hand=ron(0, 1, 1, 20))
     assert (exc.value.code, exc.value.field) == ("fu_not_possible", "outcome.wins[0].fu")
     assert snapshot(game) == before
@@ -229,7 +217,7 @@ def test_correct_hand_refuses_bad_input_with_the_hands_own_field() -> None:
 
 def test_correct_hand_unknown_number() -> None:
     game = make_game()
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.correct_hand(game=game, number=1, hand=draw())
     assert (exc.value.code, exc.value.field) == ("no_such_hand", "number")
 
@@ -274,7 +262,7 @@ def test_undo_last_hand_refuses_when_the_last_hand_is_not_the_one_seen() -> None
     # saved the next hand between that page and the lock.
     game = make_game()
     play(game, [ron(0, 1, 3, 40), tsumo(1, 1, 30)])
-    with pytest.raises(Conflict) as exc:
+    with pytest.raises(services.Conflict) as exc:
         services.undo_last_hand(game=game, number=1)
     assert (exc.value.code, exc.value.field) == ("hand_conflict", "number")
     assert list(game.hands.values_list("number", flat=True)) == [1, 2]
@@ -291,7 +279,7 @@ def test_undo_last_hand_reopens_a_finished_game() -> None:
 
 
 def test_undo_with_no_hands() -> None:
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.undo_last_hand(game=make_game())
     assert (exc.value.code, exc.value.field) == ("no_hands", "number")
 
@@ -308,7 +296,7 @@ def test_finish_game_early_settles_current_scores() -> None:
     assert list(game.seats.order_by("seat").values_list("end_score", "place", "points")) == [
         (21300, 4, -38700), (29200, 1, 49200), (26000, 2, 6000), (23500, 3, -16500)
     ]
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.record_hand(game=game, number=4, hand=draw())
     assert exc.value.code == "game_over"
 
@@ -317,7 +305,7 @@ def test_finish_game_agari_yame_refused_where_the_rules_do_not_allow_it() -> Non
     game = make_game()
     play(game, [ron(0, 1, 3, 40)])
     before = snapshot(game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.finish_game(game=game, end=Game.End.AGARI_YAME)
     assert (exc.value.code, exc.value.field) == ("end_not_possible", "end")
     assert snapshot(game) == before
@@ -326,7 +314,7 @@ def test_finish_game_agari_yame_refused_where_the_rules_do_not_allow_it() -> Non
 def test_finish_game_twice_is_refused() -> None:
     game = make_game()
     services.finish_game(game=game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.finish_game(game=game)
     assert exc.value.code == "game_over"
 
@@ -356,7 +344,7 @@ def test_record_final_scores_with_sticks_left_on_the_table() -> None:
 def test_record_final_scores_must_add_up() -> None:
     game = make_game()
     before = snapshot(game)
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.record_final_scores(game=game, scores=[41300, 24900, 21800, 12000], riichi_sticks=1)
     assert (exc.value.code, exc.value.field) == ("scores_do_not_add_up", "final.scores")
     assert snapshot(game) == before
@@ -365,46 +353,9 @@ def test_record_final_scores_must_add_up() -> None:
 def test_record_final_scores_refused_for_a_game_with_hands() -> None:
     game = make_game()
     play(game, [draw()])
-    with pytest.raises(ServiceError) as exc:
+    with pytest.raises(services.ServiceError) as exc:
         services.record_final_scores(game=game, scores=[25000] * 4)
     assert exc.value.code == "has_hands"
-
-
-# -- penalties -------------------------------------------------------------------------
-
-
-def test_penalty_on_a_finished_game_resettles_and_cancel_restores() -> None:
-    game = make_game()
-    services.record_final_scores(game=game, scores=[41300, 24900, 21800, 12000])
-    penalty = services.add_penalty(game=game, seat=1, points=-20000, reason="late")
-    assert list(game.seats.order_by("seat").values_list("points", flat=True)) == [61300, -15100, -18200, -48000]
-    services.cancel_penalty(penalty=penalty)
-    assert list(game.seats.order_by("seat").values_list("points", flat=True)) == [61300, 4900, -18200, -48000]
-    actions = list(game.audit.order_by("pk").values_list("action", flat=True))
-    assert actions == [Action.START, Action.FINAL_SCORES, Action.ADD_PENALTY, Action.RESETTLE,
-                       Action.CANCEL_PENALTY, Action.RESETTLE]
-    with pytest.raises(ServiceError) as exc:
-        services.cancel_penalty(penalty=penalty)
-    assert exc.value.code == "already_cancelled"
-
-
-def test_penalty_during_play_applies_at_the_end() -> None:
-    game = make_game()
-    services.add_penalty(game=game, seat=3, points=-10000, reason="slow play")
-    play(game, hanchan_passing_deal())
-    assert game.seats.get(seat=3).points == -41900 - 10000
-
-
-@pytest.mark.parametrize(
-    ("seat", "points", "reason", "field"),
-    [(4, -1000, "x", "seat"), (0, 0, "x", "points"), (0, -1000, " ", "reason")],
-)
-def test_add_penalty_refuses_bad_input(seat: int, points: int, reason: str, field: str) -> None:
-    game = make_game()
-    with pytest.raises(ServiceError) as exc:
-        services.add_penalty(game=game, seat=seat, points=points, reason=reason)
-    assert exc.value.field == field
-    assert not Penalty.objects.exists()
 
 
 # -- audit ------------------------------------------------------------------------------
@@ -452,34 +403,21 @@ def test_record_hands_refuses_the_batch_naming_the_hand_and_saves_nothing() -> N
     game = make_game()
     play(game, [tsumo(0, 1, 30)])
     before = snapshot(game)
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(services.ServiceError) as err:
         services.record_hands(game=game, first=2, hands=[draw(1), ron(1, 1, 1, 30)])
     assert (err.value.code, err.value.field) == ("loser_is_winner", "hands[2].outcome.wins[0].winner")
-    with pytest.raises(Conflict):
+    with pytest.raises(services.Conflict):
         services.record_hands(game=game, first=5, hands=[draw(1)])
-    assert snapshot(game) == before
-
-
-@pytest.mark.parametrize(
-    ("points", "reason", "field"),
-    [(-10**12, "slip of the finger", "points"), (-20000, "x" * 201, "reason")],
-)
-def test_add_penalty_refuses_what_the_database_cannot_hold(points: int, reason: str, field: str) -> None:
-    game = make_game()
-    before = snapshot(game)
-    with pytest.raises(ServiceError) as err:
-        services.add_penalty(game=game, seat=1, points=points, reason=reason)
-    assert err.value.field == field
     assert snapshot(game) == before
 
 
 def test_end_scores_beyond_any_table_are_refused() -> None:
     game = make_game()
     before = snapshot(game)
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(services.ServiceError) as err:
         services.record_final_scores(game=game, scores=[10**20, -(10**20) + 100000, 0, 0])
     assert (err.value.code, err.value.field) == ("invalid_scores", "final.scores[0]")
-    with pytest.raises(ServiceError) as err:
+    with pytest.raises(services.ServiceError) as err:
         services.record_final_scores(game=game, scores=[100000, 0, 0, -10**6], riichi_sticks=10**6)
     assert err.value.code == "invalid_sticks"
     assert snapshot(game) == before

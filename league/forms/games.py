@@ -1,0 +1,110 @@
+"""Staff forms around a game: starting one, finishing it early, its end scores
+only, and penalties."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from league.forms.base import SEATS, StaffForm, seat_choices
+from league.models import Game, Player
+from scoring.rules import Ruleset
+
+
+class StartGameForm(StaffForm):
+    round_number = forms.IntegerField(label="Round", min_value=1, initial=1)
+    table = forms.CharField(label="Table", max_length=20, required=False)
+    east = forms.ModelChoiceField(Player.objects.all(), label="East (first dealer)")
+    south = forms.ModelChoiceField(Player.objects.all(), label="South")
+    west = forms.ModelChoiceField(Player.objects.all(), label="West")
+    north = forms.ModelChoiceField(Player.objects.all(), label="North")
+
+    SEAT_FIELDS = ("east", "south", "west", "north")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seen: dict[int, str] = {}
+        for name in self.SEAT_FIELDS:
+            player = data.get(name)
+            if player is None:
+                continue
+            if player.pk in seen:
+                self.add_error(name, f"{player} already sits {seen[player.pk]}; a player sits once.")
+            else:
+                seen[player.pk] = self.fields[name].label.split()[0]
+        return data
+
+    def players(self) -> list[Player]:
+        return [self.cleaned_data[name] for name in self.SEAT_FIELDS]
+
+    def service_field(self, field: str | None) -> str | None:
+        m = re.fullmatch(r"players\[(\d)\]", field or "")
+        if m:
+            return self.SEAT_FIELDS[int(m[1])]
+        return super().service_field(field)
+
+
+
+class FinishForm(StaffForm):
+    end = forms.ChoiceField(label="How does the game end?", widget=forms.RadioSelect)
+
+    def __init__(self, *args: Any, rules: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(Game.End.EARLY.value, "End it now (time is up)")]
+        if "optional" in (rules.agari_yame.value, rules.tenpai_yame.value):
+            choices.append((Game.End.AGARI_YAME.value, "The all-last dealer stops (agari-yame)"))
+        self.fields["end"].choices = choices
+        self.fields["end"].initial = Game.End.EARLY.value
+
+
+class FinalScoresForm(StaffForm):
+    """A game kept by its four end scores only."""
+
+    riichi_sticks = forms.IntegerField(label="Riichi sticks left on the table", min_value=0, initial=0)
+
+    def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = list(names)
+        sticks = self.fields.pop("riichi_sticks")
+        for s in SEATS:
+            self.fields[f"score_{s}"] = forms.IntegerField(
+                label=f"{self.names[s]}: end score", step_size=100,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
+                error_messages={"step_size": "Table points come in hundreds."},
+            )
+        self.fields["riichi_sticks"] = sticks
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[f"score_{s}"] for s in SEATS]
+
+    def service_field(self, field: str | None) -> str | None:
+        if field == "final.riichi_sticks":
+            return "riichi_sticks"
+        m = re.fullmatch(r"final\.scores\[(\d)\]", field or "")
+        if m:
+            return f"score_{m[1]}"
+        return None  # the sum concerns all four: shown above them
+
+
+class PenaltyForm(StaffForm):
+    seat = forms.TypedChoiceField(label="Who?", coerce=int, widget=forms.RadioSelect)
+    points = forms.DecimalField(label="Points", max_digits=7, decimal_places=1,
+                                help_text="Negative for a penalty: -20 takes 20.0 points after uma.",
+                                widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}))
+    reason = forms.CharField(label="Reason", max_length=200)
+
+    def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.names = list(names)
+        self.fields["seat"].choices = seat_choices(self.names)
+
+    def clean_points(self) -> int:
+        value: Decimal = self.cleaned_data["points"]
+        if value == 0:
+            raise ValidationError("A penalty of 0 changes nothing.", code="invalid_penalty")
+        return int(value * 1000)  # thousandths, as everything after uma is stored

@@ -1,0 +1,61 @@
+"""The audit trail: who changed what, before and after, written in the same
+transaction as the change, and the series version the public pages cache under."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F
+
+from league.models import AuditEntry, Game, Series
+
+Actor = AbstractBaseUser | None
+
+
+def bump_version(series_id: int) -> None:
+    Series.objects.filter(pk=series_id).update(version=F("version") + 1)
+
+
+def user_of(by: Actor) -> Any:
+    return by if by is not None and by.is_authenticated else None
+
+
+def audit(
+    game: Game,
+    action: AuditEntry.Action,
+    by: Actor,
+    *,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    # Every change the services make writes an audit entry, so moving the
+    # series' version here moves it for all of them, inside their transaction:
+    # a page cached under the old version is never served after the commit.
+    bump_version(game.series_id)
+    entry = audit_entry(game, action, by, hand_number=hand_number, before=before, after=after)
+    entry.save()
+    return entry
+
+
+def audit_entry(
+    game: Game,
+    action: AuditEntry.Action,
+    by: Actor,
+    *,
+    hand_number: int | None = None,
+    before: Any = None,
+    after: Any = None,
+) -> AuditEntry:
+    """An unsaved audit entry (a batch saves many at once; see ``audit``)."""
+    user = user_of(by)
+    return AuditEntry(
+        game=game,
+        action=action,
+        hand_number=hand_number,
+        user=user,
+        username=user.get_username() if user else "",
+        before=before,
+        after=after,
+    )

@@ -1,0 +1,40 @@
+"""The refusals every service raises: ``ServiceError`` names the input at fault,
+``Conflict`` says the caller's view of the game is out of date."""
+
+from __future__ import annotations
+
+from scoring.errors import ScoringError
+
+
+class ServiceError(Exception):
+    """A change refused; nothing was saved. ``field`` names the input at fault."""
+
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def as_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+    @classmethod
+    def from_scoring(cls, err: ScoringError, *, hand_index: int | None = None) -> ServiceError:
+        """Name the field from the caller's side: a hand being entered is
+        ``outcome.loser``, any other hand of the game ``hands[5].outcome``."""
+        field, message = err.field, err.message
+        if field is not None and hand_index is not None:
+            own = f"hands[{hand_index}]"
+            if field == own or field.startswith(own + "."):
+                field = field[len(own) + 1 :] or None
+            elif field.startswith("hands["):
+                later = int(field[6 : field.index("]")]) + 1
+                message = f"hand {later} would no longer be possible: {message}"
+        return cls(err.code, message, field=field)
+
+
+class Conflict(ServiceError):
+    """The game moved on since the caller looked (say, another scorer entered the hand)."""

@@ -1,0 +1,250 @@
+"""Starting a game and writing its hands: record, correct, undo, finish early,
+end scores only, and refreshing the snapshots. Each function is one transaction
+that locks the game row first (see the package docstring)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import AuditEntry, Game, Hand, Player, Seat, Series
+from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
+from league.services.errors import Conflict, ServiceError
+from league.services.replay import (
+    check_next,
+    check_open,
+    hand_state,
+    hands_of,
+    lock_game,
+    parse_hand,
+    replay_game,
+    save_hand,
+    state_of,
+    store_hands,
+    sync_result,
+)
+from league.stats import SEAT_STAT_FIELDS
+from scoring import game as sg
+from scoring.errors import ScoringError
+
+Action = AuditEntry.Action
+
+def start_game(
+    *,
+    series: Series,
+    players: Sequence[Player],
+    round_number: int = 1,
+    table: str = "",
+    started_at: datetime.datetime | None = None,
+    by: Actor = None,
+) -> Game:
+    """Seat four different players (East first) at a new game of ``series``.
+
+    The series' rules are copied onto the game, so later edits to the series
+    never rewrite games already played.
+    """
+    if len(players) != 4:
+        raise ServiceError("four_players", f"a game needs four players, not {len(players)}", field="players")
+    for i, player in enumerate(players):
+        if any(p.pk == player.pk for p in players[:i]):
+            raise ServiceError("same_player", f"{player} cannot sit twice at one game", field=f"players[{i}]")
+    try:
+        rules = series.ruleset().to_spec()
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            series=series,
+            round_number=round_number,
+            table=table,
+            rules=rules,
+            started_at=started_at or timezone.now(),
+        )
+        Seat.objects.bulk_create(Seat(game=game, seat=i, player=p) for i, p in enumerate(players))
+        audit(game, Action.START, by, after={"players": [p.name for p in players], "rules": rules})
+    return game
+
+
+def record_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+    """Add hand ``number``, which the caller believes comes next.
+
+    ``hand`` is a ``HandInput`` or its GAME RECORD dict. Locks the game row.
+    A ``number`` that is not next (another scorer got there first) is a
+    ``Conflict``; a hand the rules refuse is a ``ServiceError`` naming the
+    field. Finishes the game when the ruleset says it is over.
+    """
+    hand = parse_hand(hand)
+    with transaction.atomic():
+        game = lock_game(game)
+        check_next(game, number)
+        inputs = [h.to_input() for h in hands_of(game)]
+        result = replay_game(game, [*inputs, hand], hand_index=number - 1)
+        row = Hand(game=game, number=number, entered_by=user_of(by))
+        save_hand(row, hand)
+        audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
+        sync_result(game, result, by)
+    return row
+
+
+def record_hands(
+    *, game: Game, first: int, hands: Sequence[sg.HandInput | Mapping[str, Any]], by: Actor = None
+) -> list[Hand]:
+    """Add several hands at once, numbered from ``first`` (an import).
+
+    The same rules as :func:`record_hand`, hand for hand, in one transaction
+    and one replay: ``first`` must be the next hand number (else ``Conflict``),
+    a hand the rules refuse is a ``ServiceError`` naming ``hands[i]``, and
+    nothing is saved unless every hand is accepted. Each hand gets its own
+    audit entry. Locks the game row.
+    """
+    parsed = []
+    for i, h in enumerate(hands):
+        try:
+            parsed.append(parse_hand(h))
+        except ServiceError as err:
+            raise ServiceError(err.code, err.message, field=f"hands[{first - 1 + i}].{err.field}" if err.field
+                               else f"hands[{first - 1 + i}]") from None
+    with transaction.atomic():
+        game = lock_game(game)
+        check_next(game, first)
+        inputs = [h.to_input() for h in hands_of(game)]
+        result = replay_game(game, [*inputs, *parsed])
+        rows = store_hands(game, parsed, by, first=first)
+        bump_version(game.series_id)
+        AuditEntry.objects.bulk_create(
+            audit_entry(game, Action.RECORD_HAND, by, hand_number=row.number,
+                         after=state_of(hand, result.hands[row.number - 1]))
+            for row, hand in zip(rows, parsed, strict=True)
+        )
+        sync_result(game, result, by)
+    return rows
+
+
+def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+    """Replace what was entered for hand ``number`` and replay the rest.
+
+    Locks the game row. Refused, with nothing changed, if a later hand
+    becomes impossible (say the game would now have ended before it). A
+    finished game is resettled, or reopened if it no longer ends.
+    """
+    hand = parse_hand(hand)
+    with transaction.atomic():
+        game = lock_game(game)
+        rows = hands_of(game)
+        index = next((i for i, r in enumerate(rows) if r.number == number), None)
+        if index is None:
+            raise ServiceError("no_such_hand", f"this game has no hand {number}", field="number")
+        inputs = [r.to_input() for r in rows]
+        inputs[index] = hand
+        result = replay_game(game, inputs, hand_index=index)
+        row = rows[index]
+        before = row.as_dict()
+        save_hand(row, hand)
+        after = hand_state(row, result)
+        if before != after["hand"]:
+            audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
+        sync_result(game, result, by)
+    return row
+
+
+def undo_last_hand(*, game: Game, number: int | None = None, by: Actor = None) -> int:
+    """Delete the game's last hand; returns its number. Locks the game row.
+
+    ``number`` is the hand the caller believes is last: another one (a
+    scorer saved the next hand meanwhile) is a ``Conflict``, nothing deleted.
+    A game that was over is reopened, including one staff ended early: the
+    early end was declared after the hand being removed.
+    """
+    with transaction.atomic():
+        game = lock_game(game)
+        rows = hands_of(game)
+        if not rows:
+            raise ServiceError("no_hands", "this game has no hand to undo", field="number")
+        last = rows[-1]
+        if number is not None and number != last.number:
+            raise Conflict(
+                "hand_conflict", f"hand {number} is no longer the last hand of this game ({last.number} is)",
+                field="number",
+            )
+        before = last.as_dict()
+        if game.end:
+            game.end = ""
+            game.save(update_fields=["end"])
+        result = replay_game(game, [r.to_input() for r in rows[:-1]])
+        last.delete()
+        audit(game, Action.UNDO_HAND, by, hand_number=last.number, before={"hand": before})
+        sync_result(game, result, by)
+    return last.number
+
+
+def finish_game(*, game: Game, end: Game.End = Game.End.EARLY, by: Actor = None) -> Game:
+    """End a game the ruleset has not ended: early (time) or by agari-yame.
+
+    Locks the game row. Agari-yame is refused unless the ruleset lets the
+    all-last dealer stop after the last hand.
+    """
+    with transaction.atomic():
+        game = lock_game(game)
+        check_open(game)
+        game.end = Game.End(end)
+        result = replay_game(game, [r.to_input() for r in hands_of(game)])
+        game.save(update_fields=["end"])
+        sync_result(game, result, by)
+    return game
+
+
+def record_final_scores(
+    *,
+    game: Game,
+    scores: Sequence[int],
+    riichi_sticks: int = 0,
+    finished_at: datetime.datetime | None = None,
+    by: Actor = None,
+) -> Game:
+    """Finish a game kept by its four end scores only (seat order, no hands).
+
+    Locks the game row. The scores must sum to 4 x start less 1,000 per
+    riichi stick left on the table.
+    """
+    with transaction.atomic():
+        game = lock_game(game)
+        check_open(game)
+        if game.hands.exists():
+            raise ServiceError(
+                "has_hands", "this game is kept hand by hand; finish it from its hands", field="final.scores"
+            )
+        game.final_scores, game.final_riichi_sticks = list(scores), riichi_sticks
+        result = replay_game(game, [])
+        game.save(update_fields=["final_scores", "final_riichi_sticks"])
+        if finished_at is not None:
+            game.finished_at = finished_at
+        sync_result(game, result, by, action=Action.FINAL_SCORES)
+    return game
+
+
+def refresh_snapshots(*, game: Game, by: Actor = None) -> bool:
+    """Replay ``game`` and rewrite its seats' result and statistics snapshots
+    (a database from before the statistics were stored, or a rules fix).
+
+    Locks the game row. Returns whether anything changed; a game whose
+    results change is logged as resettled (or finished, or reopened). A game
+    the engine now refuses raises ``ServiceError`` and keeps its snapshots.
+    """
+    with transaction.atomic():
+        game = lock_game(game)
+        before = _snapshots(game)
+        result = replay_game(game, [r.to_input() for r in hands_of(game)])
+        sync_result(game, result, by)
+        changed = _snapshots(game) != before
+        if changed:
+            bump_version(game.series_id)  # statistics alone write no audit entry
+    return changed
+
+
+def _snapshots(game: Game) -> list[tuple[Any, ...]]:
+    fields = ("end_score", "place", "points", *SEAT_STAT_FIELDS)
+    return [(game.status, game.finished_at), *game.seats.order_by("seat").values_list(*fields)]

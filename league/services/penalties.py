@@ -1,0 +1,59 @@
+"""Penalties given after uma, and their cancellation: each one transaction that
+locks the game row and resettles a finished game."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from league.models import AuditEntry, Game, Penalty
+from league.services.audit import Actor, audit, user_of
+from league.services.errors import ServiceError
+from league.services.replay import hands_of, lock_game, replay_game, sync_result
+
+Action = AuditEntry.Action
+
+MAX_PENALTY = 1_000_000  # thousandths: 1,000 points, beyond any real penalty
+
+
+
+
+def add_penalty(*, game: Game, seat: int, points: int, reason: str, by: Actor = None) -> Penalty:
+    """Give ``seat`` ``points`` (thousandths, negative for a penalty) after uma.
+
+    Locks the game row; a finished game is resettled at once.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ServiceError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field="seat")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise ServiceError("invalid_penalty", "penalty points are whole thousandths, not 0 (-20 is -20000)", field="points")
+    if abs(points) > MAX_PENALTY:
+        raise ServiceError("invalid_penalty", f"a penalty is at most {MAX_PENALTY // 1000:,} points", field="points")
+    if not reason.strip():
+        raise ServiceError("invalid_penalty", "a penalty needs its reason", field="reason")
+    reason_limit = Penalty._meta.get_field("reason").max_length
+    if len(reason.strip()) > reason_limit:
+        raise ServiceError("invalid_penalty", f"a reason has at most {reason_limit} characters", field="reason")
+    with transaction.atomic():
+        game = lock_game(game)
+        penalty = Penalty.objects.create(game=game, seat=seat, points=points, reason=reason.strip(), given_by=user_of(by))
+        result = replay_game(game, [r.to_input() for r in hands_of(game)])
+        audit(game, Action.ADD_PENALTY, by, after=penalty.as_dict())
+        sync_result(game, result, by)
+    return penalty
+
+
+def cancel_penalty(*, penalty: Penalty, by: Actor = None) -> Penalty:
+    """Cancel a penalty (kept, marked cancelled). Locks its game row."""
+    with transaction.atomic():
+        game = lock_game(penalty.game)
+        penalty = Penalty.objects.get(pk=penalty.pk)
+        if penalty.is_cancelled:
+            raise ServiceError("already_cancelled", "this penalty is already cancelled", field="penalty")
+        before = penalty.as_dict()
+        penalty.cancelled_at, penalty.cancelled_by = timezone.now(), user_of(by)
+        penalty.save(update_fields=["cancelled_at", "cancelled_by"])
+        result = replay_game(game, [r.to_input() for r in hands_of(game)])
+        audit(game, Action.CANCEL_PENALTY, by, before=before, after=penalty.as_dict())
+        sync_result(game, result, by)
+    return penalty

@@ -1,0 +1,86 @@
+"""What the staff pages show before a save: a hand replayed in place without
+saving (no lock: the save checks everything again), and its payments in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from league.models import Game
+from league.services.replay import check_open, hands_of, not_next, parse_hand, replay_game
+from scoring import game as sg
+from scoring.rules import RIICHI_STICK
+
+
+@dataclass(frozen=True)
+class HandPreview:
+    """What recording or correcting hand ``number`` would do; nothing saved.
+
+    ``played`` is the hand as replayed (its start state, its result with the
+    transfers, the scores after it); ``game`` the whole game with the hand in
+    place, so ``game.finished`` says whether the hand ends it.
+    """
+
+    number: int
+    played: sg.PlayedHand
+    game: sg.GameResult
+
+
+def preview_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any]) -> HandPreview:
+    """Replay ``game`` with ``hand`` as hand ``number`` (the next one, or one
+    already entered) and return what would happen, saving nothing.
+
+    Takes no lock: it only reads, and the save checks everything again under
+    the lock. Raises the same errors ``record_hand`` and ``correct_hand`` would.
+    """
+    hand = parse_hand(hand)
+    game = Game.objects.get(pk=game.pk)
+    inputs = [r.to_input() for r in hands_of(game)]
+    if number == len(inputs) + 1:
+        check_open(game)
+        inputs.append(hand)
+    elif 1 <= number <= len(inputs):
+        inputs[number - 1] = hand
+    else:
+        raise not_next(number, len(inputs) + 1)
+    result = replay_game(game, inputs, hand_index=number - 1)
+    return HandPreview(number, result.hands[number - 1], result)
+
+
+def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
+    """Who pays whom in one hand, in words, from the engine's transfers.
+
+    ``names`` are the four seats as staff call them. A win and its honba read
+    as one payment ("East pays South 5,200 + 300"); the pot reads in sticks.
+    """
+    K = sg.TransferKind
+    lines: list[str] = []
+    deposits = [names[t.payer] for t in kyoku.transfers if t.kind is K.RIICHI and t.payer is not None]
+    if deposits:
+        verb = "puts" if len(deposits) == 1 else "each put"
+        lines.append(f"{' and '.join(deposits)} {verb} a riichi stick on the table")
+    wins: dict[tuple[int, int], list[int]] = {}
+    for t in kyoku.transfers:
+        if t.kind in (K.HAND, K.HONBA) and t.payer is not None and t.receiver is not None:
+            parts = wins.setdefault((t.payer, t.receiver), [0, 0])
+            parts[t.kind is K.HONBA] += t.amount
+    done: set[tuple[int, int]] = set()
+    notes = {K.NOTEN: "noten", K.NAGASHI: "nagashi mangan", K.CHOMBO: "chombo"}
+    for t in kyoku.transfers:
+        if t.kind in (K.HAND, K.HONBA) and t.payer is not None and t.receiver is not None:
+            key = (t.payer, t.receiver)
+            if key in done:
+                continue
+            done.add(key)
+            hand, honba = wins[key]
+            amount = f"{hand:,} + {honba:,}" if hand and honba else f"{hand or honba:,}"
+            lines.append(f"{names[t.payer]} pays {names[t.receiver]} {amount}")
+        elif t.kind in notes and t.payer is not None and t.receiver is not None:
+            lines.append(f"{names[t.payer]} pays {names[t.receiver]} {t.amount:,} ({notes[t.kind]})")
+        elif t.kind is K.STICKS and t.receiver is not None:
+            n = t.amount // RIICHI_STICK
+            lines.append(f"{names[t.receiver]} takes {n} riichi stick{'s' if n != 1 else ''} ({t.amount:,})")
+    if len(lines) == (1 if deposits else 0):
+        lines.append("No other payments" if deposits else "No payments")
+    return lines

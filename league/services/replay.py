@@ -1,0 +1,167 @@
+"""What every write to a game shares: the game row lock, the check that a hand
+is the next one, the replay through ``scoring``, storing hands, and keeping the
+seats' result and statistics snapshots in step with the replay.
+
+The functions here run inside the caller's transaction; none opens one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils import timezone
+
+from league.models import AuditEntry, Game, Hand, Seat, Win
+from league.services.audit import Actor, audit, user_of
+from league.services.errors import Conflict, ServiceError
+from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
+from scoring import game as sg
+from scoring.errors import ScoringError
+
+Action = AuditEntry.Action
+
+def lock_game(game: Game) -> Game:
+    # The row lock is what serialises two scorers on one game: the second
+    # waits here until the first commits, then sees its hand and conflicts.
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def check_next(game: Game, number: int) -> None:
+    """Refuse a hand for a finished game, or one whose number is not next."""
+    check_open(game)
+    expected = game.next_hand_number()
+    if number != expected:
+        raise not_next(number, expected)
+
+
+def not_next(number: int, expected: int) -> Conflict:
+    return Conflict(
+        "hand_conflict",
+        f"hand {number} cannot be recorded: the next hand of this game is {expected} "
+        "(has someone else just entered it?)",
+        field="number",
+    )
+
+
+def check_open(game: Game) -> None:
+    if game.is_finished:
+        raise ServiceError("game_over", f"{game} is finished; correct or undo a hand to reopen it", field="game")
+
+
+def hands_of(game: Game) -> list[Hand]:
+    return list(game.hands.order_by("number").prefetch_related("wins"))
+
+
+def parse_hand(hand: sg.HandInput | Mapping[str, Any]) -> sg.HandInput:
+    if isinstance(hand, sg.HandInput):
+        return hand
+    try:
+        return sg.hand_from_dict(hand)
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err) from None
+
+
+def replay_game(game: Game, inputs: list[sg.HandInput], *, hand_index: int | None = None) -> sg.GameResult:
+    try:
+        return sg.replay(game.record(hands=inputs))
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err, hand_index=hand_index) from None
+
+
+def save_hand(row: Hand, hand: sg.HandInput) -> None:
+    wins = row.set_input(hand)
+    row.save()
+    row.wins.all().delete()
+    for w in wins:
+        w.hand = row
+    Win.objects.bulk_create(wins)
+
+
+def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
+    return state_of(row.to_input(), result.hands[row.number - 1])
+
+
+def state_of(hand: sg.HandInput, played: sg.PlayedHand) -> dict[str, Any]:
+    """What the audit keeps of a hand: its input and where it left the game."""
+    return {
+        "hand": sg.hand_to_dict(hand), "round": played.round_label, "honba": played.honba,
+        "scores": list(played.scores),
+    }
+
+
+def _results(game: Game) -> dict[str, Any] | None:
+    seats = list(game.seats.order_by("seat"))
+    if seats[0].place is None:
+        return None
+    return {
+        "end": game.end or None,
+        "final_scores": [s.end_score for s in seats],
+        "places": [s.place for s in seats],
+        "points": [s.points for s in seats],
+    }
+
+
+def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
+    """Make the seats' hand statistics match the replay: one UPDATE of the
+    four seats, none when nothing moved (a penalty). Returns the seats."""
+    seats = list(game.seats.order_by("seat"))
+    changed = []
+    for seat in seats:
+        st = seat_hand_stats(result, seat.seat)
+        if any(getattr(seat, f) != getattr(st, f) for f in SEAT_STAT_FIELDS):
+            for f in SEAT_STAT_FIELDS:
+                setattr(seat, f, getattr(st, f))
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, SEAT_STAT_FIELDS)
+    return seats
+
+
+def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
+    """Make the seats' statistics, the status and the seats' result snapshot
+    match the replay, and log the change of results (finish, reopen or
+    resettle) if there is one."""
+    seats = _sync_stats(game, result)  # games in progress have statistics too
+    if not result.finished and not game.is_finished:
+        return  # still being played: no result to write or clear
+    before = _results(game)
+    if result.finished:
+        s = result.settlement
+        assert s is not None
+        for seat in seats:
+            seat.end_score = s.final_scores[seat.seat]
+            seat.place = s.places[seat.seat]
+            seat.points = s.points[seat.seat]
+        Seat.objects.bulk_update(seats, ["end_score", "place", "points"])
+        game.status = Game.Status.FINISHED
+        game.finished_at = game.finished_at or timezone.now()
+    else:
+        game.seats.update(end_score=None, place=None, points=None)
+        game.status, game.finished_at = Game.Status.IN_PROGRESS, None
+    game.save(update_fields=["status", "finished_at"])
+    after = _results(game)
+    if before == after:
+        return
+    if action is None:
+        action = Action.FINISH if before is None else Action.REOPEN if after is None else Action.RESETTLE
+    if after is not None:
+        after["ended_by"] = str(result.ended_by)
+    audit(game, action, by, before=before, after=after)
+
+
+
+
+def store_hands(game: Game, inputs: Sequence[sg.HandInput], by: Actor, *, first: int = 1) -> list[Hand]:
+    # One insert for the hands and one for the wins: a batch is written whole,
+    # after the replay has accepted every hand.
+    rows, wins = [], []
+    for number, hand in enumerate(inputs, start=first):
+        row = Hand(game=game, number=number, entered_by=user_of(by))
+        wins.append(row.set_input(hand))
+        rows.append(row)
+    Hand.objects.bulk_create(rows)
+    for row, row_wins in zip(rows, wins, strict=True):
+        for w in row_wins:
+            w.hand = row
+    Win.objects.bulk_create(w for row_wins in wins for w in row_wins)
+    return rows
