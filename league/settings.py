@@ -2,12 +2,15 @@
 
 With no environment at all this is a development set-up: DEBUG on, SQLite in
 the project folder. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS and
-DATABASE_URL (postgres://user:password@host:port/name).
+DATABASE_URL (postgres://user:password@host:port/name); behind a proxy that
+terminates TLS, HTTPS=1 and TRUSTED_PROXY_HEADER switch on secure cookies, HSTS
+and the SSL redirect (README, "Running it for real").
 """
 
 from __future__ import annotations
 
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +35,35 @@ ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",
 if DEBUG and not ALLOWED_HOSTS:
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+# HTTPS=1: the site is served over TLS only (by the proxy in front), so cookies
+# never travel in clear, browsers are told to stay on HTTPS (HSTS) and a plain
+# HTTP request is redirected. Off by default: the development server has no TLS.
+HTTPS = envbool("HTTPS", "0")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1" if HTTPS else "0")
+# Preload only marks the header; a site joins the browsers' list when its owner
+# submits it. SECURE_HSTS_PRELOAD=0 is a deliberate choice, so its deploy
+# warning is silenced then.
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1" if HTTPS else "0")
+SILENCED_SYSTEM_CHECKS = ["security.W021"] if HTTPS and not SECURE_HSTS_PRELOAD else []
+# The proxy's header that says the client spoke HTTPS, e.g. "X-Forwarded-Proto".
+# Only set it when the proxy always sets (or strips) that header itself:
+# otherwise a client could claim HTTPS.
+if os.environ.get("TRUSTED_PROXY_HEADER"):
+    header = "HTTP_" + os.environ["TRUSTED_PROXY_HEADER"].strip().upper().replace("-", "_")
+    SECURE_PROXY_SSL_HEADER = (header, "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# ADMINS="Ada <ada@example.org>, Ben <ben@example.org>": who is mailed a 500
+# (with EMAIL_URL-style settings of the host); every error goes to stderr anyway.
+ADMINS = [(name or address, address) for name, address in getaddresses([os.environ.get("ADMINS", "")]) if address]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -84,6 +116,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     # Persistent connections buy nothing on a local file and keep it locked.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # WAL lets pages read while a scorer or an import writes; a writer waits
+    # up to 20 s for the lock instead of failing at once with "database is locked".
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
+    DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -116,5 +152,30 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "admin:login"
+
+# The demo scorer (demo_league) may log in only on a development set-up.
+AUTHENTICATION_BACKENDS = ["league.auth.NoDemoLoginBackend"]
+
+# Everything worth knowing goes to stderr, where gunicorn, systemd or a
+# container collects it: with DEBUG off, every 500 is logged with its traceback
+# (and mailed to ADMINS when set).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {"class": "django.utils.log.AdminEmailHandler", "level": "ERROR",
+                        "filters": ["require_debug_false"]},
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stderr", "mail_admins"] if ADMINS else ["stderr"], "level": LOG_LEVEL,
+                   "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
