@@ -9,6 +9,7 @@ and the SSL redirect (README, "Running it for real").
 
 from __future__ import annotations
 
+import datetime
 import os
 from email.utils import getaddresses
 from pathlib import Path
@@ -48,7 +49,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1" i
 # submits it. SECURE_HSTS_PRELOAD=0 is a deliberate choice, so its deploy
 # warning is silenced then.
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1" if HTTPS else "0")
-SILENCED_SYSTEM_CHECKS = ["security.W021"] if HTTPS and not SECURE_HSTS_PRELOAD else []
+SILENCE_HSTS_PRELOAD = HTTPS and not SECURE_HSTS_PRELOAD
 # The proxy's header that says the client spoke HTTPS, e.g. "X-Forwarded-Proto".
 # Only set it when the proxy always sets (or strips) that header itself:
 # otherwise a client could claim HTTPS.
@@ -73,6 +74,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "axes",
+    "django_ratelimit",
     "league.apps.LeagueConfig",
 ]
 
@@ -84,6 +87,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "league.urls"
@@ -135,6 +140,14 @@ elif CACHE_URL == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tenbou"}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be locmem://, dummy:// or redis://..., not {CACHE_URL!r}")
+# django-ratelimit counts in the cache, so its counts are shared only through a
+# shared cache: a per-process one is fine for one development server, and
+# production must name Redis (its check fails otherwise). Django's own Redis
+# backend increments atomically, which is what the library needs; it is just
+# not on the library's list, hence its warning silenced.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001", *(["security.W021"] if SILENCE_HSTS_PRELOAD else [])]
+if DEBUG and CACHE_URL == "locmem://":
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -153,8 +166,24 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "admin:login"
 
-# The demo scorer (demo_league) may log in only on a development set-up.
-AUTHENTICATION_BACKENDS = ["league.auth.NoDemoLoginBackend"]
+# django-axes counts failed logins per user name and address together, so one
+# venue behind one address is not locked out by a single forgetful scorer, and
+# a guesser is stopped on each name it tries. The demo scorer (demo_league) may
+# log in only on a development set-up.
+AUTHENTICATION_BACKENDS = ["league.auth.LoginAttemptsBackend", "league.auth.NoDemoLoginBackend"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+# CLIENT_IP_HEADER: the header the proxy in front sets to the client's address
+# (e.g. X-Real-IP); without a proxy the socket's address is the client's.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+CLIENT_IP_META = "HTTP_" + CLIENT_IP_HEADER.upper().replace("-", "_") if CLIENT_IP_HEADER else "REMOTE_ADDR"
+AXES_CLIENT_IP_CALLABLE = "league.auth.client_ip"
+RATELIMIT_IP_META_KEY = "league.auth.client_ip"
+
+# Anonymous CSV downloads per client address (django-ratelimit); staff are not limited.
+EXPORT_RATE_LIMIT = os.environ.get("EXPORT_RATE_LIMIT", "30/m")
 
 # Everything worth knowing goes to stderr, where gunicorn, systemd or a
 # container collects it: with DEBUG off, every 500 is logged with its traceback

@@ -42,13 +42,19 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_deploy_checks_pass_under_the_documented_production_environment(tmp_path: Path) -> None:
-    out = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION,
+    out = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, CACHE_URL="redis://127.0.0.1:6379/0",
                  DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     assert out.returncode == 0, out.stderr
 
 
+def test_deploy_checks_want_a_shared_cache_for_the_limits(tmp_path: Path) -> None:
+    out = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION,
+                 DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert out.returncode != 0 and "django_ratelimit.E003" in out.stderr
+
+
 def test_deploy_checks_fail_without_https(tmp_path: Path) -> None:
-    env = {**PRODUCTION, "HTTPS": "0"}
+    env = {**PRODUCTION, "HTTPS": "0", "CACHE_URL": "redis://127.0.0.1:6379/0"}
     out = manage("check", "--deploy", "--fail-level", "WARNING", **env,
                  DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     assert out.returncode != 0
