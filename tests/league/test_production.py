@@ -168,3 +168,18 @@ def test_an_account_with_its_own_password_logs_in_with_debug_off(settings) -> No
     settings.DEBUG = False
     user = User.objects.create_user("scorer", password="a long and private passphrase")
     assert authenticate(username="scorer", password="a long and private passphrase") == user
+
+
+def test_static_files_are_served_by_the_application_with_debug_off(tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    code = (
+        "from django.core.management import call_command\n"
+        "from django.conf import settings\n"
+        "call_command('collectstatic', '--noinput', '-v', '0')\n"
+        "from django.test import Client\n"
+        "r = Client().get('/static/admin/css/base.css', HTTP_HOST='scores.example.org', HTTP_ACCEPT_ENCODING='gzip')\n"
+        "print(r.status_code, r.get('Content-Encoding'), r['Content-Type'].split(';')[0])\n"
+    )
+    out = run_django(f"from django.conf import settings\nsettings.STATIC_ROOT = {str(static)!r}\n" + code,
+                     **{**PRODUCTION, "HTTPS": "0"})
+    assert out.stdout.split() == ["200", "gzip", "text/css"], out.stderr
