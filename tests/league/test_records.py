@@ -90,7 +90,7 @@ def test_small_series_round_trips(tmp_path: Path) -> None:
 
 
 def test_demo_league_round_trips_byte_for_byte(tmp_path: Path) -> None:
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     demo = Series.objects.get(slug="demo-league")
     first = tmp_path / "first.jsonl"
     second = tmp_path / "second.jsonl"
