@@ -210,6 +210,9 @@ LOGGING = {
         "django": {"handlers": ["stderr", "mail_admins"] if ADMINS else ["stderr"], "level": LOG_LEVEL,
                    "propagate": False},
         "django.server": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # django-axes says hello on every start and logs each failed login at
+        # INFO; its lockouts are WARNING, and those are what an admin needs.
+        "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
     },
 }
 
