@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -51,6 +51,12 @@ class LeftoverSticks(enum.StrEnum):
     FIRST = "first"  # to first place (under split ties: the tied seat nearest seat 0)
     SPLIT_FIRST = "split_first"  # shared by the players tied for first, 100s, remainder by seat
     LOST = "lost"  # nobody gets them; end scores sum to less than 4 x start
+
+
+class AtThreshold(enum.StrEnum):
+    # Where a score exactly at ``uma_threshold`` falls when uma floats.
+    NOT_BELOW = "not_below"  # only a score under the threshold is below (Pantheon's strict <)
+    BELOW = "below"  # a score at the threshold counts as below too
 
 
 class EndRounding(enum.StrEnum):
@@ -109,6 +115,11 @@ class Ruleset:
     start_points: int = 25000
     return_points: int = 30000
     uma: tuple[int, int, int, int] = (30000, 10000, -10000, -30000)
+    # Floating uma (JPML-A): rows of uma keyed by how many players end below
+    # uma_threshold; a count with no row uses ``uma``. Empty: uma never floats.
+    uma_by_below: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()
+    uma_threshold: int = 30000
+    uma_at_threshold: AtThreshold = AtThreshold.NOT_BELOW
     oka: int = 20000
     tie_policy: TiePolicy = TiePolicy.SPLIT
     tie_remainder: TieRemainder = TieRemainder.SEAT_ORDER
@@ -161,15 +172,37 @@ class Ruleset:
 
     # -- JSON -----------------------------------------------------------
 
+    def uma_for(self, final_scores: Sequence[int]) -> tuple[int, int, int, int]:
+        """The uma row that applies to these end scores (first to fourth).
+
+        >>> jpml = get_ruleset("jpml-a-2024")
+        >>> jpml.uma_for([37000, 29000, 28000, 26000])  # three below 30,000
+        (12000, -1000, -3000, -8000)
+        >>> jpml.uma_for([30000, 30000, 30000, 30000])  # exactly 30,000 is not below
+        (8000, 4000, -4000, -8000)
+        """
+        if not self.uma_by_below:
+            return self.uma
+        at = self.uma_at_threshold is AtThreshold.BELOW
+        threshold = self.uma_threshold
+        below = sum(1 for s in final_scores if s < threshold or (at and s == threshold))
+        for count, row in self.uma_by_below:
+            if count == below:
+                return row
+        return self.uma
+
     def to_dict(self) -> dict[str, Any]:
         """Every parameter as plain JSON values.
 
         >>> get_ruleset("tenhou").to_dict()["uma"]
         [20000, 10000, -10000, -20000]
+        >>> get_ruleset("jpml-a-2024").to_dict()["uma_by_below"]
+        {'1': [8000, 3000, 1000, -12000], '3': [12000, -1000, -3000, -8000]}
         """
         out: dict[str, Any] = {}
         for f in fields(self):
             out[f.name] = _to_json(getattr(self, f.name))
+        out["uma_by_below"] = {str(count): list(row) for count, row in self.uma_by_below}
         return out
 
     def to_spec(self) -> dict[str, Any]:
@@ -213,6 +246,7 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "tie_remainder": TieRemainder,
     "leftover_sticks": LeftoverSticks,
     "end_rounding": EndRounding,
+    "uma_at_threshold": AtThreshold,
     "multiple_ron": MultipleRon,
     "multi_ron_bonus": MultiRonBonus,
     "kazoe": Kazoe,
@@ -244,13 +278,9 @@ def _coerce(key: str, value: Any) -> Any:
             raise RulesError("invalid_rules", f"{key} must be a whole number, not {value!r}", field=key)
         return value
     if key == "uma":
-        if (
-            not isinstance(value, (list, tuple))
-            or len(value) != 4
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
-        ):
-            raise RulesError("invalid_rules", "uma must be four whole numbers (thousandths)", field=key)
-        return tuple(value)
+        return _uma_row(value, key)
+    if key == "uma_by_below":
+        return _uma_table(value)
     if key in ("abortive_draws", "pao"):
         allowed = ABORT_REASONS if key == "abortive_draws" else PAO_YAKUMAN
         if not isinstance(value, (list, tuple, set, frozenset)) or any(v not in allowed for v in value):
@@ -263,6 +293,36 @@ def _coerce(key: str, value: Any) -> Any:
     raise RulesError("unknown_rule", f"unknown ruleset key {key!r}", field=key)
 
 
+def _uma_row(value: Any, key: str) -> tuple[int, int, int, int]:
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 4
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+    ):
+        raise RulesError("invalid_rules", f"{key} must be four whole numbers (thousandths)", field=key)
+    return (value[0], value[1], value[2], value[3])
+
+
+def _uma_table(value: Any) -> tuple[tuple[int, tuple[int, int, int, int]], ...]:
+    """``{"1": [uma...], "3": [uma...]}`` (JSON keys are text) or ``((1, (...)), ...)``."""
+    key = "uma_by_below"
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)) and all(isinstance(i, (list, tuple)) and len(i) == 2 for i in value):
+        items = [tuple(i) for i in value]
+    else:
+        raise RulesError("invalid_rules", f"{key} must map a count of players below (0-4) to four uma", field=key)
+    rows: dict[int, tuple[int, int, int, int]] = {}
+    for count, row in items:
+        if isinstance(count, str) and count.isdigit():
+            count = int(count)
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 4 or count in rows:
+            raise RulesError("invalid_rules", f"{key} keys are counts of players 0 to 4, once each, not {count!r}",
+                             field=f"{key}.{count}")
+        rows[count] = _uma_row(row, f"{key}.{count}")
+    return tuple(sorted(rows.items()))
+
+
 def _build(base: Ruleset, changes: Mapping[str, Any]) -> Ruleset:
     coerced = {key: _coerce(key, value) for key, value in changes.items()}
     return dataclasses.replace(base, **coerced)
@@ -272,7 +332,7 @@ def _validate(r: Ruleset) -> None:
     def bad(key: str, message: str) -> RulesError:
         return RulesError("invalid_rules", message, field=key)
 
-    for key in ("start_points", "return_points", "target_points"):
+    for key in ("start_points", "return_points", "target_points", "uma_threshold"):
         value = getattr(r, key)
         if value <= 0 or value % 100:
             raise bad(key, f"{key} must be a positive multiple of 100, not {value}")
@@ -284,10 +344,11 @@ def _validate(r: Ruleset) -> None:
     if r.noten_total % 600:
         # 1, 2 or 3 tenpai seats must each split it into whole 100s
         raise bad("noten_total", f"noten_total must be a multiple of 600, not {r.noten_total}")
-    if sum(r.uma) != 0:
-        raise RulesError("invalid_rules", f"uma must sum to zero, it sums to {sum(r.uma)}", field="uma")
-    if any(a < b for a, b in zip(r.uma, r.uma[1:], strict=False)):
-        raise bad("uma", "uma must not grow from one place to the next")
+    for key, row in (("uma", r.uma), *((f"uma_by_below.{n}", row) for n, row in r.uma_by_below)):
+        if sum(row) != 0:
+            raise RulesError("invalid_rules", f"{key} must sum to zero, it sums to {sum(row)}", field=key)
+        if any(a < b for a, b in zip(row, row[1:], strict=False)):
+            raise bad(key, f"{key} must not grow from one place to the next")
     if r.oka != 4 * (r.return_points - r.start_points):
         raise bad(
             "oka",
@@ -494,6 +555,17 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "tenpai_yame": ("auto", "[T1][T2] (from mid-2010)"),
     },
 }
+# Fields added by issue #17. Every preset that predates them keeps the
+# behaviour it had, and its sources say so unless the preset sets its own.
+_ADDED_17: dict[str, tuple[Any, str]] = {
+    "uma_by_below": ({}, "uma does not float"),
+    "uma_threshold": (30000, "unused: uma does not float"),
+    "uma_at_threshold": ("not_below", "unused: uma does not float"),
+}
+for _spec in _SPECS.values():
+    for _key, _entry in _ADDED_17.items():
+        _spec.setdefault(_key, _entry)
+
 _SPECS["tenhou-east"] = {
     **_SPECS["tenhou"],
     "length": ("east", "east-only lobby (東風) [T1]"),
@@ -520,6 +592,49 @@ _SPECS["mahjong-soul"] = {
     "tenpai_yame": ("optional", "[MJ2]"),
 }
 
+_SPECS["jpml-a-2024"] = {
+    # JPML's official rule (連盟公式ルール) as it stood in 2024 [J2]. No JPML
+    # text of the floating uma or of the chombo amount was found: those rest
+    # on other trackers' presets, and say so.
+    "length": ("hanchan", "東南戦半荘 [K1]"),
+    "start_points": (30000, "持ち点は各自三万点 [J2][J4][K1]"),
+    "return_points": (30000, "[J2]"),
+    "uma": ([8000, 4000, -4000, -8000], "floating uma, two above and two below (and 0 or 4 below) [I-P][I-D][T4]; no JPML text found"),
+    "uma_by_below": ({"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]},
+                     "floating uma by players below 30,000 [I-P][I-D]; no JPML text found"),
+    "uma_threshold": (30000, "the return score [I-P]"),
+    "uma_at_threshold": ("not_below", "Pantheon counts below with a strict < [I-P]; no JPML text found"),
+    "oka": (0, "[J2][J4]"),
+    "tie_policy": ("split", "Pantheon averages uma (equalize_uma) [I-P]; no JPML text found"),
+    "tie_remainder": ("seat_order", "choice"),
+    "leftover_sticks": ("lost", "stay on the table as kyoutaku, awarded to nobody [J1]"),
+    "end_rounding": ("none", "(end - 30,000)/1000 + uma [I-P]"),
+    "honba_ron": (300, "[I-P]"),
+    "honba_tsumo": (100, "assumed standard (no source read)"),
+    "noten_total": (3000, "[J1][J2]"),
+    "multiple_ron": ("head_bump", "上家優先 [J1][J2]"),
+    "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
+    "abortive_draws": ([], "途中流局なし (current rule; older lists had four) [J2]"),
+    "nagashi_mangan": (False, "[I-P][I-D]"),
+    "kiriage": (False, "no kiriage: 7,700 and 11,600 stay [J2]"),
+    "kazoe": ("sanbaiman", "[J2][J4][J3]"),
+    "double_yakuman": (False, "no double yakuman [J4]"),
+    "yakuman_stacking": (True, "役満の複合あり (current rule) [J2]"),
+    "renhou": ("mangan", "mangan, not combined below 8 han [J2][J3]"),
+    "aka_dora": (0, "[I-D]"),
+    "open_tanyao": (True, "with_kuitan [I-P]"),
+    "double_wind_fu": (2, "current rule [J2]"),
+    "pao": (["daisangen", "daisuushii", "suukantsu"], "[J2]"),
+    "pao_ron_honba": ("discarder", "on a ron the discarder pays the honba [J2]"),
+    "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),
+    "chombo_penalty": (20000, "Pantheon's 20,000 [I-P]; the JPML amount is unverified"),
+    "bust": (False, "[I-P][I-D] (no JPML text found)"),
+    "west_round": (False, "[I-P]"),
+    "target_points": (30000, "return score"),
+    "agari_yame": ("none", "アガリやめなし [J1][J2]"),
+    "tenpai_yame": ("none", "[J1][J2]"),
+}
+
 PRESETS: dict[str, Ruleset] = {}
 PRESET_SOURCES: dict[str, dict[str, str]] = {}
 for _name, _spec in _SPECS.items():
@@ -535,7 +650,7 @@ def get_ruleset(spec: str | Mapping[str, Any] | Ruleset | None = None) -> Rulese
     >>> get_ruleset("nope")
     Traceback (most recent call last):
     ...
-    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul
+    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul, jpml-a-2024
     """
     if spec is None:
         return PRESETS[DEFAULT_PRESET]

@@ -135,17 +135,18 @@ def settle(
     places = [0, 0, 0, 0]
     uma = [0, 0, 0, 0]
     oka = [0, 0, 0, 0]
+    uma_row = rules.uma_for(final)
     if rules.tie_policy is TiePolicy.SEAT_ORDER:
         for position, seat in enumerate(order):
             places[seat] = position + 1
-            uma[seat] = rules.uma[position]
+            uma[seat] = uma_row[position]
         oka[order[0]] = rules.oka
     else:
         position = 0
         while position < 4:
             group = [s for s in order if key_scores[s] == key_scores[order[position]]]
             span = range(position, position + len(group))
-            for seat, share in split_evenly(sum(rules.uma[p] for p in span), group).items():
+            for seat, share in split_evenly(sum(uma_row[p] for p in span), group).items():
                 uma[seat] = share
                 places[seat] = position + 1
             if position == 0:
