@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import GameError, HandError, ScoringError
 from .payment import hand_payment
-from .rules import RIICHI_STICK, MultipleRon, MultiRonBonus, PaoHonba, Ruleset, Yame, get_ruleset
+from .rules import RIICHI_STICK, MultipleRon, MultiRonBonus, NotenRiichi, PaoHonba, Ruleset, Yame, get_ruleset
 from .rules import Chombo as ChomboRule
 from .settlement import Penalty, Settlement, settle
 
@@ -180,6 +180,7 @@ class KyokuResult:
     dealer_keeps: bool
     transfers: tuple[Transfer, ...] = ()
     penalties: tuple[Penalty, ...] = ()  # after-uma penalties this hand caused (chombo)
+    chombo: tuple[int, ...] = ()  # seats whose chombo voided the hand (a Chombo, or a false riichi at a draw)
 
 
 # -- one hand --------------------------------------------------------------
@@ -280,18 +281,7 @@ def settle_kyoku(
     table = riichi_sticks * RIICHI_STICK
 
     if isinstance(outcome, Chombo):
-        # The hand is void: no stick from it is paid, the same dealer deals
-        # again with the same honba, and sticks already on the table stay.
-        offender = _seat(outcome.offender, "outcome.offender")
-        penalties: tuple[Penalty, ...] = ()
-        if rules.chombo is ChomboRule.REVERSE_MANGAN:
-            for seat in SEATS:
-                if seat != offender:
-                    amount = 4000 if dealer in (seat, offender) else 2000
-                    ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
-        else:
-            penalties = (Penalty(offender, -rules.chombo_penalty, "chombo"),)
-        return KyokuResult(tuple(ledger.deltas), honba, riichi_sticks, True, tuple(ledger.transfers), penalties)
+        return _chombo(rules, ledger, dealer, honba, riichi_sticks, (_seat(outcome.offender, "outcome.offender"),))
 
     for seat in riichi:
         ledger.pay(seat, None, RIICHI_STICK, TransferKind.RIICHI)
@@ -361,13 +351,21 @@ def settle_kyoku(
     if isinstance(outcome, Draw):
         tenpai = _seats(list(outcome.tenpai), "outcome.tenpai")
         nagashi = _seats(list(outcome.nagashi), "outcome.nagashi")
-        for i, seat in enumerate(riichi):
-            if seat not in tenpai:
+        false_riichi = tuple(seat for seat in riichi if seat not in tenpai)
+        if false_riichi:
+            if rules.noten_riichi is NotenRiichi.REFUSED:
+                i = riichi.index(false_riichi[0])
                 raise HandError(
                     "riichi_not_tenpai",
-                    f"seat {seat} declared riichi, so it must be tenpai at an exhaustive draw",
+                    f"seat {false_riichi[0]} declared riichi, so it must be tenpai at an exhaustive draw "
+                    "(this ruleset's noten_riichi is refused)",
                     field=f"riichi[{i}]",
                 )
+            if rules.noten_riichi is NotenRiichi.CHOMBO:
+                # The riichi sticks were never paid: the chombo voids the hand.
+                return _chombo(rules, _Ledger(), dealer, honba, riichi_sticks, false_riichi)
+            # NOTEN_PAYMENT: the seat is noten like any other, and its stick,
+            # paid above, stays on the table.
         if nagashi:
             if not rules.nagashi_mangan:
                 raise HandError("nagashi_not_allowed", "this ruleset has no nagashi mangan", field="outcome.nagashi")
@@ -401,6 +399,24 @@ def settle_kyoku(
         return _result(ledger, True, honba + 1, sticks, riichi_sticks)
 
     raise HandError("invalid_outcome", f"unknown outcome {outcome!r}", field="outcome")
+
+
+def _chombo(rules: Ruleset, ledger: _Ledger, dealer: int, honba: int, riichi_sticks: int,
+            offenders: tuple[int, ...]) -> KyokuResult:
+    # The hand is void: no stick from it is paid, the same dealer deals again
+    # with the same honba, and sticks already on the table stay. Each
+    # offender pays as if alone.
+    penalties: list[Penalty] = []
+    for offender in offenders:
+        if rules.chombo is ChomboRule.REVERSE_MANGAN:
+            for seat in SEATS:
+                if seat != offender:
+                    amount = 4000 if dealer in (seat, offender) else 2000
+                    ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
+        else:
+            penalties.append(Penalty(offender, -rules.chombo_penalty, "chombo"))
+    return KyokuResult(tuple(ledger.deltas), honba, riichi_sticks, True, tuple(ledger.transfers), tuple(penalties),
+                       offenders)  # type: ignore[arg-type]
 
 
 def _result(ledger: _Ledger, keeps: bool, honba: int, sticks: int, old_sticks: int) -> KyokuResult:
@@ -517,7 +533,7 @@ def _end_after(rules: Ruleset, start: TableState, outcome: Outcome, result: Kyok
     """Does the game end after this hand? ``None`` if it goes on."""
     if rules.bust and any(s < 0 for s in scores):
         return EndReason.BUST
-    if isinstance(outcome, (Abort, Chombo)):
+    if isinstance(outcome, (Abort, Chombo)) or result.chombo:
         return None  # an abortive draw or a chombo never ends a game by itself
     last = rules.last_regular_round
     if start.round < last:
@@ -613,7 +629,7 @@ def _check_optional_yame(rules: Ruleset, played: Sequence[PlayedHand]) -> None:
         raise GameError("end_not_possible", "agari-yame needs the all-last dealer to have kept the deal", field="end")
     outcome = last.input.outcome
     won = isinstance(outcome, (Ron, Tsumo))
-    if isinstance(outcome, (Abort, Chombo)) or (rules.agari_yame if won else rules.tenpai_yame) is Yame.NONE:
+    if isinstance(outcome, (Abort, Chombo)) or last.result.chombo or (rules.agari_yame if won else rules.tenpai_yame) is Yame.NONE:
         raise GameError("end_not_possible", "this ruleset does not let the dealer stop after that hand", field="end")
     if _top(last.scores) != last.dealer or last.scores[last.dealer] < rules.target_points:
         raise GameError(

@@ -96,6 +96,13 @@ class Chombo(enum.StrEnum):
     PENALTY = "penalty"  # chombo_penalty points taken after uma
 
 
+class NotenRiichi(enum.StrEnum):
+    # A seat that declared riichi is found noten at an exhaustive draw (a false riichi).
+    REFUSED = "refused"  # cannot happen (online play); the draw is refused
+    CHOMBO = "chombo"  # a chombo by that seat, paid as the ruleset's chombo; the hand is void
+    NOTEN_PAYMENT = "noten_payment"  # pays noten like any noten seat; its stick stays on the table
+
+
 class Yame(enum.StrEnum):
     NONE = "none"
     AUTO = "auto"  # the game ends by itself
@@ -144,6 +151,7 @@ class Ruleset:
     pao_ron_honba: PaoHonba = PaoHonba.LIABLE
     chombo: Chombo = Chombo.REVERSE_MANGAN
     chombo_penalty: int = 0
+    noten_riichi: NotenRiichi = NotenRiichi.REFUSED
     bust: bool = False
     west_round: bool = False
     target_points: int = 30000
@@ -253,6 +261,7 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "renhou": Renhou,
     "pao_ron_honba": PaoHonba,
     "chombo": Chombo,
+    "noten_riichi": NotenRiichi,
     "agari_yame": Yame,
     "tenpai_yame": Yame,
 }
@@ -561,6 +570,7 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "uma_by_below": ({}, "uma does not float"),
     "uma_threshold": (30000, "unused: uma does not float"),
     "uma_at_threshold": ("not_below", "unused: uma does not float"),
+    "noten_riichi": ("refused", "unchanged since before issue #17 (no source read for this preset)"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -628,6 +638,7 @@ _SPECS["jpml-a-2024"] = {
     "pao_ron_honba": ("discarder", "on a ron the discarder pays the honba [J2]"),
     "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),
     "chombo_penalty": (20000, "Pantheon's 20,000 [I-P]; the JPML amount is unverified"),
+    "noten_riichi": ("refused", "no source read; a series picks chombo or noten_payment"),
     "bust": (False, "[I-P][I-D] (no JPML text found)"),
     "west_round": (False, "[I-P]"),
     "target_points": (30000, "return score"),

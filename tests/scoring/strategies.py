@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
-from scoring.rules import PRESETS, MultipleRon, Ruleset
+from scoring.rules import PRESETS, MultipleRon, NotenRiichi, Ruleset
 
 # (han, fu) pairs some hand can have, by ron and by tsumo
 RON_VALUES = [(h, f) for h in range(1, 5) for f in (30, 40, 50, 60, 70, 80, 90, 100, 110) if not (h < 4 and f > 110)]
@@ -59,11 +59,30 @@ def outcomes(draw, rules: Ruleset):
 def hands(draw, rules: Ruleset):
     outcome = draw(outcomes(rules))
     riichi = tuple(sorted(draw(st.sets(seats, max_size=2))))
-    if isinstance(outcome, Draw):
+    if isinstance(outcome, Draw) and (rules.noten_riichi is NotenRiichi.REFUSED or draw(st.booleans())):
         outcome = Draw(tenpai=tuple(sorted(set(outcome.tenpai) | set(riichi))), nagashi=outcome.nagashi)
     if isinstance(outcome, Ron):
         riichi = tuple(s for s in riichi if s != outcome.loser)
     return HandInput(outcome, riichi=riichi)
 
 
-rulesets = st.sampled_from(sorted(PRESETS.values(), key=lambda r: r.name))
+presets = st.sampled_from(sorted(PRESETS.values(), key=lambda r: r.name))
+
+# The fields issue #17 added, each drawn over its values on top of a preset:
+# the conservation properties must hold for every one of them.
+VARIANTS = {
+    "noten_riichi": st.sampled_from(list(NotenRiichi)),
+    "uma_by_below": st.sampled_from([{}, {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}]),
+    "uma_at_threshold": st.sampled_from(["not_below", "below"]),
+}
+
+
+@st.composite
+def _rulesets(draw):
+    base = draw(presets)
+    if draw(st.booleans()):
+        return base
+    return base.replace(**draw(st.fixed_dictionaries({}, optional=VARIANTS)))
+
+
+rulesets = _rulesets()

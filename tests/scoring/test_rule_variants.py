@@ -1,0 +1,124 @@
+"""Rules real tables play that issue #17 added, hand by hand and game by game:
+a riichi found noten at the draw, each winner's own stick on a multiple ron,
+a chombo paid both ways, leftover sticks with odd hundreds dropped, and
+replacement players."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import ScoringError
+from scoring.game import (
+    Chombo,
+    Draw,
+    EndReason,
+    HandInput,
+    Ron,
+    Win,
+    play,
+    settle_kyoku,
+)
+from scoring.rules import get_ruleset
+
+ARI = get_ruleset("ari-ari")
+
+
+def kyoku(outcome, rules=ARI, dealer=0, honba=0, sticks=0, riichi=()):
+    return settle_kyoku(rules, dealer=dealer, honba=honba, riichi_sticks=sticks, riichi=riichi, outcome=outcome)
+
+
+def ron(loser, winner, han=1, fu=30, **kw):
+    return HandInput(Ron(loser=loser, wins=(Win(winner, han=han, fu=fu),)), **kw)
+
+
+def seven_passes():
+    """E1 to S3, the deal passing every hand: the next hand is all-last, seat 3 deals."""
+    return [ron((d + 1) % 4, (d + 2) % 4) for d in range(4)] + [ron((d + 1) % 4, (d + 2) % 4) for d in range(3)]
+
+
+# -- a riichi found noten at an exhaustive draw -------------------------------
+
+
+def test_noten_riichi_is_refused_by_default_as_online_logs_need():
+    with pytest.raises(ScoringError) as err:
+        kyoku(Draw(tenpai=(0,)), riichi=(0, 2))
+    assert (err.value.code, err.value.field) == ("riichi_not_tenpai", "riichi[1]")
+    assert ARI.noten_riichi == "refused" and get_ruleset("tenhou").noten_riichi == "refused"
+
+
+def test_noten_riichi_paying_noten_leaves_its_stick_on_the_table():
+    rules = ARI.replace(noten_riichi="noten_payment")
+    # Seat 0 (dealer) tenpai; seat 2 declared riichi but is noten: it pays
+    # its stick and 1,000 noten like seats 1 and 3.
+    r = kyoku(Draw(tenpai=(0,)), rules=rules, riichi=(0, 2), honba=1, sticks=1)
+    assert r.deltas == (3000 - 1000, -1000, -1000 - 1000, -1000)
+    assert (r.riichi_sticks, r.honba, r.dealer_keeps) == (3, 2, True)
+    assert r.chombo == ()
+
+
+def test_noten_riichi_as_chombo_voids_the_hand_with_a_reverse_mangan():
+    rules = ARI.replace(noten_riichi="chombo")
+    r = kyoku(Draw(tenpai=(0,)), rules=rules, dealer=0, honba=1, sticks=1, riichi=(2,))
+    # No stick and no noten payment from a void hand; seat 2 pays 4,000 to
+    # the dealer and 2,000 to each other seat.
+    assert r.deltas == (4000, 2000, -8000, 2000)
+    assert (r.riichi_sticks, r.honba, r.dealer_keeps, r.chombo) == (1, 1, True, (2,))
+
+
+def test_noten_riichi_as_chombo_under_a_penalty_ruleset_lands_after_uma():
+    rules = get_ruleset("ema-2016").replace(noten_riichi="chombo")
+    r = kyoku(Draw(tenpai=(1,)), rules=rules, riichi=(3,))
+    assert r.deltas == (0, 0, 0, 0)
+    assert [(p.seat, p.points, p.reason) for p in r.penalties] == [(3, -20000, "chombo")]
+
+
+def test_two_noten_riichi_are_two_chombo():
+    rules = ARI.replace(noten_riichi="chombo")
+    r = kyoku(Draw(tenpai=()), rules=rules, dealer=0, riichi=(1, 2))
+    # Each pays as if alone: seat 1 (+4000, -8000, +2000, +2000), seat 2 (+4000, +2000, -8000, +2000).
+    assert r.deltas == (8000, -6000, -6000, 4000)
+    assert r.chombo == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("noten_riichi", "finished", "next_round"),
+    [
+        # seat 3 (the S4 dealer) noten: the deal passes and the game ends
+        ("noten_payment", True, None),
+        # the chombo voids the hand: seat 3 deals S4 again
+        ("chombo", False, "S4"),
+    ],
+)
+def test_a_false_riichi_at_all_last_ends_the_game_only_if_the_draw_stands(noten_riichi, finished, next_round):
+    rules = ARI.replace(noten_riichi=noten_riichi)
+    g = play(rules, [*seven_passes(), HandInput(Draw(tenpai=(1,)), riichi=(2,))])
+    assert g.finished is finished
+    assert (g.next.round_label if g.next else None) == next_round
+
+
+def test_a_false_riichi_chombo_never_ends_the_game_by_tenpai_yame():
+    # Tenhou's automatic tenpai-yame: the S4 dealer (seat 3) tenpai and first.
+    rules = get_ruleset("tenhou").replace(noten_riichi="chombo")
+    big = [*seven_passes()[:6], ron(1, 3, han=5, fu=None)]  # seat 3 deals S4 in the lead
+    assert play(rules, [*big, HandInput(Draw(tenpai=(3,)))]).ended_by is EndReason.TENPAI_YAME
+    g = play(rules, [*big, HandInput(Draw(tenpai=(3,)), riichi=(0,))])
+    assert not g.finished and g.next.round_label == "S4"
+    with pytest.raises(ScoringError) as err:
+        play(get_ruleset("mahjong-soul").replace(noten_riichi="chombo"),
+             [*big, HandInput(Draw(tenpai=(3,)), riichi=(0,))], end=EndReason.AGARI_YAME)
+    assert err.value.code == "end_not_possible"
+
+
+def test_noten_riichi_reaches_the_json_interface():
+    from scoring.__main__ import answer
+
+    req = ('{"op": "kyoku", "rules": {"preset": "ari-ari", "overrides": {"noten_riichi": "noten_payment"}}, '
+           '"riichi": [1], "outcome": {"type": "draw", "tenpai": [0]}}')
+    assert answer(req) == {"deltas": [3000, -2000, -1000, -1000], "honba": 1, "riichi_sticks": 1,
+                           "dealer_keeps": True}
+    bad = '{"op": "rules", "rules": {"preset": "ari-ari", "overrides": {"noten_riichi": "forgiven"}}}'
+    assert answer(bad)["error"]["field"] == "rules.overrides.noten_riichi"
+
+
+def test_chombo_outcome_reports_its_offender():
+    assert kyoku(Chombo(offender=3)).chombo == (3,)
