@@ -22,7 +22,17 @@ from typing import Any
 
 from .errors import GameError, HandError, ScoringError
 from .payment import hand_payment
-from .rules import RIICHI_STICK, MultipleRon, MultiRonBonus, NotenRiichi, PaoHonba, Ruleset, Yame, get_ruleset
+from .rules import (
+    RIICHI_STICK,
+    MultipleRon,
+    MultiRonBonus,
+    MultiRonSticks,
+    NotenRiichi,
+    PaoHonba,
+    Ruleset,
+    Yame,
+    get_ruleset,
+)
 from .rules import Chombo as ChomboRule
 from .settlement import Penalty, Settlement, settle
 
@@ -323,6 +333,10 @@ def settle_kyoku(
             if win.winner == nearest or rules.multi_ron_bonus is MultiRonBonus.HONBA_EACH:
                 honba_payer = liable if liable is not None and rules.pao_ron_honba is PaoHonba.LIABLE else loser
                 ledger.pay(honba_payer, win.winner, honba * rules.honba_ron, TransferKind.HONBA)
+        if len(wins) > 1 and rules.multi_ron_sticks is MultiRonSticks.OWN_BACK:
+            for winner in winners:
+                if winner in riichi:
+                    ledger.pay(None, winner, RIICHI_STICK, TransferKind.STICKS)
         ledger.pay(None, nearest, table + ledger.pot, TransferKind.STICKS)
         keeps = dealer in winners
         return _result(ledger, keeps, honba + 1 if keeps else 0, 0, riichi_sticks)

@@ -74,6 +74,11 @@ class MultiRonBonus(enum.StrEnum):
     HONBA_EACH = "honba_each"  # every winner gets the honba; sticks to the nearest
 
 
+class MultiRonSticks(enum.StrEnum):
+    NEAREST = "nearest"  # every riichi stick to the winner nearest the discarder
+    OWN_BACK = "own_back"  # each winner takes back the stick it paid this hand; the rest to the nearest
+
+
 class Kazoe(enum.StrEnum):
     YAKUMAN = "yakuman"  # 13+ han is a counted yakuman
     SANBAIMAN = "sanbaiman"  # 13+ han is capped at sanbaiman
@@ -137,6 +142,7 @@ class Ruleset:
     noten_total: int = 3000
     multiple_ron: MultipleRon = MultipleRon.ALLOWED
     multi_ron_bonus: MultiRonBonus = MultiRonBonus.NEAREST
+    multi_ron_sticks: MultiRonSticks = MultiRonSticks.NEAREST
     abortive_draws: frozenset[str] = field(default_factory=lambda: frozenset(ABORT_REASONS))
     nagashi_mangan: bool = True
     kiriage: bool = False
@@ -257,6 +263,7 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "uma_at_threshold": AtThreshold,
     "multiple_ron": MultipleRon,
     "multi_ron_bonus": MultiRonBonus,
+    "multi_ron_sticks": MultiRonSticks,
     "kazoe": Kazoe,
     "renhou": Renhou,
     "pao_ron_honba": PaoHonba,
@@ -438,6 +445,8 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "noten_total": (3000, "[E3 §3.4.2]"),
         "multiple_ron": ("allowed", "double and triple ron, discarder pays each [E1][E2]"),
         "multi_ron_bonus": ("honba_each", "discarder pays each winner [E2]; sticks to the discarder's right [E2]"),
+        "multi_ron_sticks": ("nearest", "to the discarder's right [E2]; sources conflict: Pantheon's ema gives "
+                             "each winner its own stick back [I-P]"),
         "abortive_draws": ([], "none [E1]"),
         "nagashi_mangan": (False, "[E1]"),
         "kiriage": (False, "4-30 is not rounded [E1]"),
@@ -571,6 +580,7 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "uma_threshold": (30000, "unused: uma does not float"),
     "uma_at_threshold": ("not_below", "unused: uma does not float"),
     "noten_riichi": ("refused", "unchanged since before issue #17 (no source read for this preset)"),
+    "multi_ron_sticks": ("nearest", "unchanged since before issue #17: all sticks to the nearest winner"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -624,6 +634,7 @@ _SPECS["jpml-a-2024"] = {
     "noten_total": (3000, "[J1][J2]"),
     "multiple_ron": ("head_bump", "上家優先 [J1][J2]"),
     "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
+    "multi_ron_sticks": ("nearest", "head bump: only the nearest winner"),
     "abortive_draws": ([], "途中流局なし (current rule; older lists had four) [J2]"),
     "nagashi_mangan": (False, "[I-P][I-D]"),
     "kiriage": (False, "no kiriage: 7,700 and 11,600 stay [J2]"),

@@ -122,3 +122,46 @@ def test_noten_riichi_reaches_the_json_interface():
 
 def test_chombo_outcome_reports_its_offender():
     assert kyoku(Chombo(offender=3)).chombo == (3,)
+
+
+# -- multiple ron: each winner's own stick ---------------------------------------
+
+
+DOUBLE = Ron(loser=3, wins=(Win(1, han=1, fu=30), Win(0, han=2, fu=30)))  # seat 0 sits next after 3: nearest
+
+
+@pytest.mark.parametrize(
+    ("multi_ron_sticks", "deltas"),
+    [
+        # 1 stick on the table and seats 1 and 2 in riichi: 3,000 in the pot.
+        # Seat 0 (nearest) 2,000 + 300 honba; seat 1 1,000, less its stick.
+        ("nearest", (2000 + 300 + 3000, 1000 - 1000, -1000, -3000 - 300)),
+        # Seat 1 takes its own stick back; the table's and seat 2's go to seat 0.
+        ("own_back", (2000 + 300 + 2000, 1000 - 1000 + 1000, -1000, -3000 - 300)),
+    ],
+)
+def test_double_ron_sticks_all_to_the_nearest_or_each_winner_its_own(multi_ron_sticks, deltas):
+    rules = ARI.replace(multi_ron_sticks=multi_ron_sticks)
+    r = kyoku(DOUBLE, rules=rules, dealer=2, honba=1, sticks=1, riichi=(1, 2))
+    assert r.deltas == deltas
+    assert r.riichi_sticks == 0
+
+
+def test_own_back_with_the_nearest_winner_in_riichi_changes_nothing():
+    rules = ARI.replace(multi_ron_sticks="own_back")
+    args = {"dealer": 2, "honba": 0, "sticks": 2, "riichi": (0, 2)}
+    assert kyoku(DOUBLE, rules=rules, **args).deltas == kyoku(DOUBLE, **args).deltas == (2000 + 3000, 1000, -1000, -3000)
+
+
+def test_own_back_on_a_triple_ron_returns_every_winners_stick():
+    rules = get_ruleset("mahjong-soul").replace(multi_ron_sticks="own_back")
+    triple = Ron(loser=0, wins=(Win(3, han=1, fu=30), Win(2, han=1, fu=30), Win(1, han=1, fu=30)))
+    r = kyoku(triple, rules=rules, dealer=0, sticks=1, riichi=(2, 3))
+    # Seat 1 is nearest after seat 0: it takes the table's stick; seats 2 and 3 their own.
+    assert r.deltas == (-3000, 1000 + 1000, 1000, 1000)
+
+
+def test_own_back_with_honba_each_pays_every_winner_the_honba():
+    rules = get_ruleset("ema-2016").replace(multi_ron_sticks="own_back")
+    r = kyoku(DOUBLE, rules=rules, dealer=2, honba=1, sticks=1, riichi=(1,))
+    assert r.deltas == (2000 + 300 + 1000, 1000 + 300, 0, -3000 - 600)
