@@ -50,6 +50,7 @@ class TieRemainder(enum.StrEnum):
 class LeftoverSticks(enum.StrEnum):
     FIRST = "first"  # to first place (under split ties: the tied seat nearest seat 0)
     SPLIT_FIRST = "split_first"  # shared by the players tied for first, 100s, remainder by seat
+    SPLIT_FIRST_FLOOR = "split_first_floor"  # shared in 100s by the tied firsts; the odd 100s are lost
     LOST = "lost"  # nobody gets them; end scores sum to less than 4 x start
 
 

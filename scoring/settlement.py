@@ -76,6 +76,8 @@ def split_evenly(total: int, seats: Sequence[int]) -> dict[int, int]:
     return {seat: share + (1 if i < rest else 0) for i, seat in enumerate(ordered)}
 
 
+_SPLITS = (LeftoverSticks.SPLIT_FIRST, LeftoverSticks.SPLIT_FIRST_FLOOR)
+
 # No table score comes near this (a game moves about 100,000 points); past
 # it a number is a typing slip, and too big for the database's integers.
 MAX_SCORE = 10_000_000
@@ -121,16 +123,23 @@ def settle(
     by_seat = sorted(range(4), key=lambda s: (-scores[s], s))
     if pot and rules.leftover_sticks is LeftoverSticks.FIRST:
         final[by_seat[0]] += pot
-    elif pot and rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST:
+    elif pot and rules.leftover_sticks in _SPLITS:
         firsts = [s for s in range(4) if scores[s] == scores[by_seat[0]]]
-        for seat, share in split_evenly(pot // 100, firsts).items():
-            final[seat] += share * 100
+        if rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST:
+            for seat, share in split_evenly(pot // 100, firsts).items():
+                final[seat] += share * 100
+        else:
+            # Pantheon's split: each tied first takes an equal share floored to 100.
+            share = pot // 100 // len(firsts) * 100
+            for seat in firsts:
+                final[seat] += share
+            lost = pot - share * len(firsts)
     else:
         lost = pot
 
-    # Order by the end scores; under split_first by the scores before the
-    # split, so an odd 100 from the pot does not break the tie it shares.
-    key_scores = scores if rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST else tuple(final)
+    # Order by the end scores; under a split by the scores before it, so an
+    # odd 100 from the pot does not break the tie it shares.
+    key_scores = scores if rules.leftover_sticks in _SPLITS else tuple(final)
     order = sorted(range(4), key=lambda s: (-key_scores[s], s))
     places = [0, 0, 0, 0]
     uma = [0, 0, 0, 0]

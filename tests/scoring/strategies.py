@@ -73,6 +73,7 @@ presets = st.sampled_from(sorted(PRESETS.values(), key=lambda r: r.name))
 VARIANTS = {
     "noten_riichi": st.sampled_from(list(NotenRiichi)),
     "multi_ron_sticks": st.sampled_from(["nearest", "own_back"]),
+    "leftover_sticks": st.sampled_from(["first", "split_first", "split_first_floor", "lost"]),
     "uma_by_below": st.sampled_from([{}, {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}]),
     "uma_at_threshold": st.sampled_from(["not_below", "below"]),
 }

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.game import GameRecord, replay, settle_kyoku
-from scoring.rules import RIICHI_STICK, LeftoverSticks
+from scoring.rules import RIICHI_STICK, EndRounding, LeftoverSticks
 from tests.scoring.strategies import hands, rulesets
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,8 +42,16 @@ def test_every_game_conserves_points_and_settles_to_zero(data, rules):
     s = g.settlement
     assert sum(g.scores) + g.riichi_sticks * RIICHI_STICK == 4 * rules.start_points
     assert sum(s.final_scores) + s.lost_sticks == 4 * rules.start_points
-    if rules.leftover_sticks is not LeftoverSticks.LOST and not any(p.reason == "chombo" for p in g.penalties):
+    if not s.lost_sticks and not any(p.reason == "chombo" for p in g.penalties):
         assert sum(s.points) == 0
+    elif rules.end_rounding is EndRounding.TENHOU:
+        # First takes minus the rest, lost sticks and all.
+        assert sum(s.points) == sum(s.penalties)
+    else:
+        assert sum(s.points) == -s.lost_sticks + sum(s.penalties)
+    if rules.leftover_sticks is not LeftoverSticks.LOST:
+        # Only odd 100s of a floored split can be lost.
+        assert s.lost_sticks < 100 * 4
     assert sorted(s.places)[0] == 1
     # Places follow scores: a higher end score never has a worse place.
     for a in range(4):

@@ -120,3 +120,38 @@ def test_impossible_floating_uma_is_refused_naming_the_key(overrides, field):
     with pytest.raises(RulesError) as err:
         get_ruleset({"preset": "jpml-a-2024", "overrides": overrides})
     assert (err.value.code, err.value.field) == ("invalid_rules", field)
+
+
+# -- leftover sticks shared by tied firsts ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("leftover_sticks", "scores", "sticks", "final", "lost"),
+    [
+        # Scores plus sticks make 4 x 30,000 (EMA).
+        # one stick, three tied at 30,000: seat order takes the odd 100, or it is lost
+        ("split_first", [30000, 30000, 30000, 29000], 1, (30400, 30300, 30300, 29000), 0),
+        ("split_first_floor", [30000, 30000, 30000, 29000], 1, (30300, 30300, 30300, 29000), 100),
+        # two tied firsts share 3,000 evenly either way
+        ("split_first", [35000, 20000, 35000, 27000], 3, (36500, 20000, 36500, 27000), 0),
+        ("split_first_floor", [35000, 20000, 35000, 27000], 3, (36500, 20000, 36500, 27000), 0),
+        # a lone first takes it all
+        ("split_first_floor", [40000, 30000, 20000, 28000], 2, (42000, 30000, 20000, 28000), 0),
+        # first (under split ties: the tied seat nearest seat 0) and lost, for comparison
+        ("first", [30000, 30000, 30000, 29000], 1, (31000, 30000, 30000, 29000), 0),
+        ("lost", [30000, 30000, 30000, 29000], 1, (30000, 30000, 30000, 29000), 1000),
+    ],
+)
+def test_leftover_sticks_among_tied_firsts(leftover_sticks, scores, sticks, final, lost):
+    rules = get_ruleset("ema-2016").replace(leftover_sticks=leftover_sticks)
+    s = settle(rules, scores, riichi_sticks=sticks)
+    assert (s.final_scores, s.lost_sticks) == (final, lost)
+    assert sum(s.final_scores) + s.lost_sticks == sum(scores) + 1000 * sticks
+    assert sum(s.points) == -lost
+
+
+def test_a_floored_split_keeps_the_tie_it_shares():
+    rules = get_ruleset("ema-2016").replace(leftover_sticks="split_first_floor")
+    s = settle(rules, [30000, 30000, 30000, 29000], riichi_sticks=1)
+    # Three tied firsts share the uma of places 1-3: (15 + 5 - 5) / 3 each.
+    assert s.places == (1, 1, 1, 4) and s.uma == (5000, 5000, 5000, -15000)
