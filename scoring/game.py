@@ -422,12 +422,12 @@ def _chombo(rules: Ruleset, ledger: _Ledger, dealer: int, honba: int, riichi_sti
     # offender pays as if alone.
     penalties: list[Penalty] = []
     for offender in offenders:
-        if rules.chombo is ChomboRule.REVERSE_MANGAN:
+        if rules.chombo is not ChomboRule.PENALTY:
             for seat in SEATS:
                 if seat != offender:
                     amount = 4000 if dealer in (seat, offender) else 2000
                     ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
-        else:
+        if rules.chombo is not ChomboRule.REVERSE_MANGAN:
             penalties.append(Penalty(offender, -rules.chombo_penalty, "chombo"))
     return KyokuResult(tuple(ledger.deltas), honba, riichi_sticks, True, tuple(ledger.transfers), tuple(penalties),
                        offenders)  # type: ignore[arg-type]

@@ -100,6 +100,7 @@ class PaoHonba(enum.StrEnum):
 class Chombo(enum.StrEnum):
     REVERSE_MANGAN = "reverse_mangan"  # paid at the table like a mangan tsumo
     PENALTY = "penalty"  # chombo_penalty points taken after uma
+    BOTH = "both"  # a reverse mangan at the table and chombo_penalty after uma
 
 
 class NotenRiichi(enum.StrEnum):
@@ -378,8 +379,8 @@ def _validate(r: Ruleset) -> None:
         raise bad("double_wind_fu", f"double_wind_fu must be 2 or 4, not {r.double_wind_fu}")
     if r.end_rounding is EndRounding.TENHOU and r.tie_policy is not TiePolicy.SEAT_ORDER:
         raise bad("end_rounding", "tenhou rounding gives first place the rest, so ties must go by seat order")
-    if r.chombo is Chombo.PENALTY and r.chombo_penalty == 0:
-        raise bad("chombo_penalty", "a penalty chombo needs a chombo_penalty above 0")
+    if r.chombo in (Chombo.PENALTY, Chombo.BOTH) and r.chombo_penalty == 0:
+        raise bad("chombo_penalty", f"a {r.chombo} chombo needs a chombo_penalty above 0")
 
 
 def _preset(name: str, spec: Mapping[str, tuple[Any, str]]) -> tuple[Ruleset, dict[str, str]]:

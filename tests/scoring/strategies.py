@@ -69,13 +69,18 @@ def hands(draw, rules: Ruleset):
 presets = st.sampled_from(sorted(PRESETS.values(), key=lambda r: r.name))
 
 # The fields issue #17 added, each drawn over its values on top of a preset:
-# the conservation properties must hold for every one of them.
+# the conservation properties must hold for every one of them. Each entry
+# draws the overrides of one rule.
 VARIANTS = {
-    "noten_riichi": st.sampled_from(list(NotenRiichi)),
-    "multi_ron_sticks": st.sampled_from(["nearest", "own_back"]),
-    "leftover_sticks": st.sampled_from(["first", "split_first", "split_first_floor", "lost"]),
-    "uma_by_below": st.sampled_from([{}, {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}]),
-    "uma_at_threshold": st.sampled_from(["not_below", "below"]),
+    "noten_riichi": st.sampled_from(list(NotenRiichi)).map(lambda v: {"noten_riichi": v}),
+    "multi_ron_sticks": st.sampled_from(["nearest", "own_back"]).map(lambda v: {"multi_ron_sticks": v}),
+    "leftover_sticks": st.sampled_from(["first", "split_first", "split_first_floor", "lost"]).map(
+        lambda v: {"leftover_sticks": v}),
+    "chombo": st.sampled_from([("reverse_mangan", 0), ("penalty", 20000), ("both", 30000)]).map(
+        lambda v: {"chombo": v[0], "chombo_penalty": v[1]}),
+    "uma_by_below": st.sampled_from([{}, {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}]).map(
+        lambda v: {"uma_by_below": v}),
+    "uma_at_threshold": st.sampled_from(["not_below", "below"]).map(lambda v: {"uma_at_threshold": v}),
 }
 
 
@@ -84,7 +89,10 @@ def _rulesets(draw):
     base = draw(presets)
     if draw(st.booleans()):
         return base
-    return base.replace(**draw(st.fixed_dictionaries({}, optional=VARIANTS)))
+    changes: dict = {}
+    for fragment in draw(st.fixed_dictionaries({}, optional=VARIANTS)).values():
+        changes.update(fragment)
+    return base.replace(**changes)
 
 
 rulesets = _rulesets()

@@ -165,3 +165,40 @@ def test_own_back_with_honba_each_pays_every_winner_the_honba():
     rules = get_ruleset("ema-2016").replace(multi_ron_sticks="own_back")
     r = kyoku(DOUBLE, rules=rules, dealer=2, honba=1, sticks=1, riichi=(1,))
     assert r.deltas == (2000 + 300 + 1000, 1000 + 300, 0, -3000 - 600)
+
+
+# -- a chombo paid both ways ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chombo", "penalty", "deltas", "penalties"),
+    [
+        ("reverse_mangan", 0, (4000, 2000, -8000, 2000), []),
+        ("penalty", 20000, (0, 0, 0, 0), [(2, -20000)]),
+        ("both", 20000, (4000, 2000, -8000, 2000), [(2, -20000)]),
+        ("both", 10000, (4000, 2000, -8000, 2000), [(2, -10000)]),
+    ],
+)
+def test_chombo_at_the_table_after_uma_or_both(chombo, penalty, deltas, penalties):
+    rules = ARI.replace(chombo=chombo, chombo_penalty=penalty)
+    r = kyoku(Chombo(offender=2), rules=rules, dealer=0)
+    assert r.deltas == deltas
+    assert [(p.seat, p.points) for p in r.penalties] == penalties
+
+
+def test_a_chombo_paid_both_ways_settles_table_points_and_then_the_penalty():
+    rules = get_ruleset("ema-2016").replace(chombo="both")
+    g = play(rules, [HandInput(Chombo(offender=1))], end=EndReason.EARLY)
+    s = g.settlement
+    # Seat 1 pays 4,000 to the dealer (seat 0) and 2,000 each: 22,000 is
+    # last (-8.0 - 15); the 20,000 penalty comes after uma.
+    assert s.final_scores == (34000, 22000, 32000, 32000)
+    assert s.penalties == (0, -20000, 0, 0)
+    assert s.points[1] == -8000 - 15000 - 20000
+    assert sum(s.points) == -20000
+
+
+def test_a_both_chombo_needs_a_penalty():
+    with pytest.raises(ScoringError) as err:
+        ARI.replace(chombo="both")
+    assert (err.value.code, err.value.field) == ("invalid_rules", "chombo_penalty")
