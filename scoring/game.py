@@ -34,7 +34,7 @@ from .rules import (
     get_ruleset,
 )
 from .rules import Chombo as ChomboRule
-from .settlement import Penalty, Settlement, settle
+from .settlement import Penalty, Settlement, check_replacements, settle
 
 SEATS = (0, 1, 2, 3)
 MAX_STICKS = 100  # far more riichi sticks than any table has seen left over
@@ -461,6 +461,7 @@ class GameRecord:
     penalties: tuple[Penalty, ...] = ()
     final: FinalScores | None = None
     players: tuple[str, ...] | None = None  # names in seat order; the league's, not used here
+    replacements: tuple[int, ...] = ()  # seats a replacement played; settled per rules.replacement_result
 
 
 @dataclass(frozen=True)
@@ -633,8 +634,12 @@ def replay(record: GameRecord) -> GameResult:
     if ended_by is None:
         nxt = TableState(round_index, round_index % 4, honba, sticks, final_scores)  # type: ignore[arg-type]
         return GameResult(rules, tuple(played), False, None, final_scores, sticks, nxt, tuple(penalties))  # type: ignore[arg-type]
-    settlement = settle(rules, final_scores, sticks, penalties)
+    settlement = settle(rules, final_scores, sticks, penalties, _replacements(record))
     return GameResult(rules, tuple(played), True, ended_by, final_scores, sticks, None, tuple(penalties), settlement)  # type: ignore[arg-type]
+
+
+def _replacements(record: GameRecord) -> tuple[int, ...]:
+    return check_replacements(record.replacements)
 
 
 def _check_optional_yame(rules: Ruleset, played: Sequence[PlayedHand]) -> None:
@@ -676,7 +681,7 @@ def _replay_final(record: GameRecord) -> GameResult:
             f"they sum to {sum(scores):,}",
             field="final.scores",
         )
-    settlement = settle(rules, scores, sticks, record.penalties)
+    settlement = settle(rules, scores, sticks, record.penalties, _replacements(record))
     return GameResult(rules, (), True, EndReason.FINAL_SCORES, scores, sticks, None, record.penalties, settlement)
 
 
@@ -697,7 +702,7 @@ _OUTCOME_KEYS = {
 }
 _WIN_KEYS = {"winner", "han", "fu", "yakuman", "pao"}
 _HAND_KEYS = {"riichi", "outcome", "tiles", "yaku", "note"}
-_RECORD_KEYS = {"op", "rules", "hands", "end", "penalties", "final", "players"}
+_RECORD_KEYS = {"op", "rules", "hands", "end", "penalties", "final", "players", "replacements"}
 
 
 def _require_object(d: Any, fieldname: str) -> Mapping[str, Any]:
@@ -887,7 +892,10 @@ def record_from_dict(d: Any) -> GameRecord:
         if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
             raise GameError("invalid_players", "players must be four names in seat order", field="players")
         players = tuple(players)
-    return GameRecord(rules, hands, end, tuple(penalties), final, players)
+    replacements = d.get("replacements", [])
+    if not isinstance(replacements, list):
+        raise GameError("invalid_replacements", "replacements must be a list of seats", field="replacements")
+    return GameRecord(rules, hands, end, tuple(penalties), final, players, check_replacements(replacements))
 
 
 def record_to_dict(rec: GameRecord) -> dict[str, Any]:
@@ -901,6 +909,8 @@ def record_to_dict(rec: GameRecord) -> dict[str, Any]:
         out["final"] = {"scores": list(rec.final.scores), "riichi_sticks": rec.final.riichi_sticks}
     if rec.players is not None:
         out["players"] = list(rec.players)
+    if rec.replacements:
+        out["replacements"] = list(rec.replacements)
     return out
 
 

@@ -110,6 +110,12 @@ class NotenRiichi(enum.StrEnum):
     NOTEN_PAYMENT = "noten_payment"  # pays noten like any noten seat; its stick stays on the table
 
 
+class Replacement(enum.StrEnum):
+    # The result of a seat marked as a replacement (a stand-in for a registered player).
+    REAL = "real"  # counts the game as played, like any seat
+    FIXED = "fixed"  # replacement_score + replacement_uma, whatever the table did; no oka
+
+
 class Yame(enum.StrEnum):
     NONE = "none"
     AUTO = "auto"  # the game ends by itself
@@ -160,6 +166,9 @@ class Ruleset:
     chombo: Chombo = Chombo.REVERSE_MANGAN
     chombo_penalty: int = 0
     noten_riichi: NotenRiichi = NotenRiichi.REFUSED
+    replacement_result: Replacement = Replacement.REAL
+    replacement_score: int = 0  # thousandths, in place of (end score - return)
+    replacement_uma: int = 0  # thousandths, in place of the place's uma
     bust: bool = False
     west_round: bool = False
     target_points: int = 30000
@@ -271,6 +280,7 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "pao_ron_honba": PaoHonba,
     "chombo": Chombo,
     "noten_riichi": NotenRiichi,
+    "replacement_result": Replacement,
     "agari_yame": Yame,
     "tenpai_yame": Yame,
 }
@@ -463,6 +473,11 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "pao_ron_honba": ("liable", "choice: no source found"),
         "chombo": ("penalty", "-20 after uma [E1]"),
         "chombo_penalty": (20000, "[E1]"),
+        "replacement_result": ("real", "unchanged since before issue #17; a series may pick fixed"),
+        "replacement_score": (-15000, "fixed -15 for a replacement, as Pantheon applies the EMA rule "
+                              "(replacement_player_fixed_points, pantheon#14) [I-P]; EMA text not read"),
+        "replacement_uma": (-15000, "fixed uma -15, as Pantheon applies the EMA rule "
+                            "(replacement_player_override_uma) [I-P]; EMA text not read"),
         "bust": (False, "[I-P][I-D][E3]"),
         "west_round": (False, "[I-P][I-D]"),
         "target_points": (30000, "return score [I-P]"),
@@ -498,6 +513,9 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "pao_ron_honba": ("liable", "choice: no source found"),
         "chombo": ("penalty", "[W3][W4]"),
         "chombo_penalty": (30000, "-30 [W4][W8]"),
+        "replacement_result": ("real", "unchanged since before issue #17; a series may pick fixed"),
+        "replacement_score": (-15000, "Pantheon's wrc preset: -15 [I-P]; WRC text not read"),
+        "replacement_uma": (-15000, "Pantheon's wrc preset: -15 [I-P]; WRC text not read"),
         "bust": (False, "[I-P] (sources conflict, see rulesets.md)"),
         "west_round": (False, "[W7]"),
         "target_points": (30000, "return score"),
@@ -583,6 +601,9 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "uma_at_threshold": ("not_below", "unused: uma does not float"),
     "noten_riichi": ("refused", "unchanged since before issue #17 (no source read for this preset)"),
     "multi_ron_sticks": ("nearest", "unchanged since before issue #17: all sticks to the nearest winner"),
+    "replacement_result": ("real", "unchanged since before issue #17: a replacement's game counts as played"),
+    "replacement_score": (0, "unused while replacement_result is real"),
+    "replacement_uma": (0, "unused while replacement_result is real"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -652,6 +673,9 @@ _SPECS["jpml-a-2024"] = {
     "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),
     "chombo_penalty": (20000, "Pantheon's 20,000 [I-P]; the JPML amount is unverified"),
     "noten_riichi": ("refused", "no source read; a series picks chombo or noten_payment"),
+    "replacement_result": ("real", "no source read; a series may pick fixed"),
+    "replacement_score": (-15000, "Pantheon's jpmlA preset: -15 [I-P]"),
+    "replacement_uma": (-15000, "Pantheon's jpmlA preset: -15 [I-P]"),
     "bust": (False, "[I-P][I-D] (no JPML text found)"),
     "west_round": (False, "[I-P]"),
     "target_points": (30000, "return score"),

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import GameError
-from .rules import RIICHI_STICK, EndRounding, LeftoverSticks, Ruleset, TiePolicy
+from .rules import RIICHI_STICK, EndRounding, LeftoverSticks, Replacement, Ruleset, TiePolicy
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Settlement:
     penalties: tuple[int, int, int, int]
     points: tuple[int, int, int, int]
     lost_sticks: int = 0  # table points nobody took
+    replacements: tuple[int, ...] = ()  # seats played by a replacement (their result per the ruleset)
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -103,8 +104,14 @@ def settle(
     scores: Sequence[int],
     riichi_sticks: int = 0,
     penalties: Iterable[Penalty] = (),
+    replacements: Iterable[int] = (),
 ) -> Settlement:
     """Settle a finished game from the table scores and the sticks left on the table.
+
+    ``replacements`` are the seats a replacement played; under a ruleset
+    whose ``replacement_result`` is ``fixed`` each gets ``replacement_score +
+    replacement_uma`` (and its penalties) instead of its real result, while
+    the other seats keep the places and uma the table gave them.
 
     >>> from scoring.rules import get_ruleset
     >>> tenhou = get_ruleset("tenhou")
@@ -115,6 +122,7 @@ def settle(
     (70400, -5200, -5200, -60000)
     """
     scores = _check_scores(scores, "scores")
+    replaced = check_replacements(replacements)
     if isinstance(riichi_sticks, bool) or not isinstance(riichi_sticks, int) or riichi_sticks < 0:
         raise GameError("invalid_sticks", f"riichi_sticks must be 0 or more, not {riichi_sticks!r}", field="riichi_sticks")
     final = list(scores)
@@ -179,6 +187,9 @@ def settle(
             base[seat] = round_half_away(final[seat]) - rules.return_points
         others = sum(base[s] + uma[s] for s in order[1:])
         base[order[0]] = -others - uma[order[0]] - oka[order[0]]
+    if rules.replacement_result is Replacement.FIXED:
+        for seat in replaced:
+            base[seat], uma[seat], oka[seat] = rules.replacement_score, rules.replacement_uma, 0
     points = tuple(base[s] + uma[s] + oka[s] + penalty[s] for s in range(4))
     return Settlement(
         final_scores=tuple(final),  # type: ignore[arg-type]
@@ -188,4 +199,27 @@ def settle(
         penalties=tuple(penalty),  # type: ignore[arg-type]
         points=points,  # type: ignore[arg-type]
         lost_sticks=lost,
+        replacements=replaced,
     )
+
+
+def check_replacements(seats: Iterable[int], fieldname: str = "replacements") -> tuple[int, ...]:
+    """The seats marked as replacements, sorted; refuses a bad or repeated seat.
+
+    >>> check_replacements([3, 1])
+    (1, 3)
+    >>> check_replacements([1, 1])
+    Traceback (most recent call last):
+    ...
+    scoring.errors.GameError: replacements lists seat 1 twice
+    """
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
+        raise GameError("invalid_replacements", f"{fieldname} must be a list of seats", field=fieldname)
+    out: list[int] = []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise GameError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field=f"{fieldname}[{i}]")
+        if seat in out:
+            raise GameError("duplicate_seat", f"{fieldname} lists seat {seat} twice", field=f"{fieldname}[{i}]")
+        out.append(seat)
+    return tuple(sorted(out))

@@ -81,6 +81,8 @@ VARIANTS = {
     "uma_by_below": st.sampled_from([{}, {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}]).map(
         lambda v: {"uma_by_below": v}),
     "uma_at_threshold": st.sampled_from(["not_below", "below"]).map(lambda v: {"uma_at_threshold": v}),
+    "replacement_result": st.tuples(st.sampled_from(["real", "fixed"]), st.integers(-30, 0), st.integers(-30, 0)).map(
+        lambda v: {"replacement_result": v[0], "replacement_score": 1000 * v[1], "replacement_uma": 1000 * v[2]}),
 }
 
 

@@ -202,3 +202,40 @@ def test_a_both_chombo_needs_a_penalty():
     with pytest.raises(ScoringError) as err:
         ARI.replace(chombo="both")
     assert (err.value.code, err.value.field) == ("invalid_rules", "chombo_penalty")
+
+
+# -- replacement players in a game ----------------------------------------------
+
+
+def test_a_game_record_marks_replacement_seats_and_settles_them_fixed():
+    from scoring.game import record_from_dict, record_to_dict, replay
+
+    d = {
+        "rules": {"preset": "ema-2016", "overrides": {"replacement_result": "fixed"}},
+        "hands": [{"riichi": [], "outcome": {"type": "tsumo", "winner": 2, "han": 3, "fu": 30}}],
+        "end": "early",
+        "replacements": [2],
+    }
+    rec = record_from_dict(d)
+    assert record_to_dict(rec) == d
+    s = replay(rec).settlement
+    # Seat 2 won 4,000 by tsumo and is first, but a fixed replacement gets -15 - 15.
+    assert s.final_scores == (28000, 29000, 34000, 29000)
+    assert s.points[2] == -30000 and s.uma[2] == -15000
+    assert s.points[0] == -2000 - 15000  # seat 0 is last, as the table had it
+
+
+def test_a_final_scores_game_takes_replacements_too():
+    from scoring.game import FinalScores, GameRecord, replay
+
+    rules = get_ruleset("ema-2016").replace(replacement_result="fixed")
+    g = replay(GameRecord(rules, final=FinalScores((40000, 32000, 25000, 23000)), replacements=(1,)))
+    assert g.settlement.points == (25000, -30000, -10000, -22000)
+
+
+def test_bad_replacements_in_a_record_name_the_field():
+    from scoring.game import record_from_dict, replay
+
+    with pytest.raises(ScoringError) as err:
+        replay(record_from_dict({"rules": "ema-2016", "replacements": [0, 9]}))
+    assert (err.value.code, err.value.field) == ("invalid_seat", "replacements[1]")

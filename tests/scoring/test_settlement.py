@@ -155,3 +155,56 @@ def test_a_floored_split_keeps_the_tie_it_shares():
     s = settle(rules, [30000, 30000, 30000, 29000], riichi_sticks=1)
     # Three tied firsts share the uma of places 1-3: (15 + 5 - 5) / 3 each.
     assert s.places == (1, 1, 1, 4) and s.uma == (5000, 5000, 5000, -15000)
+
+
+# -- replacement players ----------------------------------------------------------
+
+EMA_FIXED = get_ruleset("ema-2016").replace(replacement_result="fixed")
+
+
+def test_a_replacement_counts_as_played_under_the_real_rule():
+    ema = get_ruleset("ema-2016")
+    scores = [40000, 32000, 25000, 23000]
+    assert settle(ema, scores, replacements=[1]).points == settle(ema, scores).points == (25000, 7000, -10000, -22000)
+
+
+def test_a_fixed_replacement_gets_minus_15_and_minus_15_as_pantheon_applies_the_ema_rule():
+    s = settle(EMA_FIXED, [40000, 32000, 25000, 23000], replacements=[1])
+    # Seat 1 was second (+2.0 +5); its result is fixed at -15 - 15. The
+    # others keep the places and uma the table gave them.
+    assert s.points == (25000, -30000, -10000, -22000)
+    assert (s.places, s.uma, s.replacements) == ((1, 2, 3, 4), (15000, -15000, -5000, -15000), (1,))
+
+
+def test_a_fixed_replacement_in_first_gets_no_oka_and_keeps_its_penalties():
+    from scoring.settlement import Penalty
+
+    ml = get_ruleset("m-league").replace(replacement_result="fixed", replacement_score=-15000, replacement_uma=-15000)
+    s = settle(ml, [37000, 27300, 23800, 11900], penalties=[Penalty(0, -10000, "late")], replacements=[0])
+    assert s.oka == (0, 0, 0, 0)
+    assert s.points == (-15000 - 15000 - 10000, -2700 + 10000, -6200 - 10000, -18100 - 30000)
+
+
+def test_two_replacements_and_the_json_interface():
+    from scoring.__main__ import answer
+
+    req = ('{"op": "settle", "rules": {"preset": "ema-2016", "overrides": {"replacement_result": "fixed"}}, '
+           '"scores": [40000, 32000, 25000, 23000], "replacements": [3, 0]}')
+    assert answer(req)["points"] == [-30000, 7000, -10000, -30000]
+
+
+@pytest.mark.parametrize(
+    ("replacements", "code", "field"),
+    [
+        ([4], "invalid_seat", "replacements[0]"),
+        ([1, 1], "duplicate_seat", "replacements[1]"),
+        ("1", "invalid_replacements", "replacements"),
+        ([True], "invalid_seat", "replacements[0]"),
+    ],
+)
+def test_bad_replacements_are_refused_naming_the_field(replacements, code, field):
+    from scoring.errors import GameError
+
+    with pytest.raises(GameError) as err:
+        settle(EMA_FIXED, [40000, 32000, 25000, 23000], replacements=replacements)
+    assert (err.value.code, err.value.field) == (code, field)
