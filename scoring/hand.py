@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from .errors import HandError
 from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SET_FU, SHANPON, TANKI, standard_fu
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
-from .rules import Renhou, Ruleset
+from .rules import Renhou, Ruleset, UraWithoutRiichi
 from .tiles import (
     DORA_AFTER,
     EAST,
@@ -342,7 +342,7 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                         field=flag)
     if sit.ippatsu and not has_riichi:
         raise HandError("ippatsu_without_riichi", "ippatsu needs riichi or double riichi", field="ippatsu")
-    if sit.ura and not has_riichi:
+    if sit.ura and not has_riichi and rules.ura_without_riichi is UraWithoutRiichi.REFUSED:
         raise HandError("ura_without_riichi", "ura dora count only for a riichi hand", field="ura")
     if sit.renhou and rules.renhou is Renhou.NONE:
         raise HandError("renhou_not_allowed", f"the {rules.name} rules have no renhou", field="renhou")
@@ -634,6 +634,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     # Four groups and a pair: every suit reads as sets, one of them with the pair.
     if man.parts and pin.parts and sou.parts and hon.parts and man.pair + pin.pair + sou.pair + hon.pair == 1:
         double_wind_fu = rules.double_wind_fu
+        pinfu_tsumo_fu = rules.pinfu_tsumo_fu
+        open_pinfu_fu = rules.open_pinfu_fu
         honours = summary[3] != _NO_HONOUR_COUNTS
         h = hon.parts[0]  # honours read one way only
         win_suit = win // 9
@@ -673,7 +675,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                 else:
                     sets = m.sets + p.sets + s.sets + h.sets
                 fu, details = standard_fu(sets + meld_sets, pair, wait, tsumo, closed, pinfu, seat, round_,
-                                          double_wind_fu)
+                                          double_wind_fu, pinfu_tsumo_fu, open_pinfu_fu)
                 candidates.append((yaku, yakuman, fu, details))
 
     if not candidates and not complete:

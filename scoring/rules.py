@@ -83,6 +83,7 @@ class MultiRonSticks(enum.StrEnum):
 class Kazoe(enum.StrEnum):
     YAKUMAN = "yakuman"  # 13+ han is a counted yakuman
     SANBAIMAN = "sanbaiman"  # 13+ han is capped at sanbaiman
+    NO_LIMIT = "no_limit"  # 13 han a yakuman, 26 a double, 39 a triple... (up to the ruleset's most)
 
 
 class Renhou(enum.StrEnum):
@@ -90,6 +91,11 @@ class Renhou(enum.StrEnum):
     HAN5 = "han5"  # a 5 han yaku, cumulative with the rest of the hand
     MANGAN = "mangan"  # at least mangan
     YAKUMAN = "yakuman"
+
+
+class UraWithoutRiichi(enum.StrEnum):
+    REFUSED = "refused"  # ura dora indicators on a hand without riichi are an error
+    IGNORED = "ignored"  # they are shown on the table but count for nothing
 
 
 class PaoHonba(enum.StrEnum):
@@ -161,6 +167,9 @@ class Ruleset:
     aka_dora: int = 3
     open_tanyao: bool = True
     double_wind_fu: int = 4
+    pinfu_tsumo_fu: int = 0  # 0: a pinfu tsumo is 20 fu flat; 2: it adds the tsumo 2 fu (30 fu)
+    open_pinfu_fu: int = 30  # an open hand with nothing but the base: 30 (20 + 2 rounded up) or 20
+    ura_without_riichi: UraWithoutRiichi = UraWithoutRiichi.REFUSED
     pao: frozenset[str] = frozenset({"daisangen", "daisuushii"})
     pao_ron_honba: PaoHonba = PaoHonba.LIABLE
     chombo: Chombo = Chombo.REVERSE_MANGAN
@@ -278,6 +287,7 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "kazoe": Kazoe,
     "renhou": Renhou,
     "pao_ron_honba": PaoHonba,
+    "ura_without_riichi": UraWithoutRiichi,
     "chombo": Chombo,
     "noten_riichi": NotenRiichi,
     "replacement_result": Replacement,
@@ -387,6 +397,10 @@ def _validate(r: Ruleset) -> None:
         raise bad("aka_dora", f"aka_dora must be 0 to 4 red fives, not {r.aka_dora}")
     if r.double_wind_fu not in (2, 4):
         raise bad("double_wind_fu", f"double_wind_fu must be 2 or 4, not {r.double_wind_fu}")
+    if r.pinfu_tsumo_fu not in (0, 2):
+        raise bad("pinfu_tsumo_fu", f"pinfu_tsumo_fu must be 0 or 2, not {r.pinfu_tsumo_fu}")
+    if r.open_pinfu_fu not in (20, 30):
+        raise bad("open_pinfu_fu", f"open_pinfu_fu must be 20 or 30, not {r.open_pinfu_fu}")
     if r.end_rounding is EndRounding.TENHOU and r.tie_policy is not TiePolicy.SEAT_ORDER:
         raise bad("end_rounding", "tenhou rounding gives first place the rest, so ties must go by seat order")
     if r.chombo in (Chombo.PENALTY, Chombo.BOTH) and r.chombo_penalty == 0:
@@ -469,6 +483,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "aka_dora": (0, "red fives removed [E1]"),
         "open_tanyao": (True, "[I-P]"),
         "double_wind_fu": (4, "[I-E][EC-#33]"),
+        "open_pinfu_fu": (30, "20 + 2 = 22 -> 30 (EMA scoring example 3) [E3 §4.3]"),
         "pao": (["daisangen", "daisuushii"], "[E4 §3.3.9][I-P]"),
         "pao_ron_honba": ("liable", "choice: no source found"),
         "chombo": ("penalty", "-20 after uma [E1]"),
@@ -604,6 +619,9 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "replacement_result": ("real", "unchanged since before issue #17: a replacement's game counts as played"),
     "replacement_score": (0, "unused while replacement_result is real"),
     "replacement_uma": (0, "unused while replacement_result is real"),
+    "pinfu_tsumo_fu": (0, "unchanged since before issue #17: pinfu tsumo 20 fu"),
+    "open_pinfu_fu": (30, "unchanged since before issue #17: open pinfu shape 20 + 2, rounded to 30"),
+    "ura_without_riichi": ("refused", "unchanged since before issue #17"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -668,6 +686,9 @@ _SPECS["jpml-a-2024"] = {
     "aka_dora": (0, "[I-D]"),
     "open_tanyao": (True, "with_kuitan [I-P]"),
     "double_wind_fu": (2, "current rule [J2]"),
+    "pinfu_tsumo_fu": (0, "standard (no JPML text read)"),
+    "open_pinfu_fu": (30, "standard [rulesets.md: open-pinfu fu]"),
+    "ura_without_riichi": ("refused", "no ura dora at all under JPML-A [J1][J2]: none may be given"),
     "pao": (["daisangen", "daisuushii", "suukantsu"], "[J2]"),
     "pao_ron_honba": ("discarder", "on a ron the discarder pays the honba [J2]"),
     "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),

@@ -1,0 +1,145 @@
+"""Hand-value variants issue #17 added: kazoe with no limit, pinfu tsumo at
+30 fu, the open pinfu shape at 20 fu, ura dora ignored without riichi."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import HandError, ScoringError
+from scoring.game import Ron, Tsumo, Win, settle_kyoku
+from scoring.hand_api import hand_request
+from scoring.payment import check_han_fu, hand_payment
+from scoring.rules import get_ruleset
+
+ARI = get_ruleset("ari-ari")
+
+
+def hand(rules, **req):
+    return hand_request({"op": "hand", "rules": rules.to_spec(), "seat": "S", "round": "E", **req})
+
+
+# -- kazoe with no limit ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kazoe", "han", "ron"),
+    [
+        ("yakuman", 13, 32000),
+        ("yakuman", 26, 32000),
+        ("sanbaiman", 26, 24000),
+        ("no_limit", 13, 32000),
+        ("no_limit", 25, 32000),
+        ("no_limit", 26, 64000),
+        ("no_limit", 39, 96000),
+    ],
+)
+def test_kazoe_no_limit_counts_a_yakuman_per_13_han(kazoe, han, ron):
+    rules = ARI.replace(kazoe=kazoe)
+    assert hand_payment(rules, han=han, fu=30, dealer=False, tsumo=False).ron == ron
+
+
+def test_kazoe_no_limit_stops_at_the_most_one_hand_may_be_worth():
+    # Without stacking or double yakuman a hand is worth one yakuman at most.
+    ema = get_ruleset("ema-2016").replace(kazoe="no_limit")
+    assert hand_payment(ema, han=26, fu=30, dealer=False, tsumo=False).ron == 32000
+
+
+# Riichi, ippatsu, menzen tsumo, pinfu, tanyao, ryanpeikou (3), chinitsu (6):
+# 14 han; dora indicators 1m 4m 7m make 2m 5m 8m dora, two of each (6), and
+# the same ura indicators six more: 26 han.
+TWENTY_SIX = {"tiles": "22334455667788m", "win": "2m", "tsumo": True, "riichi": True, "ippatsu": True,
+              "dora": ["1m", "4m", "7m"], "ura": ["1m", "4m", "7m"]}
+
+
+def test_a_26_han_hand_is_a_double_counted_yakuman_with_no_limit():
+    out = hand(ARI.replace(kazoe="no_limit"), **TWENTY_SIX)
+    assert (out["han"], out["yakuman"], out["limit"]) == (26, 0, "yakuman")
+    assert out["payment"] == {"tsumo_dealer": 32000, "tsumo_non_dealer": 16000}
+    # the same hand under a single counted yakuman
+    assert hand(ARI, **TWENTY_SIX)["payment"] == {"tsumo_dealer": 16000, "tsumo_non_dealer": 8000}
+
+
+# -- pinfu tsumo worth 2 fu ---------------------------------------------------------
+
+PINFU_TSUMO = {"tiles": "123456m78999p234s", "win": "4s", "tsumo": True}
+
+
+@pytest.mark.parametrize(
+    ("pinfu_tsumo_fu", "fu", "details", "payment"),
+    [
+        (0, 20, [{"reason": "base", "fu": 20}], {"tsumo_dealer": 700, "tsumo_non_dealer": 400}),
+        (2, 30, [{"reason": "base", "fu": 20}, {"reason": "tsumo", "fu": 2}],
+         {"tsumo_dealer": 1000, "tsumo_non_dealer": 500}),
+    ],
+)
+def test_pinfu_tsumo_is_20_fu_flat_or_takes_its_tsumo_fu(pinfu_tsumo_fu, fu, details, payment):
+    out = hand(ARI.replace(pinfu_tsumo_fu=pinfu_tsumo_fu), **PINFU_TSUMO)
+    assert [y["id"] for y in out["yaku"]] == ["menzen_tsumo", "pinfu"]
+    assert (out["han"], out["fu"], out["fu_details"], out["payment"]) == (2, fu, details, payment)
+
+
+def test_no_tsumo_has_20_fu_when_pinfu_tsumo_takes_its_fu():
+    rules = ARI.replace(pinfu_tsumo_fu=2)
+    with pytest.raises(HandError) as err:
+        hand_payment(rules, han=2, fu=20, dealer=False, tsumo=True)
+    assert (err.value.code, err.value.field) == ("fu_not_possible", "fu")
+    with pytest.raises(ScoringError) as err:
+        settle_kyoku(rules, dealer=0, honba=0, riichi_sticks=0, outcome=Tsumo(winner=1, han=2, fu=20))
+    assert (err.value.code, err.value.field) == ("fu_not_possible", "outcome.fu")
+
+
+# -- the open pinfu shape at 20 fu ---------------------------------------------------
+
+OPEN_PINFU = {"tiles": "567p345s78m55s6m", "win": "6m", "melds": [{"type": "chi", "tiles": "234m"}]}
+
+
+@pytest.mark.parametrize(
+    ("open_pinfu_fu", "fu", "details", "ron"),
+    [
+        (30, 30, [{"reason": "base", "fu": 20}, {"reason": "open_pinfu", "fu": 2}], 1000),
+        (20, 20, [{"reason": "base", "fu": 20}], 700),  # 20 x 2^3 x 4 = 640, rounded up
+    ],
+)
+def test_open_pinfu_shape_is_30_or_20_fu(open_pinfu_fu, fu, details, ron):
+    out = hand(ARI.replace(open_pinfu_fu=open_pinfu_fu), **OPEN_PINFU)
+    assert out["yaku"] == [{"id": "tanyao", "han": 1}]
+    assert (out["fu"], out["fu_details"], out["payment"]) == (fu, details, {"ron": ron})
+
+
+def test_the_han_fu_check_follows_the_open_pinfu_rule():
+    twenty = ARI.replace(open_pinfu_fu=20)
+    check_han_fu(1, 20, tsumo=False, rules=twenty)
+    r = settle_kyoku(twenty, dealer=0, honba=0, riichi_sticks=0, outcome=Ron(loser=2, wins=(Win(1, han=1, fu=20),)))
+    assert r.deltas == (0, 700, -700, 0)
+    for rules in (None, ARI):
+        with pytest.raises(HandError) as err:
+            check_han_fu(1, 20, tsumo=False, rules=rules)
+        assert err.value.code == "fu_not_possible"
+    # an open hand's tsumo is still 22 -> 30 fu, so 1 han 20 fu tsumo stays impossible
+    with pytest.raises(HandError):
+        check_han_fu(1, 20, tsumo=True, rules=twenty)
+
+
+# -- ura dora without riichi ----------------------------------------------------------
+
+NO_RIICHI = {"tiles": "123456m78999p234s", "win": "4s", "tsumo": True, "ura": ["3s"]}
+
+
+def test_ura_dora_without_riichi_are_refused_or_ignored():
+    with pytest.raises(HandError) as err:
+        hand(ARI, **NO_RIICHI)
+    assert (err.value.code, err.value.field) == ("ura_without_riichi", "ura")
+    out = hand(ARI.replace(ura_without_riichi="ignored"), **NO_RIICHI)
+    # 3s points at 4s, which the hand holds, but nobody declared riichi: no ura dora.
+    assert [y["id"] for y in out["yaku"]] == ["menzen_tsumo", "pinfu"] and out["han"] == 2
+    # with riichi they count again
+    assert hand(ARI.replace(ura_without_riichi="ignored"), riichi=True, **NO_RIICHI)["yaku"][-1] == {
+        "id": "ura_dora", "han": 1}
+
+
+def test_ignored_ura_indicators_still_count_as_tiles():
+    # Four 4s in the hand and an ura indicator of 4s would be a fifth copy.
+    rules = ARI.replace(ura_without_riichi="ignored")
+    with pytest.raises(HandError) as err:
+        hand(rules, tiles="123m456p444456s22z", win="2z", tsumo=True, ura=["4s"])
+    assert err.value.code == "too_many_copies"
