@@ -204,12 +204,15 @@ class Situation:
     dora: tuple[int, ...] = ()
     ura: tuple[int, ...] = ()
     indicator_reds: tuple[int, int, int] = (0, 0, 0)
+    paarenchan: bool = False  # the dealer's eighth win in a row (a local yakuman)
+    sashikomi: bool = False  # a ron on the winner's open riichi by a player not in riichi (a local yakuman)
 
     def __init__(self, tsumo: bool = False, seat: int = EAST, round: int = EAST, riichi: bool = False,
                  double_riichi: bool = False, ippatsu: bool = False, haitei: bool = False, houtei: bool = False,
                  rinshan: bool = False, chankan: bool = False, tenhou: bool = False, chiihou: bool = False,
                  renhou: bool = False, dora: tuple[int, ...] = (), ura: tuple[int, ...] = (),
-                 indicator_reds: tuple[int, int, int] = (0, 0, 0)) -> None:
+                 indicator_reds: tuple[int, int, int] = (0, 0, 0), paarenchan: bool = False,
+                 sashikomi: bool = False) -> None:
         # A frozen dataclass's own __init__ sets each field with a call to
         # object.__setattr__: 2 us for these 16, as much as a seventh of
         # scoring a hand. One new __dict__ costs half. Same fields, defaults
@@ -218,7 +221,7 @@ class Situation:
             "tsumo": tsumo, "seat": seat, "round": round, "riichi": riichi, "double_riichi": double_riichi,
             "ippatsu": ippatsu, "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan,
             "tenhou": tenhou, "chiihou": chiihou, "renhou": renhou, "dora": dora, "ura": ura,
-            "indicator_reds": indicator_reds,
+            "indicator_reds": indicator_reds, "paarenchan": paarenchan, "sashikomi": sashikomi,
         })
 
     @property
@@ -294,7 +297,7 @@ def _flagged(sit: Situation) -> bool:
     # Whether any situational yaku is claimed: most hands claim none, and
     # then their checks and yaku can all be skipped.
     return (sit.riichi or sit.double_riichi or sit.ippatsu or sit.haitei or sit.houtei or sit.rinshan or sit.chankan
-            or sit.renhou or sit.tenhou or sit.chiihou)
+            or sit.renhou or sit.tenhou or sit.chiihou or sit.paarenchan or sit.sashikomi)
 
 
 def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int], most: int, n_reds: int,
@@ -346,6 +349,8 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
         raise HandError("ura_without_riichi", "ura dora count only for a riichi hand", field="ura")
     if sit.renhou and rules.renhou is Renhou.NONE:
         raise HandError("renhou_not_allowed", f"the {rules.name} rules have no renhou", field="renhou")
+    if sit.paarenchan or sit.sashikomi:
+        _check_local(rules, sit, has_riichi)
     if sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
         _check_last_tile(hand, sit)
     if sit.tenhou or sit.chiihou or sit.renhou:
@@ -360,6 +365,17 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                 raise _conflict(flag, f"{flag} is won before any call or kan")
             if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
                 raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+
+
+def _check_local(rules: Ruleset, sit: Situation, has_riichi: bool) -> None:
+    # The checks of the local yakuman flags, for _check.
+    for flag in ("paarenchan", "sashikomi"):
+        if getattr(sit, flag) and flag not in rules.local_yakuman:
+            raise HandError("yakuman_not_allowed", f"the {rules.name} rules have no {flag} (local_yakuman)", field=flag)
+    if sit.paarenchan and not sit.dealer:
+        raise _conflict("paarenchan", "paarenchan is the dealer's eighth win in a row")
+    if sit.sashikomi and (sit.tsumo or not has_riichi):
+        raise _conflict("sashikomi", "sashikomi is a ron on a hand in (open) riichi")
 
 
 def _check_last_tile(hand: Hand, sit: Situation) -> None:
@@ -490,6 +506,7 @@ def _payment(rules: Ruleset, han: int, fu: int, yakuman: int, dealer: bool, tsum
 
 
 _RENHOU_MANGAN = (("renhou", 5),)
+_DAISHARIN = (0,) * 9 + (0, 2, 2, 2, 2, 2, 2, 2, 0) + (0,) * 16  # 22334455667788p
 _NO_HONOUR_COUNTS = (0,) * 7
 
 # (yaku, han) -> place in the listing; a C-level sort key, cheaper than a lambda.
@@ -607,6 +624,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             base_yakuman.append(("tenhou", 1))
         if sit.chiihou:
             base_yakuman.append(("chiihou", 1))
+        if sit.sashikomi:
+            base_yakuman.append(("sashikomi", 1))
         if tsumo and closed:
             situational.append(("menzen_tsumo", 1))
         base_yaku = (*situational, *tile_y)
@@ -617,6 +636,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         nine = chuuren(counts, win)
         if nine:
             base_yakuman.append((nine, 2 if double and nine == "junsei_chuuren" else 1))
+        elif rules.local_yakuman and counts == _DAISHARIN and "daisharin" in rules.local_yakuman:
+            base_yakuman.append(("daisharin", 1))
 
     # Every complete reading, with the winning tile's place in it:
     # (yaku, yakuman, fu, fu_details). Yaku-less ones are dropped later.
@@ -693,7 +714,11 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
 
     best: tuple[tuple[int, int, int, int], int, int, Sequence[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
     single = len(candidates) == 1 and not renhou_mangan
+    paarenchan = sit.paarenchan
     for yaku, yakuman, fu, details in candidates:
+        if paarenchan:
+            # A yakuman on top of a hand that has a yaku (or a yakuman) of its own.
+            yakuman = [*yakuman, ("paarenchan", 1)]
         if yakuman:
             if rules.yakuman_stacking:
                 count = min(max_yakuman(rules), sum(w for _, w in yakuman))

@@ -130,6 +130,10 @@ class Yame(enum.StrEnum):
 
 ABORT_REASONS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
 PAO_YAKUMAN = ("daisangen", "daisuushii", "suukantsu")
+# Local yakuman a ruleset may add (none of the presets does): daisharin
+# (22334455667788p, closed), paarenchan (the dealer's eighth win in a row,
+# with a yaku) and sashikomi (a ron on an open riichi by a player not in riichi).
+LOCAL_YAKUMAN = ("daisharin", "paarenchan", "sashikomi")
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ class Ruleset:
     pinfu_tsumo_fu: int = 0  # 0: a pinfu tsumo is 20 fu flat; 2: it adds the tsumo 2 fu (30 fu)
     open_pinfu_fu: int = 30  # an open hand with nothing but the base: 30 (20 + 2 rounded up) or 20
     ura_without_riichi: UraWithoutRiichi = UraWithoutRiichi.REFUSED
+    local_yakuman: frozenset[str] = frozenset()
     pao: frozenset[str] = frozenset({"daisangen", "daisuushii"})
     pao_ron_honba: PaoHonba = PaoHonba.LIABLE
     chombo: Chombo = Chombo.REVERSE_MANGAN
@@ -319,8 +324,8 @@ def _coerce(key: str, value: Any) -> Any:
         return _uma_row(value, key)
     if key == "uma_by_below":
         return _uma_table(value)
-    if key in ("abortive_draws", "pao"):
-        allowed = ABORT_REASONS if key == "abortive_draws" else PAO_YAKUMAN
+    if key in ("abortive_draws", "pao", "local_yakuman"):
+        allowed = {"abortive_draws": ABORT_REASONS, "pao": PAO_YAKUMAN, "local_yakuman": LOCAL_YAKUMAN}[key]
         if not isinstance(value, (list, tuple, set, frozenset)) or any(v not in allowed for v in value):
             raise RulesError("invalid_rules", f"{key} must be a list drawn from {', '.join(allowed)}", field=key)
         return frozenset(value)
@@ -622,6 +627,7 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "pinfu_tsumo_fu": (0, "unchanged since before issue #17: pinfu tsumo 20 fu"),
     "open_pinfu_fu": (30, "unchanged since before issue #17: open pinfu shape 20 + 2, rounded to 30"),
     "ura_without_riichi": ("refused", "unchanged since before issue #17"),
+    "local_yakuman": ([], "unchanged since before issue #17: no local yakuman"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -689,6 +695,7 @@ _SPECS["jpml-a-2024"] = {
     "pinfu_tsumo_fu": (0, "standard (no JPML text read)"),
     "open_pinfu_fu": (30, "standard [rulesets.md: open-pinfu fu]"),
     "ura_without_riichi": ("refused", "no ura dora at all under JPML-A [J1][J2]: none may be given"),
+    "local_yakuman": ([], "no local yakuman (no source lists any)"),
     "pao": (["daisangen", "daisuushii", "suukantsu"], "[J2]"),
     "pao_ron_honba": ("discarder", "on a ron the discarder pays the honba [J2]"),
     "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),

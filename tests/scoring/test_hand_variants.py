@@ -143,3 +143,61 @@ def test_ignored_ura_indicators_still_count_as_tiles():
     with pytest.raises(HandError) as err:
         hand(rules, tiles="123m456p444456s22z", win="2z", tsumo=True, ura=["4s"])
     assert err.value.code == "too_many_copies"
+
+
+# -- local yakuman ------------------------------------------------------------------
+
+LOCAL = ARI.replace(local_yakuman=["daisharin", "paarenchan", "sashikomi"])
+DAISHARIN = {"tiles": "22334455667788p", "win": "5p"}
+
+
+def test_daisharin_is_a_yakuman_only_where_the_ruleset_lists_it():
+    out = hand(LOCAL, **DAISHARIN)
+    assert (out["yakuman"], out["yaku"], out["payment"]) == (1, [{"id": "daisharin", "han": 13}], {"ron": 32000})
+    # Otherwise pinfu, tanyao, ryanpeikou and chinitsu: 11 han, sanbaiman.
+    plain = hand(ARI, **DAISHARIN)
+    assert (plain["han"], plain["yakuman"], plain["payment"]) == (11, 0, {"ron": 24000})
+    # the same shape in another suit is no daisharin
+    assert hand(LOCAL, tiles="22334455667788m", win="5m")["yakuman"] == 0
+
+
+def test_paarenchan_adds_a_yakuman_to_a_dealer_hand_with_a_yaku():
+    out = hand(LOCAL, seat="E", paarenchan=True, **PINFU_TSUMO)
+    assert (out["yakuman"], out["yaku"]) == (1, [{"id": "paarenchan", "han": 13}])
+    assert out["payment"] == {"tsumo_all": 16000}
+    # stacked with daisharin under a stacking ruleset: two yakuman
+    assert hand(LOCAL, seat="E", paarenchan=True, **DAISHARIN)["yakuman"] == 2
+
+
+def test_paarenchan_needs_a_yaku_of_its_own():
+    with pytest.raises(HandError) as err:
+        hand(LOCAL, seat="E", paarenchan=True, tiles="123m456p789s11222z", win="2z")
+    assert err.value.code == "no_yaku"
+
+
+def test_sashikomi_is_a_yakuman_for_a_ron_on_a_riichi_hand():
+    out = hand(LOCAL, riichi=True, sashikomi=True, tiles="123456m78999p234s", win="4s")
+    assert (out["yakuman"], out["yaku"], out["payment"]) == (1, [{"id": "sashikomi", "han": 13}], {"ron": 32000})
+
+
+@pytest.mark.parametrize(
+    ("rules", "req", "code", "field"),
+    [
+        (ARI, {"seat": "E", "paarenchan": True, **PINFU_TSUMO}, "yakuman_not_allowed", "paarenchan"),
+        (ARI, {"riichi": True, "sashikomi": True, "tiles": "123456m78999p234s", "win": "4s"},
+         "yakuman_not_allowed", "sashikomi"),
+        (LOCAL, {"paarenchan": True, **PINFU_TSUMO}, "situation_conflict", "paarenchan"),
+        (LOCAL, {"sashikomi": True, "tiles": "123456m78999p234s", "win": "4s"}, "situation_conflict", "sashikomi"),
+        (LOCAL, {"riichi": True, "sashikomi": True, **PINFU_TSUMO}, "situation_conflict", "sashikomi"),
+    ],
+)
+def test_local_yakuman_flags_are_refused_where_they_cannot_apply(rules, req, code, field):
+    with pytest.raises(HandError) as err:
+        hand(rules, **req)
+    assert (err.value.code, err.value.field) == (code, field)
+
+
+def test_local_yakuman_must_be_known():
+    with pytest.raises(ScoringError) as err:
+        get_ruleset({"preset": "ari-ari", "overrides": {"local_yakuman": ["daichisei"]}})
+    assert (err.value.code, err.value.field) == ("invalid_rules", "rules.overrides.local_yakuman")
