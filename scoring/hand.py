@@ -3,7 +3,8 @@
 Every reading of the hand (four groups and a pair, seven pairs, thirteen
 orphans) is scored, and for a four-groups hand every group the winning tile
 could have completed; the reading that pays most is kept. On equal pay a real
-yakuman beats a counted one, then more han wins, then more fu.
+yakuman beats a counted one, then more han wins, then more fu, then more fu
+before rounding (the breakdown players and other calculators show).
 
 >>> from scoring.rules import get_ruleset
 >>> hand = Hand.parse("234m678p11s", win="1s", melds=[("pon", "555z"), ("ankan", "0555p")])
@@ -513,6 +514,10 @@ _NO_HONOUR_COUNTS = (0,) * 7
 _RANK = {(name, han): rank for name, rank in YAKU_RANK.items() for han in range(1, 14)}
 
 
+def _raw_fu(details: tuple[tuple[str, int], ...]) -> int:
+    return sum(fu for _, fu in details)
+
+
 def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     """Score ``hand`` won in ``sit`` under ``rules``; raises HandError
     (``not_winning``, ``no_yaku`` or a refusal from :func:`check_hand`).
@@ -735,7 +740,9 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             for _, h in yaku:
                 han += h
             key = (0 if single else hand_value(rules, han=han, fu=fu).base, 0, han, fu)
-            if best is None or key > best[0]:
+            if best is None or key > best[0] or (key == best[0] and _raw_fu(details) > _raw_fu(best[4])):
+                # On the same pay, han and fu, the breakdown with more fu before
+                # rounding is the one players (and other calculators) show.
                 best = (key, 0, fu, yaku, details)
         if renhou_mangan:
             # Renhou as a mangan that does not add up: it competes with the

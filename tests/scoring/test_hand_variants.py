@@ -201,3 +201,28 @@ def test_local_yakuman_must_be_known():
     with pytest.raises(ScoringError) as err:
         get_ruleset({"preset": "ari-ari", "overrides": {"local_yakuman": ["daichisei"]}})
     assert (err.value.code, err.value.field) == ("invalid_rules", "rules.overrides.local_yakuman")
+
+
+# -- the fu shown when two readings pay the same -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("req", "fu", "details"),
+    [
+        # A 33p pair and 456p twice (4p a ryanmen wait: 22 fu), or a 66p pair
+        # and 345p twice (4p a kanchan: 24 fu): both 30 fu, tanyao and aka dora.
+        ({"tiles": "456m33445066p", "melds": [{"type": "pon", "tiles": "888p"}], "win": "4p", "seat": "E"},
+         30, [("base", 20), ("open_triplet", 2), ("kanchan", 2)]),
+        # 111p 234p 567p and a 77p pair (7p a tanki: 22 + 8 + 8 + 2 = 40), or an
+        # 11p pair with 123p 456p 777p (a shanpon: 22 + 4 + 8 = 34): both 40 fu.
+        ({"tiles": "11123456777p666z", "win": "7p", "tsumo": True, "seat": "N"},
+         40, [("base", 20), ("tsumo", 2), ("closed_terminal_triplet", 8), ("closed_terminal_triplet", 8),
+              ("tanki", 2)]),
+    ],
+)
+def test_of_two_readings_paying_the_same_the_one_with_more_unrounded_fu_is_shown(req, fu, details):
+    # The `mahjong` package breaks the same tie by the raw fu sum
+    # (calculators.md, "How it picks among parses"); the oracle test compares it.
+    out = hand(get_ruleset("tenhou"), **req)
+    assert out["fu"] == fu
+    assert [(d["reason"], d["fu"]) for d in out["fu_details"]] == details
