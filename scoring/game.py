@@ -590,6 +590,8 @@ def replay(record: GameRecord) -> GameResult:
     """
     rules = record.rules
     start = rules.start_points
+    if record.replacements:
+        check_replacements(record.replacements)  # refused before any hand, finished or not
     if record.final is not None:
         return _replay_final(record)
     scores = [start] * 4
@@ -634,12 +636,8 @@ def replay(record: GameRecord) -> GameResult:
     if ended_by is None:
         nxt = TableState(round_index, round_index % 4, honba, sticks, final_scores)  # type: ignore[arg-type]
         return GameResult(rules, tuple(played), False, None, final_scores, sticks, nxt, tuple(penalties))  # type: ignore[arg-type]
-    settlement = settle(rules, final_scores, sticks, penalties, _replacements(record))
+    settlement = settle(rules, final_scores, sticks, penalties, record.replacements)
     return GameResult(rules, tuple(played), True, ended_by, final_scores, sticks, None, tuple(penalties), settlement)  # type: ignore[arg-type]
-
-
-def _replacements(record: GameRecord) -> tuple[int, ...]:
-    return check_replacements(record.replacements)
 
 
 def _check_optional_yame(rules: Ruleset, played: Sequence[PlayedHand]) -> None:
@@ -681,7 +679,7 @@ def _replay_final(record: GameRecord) -> GameResult:
             f"they sum to {sum(scores):,}",
             field="final.scores",
         )
-    settlement = settle(rules, scores, sticks, record.penalties, _replacements(record))
+    settlement = settle(rules, scores, sticks, record.penalties, record.replacements)
     return GameResult(rules, (), True, EndReason.FINAL_SCORES, scores, sticks, None, record.penalties, settlement)
 
 

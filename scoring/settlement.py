@@ -77,8 +77,6 @@ def split_evenly(total: int, seats: Sequence[int]) -> dict[int, int]:
     return {seat: share + (1 if i < rest else 0) for i, seat in enumerate(ordered)}
 
 
-_SPLITS = (LeftoverSticks.SPLIT_FIRST, LeftoverSticks.SPLIT_FIRST_FLOOR)
-
 # No table score comes near this (a game moves about 100,000 points); past
 # it a number is a typing slip, and too big for the database's integers.
 MAX_SCORE = 10_000_000
@@ -122,18 +120,20 @@ def settle(
     (70400, -5200, -5200, -60000)
     """
     scores = _check_scores(scores, "scores")
-    replaced = check_replacements(replacements)
+    replaced = check_replacements(replacements) if replacements else ()
     if isinstance(riichi_sticks, bool) or not isinstance(riichi_sticks, int) or riichi_sticks < 0:
         raise GameError("invalid_sticks", f"riichi_sticks must be 0 or more, not {riichi_sticks!r}", field="riichi_sticks")
     final = list(scores)
     pot = riichi_sticks * RIICHI_STICK
     lost = 0
     by_seat = sorted(range(4), key=lambda s: (-scores[s], s))
-    if pot and rules.leftover_sticks is LeftoverSticks.FIRST:
+    sticks_rule = rules.leftover_sticks
+    split = sticks_rule is LeftoverSticks.SPLIT_FIRST or sticks_rule is LeftoverSticks.SPLIT_FIRST_FLOOR
+    if pot and sticks_rule is LeftoverSticks.FIRST:
         final[by_seat[0]] += pot
-    elif pot and rules.leftover_sticks in _SPLITS:
+    elif pot and split:
         firsts = [s for s in range(4) if scores[s] == scores[by_seat[0]]]
-        if rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST:
+        if sticks_rule is LeftoverSticks.SPLIT_FIRST:
             for seat, share in split_evenly(pot // 100, firsts).items():
                 final[seat] += share * 100
         else:
@@ -147,12 +147,12 @@ def settle(
 
     # Order by the end scores; under a split by the scores before it, so an
     # odd 100 from the pot does not break the tie it shares.
-    key_scores = scores if rules.leftover_sticks in _SPLITS else tuple(final)
+    key_scores = scores if split else tuple(final)
     order = sorted(range(4), key=lambda s: (-key_scores[s], s))
     places = [0, 0, 0, 0]
     uma = [0, 0, 0, 0]
     oka = [0, 0, 0, 0]
-    uma_row = rules.uma_for(final)
+    uma_row = rules.uma_for(final) if rules.uma_by_below else rules.uma
     if rules.tie_policy is TiePolicy.SEAT_ORDER:
         for position, seat in enumerate(order):
             places[seat] = position + 1
