@@ -371,8 +371,7 @@ def settle_kyoku(
                 i = riichi.index(false_riichi[0])
                 raise HandError(
                     "riichi_not_tenpai",
-                    f"seat {false_riichi[0]} declared riichi, so it must be tenpai at an exhaustive draw "
-                    "(this ruleset's noten_riichi is refused)",
+                    f"seat {false_riichi[0]} declared riichi, so it must be tenpai at an exhaustive draw",
                     field=f"riichi[{i}]",
                 )
             if rules.noten_riichi is NotenRiichi.CHOMBO:
