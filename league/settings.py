@@ -116,5 +116,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 LOGIN_URL = "admin:login"
+# Where a login lands without a safe ``next``: the staff pages (a login is staff).
+LOGIN_REDIRECT_URL = "staff-home"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
