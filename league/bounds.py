@@ -15,6 +15,7 @@ Pure Python: the log reader and the models both use it.
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Any
 
 MAX_ROUND = 99_999  # a round (session) number: a weekly league for 1,900 years
@@ -48,13 +49,16 @@ def time_problem(moment: datetime.datetime) -> str | None:
 
 def text_problem(value: Any, *, depth: int = MAX_DETAIL_DEPTH) -> str | None:
     """Why a text or a JSON value cannot be stored, or None: a NUL character
-    anywhere (keys too), or nesting deeper than ``depth``.
+    anywhere (keys too), a number JSON cannot write (``1e400`` reads as
+    infinity, which is no JSON), or nesting deeper than ``depth``.
 
     Walks the value without recursion, so a value nested past Python's
     recursion limit is refused rather than crashing the check.
 
     >>> text_problem({"yaku": ["riichi", "tan\\x00yao"]})
     'holds a NUL character'
+    >>> text_problem({"dora": float("inf")})
+    'holds a number JSON cannot write (inf)'
     >>> text_problem([[[1]]], depth=2)
     'is nested more than 2 deep'
     >>> text_problem([{"tiles": "123m", "melds": [{"type": "pon", "tiles": "555z"}]}]) is None
@@ -66,6 +70,9 @@ def text_problem(value: Any, *, depth: int = MAX_DETAIL_DEPTH) -> str | None:
         if isinstance(item, str):
             if "\x00" in item:
                 return "holds a NUL character"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"holds a number JSON cannot write ({item})"
         elif isinstance(item, dict | list | tuple):
             if level >= depth:
                 return f"is nested more than {depth} deep"

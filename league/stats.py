@@ -256,7 +256,9 @@ def _win_tiles(tiles: Any, index: int) -> Mapping[str, Any] | None:
 def _open(kept: Mapping[str, Any]) -> bool:
     """Whether kept tiles show an open meld; detail of another shape shows none."""
     melds = kept.get("melds")
-    return isinstance(melds, list) and any(isinstance(m, Mapping) and m.get("type") in OPEN_MELDS for m in melds)
+    return isinstance(melds, list) and any(
+        isinstance(m, Mapping) and isinstance(m.get("type"), str) and m["type"] in OPEN_MELDS for m in melds
+    )
 
 
 def seat_hand_stats(result: sg.GameResult, seat: int) -> HandStats:

@@ -261,10 +261,11 @@ def test_hostile_lines_are_reported_not_crashed_on(tmp_path: Path, text: str, me
 
 def test_kept_tiles_of_any_shape_import_and_count_no_open_win(tmp_path: Path) -> None:
     """"tiles": {"tiles": "x", "melds": [1]} once crashed the hand statistics."""
-    odd = [{**RON, "tiles": {"tiles": "x", "melds": [1]}}, {**RON, "tiles": [{"tiles": "1m", "melds": "pon"}]}]
+    odd = [{**RON, "tiles": {"tiles": "x", "melds": [1]}}, {**RON, "tiles": [{"tiles": "1m", "melds": "pon"}]},
+           {**RON, "tiles": [{"tiles": "1m", "melds": [{"type": ["pon"]}]}]}]
     import_text(tmp_path, line(hands=odd), slug="odd")
     seat = Seat.objects.get(seat=0)
-    assert (seat.wins, seat.wins_with_tiles, seat.open_wins) == (2, 2, 0)
+    assert (seat.wins, seat.wins_with_tiles, seat.open_wins) == (3, 3, 0)
 
 
 @pytest.mark.parametrize("text, message, code", BAD_FILES)

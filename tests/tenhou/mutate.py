@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -29,7 +30,8 @@ NASTY_JSON = (
     "0", "-1", "4", "60", "99", "1e400", "-1e400", "1.5", "true", "null", '""', '"x"', '"\\u0000"', "[]", "{}",
     "[0]", "[[]]", "99999999999999999999", "9" * 5000, '"r99"', '"60p6060"', '"流局"', '"和了"',
     '"30符1飜1000点"', '"役満48000点"', '"立直(1飜)"', '"x(99999999999999飜)"', "[-1,-1,-1,-1]",
-    "[100000000000000000000,0,0,0]",
+    "[100000000000000000000,0,0,0]", "2147483648", '"0001-01-01T00:00:00+05:00"', '"9999-12-31T23:00:00-05:00"',
+    '{"tiles": "x", "melds": [1]}', '[{"winner": 0, "yaku": 5}]', '"x\\u0000y"',
 )
 DEEP = 100_000  # nesting far past Python's recursion limit
 
@@ -48,7 +50,7 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         elif text.lstrip().startswith("<"):
             raw = _mjlog(text, rng).encode("utf-8", "surrogatepass")
         else:
-            raw = _tenhou6(text, rng).encode("utf-8", "surrogatepass")
+            raw = mutate_json(text, rng).encode("utf-8", "surrogatepass")
     return gzip.compress(raw) if gz and rng.random() < 0.8 else raw
 
 
@@ -118,7 +120,9 @@ def _nudge(value: str, rng: random.Random) -> str:
 _MARK = "\u2603NASTY{}\u2603"
 
 
-def _tenhou6(text: str, rng: random.Random) -> str:
+def mutate_json(text: str, rng: random.Random) -> str:
+    """JSON text with one node replaced, dropped, duplicated, nudged or buried in
+    nesting (a tenhou.net/6 log, or a game record line)."""
     try:
         tree = json.loads(text)
     except ValueError:
@@ -164,6 +168,12 @@ def _nodes(tree: Any) -> list[tuple[Any, Any]]:
             if isinstance(v, dict | list):
                 stack.append(v)
     return out or [([tree], 0)]
+
+
+def examples(ci: int) -> int:
+    """A fuzz test's budget: ``ci`` (fixed, so CI is quick and deterministic),
+    or ``TENBOU_FUZZ_EXAMPLES`` for a longer run by hand."""
+    return int(os.environ.get("TENBOU_FUZZ_EXAMPLES") or ci)
 
 
 def log_paths(tenhou: Path) -> list[Path]:

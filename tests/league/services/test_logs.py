@@ -356,6 +356,21 @@ def test_export_of_a_game_tenhou6_cannot_say_is_refused():
     assert err.value.code == "not_exportable"
 
 
+
+@pytest.mark.parametrize("tiles", [
+    [{"tiles": "123m", "win": "", "melds": []}],
+    [{"tiles": "123456789m11p", "win": "9s", "melds": [{"type": "pon", "tiles": ""}]}],
+    [{"tiles": 7, "melds": [1]}],
+    {"tiles": "x"},
+])
+def test_a_game_whose_kept_tiles_make_no_hand_exports_without_them(tiles):
+    """A record import keeps any detail; the export writes the hand, leaving out tiles that make no hand."""
+    game = services.start_game(series=make_series("tenhou"), players=[make_player() for _ in range(4)])
+    hand = {"riichi": [], "outcome": {"type": "tsumo", "winner": 2, "han": 3, "fu": 30}, "tiles": tiles}
+    services.record_hand(game=game, number=1, hand=hand)
+    log = tenhou.read_log(services.export_tenhou_log(game=game))
+    assert [(w.winner, w.han, w.tiles) for w in log.kyoku[0].wins] == [(2, 3, "")]
+
 # -- the command --------------------------------------------------------------------------------
 
 
