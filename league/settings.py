@@ -171,6 +171,8 @@ STORAGES = {
 }
 
 LOGIN_URL = "admin:login"
+# Where a login lands without a safe ``next``: the staff pages (a login is staff).
+LOGIN_REDIRECT_URL = "staff-home"
 
 # django-axes counts failed logins per user name and address together, so one
 # venue behind one address is not locked out by a single forgetful scorer, and

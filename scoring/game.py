@@ -744,7 +744,7 @@ def outcome_from_dict(d: Any, fieldname: str = "outcome") -> Outcome:
     """
     d = _require_object(d, fieldname)
     kind = d.get("type")
-    if kind not in _OUTCOME_KEYS:
+    if not isinstance(kind, str) or kind not in _OUTCOME_KEYS:  # a list or an object is unhashable
         raise HandError(
             "invalid_outcome",
             f"outcome type must be one of {', '.join(_OUTCOME_KEYS)}, not {kind!r}",

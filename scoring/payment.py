@@ -56,6 +56,9 @@ def round_up_100(points: int) -> int:
     return -(-points // 100) * 100
 
 
+MAX_FU = 140  # the most fu any hand can have
+
+
 def check_han_fu(han: int, fu: int | None, *, tsumo: bool, rules: Ruleset | None = None) -> None:
     """Refuse a han and fu pair that no hand can have (code ``fu_not_possible``).
 
@@ -81,8 +84,8 @@ def check_han_fu(han: int, fu: int | None, *, tsumo: bool, rules: Ruleset | None
         raise HandError("fu_not_possible", f"fu must be a whole number, not {fu!r}", field="fu")
     if not (fu in (20, 25) or (fu >= 30 and fu % 10 == 0)):
         raise HandError("fu_not_possible", f"fu must be 20, 25 or a multiple of 10 from 30, not {fu}", field="fu")
-    if fu > 140:
-        raise HandError("fu_not_possible", f"no hand has more than 140 fu, not {fu}", field="fu")
+    if fu > MAX_FU:
+        raise HandError("fu_not_possible", f"no hand has more than {MAX_FU} fu, not {fu}", field="fu")
     if fu == 20:
         if not tsumo:
             if rules is None or rules.open_pinfu_fu != 20:
