@@ -81,8 +81,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files (the admin's) straight from gunicorn, compressed, with far-future caching.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -92,6 +90,11 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a locked-out login into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]
+
+if not DEBUG:
+    # Static files (the admin's) straight from gunicorn, compressed, from what
+    # collectstatic gathered; the development server serves them itself.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "league.urls"
 WSGI_APPLICATION = "league.wsgi.application"
