@@ -18,19 +18,22 @@ the audit trail that remembers them stays with the installation.
 Import runs every game through the services that staff entry uses
 (``start_game``, ``record_hand``, ``finish_game``, ``record_final_scores``,
 ``add_penalty``), so finished games are settled and count in the standings.
-The whole file is one transaction: any bad record and nothing is imported.
+Every line is checked before anything is written: any bad record and nothing
+is imported. The games are then written in short transactions of whole games,
+so a large import never holds the database for long (``import_lines``).
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import QuerySet
 
 from league import services
@@ -42,6 +45,10 @@ from scoring.errors import ScoringError
 from scoring.rules import Ruleset
 
 LEAGUE_KEYS = ("round", "table", "players", "started_at", "finished_at")
+# One write transaction of an import holds SQLite's write lock: it stays short
+# enough that a scorer's save waiting behind it is not noticed.
+CHUNK_GAMES = 50
+CHUNK_SECONDS = 0.25
 NAME_LENGTH = Player._meta.get_field("name").max_length
 TABLE_LENGTH = Game._meta.get_field("table").max_length
 
@@ -227,45 +234,113 @@ def _short(value: Any) -> str:
 
 def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) -> ImportReport:
     """Import a file of JSON lines into series ``slug`` (created with the
-    first record's ruleset when missing), all or nothing.
+    first record's ruleset when missing).
 
-    Every line is checked, and the errors of all bad lines are raised
-    together as ``ImportRefused``; the database is then unchanged.
+    Two steps, so the site goes on while a large file imports. First every
+    line is read and checked without writing anything (:func:`check_lines`:
+    parsed, replayed through ``scoring``, held to ``league.bounds``); any bad
+    line and the errors of all of them are raised together as
+    ``ImportRefused``, with the database unchanged. Then the games are written
+    through the services in short transactions of whole games (at most
+    ``CHUNK_GAMES``, closed after about ``CHUNK_SECONDS``), so that pages read
+    and staff save between them. A write that still fails there (say the
+    series' rules were changed meanwhile) stops the import: the games before
+    that line stay, each whole, and the ``ImportRefused`` says so.
     """
-    errors: list[RecordError] = []
-    with transaction.atomic():
-        series = Series.objects.filter(slug=slug).first()
-        report = ImportReport(series=series)  # type: ignore[arg-type]
-        rules: Ruleset | None = series.ruleset() if series is not None else None
-        players: dict[str, Player] = {}
-        for number, text in enumerate(lines, start=1):
-            if not text.strip():
-                continue
-            try:
-                parsed = parse_line(text, number)
-                if rules is None:
-                    rules = parsed.record.rules
-                    series = report.series = Series.objects.create(
-                        slug=slug, name=name or slug, rules=rules.to_spec()
-                    )
+    parsed, series = check_lines(lines, slug=slug)
+    report = ImportReport(series=series)  # type: ignore[arg-type]
+    players: dict[str, Player] = {}
+    done = 0
+    while done < len(parsed) or (series is None and not parsed):
+        began, counts = time.monotonic(), (report.games, report.hands, len(report.new_players))
+        upto = done
+        try:
+            with transaction.atomic():
+                if series is None:
+                    rules = parsed[0].record.rules if parsed else None
+                    if rules is None:
+                        break  # an empty file creates nothing
+                    series = report.series = Series.objects.create(slug=slug, name=name or slug,
+                                                                   rules=rules.to_spec())
                     report.created_series = True
-                elif parsed.record.rules != rules:
-                    raise ImportRefused([RecordError(
-                        number, "rules_differ",
-                        f"the record's ruleset {_spec(parsed.record.rules)} differs from the series' "
-                        f"{_spec(rules)}", "rules",
-                    )])
-                if errors:
-                    continue  # nothing will be saved; only look for more bad lines
-                # A savepoint per record, so one refused by a service leaves the
-                # transaction usable for checking the lines after it.
-                with transaction.atomic():
-                    _import_game(parsed, series, players, report)  # type: ignore[arg-type]
-            except ImportRefused as refused:
-                errors.extend(refused.errors)
-        if errors:
-            raise ImportRefused(errors)  # leaving the atomic block by an exception rolls it all back
+                upto = done
+                while upto < len(parsed) and upto - done < CHUNK_GAMES and (
+                        upto == done or time.monotonic() - began < CHUNK_SECONDS):
+                    _import_game(parsed[upto], series, players, report)
+                    upto += 1
+        except (ImportRefused, DatabaseError) as failed:
+            report.games, report.hands = counts[0], counts[1]
+            del report.new_players[counts[2]:]
+            line = parsed[done].line
+            errors = failed.errors if isinstance(failed, ImportRefused) else [
+                RecordError(parsed[upto].line, "database_error", f"the database refused the write: {failed}", None)]
+            raise ImportRefused([*errors, RecordError(
+                line, "partly_imported",
+                f"stopped while writing: the {report.games} game(s) before line {line} were imported, each whole; "
+                f"import from line {line} on once it is fixed", None,
+            )]) from None
+        done = upto
+        players = {n: p for n, p in players.items() if p.pk is not None}
     return report
+
+
+def check_lines(lines: Iterable[str], *, slug: str) -> tuple[list[ParsedLine], Series | None]:
+    """Every line read and checked as the services would check it, writing
+    nothing: the records, their rules against the series', the bounds of each
+    hand, penalty and result. Returns the parsed lines and the series (None
+    when the import will create it), or raises ``ImportRefused`` with every
+    bad line."""
+    series = Series.objects.filter(slug=slug).first()
+    rules: Ruleset | None = series.ruleset() if series is not None else None
+    parsed: list[ParsedLine] = []
+    errors: list[RecordError] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            one = parse_line(text, number)
+            if rules is None:
+                rules = one.record.rules
+            elif one.record.rules != rules:
+                raise ImportRefused([RecordError(
+                    number, "rules_differ",
+                    f"the record's ruleset {_spec(one.record.rules)} differs from the series' {_spec(rules)}", "rules",
+                )])
+            _check_bounds(one)
+            parsed.append(one)
+        except ImportRefused as refused:
+            errors.extend(refused.errors)
+    if errors:
+        raise ImportRefused(errors)
+    return parsed, series
+
+
+def _check_bounds(parsed: ParsedLine) -> None:
+    """What the services refuse beyond the engine, which ``parse_line`` already
+    ran: the database's bounds on each hand, penalty and result."""
+    record = parsed.record
+
+    def refuse(code: str, message: str, field: str | None) -> ImportRefused:
+        return ImportRefused([RecordError(parsed.line, code, message, field)])
+
+    try:
+        for i, hand in enumerate(record.hands):
+            services.check_hand_bounds(hand, f"hands[{i}]")
+    except ScoringError as err:
+        raise refuse(err.code, err.message, err.field) from None
+    in_force = [0, 0, 0, 0]
+    for i, p in enumerate(record.penalties):
+        try:
+            services.check_penalty_values(seat=p.seat, points=p.points, reason=p.reason)
+            services.check_penalty_total(in_force[p.seat], p.points)
+        except services.ServiceError as err:
+            raise refuse(err.code, err.message, f"penalties[{i}].{err.field}" if err.field else f"penalties[{i}]"
+                         ) from None
+        in_force[p.seat] += p.points
+    try:
+        services.check_result_bounds(sg.replay(record))
+    except services.ServiceError as err:
+        raise refuse(err.code, err.message, err.field) from None
 
 
 def _spec(rules: Ruleset) -> str:

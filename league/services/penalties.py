@@ -25,6 +25,14 @@ def check_penalty(*, game: Game, seat: int, points: int, reason: str) -> None:
     The penalties in force on one seat stay within ``MAX_PENALTY_TOTAL``
     together, so its points after uma always fit the database.
     """
+    check_penalty_values(seat=seat, points=points, reason=reason)
+    in_force = game.penalties.filter(seat=seat, cancelled_at=None).aggregate(total=Sum("points"))["total"] or 0
+    check_penalty_total(in_force, points)
+
+
+def check_penalty_values(*, seat: int, points: int, reason: str) -> None:
+    """The checks of one penalty that need no database (an import runs them
+    on a whole file before it writes anything)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
         raise ServiceError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field="seat")
     if isinstance(points, bool) or not isinstance(points, int) or points == 0:
@@ -38,7 +46,9 @@ def check_penalty(*, game: Game, seat: int, points: int, reason: str) -> None:
         raise ServiceError("invalid_penalty", f"a reason has at most {reason_limit} characters", field="reason")
     if "\x00" in reason:
         raise ServiceError("invalid_text", "a reason cannot hold a NUL character", field="reason")
-    in_force = game.penalties.filter(seat=seat, cancelled_at=None).aggregate(total=Sum("points"))["total"] or 0
+
+
+def check_penalty_total(in_force: int, points: int) -> None:
     if abs(in_force + points) > MAX_PENALTY_TOTAL:
         raise ServiceError(
             "invalid_penalty",

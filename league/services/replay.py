@@ -93,6 +93,21 @@ def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
             raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
 
 
+def check_result_bounds(result: sg.GameResult) -> None:
+    """Refuse a settlement the seats cannot store (``league.bounds``)."""
+    s = result.settlement
+    if s is None:
+        return
+    for i, (score, value) in enumerate(zip(s.final_scores, s.points, strict=True)):
+        # Only a ruleset of enormous uma, oka or start points gets past these.
+        if abs(score) > MAX_SCORE:
+            raise ServiceError("out_of_range", f"seat {i} would end with {score:,}; an end score is within "
+                               f"{MAX_SCORE:,}", field="game")
+        if abs(value) > MAX_SEAT_POINTS:
+            raise ServiceError("out_of_range", f"seat {i} would end with {value / 1000:+,.1f} points; "
+                               f"a seat's points are within {MAX_SEAT_POINTS // 1000:,}", field="game")
+
+
 def save_hand(row: Hand, hand: sg.HandInput) -> None:
     wins = row.set_input(hand)
     row.save()
@@ -155,14 +170,7 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEn
     if result.finished:
         s = result.settlement
         assert s is not None
-        for i, (score, value) in enumerate(zip(s.final_scores, s.points, strict=True)):
-            # Only a ruleset of enormous uma, oka or start points gets past these.
-            if abs(score) > MAX_SCORE:
-                raise ServiceError("out_of_range", f"seat {i} would end with {score:,}; an end score is within "
-                                   f"{MAX_SCORE:,}", field="game")
-            if abs(value) > MAX_SEAT_POINTS:
-                raise ServiceError("out_of_range", f"seat {i} would end with {value / 1000:+,.1f} points; "
-                                   f"a seat's points are within {MAX_SEAT_POINTS // 1000:,}", field="game")
+        check_result_bounds(result)
         for seat in seats:
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]
