@@ -175,18 +175,41 @@ def game_rows(games: QuerySet[Game]) -> Iterator[Row]:
 
 
 def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
-    """One row per hand, replayed through ``scoring`` (nothing derived is stored).
+    """One row per hand, from what the services stored with it (``Hand.result``).
 
     ``honba`` and ``riichi_sticks`` are on the table at the start of the hand,
     ``delta_*`` is what the hand paid each seat and ``score_*`` the scores after
     it. With several winners (double ron) ``winners``, ``han``, ``fu`` and
-    ``yakuman`` list one value per winner, separated by ``;``.
+    ``yakuman`` list one value per winner, separated by ``;``. A game with a
+    hand saved before results were stored is replayed instead (the same rows;
+    ``refresh_snapshots`` stores them).
     """
     yield HANDS_HEADER
     for batch in game_batches(games, "pk", "rules"):
-        inputs = hand_inputs([pk for pk, _ in batch])
+        ids = [pk for pk, _ in batch]
+        wins: dict[int, list[tuple[int, int, int | None, int]]] = defaultdict(list)
+        for hand_id, *win in (Win.objects.filter(hand__game_id__in=ids).order_by("hand_id", "order")
+                              .values_list("hand_id", "winner", "han", "fu", "yakuman")):
+            wins[hand_id].append(win)
+        hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        for game_id, *row in (Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
+                              .values_list("game_id", "id", "number", "outcome", "loser", "riichi", "note", "result")):
+            hands[game_id].append(row)
+        replay_inputs = None
         for pk, rules in batch:
-            record = sg.GameRecord(ruleset_of(rules), hands=tuple(inputs.get(pk, ())))
+            rows = hands.get(pk, [])
+            if all(r[-1] is not None for r in rows):
+                for hand_id, number, outcome, loser, riichi, note, res in rows:
+                    w = wins.get(hand_id, [])
+                    yield [
+                        pk, number, res["round"], res["dealer"], res["honba"], res["sticks"], outcome,
+                        _each(x[0] for x in w), loser, _each(x[1] or None for x in w), _each(x[2] for x in w),
+                        _each(x[3] or None for x in w), _each(riichi), *res["deltas"], *res["scores"], note or None,
+                    ]
+                continue
+            if replay_inputs is None:
+                replay_inputs = hand_inputs(ids)
+            record = sg.GameRecord(ruleset_of(rules), hands=tuple(replay_inputs.get(pk, ())))
             for played in sg.replay(record).hands:
                 yield hand_row(pk, played)
 

@@ -417,6 +417,11 @@ class Hand(models.Model):
     tiles = models.JSONField(null=True, blank=True)
     yaku = models.JSONField(null=True, blank=True)
     note = models.TextField(blank=True)
+    # Where the hand left the game, written by the services with every replay
+    # (like the seats' statistics), so exports read it instead of replaying:
+    # {"round", "dealer", "honba", "sticks", "deltas", "scores"}. Null for a
+    # hand saved before it existed, until ``refresh_snapshots``.
+    result = models.JSONField(null=True, blank=True, editable=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     entered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -159,11 +159,31 @@ def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
     return seats
 
 
+def hand_result(played: sg.PlayedHand) -> dict[str, Any]:
+    """What ``Hand.result`` keeps of a replayed hand."""
+    return {"round": played.round_label, "dealer": played.dealer, "honba": played.honba,
+            "sticks": played.riichi_sticks, "deltas": list(played.deltas), "scores": list(played.scores)}
+
+
+def _sync_hand_results(game: Game, result: sg.GameResult) -> None:
+    """Make every hand's stored result match the replay: one UPDATE of the
+    hands that moved (the new one; after a correction, the ones after it)."""
+    changed = []
+    for row in game.hands.only("pk", "number", "result"):
+        want = hand_result(result.hands[row.number - 1])
+        if row.result != want:
+            row.result = want
+            changed.append(row)
+    if changed:
+        Hand.objects.bulk_update(changed, ["result"])
+
+
 def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one."""
     seats = _sync_stats(game, result)  # games in progress have statistics too
+    _sync_hand_results(game, result)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear
     before = _results(game)
