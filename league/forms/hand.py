@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from league.forms.base import SEATS, StaffForm, seat_set
-from league.forms.hand_fields import hand_fields, initial_from_hand
+from league.forms.hand_fields import COMMON_YAKUMAN, hand_fields, initial_from_hand
 from league.forms.hand_value import WinValueMixin
 from league.models import Game, Hand
 from scoring import game as sg
@@ -46,16 +46,27 @@ class HandForm(WinValueMixin, StaffForm):
         riichi = seat_set(data.get("riichi", []))
         self.tiles: list[dict[str, Any]] = []
         self.yaku: list[dict[str, Any]] = []
+        self.counted: dict[int, str] = {}
         result: sg.Outcome | None = None
         if outcome == Hand.Outcome.RON:
             result = self._clean_ron(data)
         elif outcome == Hand.Outcome.TSUMO:
             result = self._clean_tsumo(data)
         elif outcome == Hand.Outcome.DRAW:
-            result = sg.Draw(tenpai=seat_set(data.get("tenpai", [])), nagashi=seat_set(data.get("nagashi", [])))
+            tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
+            if not tenpai and not nagashi and not data.get("all_noten"):
+                # An untouched draw is more often a forgotten tap than four noten hands.
+                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+            elif data.get("all_noten") and tenpai:
+                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+            else:
+                result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
         elif outcome == Hand.Outcome.ABORT:
             if not data.get("abort_reason"):
                 self.add_error("abort_reason", "Choose why the hand was aborted.")
+            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
+                # Four sticks go on the table before the abort; without them 4,000 would vanish.
+                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
             else:
                 result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
         elif outcome == Hand.Outcome.CHOMBO:
@@ -76,6 +87,15 @@ class HandForm(WinValueMixin, StaffForm):
         loser = data.get("loser")
         if not winners:
             self.add_error("winners", "Tick who won.")
+        elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
+            # Said here, before han and fu are asked for three winners.
+            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                      "then Sanchahou.")
+            return None
+        elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
+            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
+                                      "tick one.")
+            return None
         if not loser:
             self.add_error("loser", "Choose who dealt in.")
         elif int(loser) in winners:
@@ -146,8 +166,16 @@ class HandForm(WinValueMixin, StaffForm):
             for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "open", "tiles", "win_tile", "melds", "flags"):
                 if f"{key}_{s}" in self.fields:
                     row[key] = self[f"{key}_{s}"]
+            chips = list(row["yakuman"])
+            row["yakuman_common"], row["yakuman_more"] = chips[:COMMON_YAKUMAN], chips[COMMON_YAKUMAN:]
+            row["yakuman_more_open"] = any(c.data["selected"] for c in row["yakuman_more"])
+            row["pao_yakuman"] = sorted(self.rules.pao)
             rows.append(row)
         return rows
+
+    def counted_lines(self) -> list[str]:
+        """Per winner, the han, fu and yaku the hand is paid on, with the name."""
+        return [f"{self.names[s]}: {text}" for s, text in getattr(self, "counted", {}).items()]
 
     def chosen_outcome(self) -> str:
         value = self["outcome"].value()

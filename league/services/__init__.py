@@ -41,11 +41,11 @@ from league.services.logs import (
     same_rules,
 )
 from league.services.penalties import MAX_PENALTY, add_penalty, cancel_penalty
-from league.services.previews import HandPreview, describe_payments, entry_state, preview_hand
+from league.services.previews import HandPreview, describe_entry, describe_payments, entry_state, preview_hand
 
 __all__ = [
     "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
-    "add_penalty", "cancel_penalty", "correct_hand", "describe_discrepancy", "describe_payments", "entry_state",
+    "add_penalty", "cancel_penalty", "correct_hand", "describe_discrepancy", "describe_entry", "describe_payments", "entry_state",
     "export_tenhou_log", "finish_game", "import_tenhou_log", "preview_finish", "preview_hand", "record_final_scores",
     "record_hand", "record_hands", "refresh_snapshots", "reopen_game", "same_rules", "start_game", "undo_last_hand",
 ]

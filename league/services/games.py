@@ -31,9 +31,9 @@ from league.services.replay import (
     store_hands,
     sync_result,
 )
-from scoring.digest import hands_digest
 from league.stats import SEAT_STAT_FIELDS
 from scoring import game as sg
+from scoring.digest import hands_digest
 from scoring.errors import ScoringError
 
 Action = AuditEntry.Action

@@ -106,3 +106,30 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
     if len(lines) == (1 if deposits else 0):
         lines.append("No other payments" if deposits else "No payments")
     return lines
+
+
+def describe_entry(hand: sg.HandInput, names: Sequence[str]) -> str:
+    """An entry in words without replaying it (it may no longer fit the game):
+    "ron: West Carol from East Alice, 3 han 40 fu; riichi West Carol"."""
+
+    def value(w: sg.Win | sg.Tsumo) -> str:
+        if w.yakuman:
+            return "yakuman" if w.yakuman == 1 else f"{w.yakuman}x yakuman"
+        return f"{w.han} han" + (f" {w.fu} fu" if w.fu is not None else "")
+
+    o = hand.outcome
+    if isinstance(o, sg.Ron):
+        text = "ron: " + ", ".join(f"{names[w.winner]} from {names[o.loser]}, {value(w)}" for w in o.wins)
+    elif isinstance(o, sg.Tsumo):
+        text = f"tsumo: {names[o.winner]}, {value(o)}"
+    elif isinstance(o, sg.Draw):
+        text = "draw, tenpai " + (", ".join(names[s] for s in o.tenpai) or "nobody")
+        if o.nagashi:
+            text += "; nagashi " + ", ".join(names[s] for s in o.nagashi)
+    elif isinstance(o, sg.Abort):
+        text = f"abortive draw ({str(o.reason).replace('_', ' ')})"
+    else:
+        text = f"chombo by {names[o.offender]}"
+    if hand.riichi:
+        text += "; riichi " + ", ".join(names[s] for s in hand.riichi)
+    return text
