@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from league.forms.base import SEATS, StaffForm, seat_set
-from league.forms.hand_fields import COMMON_YAKUMAN, hand_fields, initial_from_hand
+from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.forms.hand_value import WinValueMixin
 from league.models import Game, Hand
 from scoring import game as sg
@@ -166,9 +166,12 @@ class HandForm(WinValueMixin, StaffForm):
             for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "open", "tiles", "win_tile", "melds", "flags"):
                 if f"{key}_{s}" in self.fields:
                     row[key] = self[f"{key}_{s}"]
-            chips = list(row["yakuman"])
-            row["yakuman_common"], row["yakuman_more"] = chips[:COMMON_YAKUMAN], chips[COMMON_YAKUMAN:]
-            row["yakuman_more_open"] = any(c.data["selected"] for c in row["yakuman_more"])
+            for key, n in SHOWN.items():
+                # The common choices as tap targets, the rare ones behind "more" (open when one is chosen).
+                chips = list(row[key])
+                more = chips[n:]
+                row[f"{key}_taps"] = {"shown": chips[:n], "more": more,
+                                      "open": any(c.data["selected"] for c in more)}
             row["pao_yakuman"] = sorted(self.rules.pao)
             rows.append(row)
         return rows

@@ -21,7 +21,7 @@ HAN_CHOICES = tuple((str(h), str(h)) for h in range(1, 13)) + (("13", "13+"),)
 # are the tile analysis' own; "other" keeps a count entered without a name.
 YAKUMAN: tuple[tuple[str, str, int], ...] = (
     ("daisangen", "Daisangen", 1),
-    ("kokushi", "Kokushi musou", 1),
+    ("kokushi", "Kokushi", 1),
     ("suuankou", "Suuankou", 1),
     ("tsuuiisou", "Tsuuiisou", 1),
     ("shousuushii", "Shousuushii", 1),
@@ -38,7 +38,8 @@ YAKUMAN: tuple[tuple[str, str, int], ...] = (
     ("other", "Another yakuman", 1),
     ("other_double", "Another double yakuman", 2),
 )
-COMMON_YAKUMAN = 3  # the first three are shown as tap targets; the rest under "More yakuman"
+# How many choices each value field shows as tap targets; the rest sit behind a "more" target.
+SHOWN = {"han": 6, "fu": 7, "yakuman": 3}
 FLAG_CHOICES = (
     ("ippatsu", "Ippatsu"),
     ("double_riichi", "Double riichi"),
@@ -118,10 +119,10 @@ def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
     outcomes = [
         (Hand.Outcome.RON, "Ron"),
         (Hand.Outcome.TSUMO, "Tsumo"),
-        (Hand.Outcome.DRAW, "Draw (ryuukyoku)"),
+        (Hand.Outcome.DRAW, "Draw"),
     ]
     if rules.abortive_draws:
-        outcomes.append((Hand.Outcome.ABORT, "Abortive draw"))
+        outcomes.append((Hand.Outcome.ABORT, "Abort"))
     outcomes.append((Hand.Outcome.CHOMBO, "Chombo"))
     f: dict[str, forms.Field] = {}
     f["number"] = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
