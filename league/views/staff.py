@@ -210,6 +210,10 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     else:
         if gone:
             return _conflict(request, game, None, editing=editing)
+        came_for = int_param(request.GET.get("hand"))
+        if not editing and came_for and came_for != number:
+            notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
+                      "Nothing was filled in from before.")
         initial = HandForm.initial_for(game.hands.get(number=editing)) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]
@@ -237,8 +241,10 @@ def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None)
 
 def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
     """After a save: a redirect to the game, or for the page's script (which
-    sent the entry with fetch) the address to go to, so the message shows there."""
-    url = reverse("staff-game", args=[game.pk])
+    sent the entry with fetch) the address to go to, so the message shows there.
+    The address names the hand it is for, so each hand's page is its own step
+    in the browser's history (Back goes to the previous hand's page)."""
+    url = reverse("staff-game", args=[game.pk]) + f"?hand={game.next_hand_number()}"
     if request.headers.get("X-Tenbou-Entry"):
         response = HttpResponse(url, content_type="text/plain")
         response["X-Tenbou-Saved"] = "1"
