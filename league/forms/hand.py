@@ -145,9 +145,11 @@ class HandForm(WinValueMixin, StaffForm):
 
     # -- display helpers ------------------------------------------------------------
 
-    def error_lines(self) -> list[str]:
-        """Every error in one list, each field named with its seat (for the preview)."""
-        lines = []
+    def error_items(self) -> list[tuple[str, str, str]]:
+        """Every error as (field, line naming the field with its seat, message):
+        the preview lists the lines, and the page's script puts each message
+        next to its field."""
+        items = []
         for name, errors in self.errors.items():
             label = ""
             if name != "__all__":
@@ -155,8 +157,13 @@ class HandForm(WinValueMixin, StaffForm):
                 m = re.fullmatch(r"\w+_([0-3])", name)
                 if m and name not in ("abort_reason",):
                     label = f"{self.names[int(m[1])]}, {label.lower()}"
-            lines.extend(f"{label}: {e}" if label else str(e) for e in errors)
-        return lines
+            label = label.rstrip("?")
+            items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in errors)
+        return items
+
+    def error_lines(self) -> list[str]:
+        """Every error in one list, each field named with its seat (for the preview)."""
+        return [line for _, line, _ in self.error_items()]
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""

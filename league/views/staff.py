@@ -301,6 +301,8 @@ def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
     names = form.names
     later = [
         {"number": n, "round": old.round_label, "honba": old.honba,
+         "moved": new is not None and (new.round_label, new.honba) != (old.round_label, old.honba),
+         "new_round": new.round_label if new else "", "new_honba": new.honba if new else 0,
          "seats": [{"name": names[i], "before": old.deltas[i], "after": None if new is None else new.deltas[i]}
                    for i in range(4) if new is None or new.deltas[i] != old.deltas[i]]}
         for n, old, new in shown.later_changes()
