@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import AuditEntry, EntryKey, Game
+from scoring.game import hand_to_dict
 from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
@@ -406,3 +407,91 @@ def test_hand_list_and_preview_name_the_players(as_scorer: Client, game: Game) -
     html = as_scorer.get(reverse("staff-game", args=[game.pk])).content.decode()
     names = as_scorer.get(reverse("staff-game", args=[game.pk])).context["names"]
     assert re.search(rf"{names[0]}</span>\s*<span[^>]*>19,800", html) or f"{names[0]} 19,800" in html
+
+
+# -- every input reaches the engine, for every seat -----------------------------------------------------
+
+
+def _ron_or_tsumo_variations(s: int, win: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(field, base entry, the entry with that field changed) for a winner in seat ``s``."""
+    other, liable = (s + 2) % 4, (s + 3) % 4
+    tiles = {f"tiles_{s}": "234m567m678p789s11s", f"win_tile_{s}": "1s", "riichi": [str(s)]}
+    yaku = {f"yaku_{s}": ["tanyao", "sanshoku"], f"fu_{s}": "30"}
+    value = {f"han_{s}": "2", f"fu_{s}": "30"}
+    rows = [
+        (f"han_{s}", value, {**value, f"han_{s}": "3"}),
+        (f"fu_{s}", value, {**value, f"fu_{s}": "40"}),
+        (f"yakuman_{s}", value, {f"yakuman_{s}": ["kokushi"]}),
+        (f"pao_{s}", {f"yakuman_{s}": ["daisangen"]}, {f"yakuman_{s}": ["daisangen"], f"pao_{s}": str(liable)}),
+        (f"yaku_{s}", yaku, {**yaku, f"yaku_{s}": ["tanyao", "sanshoku", "iipeikou"]}),
+        (f"dora_{s}", yaku, {**yaku, f"dora_{s}": "2"}),
+        (f"open_{s}", yaku, {**yaku, f"open_{s}": "on"}),
+        (f"tiles_{s}", tiles, {**tiles, f"tiles_{s}": "234m567m678p789s99s", f"win_tile_{s}": "9s"}),
+        (f"win_tile_{s}", tiles, {**tiles, f"win_tile_{s}": "7s"}),
+        (f"melds_{s}", {f"tiles_{s}": "234m678p11s", f"win_tile_{s}": "1s", f"melds_{s}": "pon 555z, chi 789s"},
+         {f"tiles_{s}": "234m678p11s", f"win_tile_{s}": "1s", f"melds_{s}": "pon 555z, kan 7777s"}),
+        (f"flags_{s}", tiles, {**tiles, f"flags_{s}": ["ippatsu"]}),
+        ("dora_indicators", tiles, {**tiles, "dora_indicators": "1m"}),
+        ("ura_indicators", tiles, {**tiles, "ura_indicators": "1m"}),
+        ("riichi", value, {**value, "riichi": [str(s)]}),
+        ("note", value, {**value, "note": "a note"}),
+    ]
+    if win == "ron":
+        loser = (s + 1) % 4
+        rows += [
+            ("winners", value, {**value, "winners": [str(s), str(other)], f"han_{other}": "1", f"fu_{other}": "30"}),
+            ("loser", value, {**value, "loser": str(liable)}),
+        ]
+        return [(f, {"outcome": "ron", "winners": [str(s)], "loser": str(loser), **a},
+                 {"outcome": "ron", "winners": [str(s)], "loser": str(loser), **b}) for f, a, b in rows]
+    rows.append(("winner", value, {**value, "winner": str(other), f"han_{other}": "2", f"fu_{other}": "30"}))
+    return [(f, {"outcome": "tsumo", "winner": str(s), **a}, {"outcome": "tsumo", "winner": str(s), **b})
+            for f, a, b in rows]
+
+
+def _variations(s: int) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    draw_base = {"outcome": "draw", "tenpai": [str(s)]}
+    abort_base = {"outcome": "abort", "abort_reason": "kyuushu_kyuuhai"}
+    return [
+        *_ron_or_tsumo_variations(s, "ron"),
+        *_ron_or_tsumo_variations(s, "tsumo"),
+        ("tenpai", draw_base, {**draw_base, "tenpai": [str(s), str((s + 1) % 4)]}),
+        ("nagashi", draw_base, {**draw_base, "nagashi": [str(s)]}),
+        ("all_noten", {"outcome": "draw", "all_noten": "on"}, draw_base),
+        ("riichi", draw_base, {**draw_base, "riichi": [str(s)]}),
+        ("abort_reason", abort_base, {**abort_base, "abort_reason": "suufon_renda"}),
+        ("riichi", abort_base, {**abort_base, "riichi": [str(s)]}),
+        ("offender", {"outcome": "chombo", "offender": str(s)}, {"outcome": "chombo", "offender": str((s + 1) % 4)}),
+        ("outcome", {"outcome": "chombo", "offender": str(s)}, draw_base),
+    ]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_every_field_of_the_hand_form_reaches_the_engine_for_every_seat(as_scorer: Client, game: Game,
+                                                                        seat: int) -> None:
+    url = reverse("staff-preview", args=[game.pk])
+    hidden = fresh(as_scorer, reverse("staff-game", args=[game.pk]))
+
+    def seen(data: dict[str, Any]) -> Any:
+        """What the server makes of an entry: the engine's input and the payments, or the refusal."""
+        response = as_scorer.post(url, {**hidden, **data})
+        assert response.status_code == 200
+        form = response.context["form"]
+        if form.errors:
+            return ("refused", dict(form.errors))
+        return (hand_to_dict(form.hand), [r["delta"] for r in response.context["preview_rows"]],
+                response.context["counted"])
+
+    fields = set()
+    for field, base, changed in _variations(seat):
+        before, after = seen(base), seen(changed)
+        assert before[0] != "refused", (field, base, before)
+        assert after != before, (field, changed)
+        if after[0] == "refused":  # refused is allowed only with the field named and a reason
+            assert all(message for messages in after[1].values() for message in messages), (field, after)
+        fields.add(field)
+    form = as_scorer.get(reverse("staff-game", args=[game.pk])).context["form"]
+    per_seat = {name for name in form.fields if name.endswith(f"_{seat}")}
+    shared = {name for name in form.fields if not name[-1].isdigit()} - {"number", "state", "key"}
+    assert per_seat | shared <= fields | {f"{f}_{s}" for f in ("han", "fu") for s in range(4)}, (
+        sorted((per_seat | shared) - fields))
