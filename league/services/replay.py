@@ -6,6 +6,7 @@ The functions here run inside the caller's transaction; none opens one."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
-from scoring.digest import hands_digest
+from scoring.digest import canonical_hands, hands_digest
 from scoring.errors import ScoringError
 
 Action = AuditEntry.Action
@@ -50,8 +51,9 @@ def state_digest(rows: Sequence[Hand]) -> str:
 
 
 def entry_digest(action: str, number: int | None, hand: sg.HandInput | None = None) -> str:
-    """What one entry asked for, as a digest: a resubmission gives the same one."""
-    return hands_digest([hand] if hand is not None else []) + f":{action}:{number or ''}"
+    """What one entry asked for, as a digest (64 hex): a resubmission gives the same one."""
+    text = f"{action}:{number or ''}:" + canonical_hands([hand] if hand is not None else [])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def check_state(rows: Sequence[Hand], state: str | None, *, what: str) -> None:

@@ -177,6 +177,7 @@ def test_resubmitted_entry_with_a_known_key_returns_what_was_saved(as_scorer: Cl
     assert first.status_code == again.status_code == 302
     assert game.hands.count() == 1
     assert EntryKey.objects.get(game=game).key == base["key"]
+    assert len(EntryKey.objects.get(game=game).entry) == 64  # fits its column on PostgreSQL too
     followed = as_scorer.get(again["Location"])
     assert "Hand 1 was already saved from this very entry; nothing was saved twice" in followed.content.decode()
 
