@@ -595,6 +595,8 @@ class AuditEntry(models.Model):
         UNDO_HAND = "undo_hand", "Undo last hand"
         FINISH = "finish", "Finish game"
         REOPEN = "reopen", "Reopen game"
+        # Staff took back an early end (or agari-yame): no hand is removed.
+        REOPEN_GAME = "reopen_game", "Reopen game (staff)"
         RESETTLE = "resettle", "Results recalculated"
         FINAL_SCORES = "final_scores", "Record end scores"
         ADD_PENALTY = "add_penalty", "Add penalty"
@@ -618,6 +620,33 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         who = self.username or "system"
         return f"{self.get_action_display()} by {who} on {self.game}"
+
+
+class EntryKey(models.Model):
+    """One scorer's entry (a hand, a correction, an undo), by the key the
+    client made for it. A resubmitted key finds what was saved instead of
+    saving it twice; ``entry`` is the digest of what was sent, so a reused
+    key with other content is told apart from a resubmission."""
+
+    class Action(models.TextChoices):
+        RECORD = "record", "Record hand"
+        CORRECT = "correct", "Correct hand"
+        UNDO = "undo", "Undo last hand"
+        REOPEN = "reopen", "Reopen game"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entry_keys")
+    key = models.CharField(max_length=64)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    entry = models.CharField(max_length=64, help_text="SHA-256 of the entry as sent (scoring.digest).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="entrykey_unique_key_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.hand_number or ''} ({self.key[:8]})"
 
 
 # -- standings -----------------------------------------------------------

@@ -27,6 +27,7 @@ urlpatterns = [
     path("staff/games/<int:pk>/hands/<int:number>/", staff.edit_hand, name="staff-edit-hand"),
     path("staff/games/<int:pk>/undo/", staff.undo, name="staff-undo"),
     path("staff/games/<int:pk>/finish/", staff.finish, name="staff-finish"),
+    path("staff/games/<int:pk>/reopen/", staff.reopen, name="staff-reopen"),
     path("staff/games/<int:pk>/end-scores/", staff.final_scores, name="staff-final-scores"),
     path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
     path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),

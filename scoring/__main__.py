@@ -1,6 +1,6 @@
 """``python -m scoring``: one JSON request per line in, one JSON answer per line out.
 
-Ops: ``kyoku``, ``game``, ``settle``, ``hand`` (tile analysis), ``rules``.
+Ops: ``kyoku``, ``game``, ``settle``, ``hand`` (tile analysis), ``rules``, ``digest``.
 An error answers ``{"error": {"code", "message", "field"?}}`` on its line and
 the process goes on. ``python -m scoring hand 234m567p11s --win 1s ...`` is
 the human form of the ``hand`` op.
@@ -75,7 +75,19 @@ def op_hand(req: Mapping[str, Any]) -> dict[str, Any]:
     return hand_request(dict(req))
 
 
-OPS = {"kyoku": op_kyoku, "game": op_game, "settle": op_settle, "rules": op_rules, "hand": op_hand}
+def op_digest(req: Mapping[str, Any]) -> dict[str, Any]:
+    """The digest of a game's hands so far (``scoring.digest``)."""
+    from .digest import hands_digest
+
+    _check_keys(req, {"op", "hands"})
+    hands = req.get("hands", [])
+    if not isinstance(hands, list):
+        raise ScoringError("invalid_request", "hands must be a list", field="hands")
+    return {"digest": hands_digest(hands), "hands": len(hands)}
+
+
+OPS = {"kyoku": op_kyoku, "game": op_game, "settle": op_settle, "rules": op_rules, "hand": op_hand,
+       "digest": op_digest}
 
 
 def answer(line: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from league.forms.base import SEATS, StaffForm, seat_set
-from league.forms.hand_fields import hand_fields, initial_from_hand
+from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.forms.hand_value import WinValueMixin
 from league.models import Game, Hand
 from scoring import game as sg
@@ -46,16 +46,27 @@ class HandForm(WinValueMixin, StaffForm):
         riichi = seat_set(data.get("riichi", []))
         self.tiles: list[dict[str, Any]] = []
         self.yaku: list[dict[str, Any]] = []
+        self.counted: dict[int, str] = {}
         result: sg.Outcome | None = None
         if outcome == Hand.Outcome.RON:
             result = self._clean_ron(data)
         elif outcome == Hand.Outcome.TSUMO:
             result = self._clean_tsumo(data)
         elif outcome == Hand.Outcome.DRAW:
-            result = sg.Draw(tenpai=seat_set(data.get("tenpai", [])), nagashi=seat_set(data.get("nagashi", [])))
+            tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
+            if not tenpai and not nagashi and not data.get("all_noten"):
+                # An untouched draw is more often a forgotten tap than four noten hands.
+                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+            elif data.get("all_noten") and tenpai:
+                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+            else:
+                result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
         elif outcome == Hand.Outcome.ABORT:
             if not data.get("abort_reason"):
                 self.add_error("abort_reason", "Choose why the hand was aborted.")
+            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
+                # Four sticks go on the table before the abort; without them 4,000 would vanish.
+                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
             else:
                 result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
         elif outcome == Hand.Outcome.CHOMBO:
@@ -76,6 +87,15 @@ class HandForm(WinValueMixin, StaffForm):
         loser = data.get("loser")
         if not winners:
             self.add_error("winners", "Tick who won.")
+        elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
+            # Said here, before han and fu are asked for three winners.
+            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                      "then Sanchahou.")
+            return None
+        elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
+            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
+                                      "tick one.")
+            return None
         if not loser:
             self.add_error("loser", "Choose who dealt in.")
         elif int(loser) in winners:
@@ -125,9 +145,11 @@ class HandForm(WinValueMixin, StaffForm):
 
     # -- display helpers ------------------------------------------------------------
 
-    def error_lines(self) -> list[str]:
-        """Every error in one list, each field named with its seat (for the preview)."""
-        lines = []
+    def error_items(self) -> list[tuple[str, str, str]]:
+        """Every error as (field, line naming the field with its seat, message):
+        the preview lists the lines, and the page's script puts each message
+        next to its field."""
+        items = []
         for name, errors in self.errors.items():
             label = ""
             if name != "__all__":
@@ -135,8 +157,13 @@ class HandForm(WinValueMixin, StaffForm):
                 m = re.fullmatch(r"\w+_([0-3])", name)
                 if m and name not in ("abort_reason",):
                     label = f"{self.names[int(m[1])]}, {label.lower()}"
-            lines.extend(f"{label}: {e}" if label else str(e) for e in errors)
-        return lines
+            label = label.rstrip("?")
+            items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in errors)
+        return items
+
+    def error_lines(self) -> list[str]:
+        """Every error in one list, each field named with its seat (for the preview)."""
+        return [line for _, line, _ in self.error_items()]
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""
@@ -146,8 +173,19 @@ class HandForm(WinValueMixin, StaffForm):
             for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "open", "tiles", "win_tile", "melds", "flags"):
                 if f"{key}_{s}" in self.fields:
                     row[key] = self[f"{key}_{s}"]
+            for key, n in SHOWN.items():
+                # The common choices as tap targets, the rare ones behind "more" (open when one is chosen).
+                chips = list(row[key])
+                more = chips[n:]
+                row[f"{key}_taps"] = {"shown": chips[:n], "more": more,
+                                      "open": any(c.data["selected"] for c in more)}
+            row["pao_yakuman"] = sorted(self.rules.pao)
             rows.append(row)
         return rows
+
+    def counted_lines(self) -> list[str]:
+        """Per winner, the han, fu and yaku the hand is paid on, with the name."""
+        return [f"{self.names[s]}: {text}" for s, text in getattr(self, "counted", {}).items()]
 
     def chosen_outcome(self) -> str:
         value = self["outcome"].value()

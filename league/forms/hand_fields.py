@@ -12,10 +12,34 @@ from django import forms
 
 from league.forms.base import SEATS, seat_choices
 from league.models import Hand
-from scoring.payment import max_yakuman
 from scoring.rules import Renhou, Ruleset
 
 FU_CHOICES = (20, 25, *range(30, 150, 10))
+HAN_CHOICES = tuple((str(h), str(h)) for h in range(1, 13)) + (("13", "13+"),)
+
+# Yakuman by name: (id, name, worth under a double-yakuman ruleset). The ids
+# are the tile analysis' own; "other" keeps a count entered without a name.
+YAKUMAN: tuple[tuple[str, str, int], ...] = (
+    ("daisangen", "Daisangen", 1),
+    ("kokushi", "Kokushi", 1),
+    ("suuankou", "Suuankou", 1),
+    ("tsuuiisou", "Tsuuiisou", 1),
+    ("shousuushii", "Shousuushii", 1),
+    ("daisuushii", "Daisuushii", 2),
+    ("ryuuiisou", "Ryuuiisou", 1),
+    ("chinroutou", "Chinroutou", 1),
+    ("suukantsu", "Suukantsu", 1),
+    ("chuuren", "Chuuren poutou", 1),
+    ("suuankou_tanki", "Suuankou tanki", 2),
+    ("junsei_chuuren", "Junsei chuuren poutou", 2),
+    ("kokushi_13", "Kokushi, 13-sided wait", 2),
+    ("tenhou", "Tenhou", 1),
+    ("chiihou", "Chiihou", 1),
+    ("other", "Another yakuman", 1),
+    ("other_double", "Another double yakuman", 2),
+)
+# How many choices each value field shows as tap targets; the rest sit behind a "more" target.
+SHOWN = {"han": 6, "fu": 7, "yakuman": 3}
 FLAG_CHOICES = (
     ("ippatsu", "Ippatsu"),
     ("double_riichi", "Double riichi"),
@@ -71,19 +95,40 @@ def yaku_table(rules: Ruleset) -> dict[str, tuple[str, int, int]]:
     return table
 
 
+def yakuman_table(rules: Ruleset) -> dict[str, tuple[str, int]]:
+    """The yakuman a scorer may name under ``rules``: id -> (name, worth)."""
+    table = {y: (name, worth if rules.double_yakuman else 1) for y, name, worth in YAKUMAN}
+    if rules.renhou is Renhou.YAKUMAN:
+        table["renhou"] = ("Renhou", 1)
+    return table
+
+
+def yakuman_worth(rules: Ruleset, picked: Sequence[str]) -> int:
+    """How many yakuman the named ones make: added up where the ruleset
+    stacks them, else the biggest."""
+    table = yakuman_table(rules)
+    worths = [table[y][1] for y in picked if y in table]
+    if not worths:
+        return 0
+    return sum(worths) if rules.yakuman_stacking else max(worths)
+
+
 def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
     """Every field of the hand form under ``rules``, in the order the page shows them."""
     seats = seat_choices(names)
     outcomes = [
         (Hand.Outcome.RON, "Ron"),
         (Hand.Outcome.TSUMO, "Tsumo"),
-        (Hand.Outcome.DRAW, "Draw (ryuukyoku)"),
+        (Hand.Outcome.DRAW, "Draw"),
     ]
     if rules.abortive_draws:
-        outcomes.append((Hand.Outcome.ABORT, "Abortive draw"))
+        outcomes.append((Hand.Outcome.ABORT, "Abort"))
     outcomes.append((Hand.Outcome.CHOMBO, "Chombo"))
     f: dict[str, forms.Field] = {}
     f["number"] = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # The state the entry was built on (scoring.digest) and the client's key for it.
+    f["state"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    f["key"] = forms.RegexField(r"^[A-Za-z0-9-]{8,64}$", widget=forms.HiddenInput, required=False)
     f["outcome"] = forms.ChoiceField(label="What happened?", choices=outcomes, widget=forms.RadioSelect,
                                      error_messages={"required": "Choose what happened."})
     f["winners"] = forms.MultipleChoiceField(label="Who won?", choices=seats, required=False,
@@ -91,22 +136,21 @@ def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
                                              help_text="Tick two for a double ron.")
     f["loser"] = forms.ChoiceField(label="Who dealt in?", choices=seats, required=False, widget=forms.RadioSelect)
     f["winner"] = forms.ChoiceField(label="Who won?", choices=seats, required=False, widget=forms.RadioSelect)
-    han = [("", "han"), *((str(h), f"{h} han") for h in range(1, 13)), ("13", "13+ han")]
-    fu = [("", "fu"), *((str(x), f"{x} fu") for x in FU_CHOICES)]
-    yakuman = [("0", "no yakuman"), *((str(n), f"{n}x yakuman" if n > 1 else "yakuman")
-                                      for n in range(1, max_yakuman(rules) + 1))]
+    fu = [(str(x), str(x)) for x in FU_CHOICES]
+    yakuman = [(y, name + (" (double)" if worth > 1 else "")) for y, (name, worth) in yakuman_table(rules).items()]
     yaku = [(y, f"{name} ({closed}{'' if open_ == closed else f'/{open_}' if open_ else ' closed'})")
             for y, (name, closed, open_) in yaku_table(rules).items()]
     for s in SEATS:
-        f[f"han_{s}"] = forms.TypedChoiceField(label="Han", choices=han, coerce=int, empty_value=None,
-                                               required=False)
+        # Radio buttons shown as tap targets, not 13-item dropdowns.
+        f[f"han_{s}"] = forms.TypedChoiceField(label="Han", choices=HAN_CHOICES, coerce=int, empty_value=None,
+                                               required=False, widget=forms.RadioSelect)
         f[f"fu_{s}"] = forms.TypedChoiceField(label="Fu", choices=fu, coerce=int, empty_value=None,
-                                              required=False)
-        f[f"yakuman_{s}"] = forms.TypedChoiceField(label="Yakuman", choices=yakuman, coerce=int,
-                                                   empty_value=0, required=False)
+                                              required=False, widget=forms.RadioSelect)
+        f[f"yakuman_{s}"] = forms.MultipleChoiceField(label="Yakuman", choices=yakuman, required=False,
+                                                      widget=forms.CheckboxSelectMultiple)
         if rules.pao:
-            f[f"pao_{s}"] = forms.ChoiceField(label="Pao (liable seat)", required=False,
-                                              choices=[("", "none"), *seats])
+            f[f"pao_{s}"] = forms.ChoiceField(label="Pao: who fed the last set?", required=False,
+                                              choices=[("", "nobody"), *seats], widget=forms.RadioSelect)
         f[f"yaku_{s}"] = forms.MultipleChoiceField(label="Yaku", choices=yaku, required=False,
                                                    widget=forms.CheckboxSelectMultiple)
         f[f"dora_{s}"] = forms.IntegerField(label="Dora (with aka and ura)", min_value=0, max_value=30,
@@ -124,6 +168,7 @@ def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
     f["ura_indicators"] = forms.CharField(label="Ura dora indicators", required=False, max_length=40)
     f["tenpai"] = forms.MultipleChoiceField(label="Who was tenpai?", choices=seats, required=False,
                                             widget=forms.CheckboxSelectMultiple)
+    f["all_noten"] = forms.BooleanField(label="Nobody was tenpai", required=False)
     if rules.nagashi_mangan:
         f["nagashi"] = forms.MultipleChoiceField(label="Nagashi mangan", choices=seats, required=False,
                                                  widget=forms.CheckboxSelectMultiple)
@@ -133,9 +178,9 @@ def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
                                               widget=forms.RadioSelect)
     f["offender"] = forms.ChoiceField(label="Who made the chombo?", choices=seats, required=False,
                                       widget=forms.RadioSelect)
-    f["riichi"] = forms.MultipleChoiceField(label="Riichi this hand", choices=seats, required=False,
+    f["riichi"] = forms.MultipleChoiceField(label="Who declared riichi?", choices=seats, required=False,
                                             widget=forms.CheckboxSelectMultiple,
-                                            help_text="Who put down a stick.")
+                                            help_text="Each puts a 1,000 stick on the table.")
     f["note"] = forms.CharField(label="Note", required=False, max_length=500)
     return f
 
@@ -150,16 +195,20 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
         data["winners"] = [str(w.winner) for w in wins]
     elif hand.outcome == Hand.Outcome.TSUMO:
         data["winner"] = str(wins[0].winner)
+    named = {e["winner"]: _texts(e["yakuman"]) for e in _entries(hand.yaku) if isinstance(e.get("yakuman"), list)}
     for w in wins:
         s = w.winner
         if w.yakuman:
-            data[f"yakuman_{s}"] = str(w.yakuman)
+            # A count stored without names (an import) reads back as unnamed yakuman.
+            data[f"yakuman_{s}"] = named.get(s) or {1: ["other"], 2: ["other_double"]}.get(
+                w.yakuman, ["other", "other_double"])
         else:
             data[f"han_{s}"] = str(w.han)
             data[f"fu_{s}"] = "" if w.fu is None else str(w.fu)
         if w.pao is not None:
             data[f"pao_{s}"] = str(w.pao)
     data["tenpai"] = [str(s) for s in hand.tenpai]
+    data["all_noten"] = hand.outcome == Hand.Outcome.DRAW and not hand.tenpai and not hand.nagashi
     data["nagashi"] = [str(s) for s in hand.nagashi]
     data["abort_reason"] = hand.abort_reason
     if hand.chombo_offender is not None:
@@ -167,6 +216,8 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
     # Detail the scoring ignores, kept as given (an import may hold any JSON):
     # what has the expected shape fills the form, anything else is left out.
     for entry in _entries(hand.yaku):
+        if "yaku" not in entry:
+            continue  # a yakuman named by the staff form, read above
         s = entry["winner"]
         data[f"yaku_{s}"] = _texts(entry.get("yaku"))
         dora = entry.get("dora")

@@ -9,12 +9,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from league.forms.hand_fields import yaku_table
+from league.forms.hand_fields import yaku_table, yakuman_table, yakuman_worth
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
+
+DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
 class WinValueMixin:
@@ -29,16 +31,24 @@ class WinValueMixin:
     names: list[str]
     tiles: list[dict[str, Any]]
     yaku: list[dict[str, Any]]
+    counted: dict[int, str]  # per winner, what was counted: "4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"
     add_error: Callable[..., None]
 
     def _win(self, data: dict[str, Any], s: int, *, tsumo: bool) -> sg.Win | None:
         """One winner's value: han and fu, or yakuman; filled from picked yaku
         or from tiles when the scorer gave those instead."""
-        han, fu, yakuman = data.get(f"han_{s}"), data.get(f"fu_{s}"), data.get(f"yakuman_{s}") or 0
+        han, fu = data.get(f"han_{s}"), data.get(f"fu_{s}")
+        named = list(data.get(f"yakuman_{s}") or [])
+        yakuman = yakuman_worth(self.rules, named)
         pao = data.get(f"pao_{s}") or None
+        reasons: list[str] = []
+        if named:
+            table = yakuman_table(self.rules)
+            reasons = [table[y][0] for y in named]
+            self.yaku.append({"winner": s, "yakuman": named})
         analysed = self._from_tiles(data, s, tsumo=tsumo)
         if analysed is not None:
-            t_han, t_fu, t_yakuman = analysed
+            t_han, t_fu, t_yakuman, reasons = analysed
             if t_yakuman:
                 if yakuman and yakuman != t_yakuman:
                     self.add_error(f"yakuman_{s}", f"The tiles make {t_yakuman}x yakuman.")
@@ -51,6 +61,9 @@ class WinValueMixin:
         if picked and not yakuman:
             total = self._from_yaku(data, s, picked)
             if total is not None:
+                table = yaku_table(self.rules)
+                dora = data.get(f"dora_{s}") or 0
+                reasons = [table[y][0] for y in picked] + ([f"{dora} dora"] if dora else [])
                 if han is None:
                     han = min(total, 13)
                 elif han != min(total, 13):
@@ -66,9 +79,14 @@ class WinValueMixin:
             if pao is not None and int(pao) == s:
                 self.add_error(f"pao_{s}", "The liable seat cannot be the winner.")
                 return None
+            if pao is not None and named and not set(named) & set(self.rules.pao):
+                self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
+                return None
+            self.counted[s] = ("yakuman" if yakuman == 1 else f"{yakuman}x yakuman") + (
+                f" ({', '.join(reasons)})" if reasons else "")
             return sg.Win(winner=s, yakuman=yakuman, pao=None if pao is None else int(pao))
         if pao is not None:
-            self.add_error(f"pao_{s}", "Pao applies only to a yakuman.")
+            self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
             return None
         if han is None:
             self.add_error(f"han_{s}", f"How many han for {self.names[s]}?")
@@ -78,14 +96,24 @@ class WinValueMixin:
         except ScoringError as err:
             self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", ValidationError(err.message, code=err.code))
             return None
+        self.counted[s] = f"{han} han" + (f" {fu} fu" if fu is not None else "") + (
+            f" ({', '.join(reasons)})" if reasons else "")
         return sg.Win(winner=s, han=han, fu=fu)
+
+    def _pao_names(self) -> str:
+        table = yakuman_table(self.rules)
+        return " and ".join(table[y][0] if y in table else y for y in sorted(self.rules.pao)) or "no yakuman here"
 
     def _from_yaku(self, data: dict[str, Any], s: int, picked: Sequence[str]) -> int | None:
         table = yaku_table(self.rules)
         is_open = bool(data.get(f"open_{s}"))
         total = data.get(f"dora_{s}") or 0
+        sticks = data.get("riichi") or []
         for y in picked:
             name, closed, open_ = table[y]
+            if y in ("riichi", "double_riichi") and str(s) not in sticks:
+                self.add_error(f"yaku_{s}", f"{name} is picked but {self.names[s]}'s riichi stick is not ticked.")
+                return None
             if is_open and not open_:
                 self.add_error(f"yaku_{s}", f"{name} needs a closed hand.")
                 return None
@@ -93,7 +121,8 @@ class WinValueMixin:
         self.yaku.append({"winner": s, "yaku": list(picked), "dora": data.get(f"dora_{s}") or 0, "open": is_open})
         return total
 
-    def _from_tiles(self, data: dict[str, Any], s: int, *, tsumo: bool) -> tuple[int, int | None, int] | None:
+    def _from_tiles(self, data: dict[str, Any], s: int, *,
+                    tsumo: bool) -> tuple[int, int | None, int, list[str]] | None:
         """Han, fu and yakuman from the tiles, through ``scoring.hand_api``."""
         tiles = (data.get(f"tiles_{s}") or "").replace(" ", "")
         if not tiles:
@@ -121,6 +150,9 @@ class WinValueMixin:
         riichi = str(s) in (data.get("riichi") or [])
         flags = set(data.get(f"flags_{s}") or [])
         if "double_riichi" in flags:
+            if not riichi:
+                self.add_error(f"flags_{s}", f"Double riichi is ticked but {self.names[s]}'s riichi stick is not.")
+                return None
             request["double_riichi"] = True
         elif riichi:
             request["riichi"] = True
@@ -135,6 +167,7 @@ class WinValueMixin:
             return None
         stored = {k: v for k, v in request.items() if k != "rules"}
         self.tiles.append({"winner": s, **stored})
+        reasons = [y["id"].replace("_", " ") + (f" {y['han']}" if y["id"] in DORA_IDS else "") for y in out["yaku"]]
         if out["yakuman"]:
-            return 0, None, out["yakuman"]
-        return out["han"], out["fu"], 0
+            return 0, None, out["yakuman"], reasons
+        return out["han"], out["fu"], 0, reasons

@@ -19,14 +19,16 @@ is out of date), carrying the scoring engine's ``code`` and a ``field``.
 """
 
 from league.services.audit import Actor
-from league.services.errors import Conflict, ServiceError
+from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.services.games import (
     correct_hand,
     finish_game,
+    preview_finish,
     record_final_scores,
     record_hand,
     record_hands,
     refresh_snapshots,
+    reopen_game,
     start_game,
     undo_last_hand,
 )
@@ -46,13 +48,14 @@ from league.services.penalties import (
     check_penalty_total,
     check_penalty_values,
 )
-from league.services.previews import HandPreview, describe_payments, preview_hand
+from league.services.previews import HandPreview, describe_entry, describe_payments, entry_state, preview_hand
 from league.services.replay import check_hand_bounds, check_result_bounds
 
 __all__ = [
-    "MAX_PENALTY", "Actor", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError", "add_penalty",
-    "cancel_penalty", "check_hand_bounds", "check_penalty", "check_penalty_total", "check_penalty_values",
-    "check_result_bounds", "correct_hand", "describe_discrepancy", "describe_payments", "export_tenhou_log",
-    "finish_game", "import_tenhou_log", "preview_hand", "record_final_scores", "record_hand", "record_hands",
-    "refresh_snapshots", "same_rules", "start_game", "undo_last_hand",
+    "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
+    "add_penalty", "cancel_penalty", "check_hand_bounds", "check_penalty", "check_penalty_total",
+    "check_penalty_values", "check_result_bounds", "correct_hand", "describe_discrepancy", "describe_entry",
+    "describe_payments", "entry_state", "export_tenhou_log", "finish_game", "import_tenhou_log", "preview_finish",
+    "preview_hand", "record_final_scores", "record_hand", "record_hands", "refresh_snapshots", "reopen_game",
+    "same_rules", "start_game", "undo_last_hand",
 ]

@@ -38,3 +38,12 @@ class ServiceError(Exception):
 
 class Conflict(ServiceError):
     """The game moved on since the caller looked (say, another scorer entered the hand)."""
+
+
+class AlreadySaved(ServiceError):
+    """This very entry (same key, same content) was saved before: nothing was
+    saved again. ``number`` is the hand it saved (or undid)."""
+
+    def __init__(self, message: str, *, number: int | None) -> None:
+        super().__init__("already_saved", message, field="key")
+        self.number = number

@@ -12,14 +12,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.bounds import MAX_ROUND, time_problem
-from league.models import AuditEntry, Game, Hand, Player, Seat, Series
+from league.models import AuditEntry, EntryKey, Game, Hand, Player, Seat, Series
 from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
 from league.services.errors import Conflict, ServiceError
 from league.services.replay import (
     check_next,
     check_open,
+    check_state,
+    entry_digest,
     hand_state,
     hands_of,
+    keep_entry,
+    known_entry,
     lock_game,
     parse_hand,
     replay_game,
@@ -30,6 +34,7 @@ from league.services.replay import (
 )
 from league.stats import SEAT_STAT_FIELDS
 from scoring import game as sg
+from scoring.digest import hands_digest
 from scoring.errors import ScoringError
 
 Action = AuditEntry.Action
@@ -42,11 +47,16 @@ def start_game(
     table: str = "",
     started_at: datetime.datetime | None = None,
     by: Actor = None,
+    at_the_table: bool = False,
 ) -> Game:
     """Seat four different players (East first) at a new game of ``series``.
 
     The series' rules are copied onto the game, so later edits to the series
-    never rewrite games already played.
+    never rewrite games already played. ``at_the_table`` (staff starting a
+    game now) also refuses a table that cannot be: a player still in an
+    unfinished game of the series or already in a game of that round, and a
+    (round, table) already used. Imports of past games skip those checks.
+    Locks the series row, so two scorers cannot seat one player twice.
     """
     if len(players) != 4:
         raise ServiceError("four_players", f"a game needs four players, not {len(players)}", field="players")
@@ -67,6 +77,9 @@ def start_game(
     except ScoringError as err:
         raise ServiceError.from_scoring(err) from None
     with transaction.atomic():
+        if at_the_table:
+            Series.objects.select_for_update().filter(pk=series.pk).first()
+            _check_table(series, players, round_number, table)
         game = Game.objects.create(
             series=series,
             round_number=round_number,
@@ -79,22 +92,53 @@ def start_game(
     return game
 
 
-def record_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+def _check_table(series: Series, players: Sequence[Player], round_number: int, table: str) -> None:
+    games = Game.objects.filter(series=series)
+    if table and games.filter(round_number=round_number, table=table).exists():
+        raise ServiceError("table_taken", f"round {round_number} already has a game at table {table}", field="table")
+    for i, player in enumerate(players):
+        seats = Seat.objects.filter(game__series=series, player=player)
+        if seats.filter(game__status=Game.Status.IN_PROGRESS).exists():
+            raise ServiceError("already_playing", f"{player} is still playing an unfinished game of this series",
+                               field=f"players[{i}]")
+        if seats.filter(game__round_number=round_number).exists():
+            raise ServiceError("already_played_round", f"{player} already played in round {round_number}",
+                               field=f"players[{i}]")
+
+
+def _hand_still(game: Game, number: int, hand: sg.HandInput) -> bool:
+    row = game.hands.filter(number=number).prefetch_related("wins").first()
+    return row is not None and hands_digest([row.to_input()]) == hands_digest([hand])
+
+
+def record_hand(
+    *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
+    key: str | None = None, state: str | None = None,
+) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
     ``hand`` is a ``HandInput`` or its GAME RECORD dict. Locks the game row.
-    A ``number`` that is not next (another scorer got there first) is a
-    ``Conflict``; a hand the rules refuse is a ``ServiceError`` naming the
+    ``key`` is the client's idempotency key for this entry: the same entry
+    sent again is ``AlreadySaved`` (nothing saved twice), the key with other
+    content a ``Conflict``. ``state`` is the digest of the hands the entry
+    was built on (``scoring.digest``): other hands stored now are a
+    ``Conflict``, as is a ``number`` that is not next (another scorer got
+    there first). A hand the rules refuse is a ``ServiceError`` naming the
     field. Finishes the game when the ruleset says it is over.
     """
     hand = parse_hand(hand)
+    entry = entry_digest(EntryKey.Action.RECORD, number, hand)
     with transaction.atomic():
         game = lock_game(game)
+        known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
+        rows = hands_of(game)
         check_next(game, number)
-        inputs = [h.to_input() for h in hands_of(game)]
+        check_state(rows, state, what=f"this entry for hand {number}")
+        inputs = [h.to_input() for h in rows]
         result = replay_game(game, [*inputs, hand], hand_index=number - 1)
         row = Hand(game=game, number=number, entered_by=user_of(by))
         save_hand(row, hand)
+        keep_entry(game, key, EntryKey.Action.RECORD, number, entry, by)
         audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
         sync_result(game, result, by)
     return row
@@ -134,20 +178,28 @@ def record_hands(
     return rows
 
 
-def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None) -> Hand:
+def correct_hand(
+    *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
+    key: str | None = None, state: str | None = None,
+) -> Hand:
     """Replace what was entered for hand ``number`` and replay the rest.
 
     Locks the game row. Refused, with nothing changed, if a later hand
     becomes impossible (say the game would now have ended before it). A
-    finished game is resettled, or reopened if it no longer ends.
+    finished game is resettled, or reopened if it no longer ends. ``key``
+    and ``state`` as for :func:`record_hand`: a hand undone or changed by
+    another scorer since (a stale correction) is a ``Conflict``.
     """
     hand = parse_hand(hand)
+    entry = entry_digest(EntryKey.Action.CORRECT, number, hand)
     with transaction.atomic():
         game = lock_game(game)
+        known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
         rows = hands_of(game)
         index = next((i for i, r in enumerate(rows) if r.number == number), None)
         if index is None:
-            raise ServiceError("no_such_hand", f"this game has no hand {number}", field="number")
+            raise Conflict("no_such_hand", f"this game has no hand {number} (was it undone?)", field="number")
+        check_state(rows, state, what=f"this correction of hand {number}")
         inputs = [r.to_input() for r in rows]
         inputs[index] = hand
         result = replay_game(game, inputs, hand_index=index)
@@ -155,22 +207,29 @@ def correct_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, A
         before = row.as_dict()
         save_hand(row, hand)
         after = hand_state(row, result)
+        keep_entry(game, key, EntryKey.Action.CORRECT, number, entry, by)
         if before != after["hand"]:
             audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
         sync_result(game, result, by)
     return row
 
 
-def undo_last_hand(*, game: Game, number: int | None = None, by: Actor = None) -> int:
+def undo_last_hand(
+    *, game: Game, number: int | None = None, by: Actor = None, key: str | None = None, state: str | None = None
+) -> int:
     """Delete the game's last hand; returns its number. Locks the game row.
 
     ``number`` is the hand the caller believes is last: another one (a
-    scorer saved the next hand meanwhile) is a ``Conflict``, nothing deleted.
-    A game that was over is reopened, including one staff ended early: the
-    early end was declared after the hand being removed.
+    scorer saved the next hand meanwhile) is a ``Conflict``, nothing deleted,
+    as are other hands than ``state`` says. The same ``key`` again is
+    ``AlreadySaved``: a double tap never undoes two hands. A game that was
+    over is reopened, including one staff ended early: the early end was
+    declared after the hand being removed.
     """
+    entry = entry_digest(EntryKey.Action.UNDO, number)
     with transaction.atomic():
         game = lock_game(game)
+        known_entry(game, key, entry, lambda _: True)
         rows = hands_of(game)
         if not rows:
             raise ServiceError("no_hands", "this game has no hand to undo", field="number")
@@ -180,7 +239,9 @@ def undo_last_hand(*, game: Game, number: int | None = None, by: Actor = None) -
                 "hand_conflict", f"hand {number} is no longer the last hand of this game ({last.number} is)",
                 field="number",
             )
+        check_state(rows, state, what=f"undoing hand {last.number}")
         before = last.as_dict()
+        keep_entry(game, key, EntryKey.Action.UNDO, last.number, entry, by)
         if game.end:
             game.end = ""
             game.save(update_fields=["end"])
@@ -204,6 +265,45 @@ def finish_game(*, game: Game, end: Game.End = Game.End.EARLY, by: Actor = None)
         result = replay_game(game, [r.to_input() for r in hands_of(game)])
         game.save(update_fields=["end"])
         sync_result(game, result, by)
+    return game
+
+
+def preview_finish(*, game: Game, end: Game.End = Game.End.EARLY) -> sg.GameResult:
+    """What :func:`finish_game` would settle, saving nothing (no lock: the
+    finish checks again). Raises what the finish would."""
+    game = Game.objects.get(pk=game.pk)
+    check_open(game)
+    game.end = Game.End(end)
+    return replay_game(game, [r.to_input() for r in hands_of(game)])
+
+
+def reopen_game(*, game: Game, by: Actor = None, key: str | None = None, state: str | None = None) -> Game:
+    """Take back a staff end (early, or agari-yame): play goes on after the
+    last hand, and no hand is removed. Its own audit entry, ``reopen_game``.
+
+    Locks the game row. A game the ruleset itself ended cannot be reopened
+    here: only correcting or undoing a hand changes that.
+    """
+    entry = entry_digest(EntryKey.Action.REOPEN, None)
+    with transaction.atomic():
+        game = lock_game(game)
+        known_entry(game, key, entry, lambda _: not game.is_finished)
+        check_state(hands_of(game), state, what="reopening the game")
+        if not game.is_finished:
+            raise ServiceError("not_finished", f"{game} is not finished", field="game")
+        if not game.end:
+            raise ServiceError(
+                "ended_by_rules", "the ruleset ended this game after its last hand; correct or undo a hand instead",
+                field="game",
+            )
+        game.end = ""
+        result = replay_game(game, [r.to_input() for r in hands_of(game)])
+        if result.finished:
+            raise ServiceError("ended_by_rules", "without the staff end the ruleset still ends this game",
+                               field="game")
+        game.save(update_fields=["end"])
+        keep_entry(game, key, EntryKey.Action.REOPEN, None, entry, by)
+        sync_result(game, result, by, action=Action.REOPEN_GAME)
     return game
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.models import Game
-from league.services.replay import check_open, hands_of, not_next, parse_hand, replay_game
+from league.services.replay import check_open, hands_of, not_next, parse_hand, replay_game, state_digest
 from scoring import game as sg
 from scoring.rules import RIICHI_STICK
 
@@ -25,6 +25,19 @@ class HandPreview:
     number: int
     played: sg.PlayedHand
     game: sg.GameResult
+    before: sg.GameResult | None = None  # the game as stored, for a correction
+
+    def later_changes(self) -> list[tuple[int, sg.PlayedHand, sg.PlayedHand | None]]:
+        """A correction's later hands whose payments change: (number, as
+        stored, as replayed; None when the replay no longer reaches it)."""
+        if self.before is None:
+            return []
+        out = []
+        for i, old in enumerate(self.before.hands[self.number :], start=self.number):
+            new = self.game.hands[i] if i < len(self.game.hands) else None
+            if new is None or new.deltas != old.deltas:
+                out.append((i + 1, old, new))
+        return out
 
 
 def preview_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any]) -> HandPreview:
@@ -37,15 +50,24 @@ def preview_hand(*, game: Game, number: int, hand: sg.HandInput | Mapping[str, A
     hand = parse_hand(hand)
     game = Game.objects.get(pk=game.pk)
     inputs = [r.to_input() for r in hands_of(game)]
+    before = None
     if number == len(inputs) + 1:
         check_open(game)
         inputs.append(hand)
     elif 1 <= number <= len(inputs):
+        before = replay_game(game, list(inputs))
         inputs[number - 1] = hand
     else:
         raise not_next(number, len(inputs) + 1)
     result = replay_game(game, inputs, hand_index=number - 1)
-    return HandPreview(number, result.hands[number - 1], result)
+    return HandPreview(number, result.hands[number - 1], result, before)
+
+
+def entry_state(game: Game) -> tuple[int, str]:
+    """The next hand's number and the digest of the hands stored now: what
+    an entry carries to say which state of the game it was built on."""
+    rows = hands_of(game)
+    return len(rows) + 1, state_digest(rows)
 
 
 def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
@@ -84,3 +106,30 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
     if len(lines) == (1 if deposits else 0):
         lines.append("No other payments" if deposits else "No payments")
     return lines
+
+
+def describe_entry(hand: sg.HandInput, names: Sequence[str]) -> str:
+    """An entry in words without replaying it (it may no longer fit the game):
+    "ron: West Carol from East Alice, 3 han 40 fu; riichi West Carol"."""
+
+    def value(w: sg.Win | sg.Tsumo) -> str:
+        if w.yakuman:
+            return "yakuman" if w.yakuman == 1 else f"{w.yakuman}x yakuman"
+        return f"{w.han} han" + (f" {w.fu} fu" if w.fu is not None else "")
+
+    o = hand.outcome
+    if isinstance(o, sg.Ron):
+        text = "ron: " + ", ".join(f"{names[w.winner]} from {names[o.loser]}, {value(w)}" for w in o.wins)
+    elif isinstance(o, sg.Tsumo):
+        text = f"tsumo: {names[o.winner]}, {value(o)}"
+    elif isinstance(o, sg.Draw):
+        text = "draw, tenpai " + (", ".join(names[s] for s in o.tenpai) or "nobody")
+        if o.nagashi:
+            text += "; nagashi " + ", ".join(names[s] for s in o.nagashi)
+    elif isinstance(o, sg.Abort):
+        text = f"abortive draw ({str(o.reason).replace('_', ' ')})"
+    else:
+        text = f"chombo by {names[o.offender]}"
+    if hand.riichi:
+        text += "; riichi " + ", ".join(names[s] for s in hand.riichi)
+    return text

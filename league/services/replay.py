@@ -6,17 +6,19 @@ The functions here run inside the caller's transaction; none opens one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils import timezone
 
 from league.bounds import MAX_HAN, MAX_INTEGER, MAX_SEAT_POINTS, text_problem
-from league.models import AuditEntry, Game, Hand, Seat, Win
+from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
-from league.services.errors import Conflict, ServiceError
+from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
+from scoring.digest import canonical_hands, hands_digest
 from scoring.errors import HandError, ScoringError
 from scoring.settlement import MAX_SCORE
 
@@ -43,6 +45,53 @@ def not_next(number: int, expected: int) -> Conflict:
         "(has someone else just entered it?)",
         field="number",
     )
+
+
+def state_digest(rows: Sequence[Hand]) -> str:
+    """The digest of the stored hands (``scoring.digest``): the state an entry is built on."""
+    return hands_digest([r.to_input() for r in rows])
+
+
+def entry_digest(action: str, number: int | None, hand: sg.HandInput | None = None) -> str:
+    """What one entry asked for, as a digest (64 hex): a resubmission gives the same one."""
+    text = f"{action}:{number or ''}:" + canonical_hands([hand] if hand is not None else [])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_state(rows: Sequence[Hand], state: str | None, *, what: str) -> None:
+    """Refuse an entry built on hands other than the stored ones (``state`` None: not checked)."""
+    if state is not None and state != state_digest(rows):
+        raise Conflict(
+            "stale_entry",
+            f"{what} was made while the game stood differently: another scorer changed it since",
+            field="state",
+        )
+
+
+def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[EntryKey], bool]) -> None:
+    """The entry ``key`` names, if it was saved before.
+
+    The same key with the same content, still in force (``still_saved``), is
+    ``AlreadySaved``; with other content, or since undone, a ``Conflict``:
+    either way nothing is saved twice.
+    """
+    if not key:
+        return None
+    found = EntryKey.objects.filter(game=game, key=key).first()
+    if found is None:
+        return None
+    if found.entry == entry and still_saved(found):
+        what = f"hand {found.hand_number}" if found.hand_number else "this change"
+        raise AlreadySaved(f"{what} was already saved from this very entry; nothing was saved twice",
+                           number=found.hand_number)
+    raise Conflict("key_reused", "this entry was sent before with other content, or its change was undone since",
+                   field="key")
+
+
+def keep_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor) -> None:
+    if key:
+        EntryKey.objects.create(game=game, key=key, action=action, hand_number=number, entry=entry,
+                                user=user_of(by))
 
 
 def check_open(game: Game) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
@@ -99,7 +101,7 @@ def start_game(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 game = services.start_game(
                     series=series, players=form.players(), round_number=form.cleaned_data["round_number"],
-                    table=form.cleaned_data["table"], by=request.user,
+                    table=form.cleaned_data["table"], by=request.user, at_the_table=True,
                 )
             except services.ServiceError as err:
                 form.add_service_error(err)
@@ -123,56 +125,101 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Correct hand ``number``; the rest of the game is replayed."""
-    game = _game_for(request, pk)
-    get_object_or_404(game.hands, number=number)
-    return _hand_entry(request, game, editing=number)
+    """Correct hand ``number``; the rest of the game is replayed. A hand that
+    is gone (another scorer undid it) gets the conflict page, not a 404."""
+    return _hand_entry(request, _game_for(request, pk), editing=number)
 
 
 @staff_required
 def preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live preview: an HTML fragment saying what the posted hand pays."""
+    """The live preview: an HTML fragment saying what the posted hand pays,
+    or that the form was built on an older state of the game."""
     game = _game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     editing = int_param(request.POST.get("editing"))
     replayed = _replay(game)
-    number = editing or len(replayed.hands) + 1
-    form = _hand_form(game, replayed, number, data=request.POST)
+    next_number, state = services.entry_state(game)
+    number = editing or next_number
+    data = _claimed(request, state)
+    form = _hand_form(game, replayed, number, data=data)
+    if _stale(data, state, number, editing) or (editing and editing >= next_number):
+        return render(request, "league/staff_preview.html", {"form": form, "stale": True})
     ctx = {"form": form, "names": form.names, **_check(game, form, number if editing else None)}
     return render(request, "league/staff_preview.html", ctx)
 
 
+def _claimed(request: HttpRequest, state: str) -> Any:
+    """The posted entry; one that claims no state (a hand-made post, or the
+    first look without JavaScript) is taken as built on the state now."""
+    data = request.POST.copy()
+    if not data.get("state") and data.get("action") != "save":
+        data["state"] = state
+    return data
+
+
+def _stale(data: Any, state: str, number: int, editing: int | None) -> bool:
+    """Was the entry built on another state of the game than the one stored?"""
+    posted = int_param(data.get("number"))
+    return data.get("state") != state or (not editing and posted != number)
+
+
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
     replayed = _replay(game)
-    number = editing or len(replayed.hands) + 1
+    next_number, state = services.entry_state(game)
+    number = editing or next_number
+    gone = bool(editing and editing >= next_number)  # the hand to correct is not (or no longer) there
     notice = ""
     checked: dict[str, Any] = {}
     if request.method == "POST":
-        form = _hand_form(game, replayed, number, data=request.POST)
+        data = _claimed(request, state)
+        action = data.get("action")
+        if action == "reuse" and not gone:
+            # From the conflict page: the scorer's entry, aimed anew at the game as it is.
+            # It is shown with its payments; saving it is another, deliberate tap.
+            data.update({"number": str(number), "state": state, "key": str(uuid.uuid4())})
+            data.pop("checked", None)
+        form = _hand_form(game, replayed, number, data=data)
         valid = form.is_valid()
-        if valid and request.POST.get("action") == "save":
+        if gone or (_stale(data, state, number, editing) and (action != "save" or not valid)):
+            return _conflict(request, game, form, editing=editing)
+        if valid and action == "save":
             assert form.hand is not None
+            stale = _stale(data, state, number, editing)
             # Without JavaScript the scorer saves from the preview page; a hand
             # changed after its preview is shown again rather than saved unseen.
-            if request.POST.get("checked") != _digest(form.hand):
+            # A stale entry goes to the service all the same: it knows the key
+            # of an entry saved before, and refuses anything else as a conflict.
+            if not stale and request.POST.get("checked") != _digest(form.hand):
                 notice = "The hand changed since its payments were shown: check them, then save."
             else:
                 try:
                     return _save(request, game, form, editing)
-                except services.Conflict:
-                    return _conflict(request, game, form)
+                except services.AlreadySaved as err:
+                    messages.info(request, err.message[:1].upper() + err.message[1:] + ".")
+                    return _to_game(request, game)
+                except services.Conflict as err:
+                    return _conflict(request, game, form, editing=editing, reason=err.message)
                 except services.ServiceError as err:
                     if err.code == "game_over" and not editing:
-                        return _conflict(request, game, form)  # the other scorer's hand ended it
+                        return _conflict(request, game, form, editing=editing)  # another scorer's hand ended it
                     form.add_service_error(err)
                     valid = False
         if valid:
             checked = _check(game, form, editing)
     else:
+        if gone:
+            return _conflict(request, game, None, editing=editing)
+        came_for = int_param(request.GET.get("hand"))
+        if not editing and came_for and came_for != number:
+            notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
+                      "Nothing was filled in from before.")
         initial = HandForm.initial_for(game.hands.get(number=editing)) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]
+        # A key for this entry: the page's script replaces it with one made on the
+        # phone (crypto.randomUUID); without JavaScript this one is used.
+        initial.update({"number": number, "state": state, "key": str(uuid.uuid4())})
         form = _hand_form(game, replayed, number, initial=initial)
     return render(request, "league/staff_game.html", _game_context(game, replayed, form=form, editing=editing,
                                                                   notice=notice, **checked))
@@ -181,39 +228,63 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
 def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:
     hand = form.hand
     assert hand is not None
+    key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     if editing:
-        services.correct_hand(game=game, number=editing, hand=hand, by=request.user)
+        services.correct_hand(game=game, number=editing, hand=hand, by=request.user, key=key, state=state)
         messages.success(request, f"Hand {editing} corrected; the rest of the game was replayed.")
     else:
         number = form.cleaned_data["number"]
-        services.record_hand(game=game, number=number, hand=hand, by=request.user)
+        services.record_hand(game=game, number=number, hand=hand, by=request.user, key=key, state=state)
         messages.success(request, f"Hand {number} saved.")
-    return redirect("staff-game", pk=game.pk)
+    return _to_game(request, game)
 
 
-def _conflict(request: HttpRequest, game: Game, form: HandForm) -> HttpResponse:
-    """Another scorer saved this hand first. Show the game as it is now, with
-    what this scorer typed kept and aimed at the hand that comes next."""
+def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
+    """After a save: a redirect to the game, or for the page's script (which
+    sent the entry with fetch) the address to go to, so the message shows there.
+    The address names the hand it is for, so each hand's page is its own step
+    in the browser's history (Back goes to the previous hand's page)."""
+    url = reverse("staff-game", args=[game.pk]) + f"?hand={game.next_hand_number()}"
+    if request.headers.get("X-Tenbou-Entry"):
+        response = HttpResponse(url, content_type="text/plain")
+        response["X-Tenbou-Saved"] = "1"
+        return response
+    return redirect(url)
+
+
+# What the conflict page passes on when the scorer takes their entry to the
+# game as it is now: everything typed, nothing that tied it to the old state.
+_NOT_CARRIED = {"csrfmiddlewaretoken", "action", "checked", "number", "state", "key", "editing"}
+
+
+def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editing: int | None = None,
+              reason: str = "", undo: bool = False) -> HttpResponse:
+    """The entry was built on another state of the game than the one stored
+    (another scorer saved, corrected or undid a hand; a Back button; a second
+    tap). Nothing was saved. The scorer's input and the game as it is now,
+    side by side; taking the entry on is a deliberate step, never a ready Save."""
     game.refresh_from_db()
     replayed = _replay(game)
-    number = len(replayed.hands) + 1
-    latest = game.hands.order_by("-number").select_related("entered_by").prefetch_related("wins").first()
-    posted = form.cleaned_data.get("number")
-    who = f" by {latest.entered_by}" if latest and latest.entered_by else ""
-    notice = (
-        f"Hand {posted} was already entered{who}"
-        + (f": {latest.summary()}." if latest and latest.number == posted else ".")
-        + " Yours was not saved. Here is the game as it stands now. If you entered the same hand,"
-        " discard yours; if it is the next hand, check it and save it as hand "
-        f"{number}."
-    )
-    data = request.POST.copy()
-    data["number"] = str(number)
-    data.pop("checked", None)
-    form = _hand_form(game, replayed, number, data=data)
-    checked = _check(game, form, None) if form.is_valid() else {}
-    ctx = _game_context(game, replayed, form=form, editing=None, notice=notice, conflict=True, **checked)
-    return render(request, "league/staff_game.html", ctx, status=409)
+    names = seat_names(game)
+    next_number, _ = services.entry_state(game)
+    posted = int_param(request.POST.get("number")) if request.method == "POST" else None
+    mine = ""
+    if form is not None and form.is_valid() and form.hand is not None:
+        mine = services.describe_entry(form.hand, names)
+    since_from = editing or posted or next_number
+    rows = _game_context(game, replayed)["rows"]
+    since = [r for r in rows if r["hand"].number >= since_from]
+    carried = [(k, v) for k, values in request.POST.lists() if k not in _NOT_CARRIED for v in values]
+    ctx = {
+        "game": game, "series": game.series, "names": names, "mine": mine, "editing": editing, "undo": undo,
+        "posted": posted, "reason": reason, "since": since, "carried": carried,
+        "counted": form.counted_lines() if form is not None and form.is_valid() else [],
+        "errors": form.error_lines() if form is not None and form.is_bound and not form.is_valid() else [],
+        "state": replayed.next, "next_number": next_number, "replayed": replayed,
+        "seats": _game_context(game, replayed)["seats"],
+        "hand_there": bool(editing and editing < next_number),
+    }
+    return render(request, "league/staff_conflict.html", ctx, status=409)
 
 
 def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
@@ -228,7 +299,17 @@ def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
         form.add_service_error(err)
         return {}
     names = form.names
+    later = [
+        {"number": n, "round": old.round_label, "honba": old.honba,
+         "moved": new is not None and (new.round_label, new.honba) != (old.round_label, old.honba),
+         "new_round": new.round_label if new else "", "new_honba": new.honba if new else 0,
+         "seats": [{"name": names[i], "before": old.deltas[i], "after": None if new is None else new.deltas[i]}
+                   for i in range(4) if new is None or new.deltas[i] != old.deltas[i]]}
+        for n, old, new in shown.later_changes()
+    ]
     return {
+        "later_changes": later,
+        "counted": form.counted_lines(),
         "preview": shown,
         "payments": services.describe_payments(shown.played.result, names),
         "preview_rows": [
@@ -236,6 +317,7 @@ def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
              "after": shown.played.scores[s]}
             for s in range(4)
         ],
+        "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(4)],
         "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
         "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
         "digest": _digest(form.hand),
@@ -271,7 +353,8 @@ def _game_context(game: Game, replayed: sg.GameResult, **extra: Any) -> dict[str
     names = seat_names(game)
     hands = list(game.hands.order_by("number").prefetch_related("wins").select_related("entered_by"))
     rows = [
-        {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names)}
+        {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names),
+         "after": [{"name": names[s], "score": p.scores[s]} for s in range(4)]}
         for h, p in zip(hands, replayed.hands, strict=False)
     ]
     state = replayed.next
@@ -320,20 +403,50 @@ def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     last = game.hands.order_by("-number").prefetch_related("wins").first()
+    _, state = services.entry_state(game)
     if request.method == "POST":
-        expected = int_param(request.POST.get("number"))
-        if last is None or expected != last.number:
-            messages.error(request, "The last hand changed since you looked: nothing was undone. Check the game.")
-            return redirect("staff-game", pk=game.pk)
         try:
-            # The number again under the lock: a hand saved since the check above is not undone.
-            number = services.undo_last_hand(game=game, number=expected, by=request.user)
+            # The number and state again under the lock: a hand saved since is not undone,
+            # and a second tap of the same page finds its own undo (its key).
+            number = services.undo_last_hand(
+                game=game, number=int_param(request.POST.get("number")), by=request.user,
+                key=request.POST.get("key") or None, state=request.POST.get("state") or "",
+            )
+        except services.AlreadySaved as err:
+            messages.info(request, f"Hand {err.number} was already undone by this very tap; nothing more was undone.")
+        except services.Conflict as err:
+            return _conflict(request, game, None, reason=f"{err.message}: nothing was undone", undo=True)
         except services.ServiceError as err:
             messages.error(request, err.message)
         else:
             messages.success(request, f"Hand {number} undone.")
         return redirect("staff-game", pk=game.pk)
-    return render(request, "league/staff_undo.html", {"game": game, "series": game.series, "last": last})
+    ctx = {"game": game, "series": game.series, "last": last, "state": state, "key": str(uuid.uuid4()),
+           "text": services.describe_entry(last.to_input(), seat_names(game)) if last else ""}
+    return render(request, "league/staff_undo.html", ctx)
+
+
+@staff_required
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back a staff end (early or agari-yame): its own audited action,
+    never the undo of a hand that was really played."""
+    game = _game_for(request, pk)
+    _, state = services.entry_state(game)
+    if request.method == "POST":
+        try:
+            services.reopen_game(game=game, by=request.user, key=request.POST.get("key") or None,
+                                 state=request.POST.get("state") or "")
+        except services.AlreadySaved:
+            messages.info(request, "The game was already reopened by this very tap.")
+        except services.Conflict as err:
+            return _conflict(request, game, None, reason=f"{err.message}: the game was not reopened", undo=True)
+        except services.ServiceError as err:
+            messages.error(request, err.message[:1].upper() + err.message[1:] + ".")
+        else:
+            messages.success(request, "Game reopened: enter the next hand.")
+        return redirect("staff-game", pk=game.pk)
+    ctx = {"game": game, "series": game.series, "state": state, "key": str(uuid.uuid4())}
+    return render(request, "league/staff_reopen.html", ctx)
 
 
 @staff_required
@@ -348,7 +461,13 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Game finished.")
             return redirect("staff-game", pk=game.pk)
-    return render(request, "league/staff_finish.html", {"game": game, "series": game.series, "form": form})
+    ctx: dict[str, Any] = {"game": game, "series": game.series, "form": form}
+    if not game.is_finished:
+        try:
+            ctx["results"] = _results(game, services.preview_finish(game=game), seat_names(game))
+        except services.ServiceError as err:
+            ctx["cannot"] = err.message
+    return render(request, "league/staff_finish.html", ctx)
 
 
 @staff_required

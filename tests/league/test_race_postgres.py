@@ -62,3 +62,30 @@ def test_two_scorers_race_for_hand_n(attempt: int) -> None:
     assert game.audit.filter(action=AuditEntry.Action.RECORD_HAND).count() == 2
     # the loser reloads and enters the next hand
     services.record_hand(game=game, number=3, hand=draw())
+
+
+def test_the_same_entry_sent_twice_at_once_is_saved_once() -> None:
+    # A double tap that beat the page's own guard, or a retry racing the first send:
+    # the same key and state from two connections. The game row lock serialises them;
+    # the second finds the first's key and is told it was already saved.
+    game = make_game()
+    state = services.entry_state(game)[1]
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = [None, None]
+
+    def send(i: int) -> None:
+        try:
+            barrier.wait()
+            outcomes[i] = services.record_hand(game=game, number=1, hand=draw(0), key="tap-0123456789", state=state)
+        except Exception as err:  # noqa: BLE001 - the test inspects what each send got
+            outcomes[i] = err
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(type(o).__name__ for o in outcomes) == ["AlreadySaved", "Hand"], outcomes
+    assert game.hands.count() == 1

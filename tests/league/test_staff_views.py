@@ -66,12 +66,13 @@ def hand_post(number: int, **fields: Any) -> dict[str, Any]:
 
 
 def save(client: Client, game: Game, data: dict[str, Any], *, url: str | None = None) -> Any:
-    """Preview then save, as a scorer without JavaScript does."""
+    """Preview then save, as a scorer without JavaScript does: the preview
+    page carries the state of the game the entry is built on."""
     url = url or reverse("staff-game", args=[game.pk])
     shown = client.post(url, {**data, "action": "preview"})
     assert shown.status_code == 200
-    digest = shown.context["digest"]
-    return client.post(url, {**data, "action": "save", "checked": digest})
+    digest, state = shown.context["digest"], shown.context["form"]["state"].value()
+    return client.post(url, {**data, "action": "save", "checked": digest, "state": state})
 
 
 # -- access -----------------------------------------------------------------------
@@ -189,11 +190,12 @@ def test_hand_form_refuses_what_cannot_be_and_keeps_the_input(as_scorer: Client,
         (dict(outcome="draw", tenpai=["1"], riichi=["2"]), "riichi", "must be tenpai"),
         (dict(outcome="abort"), "abort_reason", "Choose why"),
         (dict(outcome="chombo"), "offender", "Choose who made the chombo"),
-        (dict(outcome="tsumo", winner="2", yakuman_2="1", han_2="3", fu_2="30"), "yakuman_2", "not both"),
+        (dict(outcome="tsumo", winner="2", yakuman_2=["suuankou"], han_2="3", fu_2="30"), "yakuman_2", "not both"),
     ]
+    state = services.entry_state(game)[1]
     for fields, field, message in cases:
         for action in ("preview", "save"):
-            response = as_scorer.post(url, hand_post(1, action=action, note="typed by me", **fields))
+            response = as_scorer.post(url, hand_post(1, action=action, note="typed by me", state=state, **fields))
             assert response.status_code == 200
             form = response.context["form"]
             assert field in form.errors, (fields, form.errors)
@@ -214,7 +216,8 @@ def test_hand_form_names_the_seat_in_engine_messages(as_scorer: Client, game: Ga
 def test_saving_a_hand_needs_the_payments_seen(as_scorer: Client, game: Game) -> None:
     url = reverse("staff-game", args=[game.pk])
     data = hand_post(1, outcome="tsumo", winner="1", han_1="2", fu_1="30")
-    response = as_scorer.post(url, {**data, "action": "save", "checked": "stale"})
+    response = as_scorer.post(url, {**data, "action": "save", "checked": "stale",
+                                    "state": services.entry_state(game)[1]})
     assert response.status_code == 200 and not game.hands.exists()
     assert "changed since its payments were shown" in response.content.decode()
     response = save(as_scorer, game, data)
@@ -249,18 +252,21 @@ def test_two_scorers_on_one_hand_the_second_sees_it_was_entered(client: Client, 
     second.force_login(other)
     url = reverse("staff-game", args=[game.pk])
     mine = hand_post(1, outcome="ron", winners=["2"], loser="0", han_2="3", fu_2="40", note="second's entry")
-    digest = second.post(url, mine).context["digest"]  # both look at hand 1
+    shown = second.post(url, mine).context  # both look at hand 1
+    digest, state = shown["digest"], shown["form"]["state"].value()
     assert save(first, game, hand_post(1, outcome="draw", tenpai=["0"])).status_code == 302
-    response = second.post(url, {**mine, "action": "save", "checked": digest})
+    response = second.post(url, {**mine, "action": "save", "checked": digest, "state": state})
     assert response.status_code == 409
     html = response.content.decode()
-    assert "Hand 1 was already entered by scorer: draw, tenpai East." in html
-    assert "Yours was not saved" in html
-    # The game as it is now, and the second scorer's entry kept, aimed at hand 2.
-    assert "East 1, 1 honba" in html
-    assert response.context["form"]["number"].value() == "2"
+    assert "Hand 1 was saved by scorer" in html and "Your entry was not saved" in html
+    # The game as it is now beside the second scorer's entry, which is kept to take on deliberately.
+    assert "Next: hand 2, East 1, 1 honba" in html
     assert 'value="second\'s entry"' in html or "value=\"second&#x27;s entry\"" in html
     assert game.hands.count() == 1 and game.hands.get().outcome == "draw"
+    # Taken on as hand 2: shown with its payments against the game now, not saved.
+    again = second.post(url, {**mine, "action": "reuse"})
+    assert again.status_code == 200 and again.context["form"]["number"].value() == "2"
+    assert "preview" in again.context and game.hands.count() == 1
 
 
 def test_correcting_a_hand_replays_the_rest(as_scorer: Client, game: Game) -> None:
@@ -285,7 +291,7 @@ def test_a_correction_that_makes_a_later_hand_impossible_is_refused_with_the_rea
     game.refresh_from_db()
     assert game.is_finished
     url = reverse("staff-edit-hand", args=[game.pk, 1])
-    data = hand_post(1, outcome="draw", note="kept")
+    data = hand_post(1, outcome="draw", all_noten="on", note="kept")
     response = as_scorer.post(url, data)
     assert response.status_code == 200
     errors = response.context["form"].non_field_errors()
@@ -297,8 +303,10 @@ def test_a_correction_that_makes_a_later_hand_impossible_is_refused_with_the_rea
 def test_undo_finish_end_scores_and_penalties(as_scorer: Client, game: Game, series: Any) -> None:
     play(game, [ron(0, 1, 3, 40)])
     undo = reverse("staff-undo", args=[game.pk])
-    assert as_scorer.post(undo, {"number": 2}).status_code == 302 and game.hands.count() == 1  # stale: nothing
-    assert as_scorer.post(undo, {"number": 1}).status_code == 302 and not game.hands.exists()
+    state = services.entry_state(game)[1]
+    assert as_scorer.post(undo, {"number": 2, "state": state}).status_code == 409  # stale: nothing undone
+    assert game.hands.count() == 1
+    assert as_scorer.post(undo, {"number": 1, "state": state}).status_code == 302 and not game.hands.exists()
     play(game, [ron(0, 1, 3, 40)])
     response = as_scorer.post(reverse("staff-finish", args=[game.pk]), {"end": "early"})
     assert response.status_code == 302
@@ -341,7 +349,7 @@ def test_undo_finish_end_scores_and_penalties(as_scorer: Client, game: Game, ser
 def test_undo_and_preview_take_a_number_that_is_not_plain_digits_as_none(as_scorer: Client, game: Game) -> None:
     # "²" passes str.isdigit() but not int(): a stale or odd form, not a crash.
     play(game, [ron(0, 1, 3, 40)])
-    assert as_scorer.post(reverse("staff-undo", args=[game.pk]), {"number": "²"}).status_code == 302
+    assert as_scorer.post(reverse("staff-undo", args=[game.pk]), {"number": "²"}).status_code == 409
     assert game.hands.count() == 1
     response = as_scorer.post(reverse("staff-preview", args=[game.pk]), {"editing": "²", "number": 2})
     assert response.status_code == 200

@@ -1,0 +1,89 @@
+"""A scorer's phone, measured: a 360 x 740 touch screen that counts taps,
+typed characters and how far down the page each tap had to reach.
+
+``screens`` for a hand is the lowest point the scorer had to reach (the
+bottom of the lowest element tapped, in page coordinates) over the screen
+height: 1.0 or less means the whole hand was entered without scrolling.
+``page`` is the page's full height over the screen height, for comparison.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Browser, Locator, Page
+
+PHONE = {"width": 360, "height": 740}
+
+
+@dataclass
+class HandMetrics:
+    hand: str
+    kind: str
+    taps: int = 0
+    typed: int = 0
+    reach: float = 0.0  # px, page coordinates
+    height: float = 0.0  # px, page height at its largest
+
+    def row(self) -> dict[str, object]:
+        return {**asdict(self), "screens": round(self.reach / PHONE["height"], 2),
+                "page": round(self.height / PHONE["height"], 2)}
+
+
+@dataclass
+class Meter:
+    """Every tap and keystroke goes through here while a hand is being entered."""
+
+    page: Page
+    hands: list[HandMetrics] = field(default_factory=list)
+
+    def start(self, hand: str, kind: str) -> None:
+        self.hands.append(HandMetrics(hand, kind))
+
+    @property
+    def now(self) -> HandMetrics:
+        return self.hands[-1]
+
+    def _reach(self, target: Locator) -> None:
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        assert box is not None, target
+        scroll = self.page.evaluate("window.scrollY")
+        self.now.reach = max(self.now.reach, scroll + box["y"] + box["height"])
+        self.now.height = max(self.now.height, self.page.evaluate("document.documentElement.scrollHeight"))
+
+    def tap(self, target: Locator) -> None:
+        self._reach(target)
+        target.tap()
+        self.now.taps += 1
+
+    def select(self, target: Locator, value: str) -> None:
+        """A dropdown: one tap opens it, one picks (the phone's picker)."""
+        self._reach(target)
+        target.select_option(value)
+        self.now.taps += 2
+
+    def type(self, target: Locator, text: str) -> None:
+        self.tap(target)
+        target.press_sequentially(text)
+        self.now.typed += len(text)
+
+    def table(self) -> list[dict[str, object]]:
+        return [h.row() for h in self.hands]
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(self.table(), indent=1) + "\n")
+
+
+def phone_page(browser: Browser) -> Iterator[Page]:
+    """A touch phone, 360 x 740: taps are touch events, the viewport a phone's."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

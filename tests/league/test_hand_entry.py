@@ -1,0 +1,498 @@
+"""Hand entry a scorer can trust (issue 12): every input reaches the engine,
+nothing is doubled or saved stale, and what the table cannot be is refused.
+
+Each test of a finding failed before its fix. Seats in ``make_game`` are
+East, South, West, North as seated at the start; ari-ari rules.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from league import services
+from league.models import AuditEntry, EntryKey, Game
+from scoring.game import hand_to_dict
+from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def series() -> Any:
+    return make_series("ari-ari", slug="club")
+
+
+@pytest.fixture
+def scorer(series: Any) -> User:
+    return make_scorer(series, password="pw")
+
+
+@pytest.fixture
+def game(series: Any) -> Game:
+    return make_game(series)
+
+
+@pytest.fixture
+def as_scorer(client: Client, scorer: User) -> Client:
+    client.force_login(scorer)
+    return client
+
+
+def fresh(client: Client, url: str) -> dict[str, str]:
+    """The hidden fields a freshly loaded hand form carries: number, state, key."""
+    form = client.get(url).context["form"]
+    return {name: str(form[name].value()) for name in ("number", "state", "key")}
+
+
+def entry(client: Client, game: Game, fields: dict[str, Any], *, url: str | None = None,
+          base: dict[str, str] | None = None) -> Any:
+    """Preview then save, as a scorer without JavaScript does; returns the save's
+    response (or the preview's, when that is already refused as stale)."""
+    url = url or reverse("staff-game", args=[game.pk])
+    data = {**(base or fresh(client, url)), **fields}
+    shown = client.post(url, {**data, "action": "preview"})
+    if shown.status_code != 200:
+        return shown
+    return client.post(url, {**data, "action": "save", "checked": shown.context.get("digest", "")})
+
+
+class Page(HTMLParser):
+    """Every element's id, name and aria-describedby on one page."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.names: list[tuple[str, str]] = []
+        self.described: list[str] = []
+        self.links: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.append(str(a["id"]))
+        if tag in ("input", "select", "textarea") and a.get("name") and a.get("type") not in ("radio", "checkbox"):
+            self.names.append((str(a["name"]), str(a.get("form", ""))))
+        if a.get("aria-describedby"):
+            self.described.extend(str(a["aria-describedby"]).split())
+        if tag == "a" and a.get("href"):
+            self.links.append(str(a["href"]))
+
+
+# -- finding 1: dora and ura indicators reach the engine for every seat ------------------------
+
+
+def test_finding_1_dora_and_ura_indicators_are_one_field_each_for_every_seat(as_scorer: Client, game: Game) -> None:
+    page = Page(as_scorer.get(reverse("staff-game", args=[game.pk])).content.decode())
+    names = [n for n, _ in page.names]
+    assert names.count("dora_indicators") == 1 and names.count("ura_indicators") == 1
+
+
+@pytest.mark.parametrize("winner", [0, 1, 2, 3])
+def test_finding_1_south_dealer_ron_counts_dora_and_ura_from_tiles(as_scorer: Client, game: Game,
+                                                                     winner: int) -> None:
+    # The issue's case: E2 with 3 honba, the dealer (South) rons with riichi,
+    # 234m567m678p789s11s on 1s, dora 1m (2m is dora) and ura 1m: riichi + 1 dora
+    # + 1 ura = 3 han 40 fu: 7,700 + 900. Every seat as the winner, to prove
+    # the shared fields do not depend on whose tiles they sit beside.
+    play(game, [ron(0, 1, 1, 30), draw(1), draw(1), draw(1)])
+    state = game.replay().next
+    assert (state.round_label, state.honba, state.dealer) == ("E2", 3, 1)
+    loser = (winner + 1) % 4
+    response = entry(as_scorer, game, {
+        "outcome": "ron", "winners": [str(winner)], "loser": str(loser), "riichi": [str(winner)],
+        f"tiles_{winner}": "234m567m678p789s11s", f"win_tile_{winner}": "1s",
+        "dora_indicators": "1m", "ura_indicators": "1m",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    win = game.hands.get(number=5).wins.get()
+    assert (win.winner, win.han, win.fu) == (winner, 3, 40)
+    played = game.replay().hands[4]
+    # Dealer ron 3 han 40 fu = 7,700, non-dealer 5,200, + 3 honba x 300; the
+    # winner's own riichi stick comes back to them.
+    value = 7700 if winner == 1 else 5200
+    assert (played.deltas[winner], played.deltas[loser]) == (value + 900, -(value + 900))
+
+
+# -- finding 3: stale input never becomes a new hand ----------------------------------------------
+
+
+def test_finding_3_two_scorers_the_second_gets_the_conflict_page_not_a_save_button(
+    client: Client, game: Game, scorer: User
+) -> None:
+    other = User.objects.create_user("second", password="pw")
+    game.series.scorers.add(other)
+    first, second = Client(), Client()
+    first.force_login(scorer)
+    second.force_login(other)
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(second, url)  # both look at hand 1
+    assert entry(first, game, {"outcome": "draw", "tenpai": ["0"]}).status_code == 302
+    mine = {**base, "outcome": "ron", "winners": ["2"], "loser": "0", "han_2": "3", "fu_2": "40", "note": "mine"}
+    for action in ("preview", "save"):
+        response = second.post(url, {**mine, "action": action, "checked": "whatever"})
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "Your entry was not saved" in html
+        assert "Hand 1 was saved by scorer" in html and "draw" in html
+        # The scorer's input, side by side with the game as it is now; no ready Save for hand 2.
+        assert "West" in html and "3 han 40 fu" in html
+        assert "Save hand 2" not in html and 'value="save"' not in html
+    assert game.hands.count() == 1 and game.hands.get().outcome == "draw"
+
+
+def test_finding_3_back_button_refill_is_not_saved_as_the_next_hand(as_scorer: Client, game: Game) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(as_scorer, url)
+    hand1 = {"outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"}
+    assert entry(as_scorer, game, hand1, base=base).status_code == 302
+    # Back: the browser refills hand 1's choices (and its old number and state). A new
+    # key (the page's script made one) or the same key: never saved as hand 2.
+    # The same key (a restored page) says it was saved; a new key is the conflict page.
+    for key, status in ((base["key"], 302), (str(uuid.uuid4()), 409)):
+        response = as_scorer.post(url, {**base, **hand1, "key": key, "action": "save", "checked": "x"})
+        assert response.status_code == status
+        assert game.hands.count() == 1
+    # Edited into another hand on the restored page, with its old key: still not hand 2.
+    response = as_scorer.post(url, {**base, "outcome": "draw", "all_noten": "on", "action": "save"})
+    assert response.status_code == 409 and game.hands.count() == 1
+
+
+def test_resubmitted_entry_with_a_known_key_returns_what_was_saved(as_scorer: Client, game: Game) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(as_scorer, url)
+    data = {**base, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"}
+    shown = as_scorer.post(url, {**data, "action": "preview"})
+    save = {**data, "action": "save", "checked": shown.context["digest"]}
+    first = as_scorer.post(url, save)
+    again = as_scorer.post(url, save)  # a double tap, or a retry after a lost answer
+    assert first.status_code == again.status_code == 302
+    assert game.hands.count() == 1
+    assert EntryKey.objects.get(game=game).key == base["key"]
+    assert len(EntryKey.objects.get(game=game).entry) == 64  # fits its column on PostgreSQL too
+    followed = as_scorer.get(again["Location"])
+    assert "Hand 1 was already saved from this very entry; nothing was saved twice" in followed.content.decode()
+
+
+def test_the_same_key_with_other_content_is_a_conflict(as_scorer: Client, game: Game) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(as_scorer, url)
+    assert entry(as_scorer, game, {"outcome": "draw", "tenpai": ["0"]}, base=base).status_code == 302
+    nxt = fresh(as_scorer, url)
+    response = entry(as_scorer, game, {"outcome": "draw", "tenpai": ["1"]}, base={**nxt, "key": base["key"]})
+    assert response.status_code == 409 and game.hands.count() == 1
+
+
+def test_finding_3_stale_correction_of_an_undone_hand_gets_the_conflict_page(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+    url = reverse("staff-edit-hand", args=[game.pk, 2])
+    base = fresh(as_scorer, url)
+    services.undo_last_hand(game=game, number=2)  # another scorer undoes hand 2
+    data = {**base, "outcome": "ron", "winners": ["2"], "loser": "1", "han_2": "3", "fu_2": "30", "note": "fix"}
+    for action in ("preview", "save"):
+        response = as_scorer.post(url, {**data, "action": action, "editing": "2"})
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "Your entry was not saved" in html and 'value="fix"' in html
+    assert as_scorer.get(url).status_code == 409  # the page of a hand that is gone: not a 404 either
+    assert game.hands.count() == 1
+
+
+def test_a_correction_built_on_other_hands_is_a_conflict(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40)])
+    url = reverse("staff-edit-hand", args=[game.pk, 1])
+    base = fresh(as_scorer, url)
+    play(game, [ron(1, 2, 2, 30)])  # another scorer saves hand 2 meanwhile
+    response = entry(as_scorer, game, {"outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "4",
+                                       "fu_1": "30"}, url=url, base=base)
+    assert response.status_code == 409
+    assert game.hands.get(number=1).wins.get().han == 3
+
+
+def test_stale_undo_gets_the_conflict_page_and_a_double_tap_undoes_one_hand(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+    url = reverse("staff-undo", args=[game.pk])
+    form = as_scorer.get(url).context
+    data = {"number": "2", "state": form["state"], "key": form["key"]}
+    assert as_scorer.post(url, data).status_code == 302
+    assert as_scorer.post(url, data).status_code == 302  # the second tap finds its own undo
+    assert game.hands.count() == 1
+    response = as_scorer.post(url, {**data, "key": str(uuid.uuid4())})  # an old page, a new tap
+    assert response.status_code == 409 and "nothing was undone" in response.content.decode()
+    assert game.hands.count() == 1
+
+
+# -- finding 4: start game refuses a table that cannot be -------------------------------------------
+
+
+def test_finding_4_start_game_refuses_what_cannot_be(as_scorer: Client, series: Any) -> None:
+    a, b, c, d, e, f, g, h = make_players(8)
+    url = reverse("staff-start", args=[series.slug])
+    seat = {"east": a.pk, "south": b.pk, "west": c.pk, "north": d.pk}
+    assert as_scorer.post(url, {"round_number": 1, "table": "1", **seat}).status_code == 302
+    cases = [
+        ({"round_number": 2, "table": "1", "east": e.pk, "south": f.pk, "west": g.pk, "north": a.pk}, "north",
+         "still playing an unfinished game"),
+        ({"round_number": 1, "table": "1", "east": e.pk, "south": f.pk, "west": g.pk, "north": h.pk}, "table",
+         "round 1 already has a game at table 1"),
+    ]
+    for data, field, message in cases:
+        response = as_scorer.post(url, data)
+        assert response.status_code == 200, data
+        assert message in " ".join(response.context["form"].errors[field])
+    first = Game.objects.get()
+    play(first, [ron(0, 1, 3, 40)])
+    services.finish_game(game=first)
+    response = as_scorer.post(url, {"round_number": 1, "table": "2", "east": e.pk, "south": b.pk, "west": c.pk,
+                                    "north": d.pk})
+    assert "already played in round 1" in " ".join(response.context["form"].errors["south"])
+    assert Game.objects.count() == 1
+
+
+# -- finding 5: inconsistent riichi -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fields, field, message", [
+    ({"outcome": "abort", "abort_reason": "suucha_riichi", "riichi": ["0", "1", "2"]}, "riichi",
+     "all four declared riichi"),
+    ({"outcome": "abort", "abort_reason": "suucha_riichi"}, "riichi", "all four declared riichi"),
+    ({"outcome": "ron", "winners": ["1"], "loser": "0", "yaku_1": ["riichi", "pinfu"], "dora_1": "1"}, "yaku_1",
+     "riichi stick is not ticked"),
+    ({"outcome": "tsumo", "winner": "2", "yaku_2": ["double_riichi"]}, "yaku_2", "riichi stick is not ticked"),
+    ({"outcome": "ron", "winners": ["1", "2", "3"], "loser": "0"}, "winners", "triple ron is an abortive draw"),
+    ({"outcome": "draw"}, "tenpai", "Tick who was tenpai, or confirm nobody was"),
+])
+def test_finding_5_inconsistent_riichi_and_table_states_are_refused(as_scorer: Client, game: Game,
+                                                                    fields: dict, field: str, message: str) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    response = entry(as_scorer, game, fields)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert message in " ".join(errors.get(field, [])), errors
+    assert not game.hands.exists()
+    del url
+
+
+def test_finding_5_all_noten_draw_saves_after_one_explicit_tap(as_scorer: Client, game: Game) -> None:
+    response = entry(as_scorer, game, {"outcome": "draw", "all_noten": "on"})
+    assert response.status_code == 302
+    assert game.hands.get().tenpai == []
+
+
+def test_finding_5_suucha_riichi_with_four_sticks_is_saved(as_scorer: Client, game: Game) -> None:
+    response = entry(as_scorer, game, {"outcome": "abort", "abort_reason": "suucha_riichi",
+                                       "riichi": ["0", "1", "2", "3"]})
+    assert response.status_code == 302
+    assert game.replay().next.riichi_sticks == 4
+
+
+# -- finding 6: ids, aria-describedby and the skip link -------------------------------------------------
+
+
+def staff_pages(game: Game) -> list[str]:
+    if not game.hands.exists():
+        play(game, [ron(0, 1, 3, 40)])
+    penalty = game.penalties.first() or services.add_penalty(game=game, seat=0, points=-5000, reason="late")
+    slug, pk = game.series.slug, game.pk
+    return [
+        reverse("staff-home"), reverse("staff-series", args=[slug]), reverse("staff-start", args=[slug]),
+        reverse("staff-game", args=[pk]), reverse("staff-edit-hand", args=[pk, 1]), reverse("staff-undo", args=[pk]),
+        reverse("staff-finish", args=[pk]), reverse("staff-final-scores", args=[pk]),
+        reverse("staff-penalties", args=[pk]), reverse("staff-cancel-penalty", args=[pk, penalty.pk]),
+        reverse("staff-import", args=[slug]), reverse("staff-game", args=[pk]) + "?outcome=ron",
+    ]
+
+
+def test_finding_6_every_staff_page_has_unique_ids_real_describedby_and_a_skip_link(
+    as_scorer: Client, game: Game
+) -> None:
+    for url in staff_pages(game):
+        response = as_scorer.get(url)
+        assert response.status_code == 200, url
+        page = Page(response.content.decode())
+        duplicates = sorted({i for i in page.ids if page.ids.count(i) > 1})
+        assert duplicates == [], (url, duplicates)
+        names = [n for n in page.names if n[0] != "csrfmiddlewaretoken"]
+        assert len(names) == len(set(names)), (url, sorted(n for n in names if names.count(n) > 1))
+        missing = sorted(set(page.described) - set(page.ids))
+        assert missing == [], (url, missing)
+        assert page.links[0] == "#main" and "main" in page.ids, url
+    # With errors shown too: the posted forms keep the same promises.
+    for url, data in [
+        (reverse("staff-penalties", args=[game.pk]), {"seat": "9", "points": "x"}),
+        (reverse("staff-game", args=[game.pk]), {"outcome": "ron", "action": "preview"}),
+        (reverse("staff-start", args=[game.series.slug]), {"round_number": "0"}),
+    ]:
+        page = Page(as_scorer.post(url, data).content.decode())
+        assert sorted(set(page.described) - set(page.ids)) == [], url
+        assert len(page.ids) == len(set(page.ids)), url
+
+
+# -- say what changes ----------------------------------------------------------------------------------------
+
+
+def test_preview_states_han_fu_and_yaku_with_names(as_scorer: Client, game: Game) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    response = as_scorer.post(url, {**fresh(as_scorer, url), "action": "preview", "outcome": "ron", "winners": ["1"],
+                                    "loser": "0", "riichi": ["1"], "yaku_1": ["riichi", "pinfu", "tanyao"],
+                                    "dora_1": "1"})
+    html = response.content.decode()
+    east, south = response.context["names"][:2]
+    assert f"{south}: 4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)" in html
+    assert f"{east} pays {south} 7,700" in html
+
+
+def test_correction_lists_every_later_hand_whose_payments_change(as_scorer: Client, game: Game) -> None:
+    # Hand 1: South rons East. Hand 2: East (the dealer passed to South) ... a correction of hand 1 to a
+    # dealer win keeps the deal with East, so hand 2 (a South tsumo) is paid as a non-dealer tsumo from
+    # a dealer East: its payments change.
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 2, 30)])
+    url = reverse("staff-edit-hand", args=[game.pk, 1])
+    shown = as_scorer.post(url, {**fresh(as_scorer, url), "action": "preview", "editing": "1", "outcome": "ron",
+                                 "winners": ["1"], "loser": "0", "han_1": "2", "fu_1": "30"})
+    html = shown.content.decode()
+    names = shown.context["names"]
+    assert "Later hands whose payments change" in html
+    assert "Hand 2" in html and names[0] in html
+    changes = shown.context["later_changes"]
+    assert [c["number"] for c in changes] == [2]
+
+
+def test_finish_shows_places_uma_oka_and_points_before_confirming(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40)])
+    page = as_scorer.get(reverse("staff-finish", args=[game.pk]))
+    html = page.content.decode()
+    # South 30,200: (30,200 - 30,000) + 30 uma + 20 oka = +50.2; East 19,800 last: -10.2 - 30 = -40.2.
+    assert "+50.2" in html and "-40.2" in html and "+20.0" in html and "+30.0" in html
+    assert not Game.objects.get(pk=game.pk).is_finished
+
+
+def test_reopen_is_its_own_audited_action_and_removes_no_hand(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+    services.finish_game(game=game)
+    url = reverse("staff-reopen", args=[game.pk])
+    ctx = as_scorer.get(url).context
+    assert as_scorer.post(url, {"state": ctx["state"], "key": ctx["key"]}).status_code == 302
+    game.refresh_from_db()
+    assert not game.is_finished and game.end == "" and game.hands.count() == 2
+    assert game.audit.filter(action=AuditEntry.Action.REOPEN_GAME).count() == 1
+    assert not game.audit.filter(action=AuditEntry.Action.UNDO_HAND).exists()
+
+
+def test_yakuman_by_name_and_pao_only_on_a_pao_yakuman(as_scorer: Client, game: Game) -> None:
+    response = entry(as_scorer, game, {"outcome": "ron", "winners": ["1"], "loser": "0", "yakuman_1": ["kokushi"],
+                                       "pao_1": "2"})
+    assert "Pao applies only to" in " ".join(response.context["form"].errors["pao_1"])
+    response = entry(as_scorer, game, {"outcome": "ron", "winners": ["1"], "loser": "0",
+                                       "yakuman_1": ["daisangen"], "pao_1": "2"})
+    assert response.status_code == 302
+    hand = game.hands.get()
+    win = hand.wins.get()
+    assert (win.yakuman, win.pao) == (1, 2)
+    assert hand.yaku == [{"winner": 1, "yakuman": ["daisangen"]}]
+    # The correction form reads the name back.
+    form = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).context["form"]
+    assert form["yakuman_1"].value() == ["daisangen"]
+
+
+def test_hand_list_and_preview_name_the_players(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40)])
+    html = as_scorer.get(reverse("staff-game", args=[game.pk])).content.decode()
+    names = as_scorer.get(reverse("staff-game", args=[game.pk])).context["names"]
+    assert re.search(rf"{names[0]}</span>\s*<span[^>]*>19,800", html) or f"{names[0]} 19,800" in html
+
+
+# -- every input reaches the engine, for every seat -----------------------------------------------------
+
+
+def _ron_or_tsumo_variations(s: int, win: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(field, base entry, the entry with that field changed) for a winner in seat ``s``."""
+    other, liable = (s + 2) % 4, (s + 3) % 4
+    tiles = {f"tiles_{s}": "234m567m678p789s11s", f"win_tile_{s}": "1s", "riichi": [str(s)]}
+    yaku = {f"yaku_{s}": ["tanyao", "sanshoku"], f"fu_{s}": "30"}
+    value = {f"han_{s}": "2", f"fu_{s}": "30"}
+    rows = [
+        (f"han_{s}", value, {**value, f"han_{s}": "3"}),
+        (f"fu_{s}", value, {**value, f"fu_{s}": "40"}),
+        (f"yakuman_{s}", value, {f"yakuman_{s}": ["kokushi"]}),
+        (f"pao_{s}", {f"yakuman_{s}": ["daisangen"]}, {f"yakuman_{s}": ["daisangen"], f"pao_{s}": str(liable)}),
+        (f"yaku_{s}", yaku, {**yaku, f"yaku_{s}": ["tanyao", "sanshoku", "iipeikou"]}),
+        (f"dora_{s}", yaku, {**yaku, f"dora_{s}": "2"}),
+        (f"open_{s}", yaku, {**yaku, f"open_{s}": "on"}),
+        (f"tiles_{s}", tiles, {**tiles, f"tiles_{s}": "234m567m678p789s99s", f"win_tile_{s}": "9s"}),
+        (f"win_tile_{s}", tiles, {**tiles, f"win_tile_{s}": "7s"}),
+        (f"melds_{s}", {f"tiles_{s}": "234m678p11s", f"win_tile_{s}": "1s", f"melds_{s}": "pon 555z, chi 789s"},
+         {f"tiles_{s}": "234m678p11s", f"win_tile_{s}": "1s", f"melds_{s}": "pon 555z, kan 7777s"}),
+        (f"flags_{s}", tiles, {**tiles, f"flags_{s}": ["ippatsu"]}),
+        ("dora_indicators", tiles, {**tiles, "dora_indicators": "1m"}),
+        ("ura_indicators", tiles, {**tiles, "ura_indicators": "1m"}),
+        ("riichi", value, {**value, "riichi": [str(s)]}),
+        ("note", value, {**value, "note": "a note"}),
+    ]
+    if win == "ron":
+        loser = (s + 1) % 4
+        rows += [
+            ("winners", value, {**value, "winners": [str(s), str(other)], f"han_{other}": "1", f"fu_{other}": "30"}),
+            ("loser", value, {**value, "loser": str(liable)}),
+        ]
+        return [(f, {"outcome": "ron", "winners": [str(s)], "loser": str(loser), **a},
+                 {"outcome": "ron", "winners": [str(s)], "loser": str(loser), **b}) for f, a, b in rows]
+    rows.append(("winner", value, {**value, "winner": str(other), f"han_{other}": "2", f"fu_{other}": "30"}))
+    return [(f, {"outcome": "tsumo", "winner": str(s), **a}, {"outcome": "tsumo", "winner": str(s), **b})
+            for f, a, b in rows]
+
+
+def _variations(s: int) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    draw_base = {"outcome": "draw", "tenpai": [str(s)]}
+    abort_base = {"outcome": "abort", "abort_reason": "kyuushu_kyuuhai"}
+    return [
+        *_ron_or_tsumo_variations(s, "ron"),
+        *_ron_or_tsumo_variations(s, "tsumo"),
+        ("tenpai", draw_base, {**draw_base, "tenpai": [str(s), str((s + 1) % 4)]}),
+        ("nagashi", draw_base, {**draw_base, "nagashi": [str(s)]}),
+        ("all_noten", {"outcome": "draw", "all_noten": "on"}, draw_base),
+        ("riichi", draw_base, {**draw_base, "riichi": [str(s)]}),
+        ("abort_reason", abort_base, {**abort_base, "abort_reason": "suufon_renda"}),
+        ("riichi", abort_base, {**abort_base, "riichi": [str(s)]}),
+        ("offender", {"outcome": "chombo", "offender": str(s)}, {"outcome": "chombo", "offender": str((s + 1) % 4)}),
+        ("outcome", {"outcome": "chombo", "offender": str(s)}, draw_base),
+    ]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_every_field_of_the_hand_form_reaches_the_engine_for_every_seat(as_scorer: Client, game: Game,
+                                                                        seat: int) -> None:
+    url = reverse("staff-preview", args=[game.pk])
+    hidden = fresh(as_scorer, reverse("staff-game", args=[game.pk]))
+
+    def seen(data: dict[str, Any]) -> Any:
+        """What the server makes of an entry: the engine's input and the payments, or the refusal."""
+        response = as_scorer.post(url, {**hidden, **data})
+        assert response.status_code == 200
+        form = response.context["form"]
+        if form.errors:
+            return ("refused", dict(form.errors))
+        return (hand_to_dict(form.hand), [r["delta"] for r in response.context["preview_rows"]],
+                response.context["counted"])
+
+    fields = set()
+    for field, base, changed in _variations(seat):
+        before, after = seen(base), seen(changed)
+        assert before[0] != "refused", (field, base, before)
+        assert after != before, (field, changed)
+        if after[0] == "refused":  # refused is allowed only with the field named and a reason
+            assert all(message for messages in after[1].values() for message in messages), (field, after)
+        fields.add(field)
+    form = as_scorer.get(reverse("staff-game", args=[game.pk])).context["form"]
+    per_seat = {name for name in form.fields if name.endswith(f"_{seat}")}
+    shared = {name for name in form.fields if not name[-1].isdigit()} - {"number", "state", "key"}
+    assert per_seat | shared <= fields | {f"{f}_{s}" for f in ("han", "fu") for s in range(4)}, (
+        sorted((per_seat | shared) - fields))
