@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum, TextField
+from django.db.models.functions import Cast, Coalesce
 from django.http import StreamingHttpResponse
 
 from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
@@ -106,7 +106,8 @@ def csv_chunks(rows: Iterable[Row]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield BOM
     for row in rows:
-        yield writer.writerow([cell(v) for v in row])
+        # Most cells are whole numbers, which need no care: no call for them.
+        yield writer.writerow([v if type(v) is int else cell(v) for v in row])
 
 
 def csv_response(rows: Iterable[Row], filename: str) -> StreamingHttpResponse:
@@ -192,19 +193,29 @@ def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
                               .values_list("hand_id", "winner", "han", "fu", "yakuman")):
             wins[hand_id].append(win)
         hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        # The JSON columns as text: this loop reads 100,000 rows, and the
+        # riichi seats are written back as they are, so only the result is decoded.
         for game_id, *row in (Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
-                              .values_list("game_id", "id", "number", "outcome", "loser", "riichi", "note", "result")):
+                              .annotate(riichi_text=Cast("riichi", TextField()), result_text=Cast("result", TextField()))
+                              .values_list("game_id", "id", "number", "outcome", "loser", "riichi_text", "note",
+                                           "result_text")):
             hands[game_id].append(row)
         replay_inputs = None
         for pk, rules in batch:
             rows = hands.get(pk, [])
             if all(r[-1] is not None for r in rows):
-                for hand_id, number, outcome, loser, riichi, note, res in rows:
-                    w = wins.get(hand_id, [])
+                for hand_id, number, outcome, loser, riichi, note, res_text in rows:
+                    res = json.loads(res_text)
+                    w = wins.get(hand_id, ())
+                    if len(w) == 1:
+                        winners, han, fu, yakuman = w[0][0], w[0][1] or None, w[0][2], w[0][3] or None
+                    else:
+                        winners, han = _each(x[0] for x in w), _each(x[1] or None for x in w)
+                        fu, yakuman = _each(x[2] for x in w), _each(x[3] or None for x in w)
                     yield [
                         pk, number, res["round"], res["dealer"], res["honba"], res["sticks"], outcome,
-                        _each(x[0] for x in w), loser, _each(x[1] or None for x in w), _each(x[2] for x in w),
-                        _each(x[3] or None for x in w), _each(riichi), *res["deltas"], *res["scores"], note or None,
+                        winners, loser, han, fu, yakuman, _seats_cell(riichi),
+                        *res["deltas"], *res["scores"], note or None,
                     ]
                 continue
             if replay_inputs is None:
@@ -228,6 +239,20 @@ def hand_row(game_id: int, played: sg.PlayedHand) -> Row:
         _each(w.han or None for w in wins), _each(w.fu for w in wins), _each(w.yakuman or None for w in wins),
         _each(played.input.riichi), *played.deltas, *played.scores, played.input.note,
     ]
+
+
+def _seats_cell(text: str) -> int | str | None:
+    """A stored list of seats ("[]", "[2]", "[0, 2]") as ``_each`` writes it, without decoding JSON.
+
+    >>> _seats_cell("[]"), _seats_cell("[2]"), _seats_cell("[0, 2]")
+    (None, 2, '0;2')
+    """
+    inner = text.strip("[] ")
+    if not inner:
+        return None
+    if "," not in inner:
+        return int(inner)
+    return ";".join(part.strip() for part in inner.split(","))
 
 
 def _each(values: Iterable[int | None]) -> int | str | None:

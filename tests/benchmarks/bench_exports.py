@@ -192,14 +192,14 @@ def plain_games(games: Any) -> Callable[[], int]:
 
 
 def plain_hands(games: Any) -> Callable[[], int]:
-    """csv.writer over the stored hands and wins (no replay: no derived state)."""
+    """csv.writer over the stored hands, their wins and their stored results: the same rows, no care taken."""
     def run() -> int:
         writer = csv.writer(Sink())
         qs = (
             Win.objects.filter(hand__game__in=games.values("pk"))
             .order_by("hand__game__round_number", "hand__game__table", "hand__game_id", "hand__number", "order")
             .values_list("hand__game_id", "hand__number", "hand__outcome", "winner", "hand__loser", "han", "fu",
-                         "yakuman", "hand__riichi", "hand__note")
+                         "yakuman", "hand__riichi", "hand__note", "hand__result")
         )
         n = 0
         writer.writerow(exports.HANDS_HEADER)
