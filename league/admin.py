@@ -30,6 +30,13 @@ class ReadOnlyMixin:
         return False
 
 
+def by_game(path: str = "") -> list[str]:
+    """The admin lists' order for a game's rows: newest series first, then
+    round, table and game. The models' default orderings stop at the game's
+    own columns (a join on every read); the lists across series spell it out."""
+    return [f"{path}series", f"{path}round_number", f"{path}table", f"{path}id"]
+
+
 def pretty_json(value: Any) -> str:
     if value is None:
         return "-"
@@ -178,6 +185,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["series__name", "table", "seats__player__name"]
     date_hierarchy = "started_at"
     inlines = [SeatInline, HandInline, PenaltyInline, AuditInline]
+    ordering = by_game()
     actions = ["finish_early", "undo_last_hand", "export_games_csv", "export_hands_csv"]
 
     def get_form(self, request: HttpRequest, obj: Game | None = None, change: bool = False, **kwargs: Any) -> Any:
@@ -271,6 +279,7 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["outcome", "abort_reason", "game__series"]
     search_fields = ["game__series__name", "note", "game__seats__player__name"]
     list_select_related = ["game__series", "entered_by"]
+    ordering = [*by_game("game__"), "number"]
     inlines = [WinInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
@@ -283,6 +292,7 @@ class WinAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["yakuman", "han", "hand__game__series"]
     search_fields = ["hand__game__series__name"]
     list_select_related = ["hand__game__series"]
+    ordering = [*by_game("hand__game__"), "hand__number", "order"]
 
 
 @admin.register(Seat)
@@ -291,6 +301,7 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["place", "game__series", "game__status"]
     search_fields = ["player__name", "game__series__name"]
     list_select_related = ["game__series", "player"]
+    ordering = [*by_game("game__"), "seat"]
 
 
 class PenaltyForm(forms.ModelForm):
@@ -323,6 +334,7 @@ class PenaltyAdmin(admin.ModelAdmin):
     list_filter = ["game__series", ("cancelled_at", admin.EmptyFieldListFilter)]
     search_fields = ["reason", "game__series__name", "game__seats__player__name"]
     raw_id_fields = ["game"]
+    ordering = [*by_game("game__"), "given_at", "pk"]
     actions = ["cancel"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Penalty | None = None) -> list[str]:

@@ -186,7 +186,10 @@ class Game(models.Model):
     )
 
     class Meta:
-        ordering = ["series", "round_number", "table", "pk"]
+        # Default orderings name a foreign key by its column ("series_id"):
+        # by its name Django sorts by the related model's ordering, joining
+        # its table on every read (tests/league/test_orderings.py).
+        ordering = ["series_id", "round_number", "table", "pk"]
         indexes = [models.Index(fields=["series", "status", "round_number"])]
         constraints = [
             # The same log twice in one series is one game (a JSON and an XML copy share the id).
@@ -334,7 +337,8 @@ def _standing_sums(*, prefix: str = "", when: Q | None = None) -> dict[str, Any]
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique (game, seat) index leads with game_id.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(validators=[SEAT], help_text="0 = East at the start of the game.")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     # Snapshot written when the game finishes, cleared when it reopens.
@@ -357,7 +361,7 @@ class Seat(models.Model):
     objects = SeatQuerySet.as_manager()
 
     class Meta:
-        ordering = ["game", "seat"]
+        ordering = ["game_id", "seat"]  # read in the order of the unique (game, seat) index
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_seat_per_game"),
             models.UniqueConstraint(fields=["game", "player"], name="seat_unique_player_per_game"),
@@ -404,7 +408,8 @@ class Hand(models.Model):
         SUUKAIKAN = "suukaikan", "Suukaikan"
         SANCHAHOU = "sanchahou", "Sanchahou"
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
+    # No index of its own: the unique (game, number) index leads with game_id.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands", db_index=False)
     number = models.PositiveIntegerField(help_text="1 for the first hand of the game.")
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     loser = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Ron: the seat that dealt in.")
@@ -427,7 +432,7 @@ class Hand(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["game", "number"]
+        ordering = ["game_id", "number"]  # read in the order of the unique (game, number) index
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_unique_number_per_game"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_from_1"),
@@ -516,7 +521,8 @@ def stored_hand_input(
 class Win(models.Model):
     """One winner of a hand: a tsumo has one, a ron one to three."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="wins")
+    # No index of its own: the unique (hand, order) index leads with hand_id.
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="wins", db_index=False)
     order = models.PositiveSmallIntegerField(default=0)
     winner = models.PositiveSmallIntegerField(validators=[SEAT])
     han = models.PositiveSmallIntegerField(default=0)
@@ -525,9 +531,14 @@ class Win(models.Model):
     pao = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Seat liable for the yakuman.")
 
     class Meta:
-        ordering = ["hand", "order"]
+        # Every replay reads a game's wins by hand_id IN (...); both unique
+        # indexes lead with hand_id, so they come grouped by hand from an index
+        # scan, at most a sort of each hand's one to three wins.
+        ordering = ["hand_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "winner"], name="win_unique_winner_per_hand"),
+            # A ron's winners keep the order they were given in: one win per position.
+            models.UniqueConstraint(fields=["hand", "order"], name="win_unique_order_per_hand"),
             models.CheckConstraint(condition=Q(han__lte=MAX_HAN), name="win_han_in_bounds"),
             models.CheckConstraint(condition=Q(fu__isnull=True) | Q(fu__lte=MAX_FU), name="win_fu_in_bounds"),
         ]
@@ -563,7 +574,7 @@ class Penalty(models.Model):
     )
 
     class Meta:
-        ordering = ["game", "given_at", "pk"]
+        ordering = ["game_id", "given_at", "pk"]
         verbose_name_plural = "penalties"
         constraints = [
             models.CheckConstraint(condition=Q(seat__lte=3), name="penalty_seat_0_to_3"),

@@ -8,12 +8,14 @@ import pytest
 from django.core.management import call_command
 
 from league.models import AuditEntry, Game, Hand, Penalty, Series, Win
+from tests.factories import refresh_planner_statistics
 
 pytestmark = pytest.mark.django_db
 
 
 def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
     call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+    refresh_planner_statistics()
     series = Series.objects.get(slug="demo-league")
     hands = Hand.objects.filter(game__series=series)
     assert set(hands.values_list("outcome", flat=True)) == set(Hand.Outcome.values)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from league import exports, services
 from league.models import Game, Hand, Penalty, Player, Series
 from scoring.game import HandInput, Tsumo, Win
-from tests.factories import double_ron, draw, make_game, make_player, make_series, play, ron
+from tests.factories import double_ron, draw, make_game, make_player, make_series, play, refresh_planner_statistics, ron
 
 pytestmark = pytest.mark.django_db
 
@@ -288,6 +288,7 @@ def test_admin_series_action_exports_game_records(staff: Client) -> None:
 
 def test_demo_league_exports_read_in_batches_not_per_game() -> None:
     call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+    refresh_planner_statistics()
     series = Series.objects.get(slug="demo-league")
     assert series.games.count() == 40 and Player.objects.count() == 32
     with CaptureQueriesContext(connection) as games_q:

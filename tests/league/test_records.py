@@ -16,7 +16,7 @@ from league import exports, records, services
 from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
 from scoring.game import hand_to_dict
 from scoring.rules import get_ruleset
-from tests.factories import hanchan_passing_deal, make_player, make_series
+from tests.factories import hanchan_passing_deal, make_player, make_series, refresh_planner_statistics
 from tests.league.test_exports import HYPERLINK, small_series
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +99,7 @@ def test_demo_league_round_trips_byte_for_byte(tmp_path: Path) -> None:
     assert len(queries.captured_queries) == 1 + 5  # the series; games, hands, wins, seats, penalties (one batch)
     out = StringIO()
     call_command("import_games", str(first), series="demo-copy", stdout=out)
+    refresh_planner_statistics()
     assert "Imported 40 games, 430 hands into demo-copy (new series); 0 new players." in out.getvalue()
     call_command("export_games", series="demo-copy", output=str(second))
     assert first.read_bytes() == second.read_bytes()

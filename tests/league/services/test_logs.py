@@ -21,7 +21,7 @@ from league import services, tenhou
 from league.models import AuditEntry, Game, Hand, Player, Seat, Series, Win
 from scoring.game import record_to_dict
 from scoring.rules import get_ruleset
-from tests.factories import make_player, make_series
+from tests.factories import make_player, make_series, refresh_planner_statistics
 from tests.realdata import REALDATA, read_csv, reproduced_tenhou_files, require_realdata, thousandths
 
 require_realdata()
@@ -81,6 +81,7 @@ def test_all_standard_games_import_with_tenhous_results_and_standings():
             totals[target.slug, s.player.name] += thousandths(row[f"points_{i}"])
         by_series[target.slug] += 1
     assert dict(by_series) == {"hanchan": 80, "tonpuu": 44, "hanchan-no-red": 1}
+    refresh_planner_statistics()
     for slug, s in series.items():
         standings = s.standings()
         got = {r.name: r.total for r in (*standings.ranked, *standings.unranked)}

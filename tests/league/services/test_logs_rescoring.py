@@ -23,7 +23,7 @@ from league import services, tenhou
 from league.models import Game, Hand, Series
 from scoring.game import GameRecord, Tsumo, replay
 from scoring.hand_api import hand_request
-from tests.factories import make_series
+from tests.factories import make_series, refresh_planner_statistics
 from tests.realdata import REALDATA, read_csv, reproduced_tenhou_files, require_realdata
 
 require_realdata()
@@ -125,6 +125,7 @@ def test_share_of_stored_winning_hands_that_rescore_to_tenhous_values():
         target = series[spec]
         game = services.import_tenhou_log(series=target, data=imported, filename=file).game
         files[game.pk] = file
+    refresh_planner_statistics()
     matched, missed = 0, []
     for game_pk, file in files.items():
         game = Game.objects.get(pk=game_pk)
