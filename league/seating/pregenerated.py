@@ -1,0 +1,110 @@
+"""Pre-generated seating: every round at once, with the fewest repeat meetings.
+
+``pregenerate`` owns the whole path from a player list to a finished seating:
+
+1. Start: a closed-form repeat-free design when one exists for N (16, 28, 40,
+   64, 256 players: ``designs``), its rounds repeated in order when R is
+   larger (which reaches the lower bound exactly, since each extra round then
+   repeats only pairs that met once); otherwise a greedy seating.
+2. Improve by tabu search (``tabu``) while the cost is above the lower bound
+   N * max(0, 3R - N + 1) / 2, or while teammates share a table.
+3. Put each round's groups at physical tables so that nobody keeps last
+   round's table (``physical``), then seat the winds so every player's
+   East/South/West/North counts differ by at most 1 (``winds``).
+
+Determinism: the seed and the iteration budget fix the result; ``seconds`` is
+a wall-clock cap only (hitting it returns the best so far, which may then
+differ between machines). It never runs past either, and always returns its
+best with its quality.
+
+>>> seating = pregenerate(16, 5, seed=1)
+>>> seating.quality.repeat_count, seating.quality.wind_spread
+(0, 1)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from league.seating import tabu
+from league.seating.designs import perfect_rounds
+from league.seating.physical import place_tables
+from league.seating.schedule import Round, Seating, SeatingError, assess, check_players, lower_bound
+from league.seating.winds import balance_winds
+
+DEFAULT_ITERATIONS = 20_000
+MAX_ROUNDS = 100
+
+
+def player_list(players: int | Sequence[Any]) -> list[Any]:
+    """Players as given, or 1..N for a count."""
+    if isinstance(players, bool):
+        raise SeatingError("invalid_player_count", "players must be a count or a list of players", field="players")
+    if isinstance(players, int):
+        out: list[Any] = list(range(1, players + 1))
+    else:
+        out = list(players)
+    check_players(out)
+    return out
+
+
+def check_budget(rounds: int, iterations: int | None, seconds: float | None) -> None:
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise SeatingError("invalid_rounds", f"rounds must be a whole number from 1 to {MAX_ROUNDS}", field="rounds")
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0):
+        raise SeatingError("invalid_iterations", "iterations must be a whole number, 0 or more", field="iterations")
+    if seconds is not None and not seconds > 0:
+        raise SeatingError("invalid_seconds", "seconds must be more than 0", field="seconds")
+
+
+def team_indices(order: Sequence[Any], teams: Mapping[Any, Hashable] | None) -> list[int] | None:
+    """Each player's team as a small integer (-1: no team), or None without teams."""
+    if not teams:
+        return None
+    known = set(order)
+    for p in teams:
+        if p not in known:
+            raise SeatingError("unknown_player", f"teams names {p!r}, who is not among the players", field="teams")
+    numbers: dict[Hashable, int] = {}
+    return [numbers.setdefault(teams[p], len(numbers)) if p in teams else -1 for p in order]
+
+
+def pregenerate(players: int | Sequence[Any], rounds: int, *, seed: int = 0, iterations: int | None = None,
+                seconds: float | None = None, avoid_same_table: bool = True,
+                teams: Mapping[Any, Hashable] | None = None) -> Seating:
+    """All ``rounds`` rounds for ``players`` (a count, numbered from 1, or a list of ids).
+
+    ``iterations`` is the search's work budget (default ``DEFAULT_ITERATIONS``);
+    ``teams`` maps a player to their team, and teammates are kept apart where
+    the search can; ``avoid_same_table`` keeps players off last round's table.
+    """
+    order = player_list(players)
+    check_budget(rounds, iterations, seconds)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    n = len(order)
+    rng = random.Random(seed)
+    # A seeded relabelling: designs are symmetric, so this gives each seed its own seating.
+    rng.shuffle(order)
+    team_of = team_indices(order, teams)
+    design = perfect_rounds(n)
+    if design:
+        start = [[list(t) for t in design[r % len(design)]] for r in range(rounds)]
+    else:
+        start = tabu.greedy_rounds(n, rounds, rng, team_of=team_of)
+    target = lower_bound(n, rounds)
+    budget = DEFAULT_ITERATIONS if iterations is None else iterations
+    outcome = tabu.search(n, start, rng=rng, iterations=budget, target=target, deadline=deadline, team_of=team_of)
+    seated = finish(outcome.rounds, order, avoid_same_table)
+    return Seating(rounds=seated, quality=assess(seated, n, teams), iterations=outcome.iterations)
+
+
+def finish(groups: Sequence[Sequence[Sequence[int]]], order: Sequence[Any], avoid_same_table: bool) -> tuple[Round, ...]:
+    """Index groups as player rounds at physical tables, winds balanced."""
+    placed: list[list[Any]] = []
+    for rnd in groups:
+        named = [tuple(order[i] for i in table) for table in rnd]
+        placed.append(place_tables(named, placed[-1] if placed else None) if avoid_same_table else named)
+    return balance_winds(placed)

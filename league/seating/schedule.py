@@ -1,0 +1,267 @@
+"""The shape of a seating and how good it is.
+
+This module owns the data types every seating mode returns (a round is a tuple
+of tables, a table is four players in wind order East, South, West, North), the
+checks that a seating is well formed, and the quality figures reported beside
+every seating: repeat meetings (the excess sum over pairs of max(0, meetings - 1)),
+the histogram of meetings, the lower bound on repeats, wind spread, players kept
+at one physical table in consecutive rounds and teammates seated together.
+
+Players are any hashable values (the event pages pass database ids); a seating
+never renumbers them.
+
+>>> rounds = (((1, 2, 3, 4), (5, 6, 7, 8)), ((1, 5, 2, 6), (3, 7, 4, 8)))
+>>> repeats(rounds)
+4
+>>> lower_bound(8, 2)
+0
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+Player = Hashable
+Table = tuple[Any, Any, Any, Any]
+Round = tuple[Table, ...]
+
+WINDS = ("east", "south", "west", "north")
+TABLE_SIZE = 4
+
+
+class SeatingError(ValueError):
+    """A seating request that cannot be honoured; ``field`` names the input at fault.
+
+    ``line`` is set for errors in a prescripted CSV (1-based, the header is line 1).
+    """
+
+    def __init__(self, code: str, message: str, *, field: str | None = None, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.code = code
+        self.message = message
+        self.field = field
+        self.line = line
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.line is not None:
+            out["line"] = self.line
+        return out
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Two players seated together again: ``round`` (1-based) repeats the meetings in ``earlier``."""
+
+    pair: tuple[Any, Any]
+    round: int
+    earlier: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Quality:
+    """What a seating achieves; every mode returns one beside its rounds.
+
+    ``meetings`` maps k to the number of pairs of players who share a table k
+    times (k = 0 included). ``repeats`` lists every meeting beyond a pair's
+    first, in round order.
+    """
+
+    players: int
+    rounds: int
+    repeat_count: int
+    lower_bound: int
+    meetings: dict[int, int]
+    wind_spread: int
+    same_table_consecutive: int
+    teammates_together: int
+    repeats: tuple[Repeat, ...] = field(default=())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "rounds": self.rounds,
+            "repeats": self.repeat_count,
+            "lower_bound": self.lower_bound,
+            "meetings": {str(k): v for k, v in sorted(self.meetings.items())},
+            "wind_spread": self.wind_spread,
+            "same_table_consecutive": self.same_table_consecutive,
+            "teammates_together": self.teammates_together,
+        }
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Rounds of tables (each table East, South, West, North) and their quality.
+
+    ``iterations`` is the search work spent (0 when a design or the start was already best).
+    """
+
+    rounds: tuple[Round, ...]
+    quality: Quality
+    iterations: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"rounds": [[list(t) for t in r] for r in self.rounds], **self.quality.as_dict()}
+
+
+def lower_bound(players: int, rounds: int) -> int:
+    """The fewest repeats any seating can have: each player has 3R opponent
+    slots for N - 1 opponents, and every surplus slot is half of a repeat.
+
+    >>> [lower_bound(16, 5), lower_bound(16, 8), lower_bound(20, 8), lower_bound(24, 8)]
+    [0, 72, 50, 12]
+    """
+    return players * max(0, 3 * rounds - players + 1) // 2
+
+
+def pair(a: Any, b: Any) -> frozenset[Any]:
+    return frozenset((a, b))
+
+
+def meetings(rounds: Iterable[Iterable[Sequence[Any]]]) -> Counter[frozenset[Any]]:
+    """How often each pair shares a table (pairs that never met are absent)."""
+    met: Counter[frozenset[Any]] = Counter()
+    for rnd in rounds:
+        for table in rnd:
+            for a, b in combinations(table, 2):
+                met[pair(a, b)] += 1
+    return met
+
+
+def repeats(rounds: Iterable[Iterable[Sequence[Any]]]) -> int:
+    """Excess meetings: the sum over pairs of max(0, meetings - 1)."""
+    return sum(k - 1 for k in meetings(rounds).values() if k > 1)
+
+
+def meeting_histogram(rounds: Sequence[Iterable[Sequence[Any]]], players: int) -> dict[int, int]:
+    """Number of pairs meeting k times, for every k from 0 to the most seen."""
+    met = meetings(rounds)
+    hist = Counter(met.values())
+    hist[0] = players * (players - 1) // 2 - len(met)
+    return {k: hist.get(k, 0) for k in range(max(hist) + 1)}
+
+
+def repeat_list(rounds: Sequence[Iterable[Sequence[Any]]]) -> tuple[Repeat, ...]:
+    """Every meeting beyond a pair's first, with the rounds (1-based) it repeats."""
+    seen: dict[frozenset[Any], list[int]] = {}
+    out = []
+    for number, rnd in enumerate(rounds, start=1):
+        for table in rnd:
+            for a, b in combinations(table, 2):
+                earlier = seen.setdefault(pair(a, b), [])
+                if earlier:
+                    out.append(Repeat(pair=_ordered(a, b), round=number, earlier=tuple(earlier)))
+                earlier.append(number)
+    return tuple(out)
+
+
+def _ordered(a: Any, b: Any) -> tuple[Any, Any]:
+    try:
+        return (a, b) if a <= b else (b, a)
+    except TypeError:
+        return (a, b)
+
+
+def wind_counts(rounds: Iterable[Iterable[Sequence[Any]]]) -> dict[Any, list[int]]:
+    """Per player, how often they sat East, South, West and North."""
+    counts: dict[Any, list[int]] = {}
+    for rnd in rounds:
+        for table in rnd:
+            for wind, player in enumerate(table):
+                counts.setdefault(player, [0, 0, 0, 0])[wind] += 1
+    return counts
+
+
+def wind_spread(rounds: Iterable[Iterable[Sequence[Any]]]) -> int:
+    """The largest difference between a player's most and least frequent wind."""
+    return max((max(c) - min(c) for c in wind_counts(rounds).values()), default=0)
+
+
+def same_table_consecutive(rounds: Sequence[Sequence[Sequence[Any]]]) -> int:
+    """Players kept at the same physical table (same table index) as in the round before."""
+    count = 0
+    for before, after in zip(rounds, rounds[1:], strict=False):
+        where = {p: i for i, table in enumerate(before) for p in table}
+        count += sum(1 for i, table in enumerate(after) for p in table if where.get(p) == i)
+    return count
+
+
+def teammates_together(rounds: Iterable[Iterable[Sequence[Any]]], teams: Mapping[Any, Any] | None) -> int:
+    """Pairs of teammates sharing a table, summed over rounds."""
+    if not teams:
+        return 0
+    return sum(
+        1
+        for rnd in rounds
+        for table in rnd
+        for a, b in combinations(table, 2)
+        if a in teams and b in teams and teams[a] == teams[b]
+    )
+
+
+def assess(rounds: Sequence[Round], players: int, teams: Mapping[Any, Any] | None = None) -> Quality:
+    """Every quality figure of a seating of ``players`` players."""
+    listed = repeat_list(rounds)
+    return Quality(
+        players=players,
+        rounds=len(rounds),
+        repeat_count=len(listed),
+        lower_bound=lower_bound(players, len(rounds)),
+        meetings=meeting_histogram(rounds, players),
+        wind_spread=wind_spread(rounds),
+        same_table_consecutive=same_table_consecutive(rounds),
+        teammates_together=teammates_together(rounds, teams),
+        repeats=listed,
+    )
+
+
+def check_players(players: Sequence[Any], field_name: str = "players") -> None:
+    """A player list the engine can seat: a positive multiple of 4, no one twice."""
+    if len(players) == 0 or len(players) % TABLE_SIZE:
+        raise SeatingError(
+            "invalid_player_count",
+            f"{len(players)} players cannot sit at tables of four: the number must be a positive multiple of 4",
+            field=field_name,
+        )
+    seen: set[Any] = set()
+    for p in players:
+        if p in seen:
+            raise SeatingError("duplicate_player", f"player {p!r} is listed twice", field=field_name)
+        seen.add(p)
+
+
+def check_rounds(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:
+    """Every round seats every player exactly once at tables of four.
+
+    >>> check_rounds((((1, 2, 3, 4),), ((1, 2, 3, 3),)), [1, 2, 3, 4])
+    Traceback (most recent call last):
+    ...
+    league.seating.schedule.SeatingError: round 2 seats player 3 twice
+    """
+    everyone = set(players)
+    for number, rnd in enumerate(rounds, start=1):
+        here: set[Any] = set()
+        for t, table in enumerate(rnd, start=1):
+            if len(table) != TABLE_SIZE:
+                raise SeatingError(
+                    "wrong_table_size", f"round {number} table {t} has {len(table)} players", field=f"rounds[{number - 1}]"
+                )
+            for p in table:
+                if p not in everyone:
+                    raise SeatingError("unknown_player", f"round {number} seats unknown player {p!r}",
+                                       field=f"rounds[{number - 1}]")
+                if p in here:
+                    raise SeatingError("duplicate_player", f"round {number} seats player {p!r} twice",
+                                       field=f"rounds[{number - 1}]")
+                here.add(p)
+        if here != everyone:
+            missing = sorted(map(repr, everyone - here))
+            raise SeatingError("missing_player", f"round {number} leaves out {', '.join(missing)}",
+                               field=f"rounds[{number - 1}]")

@@ -1,0 +1,137 @@
+"""Swiss seating: the next round from the standings, leaders together.
+
+EMA practice "locks" players in groups of four by rank: first to fourth at
+one table, fifth to eighth at the next. ``swiss_round`` starts there and moves
+players between tables only to avoid a repeat meeting (or teammates at one
+table), always preferring the smallest move down or up the standings. Its
+cost is lexicographic: teammates together first, then repeat meetings (a pair
+meeting for the third time counts twice), then how far players sit from their
+place in the standings (the sum of |rank - the middle rank of their table|,
+so fifth and sixth are moved up before seventh and eighth). Steepest descent on swaps of two
+players, with a short tabu list to step out of a local minimum, within a fixed
+number of iterations: deterministic, bounded, and every repeat it could not
+avoid is reported with the rounds it repeats.
+
+No one can promise a repeat-free Swiss round: a greedy is only guaranteed
+floor(N/12) repeat-free rounds (Schmand, Schroeder and Vargas Koch, 2020).
+
+>>> history = [((1, 2, 3, 4), (5, 6, 7, 8))]
+>>> nxt = swiss_round([1, 2, 3, 4, 5, 6, 7, 8], history)
+>>> len(nxt.repeats), sorted(map(sorted, nxt.round))
+(4, [[1, 2, 5, 6], [3, 4, 7, 8]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from league.seating.physical import place_tables
+from league.seating.pregenerated import player_list, team_indices
+from league.seating.schedule import Quality, Repeat, Round, SeatingError, assess, check_rounds
+from league.seating.winds import seat_winds
+
+DEFAULT_ITERATIONS = 2_000
+TABU_TENURE = 5
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """The new round (tables in physical order, East first), its number, the
+    repeats it had to make, and the quality of all rounds so far with it."""
+
+    round: Round
+    number: int
+    repeats: tuple[Repeat, ...]
+    quality: Quality
+
+
+def swiss_round(standings: Sequence[Any], history: Sequence[Sequence[Sequence[Any]]] = (), *,
+                teams: Mapping[Any, Hashable] | None = None, avoid_same_table: bool = True,
+                iterations: int = DEFAULT_ITERATIONS) -> SwissRound:
+    """Seat the next round; ``standings`` lists every player, leader first."""
+    order = player_list(standings)
+    check_rounds(history, order)
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
+        raise SeatingError("invalid_iterations", "iterations must be a whole number, 0 or more", field="iterations")
+    n = len(order)
+    index = {p: i for i, p in enumerate(order)}
+    met = [[0] * n for _ in range(n)]
+    for rnd in history:
+        for table in rnd:
+            for a, b in combinations(table, 2):
+                met[index[a]][index[b]] += 1
+                met[index[b]][index[a]] += 1
+    team_of = team_indices(order, teams)
+    groups = _improve(n, met, team_of, iterations)
+    named = [tuple(order[i] for i in g) for g in groups]
+    if avoid_same_table and history:
+        named = place_tables(named, history[-1])
+    new_round = seat_winds(named, history)
+    rounds = [tuple(tuple(t) for t in r) for r in history] + [new_round]
+    quality = assess(rounds, n, teams)  # type: ignore[arg-type]
+    number = len(rounds)
+    return SwissRound(round=new_round, number=number, repeats=tuple(r for r in quality.repeats if r.round == number),
+                      quality=quality)
+
+
+def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations: int) -> list[list[int]]:
+    """Groups of indices (0 = leader) after the bounded descent from rank order."""
+    tables = n // 4
+    group = [[4 * t + k for k in range(4)] for t in range(tables)]
+    table_of = [i // 4 for i in range(n)]
+    big = 2 * n * n + 1  # one repeat outweighs any amount of moving along the standings
+
+    def price(p: int, q: int) -> int:
+        teammates = team_of is not None and team_of[p] >= 0 and team_of[p] == team_of[q]
+        return big * met[p][q] + (big * big if teammates else 0)
+
+    def cost_at(p: int, t: int, without: int) -> int:
+        """What p pays for sitting at table t (less the player ``without``), displacement included."""
+        return sum(price(p, x) for x in group[t] if x != without and x != p) + _away(p, t)
+
+    best_cost = current = _total(group, price, table_of)
+    best = [list(g) for g in group]
+    tabu: dict[int, int] = {}
+    for step in range(1, iterations + 1):
+        move: tuple[int, int, int] | None = None
+        for p in range(n):
+            tp = table_of[p]
+            here_p = cost_at(p, tp, -1)
+            if p // 4 == tp and here_p == _away(p, tp):
+                continue  # at their locked table with no one they have met: nothing to gain by moving p
+            for q in range(n):
+                tq = table_of[q]
+                if tq == tp or (tabu.get(p, 0) >= step or tabu.get(q, 0) >= step):
+                    continue
+                delta = cost_at(p, tq, q) + cost_at(q, tp, p) - here_p - cost_at(q, tq, -1)
+                if move is None or delta < move[0]:
+                    move = (delta, p, q)
+        if move is None or (move[0] >= 0 and current == _displacement(table_of)):
+            break  # nothing left but moves away from the locked tables
+        delta, p, q = move
+        tp, tq = table_of[p], table_of[q]
+        group[tp][group[tp].index(p)] = q
+        group[tq][group[tq].index(q)] = p
+        table_of[p], table_of[q] = tq, tp
+        tabu[p] = tabu[q] = step + TABU_TENURE
+        current = _total(group, price, table_of)
+        if current < best_cost:
+            best_cost, best = current, [list(g) for g in group]
+    return best
+
+
+def _away(p: int, t: int) -> int:
+    """Twice the distance from rank p (0 = leader) to the middle rank of table t."""
+    return abs(8 * t + 3 - 2 * p)
+
+
+def _displacement(table_of: list[int]) -> int:
+    return sum(_away(p, t) for p, t in enumerate(table_of))
+
+
+def _total(group: list[list[int]], price: Any, table_of: list[int]) -> int:
+    return sum(price(a, b) for g in group for a, b in combinations(g, 2)) + _displacement(table_of)
+

@@ -1,0 +1,154 @@
+"""Who sits East, South, West and North at each table.
+
+Two promises:
+
+- ``balance_winds`` takes a whole seating (the groups of four in each round, in
+  any order) and seats the winds so that every player's East/South/West/North
+  counts differ by at most 1, and are exactly R/4 each when 4 divides R. It is
+  König's edge-colouring theorem made constructive: tables on one side,
+  "chunks" of four consecutive games of one player on the other, an edge per
+  player per game; the graph is bipartite with maximum degree 4, so four
+  colours suffice, a colour is a wind, every table gets each wind once and
+  every chunk of four games gives its player each wind once. The colouring
+  flips alternating paths (the textbook proof), so it is deterministic and
+  needs no search.
+- ``seat_winds`` seats one new round given the rounds already played (Swiss,
+  prescripted or edited rounds, where the future is unknown): each table
+  independently takes the permutation that leaves its players' spread
+  smallest, so the round is optimal for the largest spread after it.
+
+>>> rounds = balance_winds([[(1, 2, 3, 4)]] * 8)
+>>> sorted(wind_counts(rounds).values())
+[[2, 2, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+from typing import Any
+
+from league.seating.schedule import TABLE_SIZE, Round, SeatingError, wind_counts
+
+_PERMUTATIONS = tuple(permutations(range(TABLE_SIZE)))
+
+
+def balance_winds(rounds: Sequence[Sequence[Sequence[Any]]]) -> tuple[Round, ...]:
+    """The same groups with winds seated so each player's counts differ by at most 1."""
+    tables = [tuple(table) for rnd in rounds for table in rnd]
+    for i, table in enumerate(tables):
+        if len(table) != TABLE_SIZE:
+            raise SeatingError("wrong_table_size", f"table {i + 1} has {len(table)} players", field="rounds")
+    # Right-hand nodes: (player, chunk), chunk = the player's game count // 4.
+    games: dict[Any, int] = {}
+    chunk_id: dict[tuple[Any, int], int] = {}
+    edges: list[tuple[int, int]] = []
+    for left, table in enumerate(tables):
+        for player in table:
+            n = games.get(player, 0)
+            games[player] = n + 1
+            right = chunk_id.setdefault((player, n // TABLE_SIZE), len(chunk_id))
+            edges.append((left, right))
+    colour_of = _edge_colour(len(tables), len(chunk_id), edges)
+    seated: list[list[Any]] = [[None] * TABLE_SIZE for _ in tables]
+    # Edges were made table by table, four per table, in seat order.
+    for i, ((left, _), colour) in enumerate(zip(edges, colour_of, strict=True)):
+        seated[left][colour] = tables[left][i % TABLE_SIZE]
+    out: list[Round] = []
+    k = 0
+    for rnd in rounds:
+        out.append(tuple(tuple(seated[k + t]) for t in range(len(rnd))))  # type: ignore[misc]
+        k += len(rnd)
+    return tuple(out)
+
+
+def _edge_colour(n_left: int, n_right: int, edges: list[tuple[int, int]]) -> list[int]:
+    """A proper 4-edge-colouring of a bipartite graph of maximum degree 4."""
+    at_left: list[list[int | None]] = [[None] * TABLE_SIZE for _ in range(n_left)]
+    at_right: list[list[int | None]] = [[None] * TABLE_SIZE for _ in range(n_right)]
+    colour_of = [-1] * len(edges)
+    for e, (u, v) in enumerate(edges):
+        a = at_left[u].index(None)
+        if at_right[v][a] is not None:
+            b = at_right[v].index(None)
+            if at_left[u][b] is None:
+                a = b
+            else:
+                _flip(v, a, b, edges, at_left, at_right, colour_of)
+        at_left[u][a] = e
+        at_right[v][a] = e
+        colour_of[e] = a
+    return colour_of
+
+
+def _flip(v: int, a: int, b: int, edges: list[tuple[int, int]], at_left: list[list[int | None]],
+          at_right: list[list[int | None]], colour_of: list[int]) -> None:
+    """Swap colours a and b along the alternating path from right node v (which has a, lacks b).
+
+    The path cannot reach the left node that lacks a, because the graph is
+    bipartite: afterwards a is free at v.
+    """
+    path: list[int] = []
+    node, on_right, want = v, True, a
+    while True:
+        e = (at_right if on_right else at_left)[node][want]
+        if e is None:
+            break
+        path.append(e)
+        u, w = edges[e]
+        node, on_right = (u, False) if on_right else (w, True)
+        want = b if want == a else a
+    for e in path:
+        u, w = edges[e]
+        at_left[u][colour_of[e]] = None
+        at_right[w][colour_of[e]] = None
+    for e in path:
+        u, w = edges[e]
+        colour_of[e] = b if colour_of[e] == a else a
+        at_left[u][colour_of[e]] = e
+        at_right[w][colour_of[e]] = e
+
+
+def seat_winds(groups: Sequence[Sequence[Any]], history: Sequence[Sequence[Sequence[Any]]] = ()) -> Round:
+    """One round's groups with winds seated to keep the spread over ``history`` + this round smallest.
+
+    >>> seat_winds([(1, 2, 3, 4)], history=[[(1, 2, 3, 4)]])
+    ((2, 1, 4, 3),)
+    """
+    counts = wind_counts(history)
+    out = []
+    for group in groups:
+        if len(group) != TABLE_SIZE:
+            raise SeatingError("wrong_table_size", f"a table has {len(group)} players", field="groups")
+        out.append(_best_order(tuple(group), counts))
+    return tuple(out)  # type: ignore[return-value]
+
+
+def _best_order(group: tuple[Any, ...], counts: dict[Any, list[int]]) -> tuple[Any, ...]:
+    best: tuple[int, int, int] | None = None
+    chosen = group
+    for perm in _PERMUTATIONS:
+        order = tuple(group[i] for i in perm)
+        worst = total = squares = 0
+        for wind, player in enumerate(order):
+            c = list(counts.get(player, (0, 0, 0, 0)))
+            c[wind] += 1
+            spread = max(c) - min(c)
+            worst = max(worst, spread)
+            total += spread
+            squares += sum(x * x for x in c)
+        key = (worst, total, squares)
+        if best is None or key < best:
+            best, chosen = key, order
+    return chosen
+
+
+def rebalance_winds(rounds: Sequence[Sequence[Sequence[Any]]], played: int) -> tuple[Round, ...]:
+    """Keep the first ``played`` rounds as they were and reseat the winds of the
+    rest one round at a time (for a seating edited after it started)."""
+    if not 0 <= played <= len(rounds):
+        raise SeatingError("invalid_played", f"played must be between 0 and {len(rounds)}", field="played")
+    out: list[Round] = [tuple(tuple(t) for t in r) for r in rounds[:played]]  # type: ignore[misc]
+    for rnd in rounds[played:]:
+        out.append(seat_winds(rnd, out))
+    return tuple(out)
