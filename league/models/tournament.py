@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings
@@ -299,6 +299,15 @@ class EventStandings:
     hidden_from: int | None  # the public sees nothing from this round on
 
 
+def hidden_from(series: Series) -> int | None:
+    """The first round whose results the public may not see (None: all shown)."""
+    return Tournament.objects.filter(series=series).values_list("hidden_from_round", flat=True).first()
+
+
+def is_event(series: Series) -> bool:
+    return Tournament.objects.filter(series=series).exists()
+
+
 def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> EventStandings:
     """Standings after ``through_round`` (None: every round). ``public`` leaves
     out the rounds the director hides. A seat a substitute played counts for
@@ -361,3 +370,91 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
         through_round=limit,
         hidden_from=hidden,
     )
+
+
+# -- the director's dashboard ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    wind: str
+    name: str
+    number: int  # the event number of who plays
+    substitute_for: str  # the registered player's name when a substitute plays
+    score: int | None  # table points now (a game being played) or at the end
+    points: int | None  # settled points, thousandths (a finished game)
+    place: int | None
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table of a round as the dashboard shows it."""
+
+    number: int
+    table: RoundTable
+    game: Game | None
+    state: str  # waiting, playing, finished or over_time
+    hand: str  # the hand being played, e.g. "S2, 1 honba"; blank when none
+    hands: int
+    seats: list[TableSeat]
+    ends_at: datetime.datetime | None
+    extra_minutes: int
+
+    @property
+    def label(self) -> str:
+        return {"waiting": "Waiting", "playing": "Playing", "finished": "Finished", "over_time": "Over time"}[self.state]
+
+
+def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
+    """Every table of ``rnd``: who sits where and how its game stands now.
+    A game being played is replayed for its current hand and scores."""
+    tables = list(rnd.tables.select_related("game").prefetch_related(
+        "seats__registration", "seats__substitute", "game__seats").annotate(hand_count=Count("game__hands")))
+    out = []
+    for table in tables:
+        game = table.game
+        result = None
+        if game is not None and not game.is_finished:
+            result = game.replay()
+        finished = {s.seat: s for s in game.seats.all()} if game is not None else {}
+        seats = []
+        for s in sorted(table.seats.all(), key=lambda s: s.wind):
+            plays = s.plays
+            score = points = place = None
+            if result is not None:
+                score = (result.next.scores if result.next else result.scores)[s.wind]
+            elif game is not None and s.wind in finished:
+                score, points, place = finished[s.wind].end_score, finished[s.wind].points, finished[s.wind].place
+            seats.append(TableSeat(
+                wind=WINDS[s.wind], name=plays.name, number=plays.number,
+                substitute_for=s.registration.name if s.substitute_id else "", score=score, points=points, place=place,
+            ))
+        ends = table.ends_at()
+        hand = ""
+        if game is None or (result is not None and not result.hands):
+            state = "waiting"
+        elif game.is_finished:
+            state = "finished"
+        else:
+            state = "over_time" if ends is not None and now > ends else "playing"
+        if result is not None and result.next is not None:
+            nxt = result.next
+            hand = nxt.round_label + (f", {nxt.honba} honba" if nxt.honba else "")
+        if game is not None and state == "waiting" and ends is not None and now > ends:
+            state = "over_time"
+        out.append(TableState(
+            number=table.number, table=table, game=game, state=state, hand=hand,
+            hands=table.hand_count, seats=seats, ends_at=ends,
+            extra_minutes=table.extra_minutes,
+        ))
+    return out
+
+
+def next_seats(registration: Registration) -> list[RoundSeat]:
+    """The published rounds' seats of ``registration`` (as the registered player
+    or as a substitute), in round order."""
+    seats = RoundSeat.objects.filter(
+        Q(registration=registration, substitute=None) | Q(substitute=registration),
+        round__status__in=[Round.Status.PUBLISHED, Round.Status.STARTED],
+    ).select_related("round", "table__game").order_by("round__number")
+    return list(seats)

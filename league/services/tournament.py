@@ -257,7 +257,7 @@ def check_in(*, registrations: Iterable[Registration], present: bool = True, by:
             r.status, r.checked_in_at = status, now if present else None
         Registration.objects.bulk_update(changed, ["status", "checked_in_at"])
         if changed:
-            names = ", ".join(str(r) for r in changed)
+            names = ", ".join(str(r) for r in changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
             log(series, Action.CHECK_IN, by, ("checked in " if present else "not here: ") + names,
                 registrations=[r.pk for r in changed], present=present)
     return len(changed)
