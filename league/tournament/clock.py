@@ -59,7 +59,7 @@ def verdict(ending: Ending | str, *, remaining: float, hands_after: Sequence[boo
     played = sum(1 for chombo in hands_after if not chombo)
     left = max(0, HANDS_AFTER_TIME[ending] - played)
     if left == 0:
-        notice = "Time is up and the policy's last hand is played: the game is over."
+        notice = "Time is up and the policy's last hand is played: the game is over (finish it if it is still open)."
     elif left == 1 and ending is Ending.ONE_MORE_HAND and played == 1:
         notice = "Time is up: this is the last hand. The game ends after it."
     elif ending is Ending.ONE_MORE_HAND:
