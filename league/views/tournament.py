@@ -48,6 +48,15 @@ PRINTS = {
 }
 
 
+def _event_for_scorer(request: HttpRequest, slug: str) -> Series:
+    """The series, for its scorers, if it is run as an event (its kind is
+    tournament); a league's staff pages stay as they are."""
+    series = series_for_scorer(request, slug)
+    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
+        raise Http404("this series is a league; make it a tournament in the admin to run an event day")
+    return series
+
+
 def _post_only(request: HttpRequest) -> HttpResponse | None:
     return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
 
@@ -67,7 +76,7 @@ def _report(request: HttpRequest, err: ServiceError) -> None:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     tournament = event.tournament_of(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
@@ -97,7 +106,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     tournament = event.tournament_of(series)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
@@ -119,7 +128,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The registration desk: the list (EMA numbers included: staff only),
     one player at a time, a CSV import, check-in and drops."""
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     form = RegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -149,7 +158,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
 
 @staff_required
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     form = ImportForm(request.POST, request.FILES)
@@ -165,7 +174,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     numbers = [int(n) for n in request.POST.getlist("number") if n.isascii() and n.isdigit()]
@@ -183,7 +192,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     reg = get_object_or_404(Registration, series=series, number=number)
@@ -202,7 +211,7 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def seat(request: HttpRequest, slug: str) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -223,7 +232,7 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
 def round_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's seating to review: tables, the quality, swap, substitute,
     publish, start, the clock."""
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     return _round_page(request, series, rnd)
 
@@ -246,7 +255,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
 
 @staff_required
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -266,7 +275,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -286,7 +295,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -301,7 +310,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -316,7 +325,7 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -336,7 +345,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -357,7 +366,7 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
 @staff_required
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """Hide the results from a round on, or reveal them all."""
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -384,7 +393,7 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
 def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Print pages (A4 or Letter, black and white): the seating by player
     name (every round), by table, a score sheet per table, the standings."""
-    series = series_for_scorer(request, slug)
+    series = _event_for_scorer(request, slug)
     if kind not in PRINTS:
         raise Http404("no such printout")
     paper = request.GET.get("paper", "a4")

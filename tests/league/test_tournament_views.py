@@ -172,3 +172,10 @@ def test_projector_pages_page_by_themselves(client: Client, series: Series) -> N
     clock = client.get(url("event-screen", "open", "clock")).content.decode()
     assert "data-ends=" in clock
     assert client.get(url("event-screen", "open", "nothing")).status_code == 404
+
+
+def test_a_league_has_no_event_pages(client: Client) -> None:
+    league = make_series("ari-ari", slug="club", kind="league")
+    client.force_login(make_scorer(league, "club-scorer"))
+    assert client.get(url("event-dashboard", "club")).status_code == 404
+    assert client.get(url("event-public", "club")).status_code == 404

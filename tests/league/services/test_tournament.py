@@ -340,3 +340,37 @@ def test_hidden_rounds_leave_the_public_standings_until_revealed() -> None:
     assert {r.games for r in staff.standings.ranked} == {2}
     event.reveal_results(series=series)
     assert event_standings(series, public=True).standings == staff.standings
+
+
+def test_swiss_seats_the_next_round_from_the_standings_once_the_last_is_over() -> None:
+    # Round 1 (seated by number, nobody has results yet); every table ends
+    # +60.0 / +10.0 / -20.0 / -50.0. With two tables of four, round 2 cannot
+    # avoid repeats: each of its tables holds at least two players from one
+    # round-1 table, so at least 2 x 2 = 4 pairs meet again.
+    series = make_event(8, seating="swiss", rounds=5)
+    (r1,) = event.seat_rounds(series=series).rounds
+    event.publish_round(round=r1)
+    event.check_in(registrations=series.registrations.all())
+    games = event.start_round(round=r1)
+    with pytest.raises(ServiceError) as caught:
+        event.seat_rounds(series=series)
+    assert caught.value.code == "round_playing"
+    for game in games:
+        record_final_scores(game=game, scores=END_SCORES)
+    report = event.seat_rounds(series=series)
+    (r2,) = report.rounds
+    assert (r2.number, r2.seated_by, r2.status) == (2, "swiss", Round.Status.DRAFT)
+    assert sorted(n for t in seats_of(r2) for n in t) == list(range(1, 9))
+    assert report.quality.repeat_count == 4
+    winners = {s.registration.number for s in r1.seats.filter(wind=0)}  # East took +60.0 at both tables
+    assert any(winners <= set(t) for t in seats_of(r2))  # the leaders sit together
+
+
+def test_swap_is_refused_once_the_round_started() -> None:
+    series = make_event(8)
+    rnd = ready(series)[0]
+    event.start_round(round=rnd)
+    a, b = seats_of(rnd)[0][0], seats_of(rnd)[1][0]
+    with pytest.raises(ServiceError) as caught:
+        event.swap_players(round=rnd, first=reg(series, a), second=reg(series, b))
+    assert caught.value.code == "round_started"
