@@ -323,12 +323,14 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     if limit is not None:
         seats = seats.filter(round__number__lte=limit)
     rows = list(seats.values("registration_id", "substitute_id", "wind", "table__game_id"))
-    regs = {r.pk: r for r in Registration.objects.filter(series=series)}
-    games = [r["table__game_id"] for r in rows]
-    results = {(s["game_id"], s["seat"]): s for s in
-               Seat.objects.filter(game_id__in=games).values("game_id", "seat", "points", "place", "end_score")}
+    regs = {r["id"]: r for r in Registration.objects.filter(series=series).values(
+        "id", "player_id", "first_name", "last_name", "is_substitute")}
+    results = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
+        game__round_table__round__series=series, game__status=Game.Status.FINISHED,
+    ).values("game_id", "seat", "points", "place", "end_score")}
+    substituted_games = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
     penalties: dict[tuple[int, int], int] = {}
-    for p in Penalty.objects.filter(game_id__in=games, cancelled_at=None).values("game_id", "seat", "points"):
+    for p in Penalty.objects.filter(game_id__in=substituted_games, cancelled_at=None).values("game_id", "seat", "points"):
         key = (p["game_id"], p["seat"])
         penalties[key] = penalties.get(key, 0) + p["points"]
     rule = tournament.substitute_result if tournament else SubstituteResult.REAL
@@ -354,19 +356,20 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     standing_rows = []
     for reg_id, games_of in acc.items():
         reg = regs[reg_id]
-        if reg.is_substitute and not list_subs:
+        if reg["is_substitute"] and not list_subs:
             continue
         pts = [g[0] for g in games_of]
         places = tuple(sum(1 for g in games_of if g[1] == n) for n in (1, 2, 3, 4))
+        name = f"{reg['first_name']} {reg['last_name']}" + (" (substitute)" if reg["is_substitute"] else "")
         standing_rows.append(StandingRow(
-            player_id=reg.player_id, name=reg.name + (" (substitute)" if reg.is_substitute else ""),
+            player_id=reg["player_id"], name=name,
             games=len(games_of), total=sum(pts), place_sum=sum(g[1] for g in games_of),
             score_sum=sum(g[2] for g in games_of), best=max(pts), worst=min(pts), places=places,  # type: ignore[arg-type]
         ))
     return EventStandings(
         standings=Standings.build(standing_rows, min_games=series.min_games),
-        registrations={r.player_id: r.pk for r in regs.values()},
-        substituted={regs[k].player_id: v for k, v in substituted.items()},
+        registrations={r["player_id"]: r["id"] for r in regs.values()},
+        substituted={regs[k]["player_id"]: v for k, v in substituted.items()},
         through_round=limit,
         hidden_from=hidden,
     )
