@@ -179,3 +179,15 @@ def test_a_league_has_no_event_pages(client: Client) -> None:
     client.force_login(make_scorer(league, "club-scorer"))
     assert client.get(url("event-dashboard", "club")).status_code == 404
     assert client.get(url("event-public", "club")).status_code == 404
+
+
+def test_settings_store_the_substitute_rule_in_thousandths(director: Client, series: Series) -> None:
+    data = {"rounds": 6, "seating": "swiss", "seed": 3, "time_limit": 75, "ending": "one_more_hand",
+            "substitute_result": "fixed", "substitute_score": "-15.0", "substitute_uma": "-12.5",
+            "substitutes_in_standings": "on"}
+    assert director.post(url("event-settings", "open"), data).status_code == 302
+    t = series.tournament
+    t.refresh_from_db()
+    assert (t.rounds, t.seating, t.time_limit, t.ending, t.substitute_score, t.substitute_uma,
+            t.substitutes_in_standings) == (6, "swiss", 75, "one_more_hand", -15000, -12500, True)
+    assert series.event_audit.filter(action="settings").exists()
