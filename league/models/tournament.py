@@ -299,13 +299,24 @@ class EventStandings:
     hidden_from: int | None  # the public sees nothing from this round on
 
 
+def event_of(series: Series) -> Tournament | None:
+    """The series' event settings, or None for a league. No query when the
+    series was read with ``select_related("tournament")`` (the public pages
+    do), and one at most per series object otherwise: Django keeps the answer."""
+    try:
+        return series.tournament
+    except Tournament.DoesNotExist:
+        return None
+
+
 def hidden_from(series: Series) -> int | None:
     """The first round whose results the public may not see (None: all shown)."""
-    return Tournament.objects.filter(series=series).values_list("hidden_from_round", flat=True).first()
+    tournament = event_of(series)
+    return tournament.hidden_from_round if tournament is not None else None
 
 
 def is_event(series: Series) -> bool:
-    return Tournament.objects.filter(series=series).exists()
+    return event_of(series) is not None
 
 
 def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> EventStandings:

@@ -13,7 +13,7 @@ from league.views.series import date_param, int_param
 
 
 def _visible(slug: str) -> Series:
-    series = get_object_or_404(Series, slug=slug)
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     if hidden_from(series) is not None:
         raise PermissionDenied("The director hides this event's results for now.")
     return series

@@ -33,7 +33,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     One query when cached: the game with its series, whose version every
     change to the game moves."""
-    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
+    game = get_object_or_404(Game.objects.select_related("series__tournament"), pk=pk)
     hidden = hidden_from(game.series)
     if hidden is not None and game.round_number >= hidden:  # results hidden by the director
         return redirect("event-public", slug=game.series.slug)

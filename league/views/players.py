@@ -23,7 +23,7 @@ GAMES_PER_PAGE = 25
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Two queries when cached: the series (for its version) and the player.
     Sorting and pagination of the games stay per request, over cached rows."""
-    series = get_object_or_404(Series, slug=slug)
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     player = get_object_or_404(Player, pk=player_id)
     if hidden_from(series) is not None:  # results hidden by the director
         return redirect("event-public", slug=series.slug)

@@ -84,7 +84,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     One query when cached: the series row, for its version. Sorting and
     pagination of the standings stay per request, over the cached rows."""
-    series = get_object_or_404(Series, slug=slug)
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     if hidden_from(series) is not None:  # the director hides results: only the event page shows what may be seen
         return redirect("event-public", slug=series.slug)
     # The rendered standings part, per query string and version: during an
