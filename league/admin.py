@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.html import format_html, format_html_join
 
 from league import exports, records, services
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
+from league.models import AuditEntry, Game, Hand, Penalty, Player, Registration, Seat, Series, TournamentAudit, Win
 from scoring.errors import ScoringError
 
 
@@ -370,3 +370,20 @@ class AuditEntryAdmin(AuditJsonMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["game__series"]
     fields = ["at", "action", "game", "hand_number", "user", "username", "before_json", "after_json"]
     readonly_fields = fields
+
+
+# -- an event day (issue 15): read-only; changes go through the event pages' services --
+
+
+@admin.register(Registration)
+class RegistrationAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("number", "first_name", "last_name", "series", "country", "ema_number", "club", "team",
+                    "is_substitute", "status")
+    list_filter = ("series", "status", "is_substitute")
+    search_fields = ("first_name", "last_name", "ema_number")
+
+
+@admin.register(TournamentAudit)
+class TournamentAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("at", "series", "action", "round_number", "username", "describe")
+    list_filter = ("series", "action")

@@ -31,6 +31,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.http import StreamingHttpResponse
 
 from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
+from league.models.tournament import event_standings, is_event
 from scoring import game as sg
 from scoring.rules import Ruleset, get_ruleset
 
@@ -131,7 +132,10 @@ def standings_rows(
     ones, in the same order, with an empty rank and ``ranked`` = ``no``.
     """
     yield STANDINGS_HEADER
-    table = series.standings(through_round=through_round, through_date=through_date)
+    if is_event(series):  # registered players, substituted seats counted as the event's rule says
+        table = event_standings(series, through_round=through_round).standings
+    else:
+        table = series.standings(through_round=through_round, through_date=through_date)
     for row in (*table.ranked, *table.unranked):
         yield [
             row.rank, row.name, row.games, points(row.total), points(row.average_points),

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, players, series, staff
+from league.views import exports, games, health, imports, players, series, staff, tournament
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -34,4 +34,29 @@ urlpatterns = [
     # -- log import (issue 8) --
     path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),
     path("staff/games/<int:pk>/tenhou6.json", imports.export_log, name="staff-export-log"),
+    # -- an event day (issue 15): staff --
+    path("staff/series/<slug:slug>/event/", tournament.dashboard, name="event-dashboard"),
+    path("staff/series/<slug:slug>/event/settings/", tournament.settings_view, name="event-settings"),
+    path("staff/series/<slug:slug>/event/players/", tournament.players, name="event-players"),
+    path("staff/series/<slug:slug>/event/players/import/", tournament.import_players, name="event-import"),
+    path("staff/series/<slug:slug>/event/players/check-in/", tournament.check_in, name="event-check-in"),
+    path("staff/series/<slug:slug>/event/players/<int:number>/drop/", tournament.drop, name="event-drop"),
+    path("staff/series/<slug:slug>/event/seat/", tournament.seat, name="event-seat"),
+    path("staff/series/<slug:slug>/event/results/", tournament.results, name="event-results"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/", tournament.round_view, name="event-round"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/swap/", tournament.swap, name="event-swap"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/substitute/", tournament.substitute,
+         name="event-substitute"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/publish/", tournament.publish, name="event-publish"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/start/", tournament.start, name="event-start"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/clock/", tournament.clock, name="event-clock"),
+    path("staff/series/<slug:slug>/event/rounds/<int:number>/tables/<int:table>/extra/", tournament.extra_time,
+         name="event-extra-time"),
+    path("staff/series/<slug:slug>/event/print/<slug:kind>/", tournament.printout, name="event-print"),
+    # -- an event day: public --
+    path("series/<slug:slug>/event/", tournament.public_event, name="event-public"),
+    path("series/<slug:slug>/event/players/<int:number>/", tournament.player_page, name="tournament-player"),
+    path("series/<slug:slug>/event/players/<int:number>/qr.svg", tournament.qr, name="tournament-qr"),
+    path("series/<slug:slug>/event/screen/<slug:kind>/", tournament.screen, name="event-screen"),
+    path("n/<str:code>", tournament.short_link, name="tournament-short"),
 ]

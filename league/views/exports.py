@@ -12,15 +12,24 @@ import functools
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django_ratelimit.core import get_usage
 
 from league import exports
 from league.models import Series
+from league.models.tournament import hidden_from
 from league.views.series import date_param, int_param
 
 View = Callable[..., HttpResponse | StreamingHttpResponse]
+
+
+def _visible(slug: str) -> Series:
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    if hidden_from(series) is not None:
+        raise PermissionDenied("The director hides this event's results for now.")
+    return series
 
 
 def limited_for_anonymous(view: View) -> View:
@@ -43,7 +52,7 @@ def limited_for_anonymous(view: View) -> View:
 @limited_for_anonymous
 def standings_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """``?round=3`` or ``?date=2025-10-02`` export the standings as they stood then."""
-    series = get_object_or_404(Series, slug=slug)
+    series = _visible(slug)
     rows = exports.standings_rows(
         series, through_round=int_param(request.GET.get("round")), through_date=date_param(request.GET.get("date"))
     )
@@ -52,11 +61,11 @@ def standings_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
 
 @limited_for_anonymous
 def games_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = _visible(slug)
     return exports.csv_response(exports.game_rows(exports.series_games(series)), f"{series.slug}-games.csv")
 
 
 @limited_for_anonymous
 def hands_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = _visible(slug)
     return exports.csv_response(exports.hand_rows(exports.series_games(series)), f"{series.slug}-hands.csv")

@@ -8,10 +8,11 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from league import charts, stats
 from league.models import WINDS, Game, Seat
+from league.models.tournament import hidden_from
 from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, render_cached
 
 
@@ -32,7 +33,10 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     One query when cached: the game with its series, whose version every
     change to the game moves."""
-    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
+    game = get_object_or_404(Game.objects.select_related("series__tournament"), pk=pk)
+    hidden = hidden_from(game.series)
+    if hidden is not None and game.round_number >= hidden:  # results hidden by the director
+        return redirect("event-public", slug=game.series.slug)
 
     def context() -> dict[str, Any]:
         key = f"game-page:{game.pk}:{game.series.version}"

@@ -7,10 +7,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
 from league import charts, stats
 from league.models import WINDS, Player, Seat, Series
+from league.models.tournament import hidden_from
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
 from league.views.series import PAGE_CACHE_SECONDS, configure_table, render_cached
@@ -21,8 +22,10 @@ GAMES_PER_PAGE = 25
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Two queries when cached: the series (for its version) and the player.
     Sorting and pagination of the games stay per request, over cached rows."""
-    series = get_object_or_404(Series, slug=slug)
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     player = get_object_or_404(Player, pk=player_id)
+    if hidden_from(series) is not None:  # results hidden by the director
+        return redirect("event-public", slug=series.slug)
 
     def context() -> dict[str, Any]:
         key = f"player-page:{series.pk}:{series.version}:{player.pk}"

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.core.paginator import EmptyPage
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -23,6 +23,7 @@ from django_tables2 import RequestConfig, Table
 from league import charts
 from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings
+from league.models.tournament import event_standings, hidden_from, is_event
 from league.tables import StandingsTable
 from league.templatetags.league import points
 
@@ -85,7 +86,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     One query when cached: the series row, for its version. Sorting and
     pagination of the standings stay per request, over the cached rows."""
-    series = get_object_or_404(Series, slug=slug)
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    if hidden_from(series) is not None:  # the director hides results: only the event page shows what may be seen
+        return redirect("event-public", slug=series.slug)
     # The rendered standings part, per query string and version: during an
     # event most requests are the same few URLs, and rendering the tables and
     # the chart is most of what a request costs once the data is cached.
@@ -176,7 +179,12 @@ def _series_page(
 
     previous = _previous_stage(rounds, dates, through_round, through_date)
     movements = None
-    if previous is None:
+    if is_event(series):
+        # An event ranks its registered players, a substitute's seat counting as its rule says.
+        table_now = event_standings(series, through_round=through_round).standings
+        if previous is not None and previous.round is not None:
+            movements = _movements(table_now, event_standings(series, through_round=previous.round).standings)
+    elif previous is None:
         table_now = series.standings(through_round=through_round, through_date=through_date)
     else:
         # One pass over the seats for both stages: the earlier one is a subset.

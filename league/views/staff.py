@@ -24,6 +24,7 @@ from django.urls import reverse
 from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
+from league.services import tournament as tournament_services
 from league.views.series import int_param
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -236,6 +237,9 @@ def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None)
         number = form.cleaned_data["number"]
         services.record_hand(game=game, number=number, hand=hand, by=request.user, key=key, state=state)
         messages.success(request, f"Hand {number} saved.")
+        # An event round's clock may end the game here (its ending policy).
+        if tournament_services.apply_time_policy(game=game, by=request.user):
+            messages.success(request, "Time was up and the policy's last hand is played: the game is over.")
     return _to_game(request, game)
 
 

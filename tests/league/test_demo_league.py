@@ -7,7 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from league.models import AuditEntry, Game, Hand, Penalty, Series, Win
+from league.models import AuditEntry, Game, Hand, Penalty, Registration, Round, RoundSeat, Series, Win
+from league.models.tournament import event_standings
 from tests.factories import refresh_planner_statistics
 
 pytestmark = pytest.mark.django_db
@@ -25,15 +26,16 @@ def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
     assert series.games.exclude(final_scores=None).count() == 2
     assert series.games.filter(status=Game.Status.IN_PROGRESS).count() == 1
     assert Penalty.objects.filter(game__series=series).count() == 1
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.RECORD_HAND).count() == hands.count()
+    assert AuditEntry.objects.filter(game__series=series, action=AuditEntry.Action.RECORD_HAND).count() == hands.count()
     standings = series.standings()
     assert len(standings.ranked) + len(standings.unranked) == 32
+    check_demo_tournament()  # built by the same command, checked here to build the demo once less
     assert sum(r.total for r in standings.ranked + standings.unranked) == -10000  # the one penalty
 
     out = StringIO()
     call_command("demo_league", "--allow-without-debug", stdout=out)
     assert "already there" in out.getvalue()
-    assert Series.objects.count() == 1
+    assert Series.objects.count() == 2  # the league and the tournament
 
     count = hands.count()
     call_command("demo_league", "--reset", "--allow-without-debug", stdout=StringIO())
@@ -51,5 +53,26 @@ def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings) -> None:
     call_command("demo_league", "--allow-without-debug", stdout=out)
     user = authenticate(username="scorer", password="scorer")
     assert user is not None and not user.is_superuser
-    assert Series.objects.get().scorers.filter(pk=user.pk).exists()
+    assert all(s.scorers.filter(pk=user.pk).exists() for s in Series.objects.all())
     assert "scorer" in out.getvalue()
+
+
+def check_demo_tournament() -> None:
+    """32 players, 8 rounds seated, 3 played, one substitute (issue 15)."""
+    series = Series.objects.get(slug="demo-tournament")
+    assert series.registrations.filter(is_substitute=False).count() == 32
+    assert series.registrations.filter(is_substitute=True).count() == 1
+    rounds = list(series.event_rounds.order_by("number"))
+    assert [r.status for r in rounds] == [Round.Status.STARTED] * 3 + [Round.Status.PUBLISHED] + [Round.Status.DRAFT] * 4
+    for rnd in rounds:
+        assert sorted(rnd.seats.values_list("registration__number", flat=True)) == list(range(1, 33))
+    assert series.games.count() == 24 and not series.games.filter(status=Game.Status.IN_PROGRESS).exists()
+    (sub,) = RoundSeat.objects.filter(round__series=series).exclude(substitute=None)
+    assert (sub.round.number, sub.substitute.is_substitute) == (3, True)
+    # The event's rule is EMA's: the missing player scores -15.0 and -15.0 uma for that game.
+    absent = event_standings(series).standings.by_player()[sub.registration.player_id]
+    assert absent.games == 3
+    played = RoundSeat.objects.filter(registration=sub.registration, round__number__lt=3)
+    real = sum(s.table.game.seats.get(seat=s.wind).points for s in played)
+    assert absent.total == real - 30000
+    assert Registration.objects.get(pk=sub.registration_id).status == Registration.Status.REGISTERED  # a no-show

@@ -1,5 +1,6 @@
-"""Build a believable club season through the services, so a newcomer sees
-real standings at once: ``python manage.py demo_league [--reset]``."""
+"""Build a believable club season and a tournament day through the services,
+so a newcomer sees real standings, an event dashboard, printouts and
+projector pages at once: ``python manage.py demo_league [--reset]``."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from django.utils import timezone
 
 from league import services
 from league.auth import DEMO_LOGIN, DEMO_PASSWORD
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Series
+from league.models import AuditEntry, Game, Hand, Penalty, Player, Registration, Round, Series
+from league.services import tournament as event
 from scoring import game as sg
+from scoring.errors import ScoringError
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
 
 SLUG = "demo-league"
@@ -50,6 +53,11 @@ SPECIALS = [
 ]
 
 
+EVENT_SLUG = "demo-tournament"
+EVENT_ROUNDS, EVENT_PLAYED = 8, 3
+COUNTRIES = ["JP", "NL", "CN", "CZ", "SE", "JP", "FR", "JP", "DE", "JP", "PL", "DK", "TW", "NO", "FI", "CZ",
+             "FR", "JP", "SE", "JP", "SE", "BG", "CN", "ES", "JP", "PL", "JP", "NL", "IT", "JP", "DK", "NL"]
+TEAMS = ["Red Dragons", "Green Dragons", "White Dragons", "North Winds"]
 
 
 class Command(BaseCommand):
@@ -66,20 +74,27 @@ class Command(BaseCommand):
             raise CommandError("DEBUG is off: this looks like a production database, and demo_league fills it with "
                                "made-up players and games. Pass --allow-without-debug if that is what you want.")
         existing = Series.objects.filter(slug=SLUG).first()
-        if existing and not reset:
+        existing_event = Series.objects.filter(slug=EVENT_SLUG).first()
+        if existing and existing_event and not reset:
             self.stdout.write(f"The demo league is already there ({existing}); --reset builds it again.")
-            self._demo_login(existing)
+            self._demo_login(existing, existing_event)
             return
         with transaction.atomic():
+            if existing_event:
+                delete_series(existing_event)
             if existing:
                 delete_series(existing)
             series = build(random.Random(seed))
+            tournament = build_tournament(random.Random(seed + 1))
         games = series.games.count()
         hands = Hand.objects.filter(game__series=series).count()
         self.stdout.write(self.style.SUCCESS(f"Built {series}: {games} games, {hands} hands, {Player.objects.count()} players."))
-        self._demo_login(series)
+        self.stdout.write(self.style.SUCCESS(
+            f"Built {tournament}: {tournament.registrations.count()} registered, {EVENT_ROUNDS} rounds seated, "
+            f"{EVENT_PLAYED} played, one substitute. Dashboard: /staff/series/{EVENT_SLUG}/event/"))
+        self._demo_login(series, tournament)
 
-    def _demo_login(self, series: Series) -> None:
+    def _demo_login(self, *series_list: Series) -> None:
         """On a development set-up only, a scorer login so a newcomer can try
         the staff pages at once; never with DEBUG off (a known password)."""
         if not settings.DEBUG:
@@ -88,22 +103,69 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-        series.scorers.add(user)
+        for series in series_list:
+            series.scorers.add(user)
         self.stdout.write(f"Staff entry: log in at /staff/ as {DEMO_LOGIN!r}, password {DEMO_PASSWORD!r} (DEBUG only).")
 
 
 def delete_series(series: Series) -> None:
     # Score history is PROTECTed everywhere, so it goes in dependency order.
+    Round.objects.filter(series=series).delete()  # its tables and seats; games are PROTECTed by the tables
+    Registration.objects.filter(series=series).delete()
     AuditEntry.objects.filter(game__series=series).delete()
     Penalty.objects.filter(game__series=series).delete()
     Hand.objects.filter(game__series=series).delete()
     Game.objects.filter(series=series).delete()
     series.delete()
-    Player.objects.filter(name__in=player_names(), seats=None).delete()
+    Player.objects.filter(name__in=player_names() + [f"{first} {last}" for first, last in event_names()], seats=None,
+                          registrations=None).delete()
 
 
 def player_names() -> list[str]:
     return [f"{first} {last}" for first, last in zip(FIRST_NAMES, LAST_NAMES, strict=True)]
+
+
+def event_names() -> list[tuple[str, str]]:
+    """The tournament's 32 players and its substitute: other people than the
+    league's (a league game is still being played, and nobody sits in two)."""
+    shifted = LAST_NAMES[7:] + LAST_NAMES[:7]
+    return [*zip(FIRST_NAMES, shifted, strict=True), ("Sam", "Reserve")]
+
+
+def build_tournament(rng: random.Random) -> Series:
+    """A tournament day: 32 registered players and a substitute, 8 rounds
+    seated by the engine, rounds 1-3 played (a no-show in round 3 replaced by
+    the substitute), round 4 published and waiting to start."""
+    day = datetime.date(2025, 11, 15)
+    series = Series.objects.create(
+        name="Tenbou Open 2025", slug=EVENT_SLUG, kind=Series.Kind.TOURNAMENT,
+        rules={"preset": "ema-2016", "overrides": {}}, start_date=day, end_date=day,
+    )
+    event.configure_tournament(series=series, rounds=EVENT_ROUNDS, seed=7, time_limit=90,
+                               ending="one_more_hand", substitute_result="fixed")
+    lines = ["number,first name,last name,EMA number,country,club,team,substitute"]
+    for i, (first, last) in enumerate(event_names(), start=1):
+        sub = i > 32
+        lines.append(f"{i},{first},{last},{'' if sub or i % 7 == 0 else 10990000 + i},{'GB' if sub else COUNTRIES[i - 1]},"
+                     f"{CLUBS[i % len(CLUBS)]},{'' if sub else TEAMS[i % len(TEAMS)]},{'yes' if sub else 'no'}")
+    event.import_registrations(series=series, text="\n".join(lines) + "\n")
+    rounds = event.seat_rounds(series=series).rounds
+    event.check_in(registrations=series.registrations.all())
+    for rnd in rounds[: EVENT_PLAYED + 1]:
+        event.publish_round(round=rnd)
+    for rnd in rounds[:EVENT_PLAYED]:
+        rnd.refresh_from_db()
+        started = timezone.make_aware(datetime.datetime.combine(day, datetime.time(9 + 2 * (rnd.number - 1), 30)))
+        if rnd.number == EVENT_PLAYED:
+            # A player did not come back after lunch: the substitute takes the seat.
+            no_show = rnd.seats.get(table__number=5, wind=2)
+            event.check_in(registrations=[no_show.registration], present=False)
+            event.substitute(seat=no_show, substitute=series.registrations.get(is_substitute=True))
+        for game in event.start_round(round=rnd, now=started):
+            services.record_hands(game=game, first=1, hands=whole_game(rng, game))
+            Game.objects.filter(pk=game.pk).update(
+                finished_at=started + datetime.timedelta(minutes=rng.randrange(70, 95)))
+    return series
 
 
 def build(rng: random.Random) -> Series:
@@ -159,6 +221,26 @@ def play_game(rng: random.Random, game: Game, first: list[HandInput], *, stop_af
             raise RuntimeError(f"no valid hand found for {game} hand {number}")
         number += 1
         state = game.replay()
+
+
+def whole_game(rng: random.Random, game: Game) -> list[HandInput]:
+    """Random hands until the ruleset ends the game, checked by the engine
+    alone, so the game is stored in one batch (one replay, one insert)."""
+    rules = game.ruleset()
+    hands: list[HandInput] = []
+    state = sg.replay(sg.GameRecord(rules=rules, hands=()))
+    while not state.finished:
+        for _ in range(20):
+            hand = random_hand(rng, state)
+            try:
+                state = sg.replay(sg.GameRecord(rules=rules, hands=(*hands, hand)))
+            except ScoringError:
+                continue  # an impossible random hand; draw another
+            hands.append(hand)
+            break
+        else:
+            raise RuntimeError(f"no valid hand found for {game} hand {len(hands) + 1}")
+    return hands
 
 
 def random_hand(rng: random.Random, state: sg.GameResult) -> HandInput:

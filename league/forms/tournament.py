@@ -1,0 +1,128 @@
+"""Staff forms of an event day: its settings, one registration, a player
+list to import, a swap of two players, a substitute, the clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from league.forms.base import StaffForm
+from league.models import WINDS, Registration, Round, RoundSeat, Tournament
+
+MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
+
+
+class TournamentForm(forms.ModelForm):
+    template_name = "league/staff_form.html"
+    substitute_score = forms.DecimalField(
+        label="Fixed score of a substituted seat", max_digits=6, decimal_places=1,
+        help_text="Points in place of (end score - return), e.g. -15.0 (EMA as Pantheon applies it).",
+    )
+    substitute_uma = forms.DecimalField(label="Fixed uma of a substituted seat", max_digits=6, decimal_places=1,
+                                        help_text="e.g. -15.0")
+
+    class Meta:
+        model = Tournament
+        fields = ["rounds", "seating", "seed", "time_limit", "ending", "substitute_result", "substitute_score",
+                  "substitute_uma", "substitutes_in_standings"]
+        widgets = {"seating": forms.RadioSelect, "ending": forms.RadioSelect, "substitute_result": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance and not self.is_bound:
+            self.initial["substitute_score"] = self.instance.substitute_score / 1000
+            self.initial["substitute_uma"] = self.instance.substitute_uma / 1000
+
+    def clean_substitute_score(self) -> int:
+        return int(self.cleaned_data["substitute_score"] * 1000)  # thousandths
+
+    def clean_substitute_uma(self) -> int:
+        return int(self.cleaned_data["substitute_uma"] * 1000)
+
+    def settings(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class RegistrationForm(StaffForm):
+    number = forms.IntegerField(label="Event number", min_value=1, required=False,
+                                help_text="Left empty: the next free number.")
+    first_name = forms.CharField(max_length=100)
+    last_name = forms.CharField(max_length=100)
+    ema_number = forms.CharField(label="EMA number", max_length=20, required=False)
+    country = forms.CharField(max_length=2, required=False, help_text="ISO 3166 code: NL, JP, DE...")
+    club = forms.CharField(max_length=100, required=False)
+    team = forms.CharField(max_length=100, required=False)
+    is_substitute = forms.BooleanField(label="Substitute", required=False)
+
+
+class ImportForm(StaffForm):
+    file = forms.FileField(label="Player list (CSV)", required=False,
+                           help_text="Columns: number, first name, last name, EMA number, country, club, team, "
+                                     "substitute. Line 1 names them.")
+    text = forms.CharField(label="…or paste it here", required=False, widget=forms.Textarea(attrs={"rows": 6}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > MAX_UPLOAD:
+                raise ValidationError(f"The file is over {MAX_UPLOAD // 1000} kB.", code="too_big")
+            try:
+                data["content"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ValidationError("The file is not UTF-8 text: save it as CSV UTF-8.", code="not_utf8") from None
+        elif data.get("text", "").strip():
+            data["content"] = data["text"]
+        else:
+            raise ValidationError("Choose a file or paste the list.", code="required")
+        return data
+
+
+def _seat_label(seat: RoundSeat) -> str:
+    return f"{seat.registration} (table {seat.table.number} {WINDS[seat.wind]})"
+
+
+class SwapForm(StaffForm):
+    first = forms.ModelChoiceField(Registration.objects.none(), label="Swap")
+    second = forms.ModelChoiceField(Registration.objects.none(), label="with")
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seats = list(round.seats.select_related("table", "registration").order_by("registration__number"))
+        regs = Registration.objects.filter(pk__in=[s.registration_id for s in seats]).order_by("number")
+        label = {s.registration_id: _seat_label(s) for s in seats}
+        for name in ("first", "second"):
+            self.fields[name].queryset = regs
+            self.fields[name].label_from_instance = lambda r: label[r.pk]
+
+
+class SubstituteForm(StaffForm):
+    seat = forms.ModelChoiceField(RoundSeat.objects.none(), label="Seat of")
+    substitute = forms.ModelChoiceField(Registration.objects.none(), label="played by", required=False,
+                                        empty_label="(the registered player)")
+
+    def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = round.seats.select_related("table", "registration").order_by(
+            "registration__number")
+        self.fields["seat"].label_from_instance = _seat_label
+        playing = set(round.seats.filter(substitute=None).values_list("registration_id", flat=True))
+        self.fields["substitute"].queryset = (
+            round.series.registrations.exclude(status=Registration.Status.DROPPED).exclude(pk__in=playing)
+            .order_by("-is_substitute", "number")
+        )
+        self.fields["substitute"].label_from_instance = lambda r: f"{r}{' (substitute)' if r.is_substitute else ''}"
+
+
+class ClockForm(StaffForm):
+    minutes = forms.IntegerField(label="Time limit (minutes)", min_value=1, max_value=600)
+
+
+class ExtraTimeForm(StaffForm):
+    minutes = forms.IntegerField(label="Extra minutes for this table", min_value=0, max_value=120)
+
+
+class HideForm(StaffForm):
+    from_round = forms.IntegerField(label="Hide results from round", min_value=1)

@@ -1,0 +1,42 @@
+"""What a league stores, one module per concern: ``games`` (players, series,
+games, seats, hands, penalties, the audit trail and standings) and
+``tournament`` (an event day: registrations, rounds of tables, seats,
+substitutions and the clock). Callers import from this package
+(``from league.models import Game``); every public name is re-exported here.
+"""
+
+from league.models.games import (
+    SEAT,
+    SEATS,
+    WINDS,
+    AuditEntry,
+    EntryKey,
+    Game,
+    Hand,
+    Penalty,
+    Player,
+    Seat,
+    SeatQuerySet,
+    Series,
+    StandingRow,
+    Standings,
+    Win,
+    build_record,
+    seat_list,
+    stored_hand_input,
+    validate_rules,
+)
+from league.models.tournament import (
+    Registration,
+    Round,
+    RoundSeat,
+    RoundTable,
+    Tournament,
+    TournamentAudit,
+)
+
+__all__ = [
+    "SEAT", "SEATS", "WINDS", "AuditEntry", "EntryKey", "Game", "Hand", "Penalty", "Player", "Registration", "Round",
+    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "StandingRow", "Standings", "Tournament",
+    "TournamentAudit", "Win", "build_record", "seat_list", "stored_hand_input", "validate_rules",
+]

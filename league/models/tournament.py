@@ -1,0 +1,474 @@
+"""An event day on a series: who registered, the rounds of tables the seating
+engine produced, who sits where and in which wind, substitutes and the clock.
+
+The seating of a round lives here (``RoundSeat``: a registration at a table and
+wind) until the round starts; starting it creates one ``Game`` per table whose
+``Seat`` rows name who actually played. A substitute plays a registered
+player's seat: the ``RoundSeat`` keeps the registered player and names the
+substitute, the game's seat names the substitute, and the tournament's rule
+(``Tournament.substitute_result``) decides what the registered player scores
+(``league.tournament.results``).
+
+Writes go through ``league.services.tournament``; every one of them leaves a
+``TournamentAudit`` row.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Count, Q
+from django.urls import reverse
+
+from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings
+from league.tournament.countries import COUNTRIES
+from league.tournament.results import SubstituteResult, registered_result
+
+# Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def validate_country(value: str) -> None:
+    if value and value not in COUNTRIES:
+        raise ValidationError(f"{value!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)", code="invalid_country")
+
+
+ema_number_validator = RegexValidator(r"^[0-9]{1,20}$", "An EMA number is digits only.", code="invalid_ema_number")
+
+
+class Tournament(models.Model):
+    """How a series runs as an event: its rounds, seating, clock, substitutes
+    and whether the public sees its results. One per tournament series."""
+
+    class Seating(models.TextChoices):
+        PREGENERATED = "pregenerated", "Pre-generated for the whole event"
+        SWISS = "swiss", "Swiss: each round from the standings"
+
+    class Ending(models.TextChoices):
+        # Pantheon's EndingPolicy (reference tournaments.md section 6)
+        END_AFTER_HAND = "end_after_hand", "Finish the current hand, then the game ends"
+        ONE_MORE_HAND = "one_more_hand", "Finish the current hand and play one more"
+        NONE = "none", "Do not interrupt: the ruleset ends the game"
+
+    class SubstituteResult(models.TextChoices):
+        REAL = "real", "The real result of the seat"
+        NOT_COUNTED = "not_counted", "Not counted: the game is left out"
+        FIXED = "fixed", "A fixed score and uma"
+
+    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
+    rounds = models.PositiveSmallIntegerField("rounds planned", default=8, validators=[MaxValueValidator(100)])
+    seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
+    seed = models.PositiveIntegerField(default=0, help_text="The seating engine's seed: the same seed, the same seating.")
+    time_limit = models.PositiveSmallIntegerField(
+        "time limit (minutes)", default=90, help_text="WRC recommends 90 minutes; Pantheon's default is 75."
+    )
+    ending = models.CharField("when time is up", max_length=20, choices=Ending.choices, default=Ending.ONE_MORE_HAND)
+    substitute_result = models.CharField(
+        "a substituted player scores", max_length=20, choices=SubstituteResult.choices, default=SubstituteResult.FIXED
+    )
+    substitute_score = models.IntegerField(
+        default=-15000, help_text="Thousandths, in place of (end score - return): EMA's -15.0 is -15000."
+    )
+    substitute_uma = models.IntegerField(default=-15000, help_text="Thousandths, in place of the place's uma.")
+    substitutes_in_standings = models.BooleanField(
+        default=False, help_text="List substitutes in the standings with the results of the games they played."
+    )
+    # Pantheon's hide_results: from this round on, the public sees neither
+    # standings nor results until the director reveals them (None: all shown).
+    hidden_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.series} (event)"
+
+    @property
+    def results_hidden(self) -> bool:
+        return self.hidden_from_round is not None
+
+    def round_visible(self, number: int) -> bool:
+        """Whether the public may see the results of round ``number``."""
+        return self.hidden_from_round is None or number < self.hidden_from_round
+
+
+class Registration(models.Model):
+    """A player entered in a tournament, under their event number."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        DROPPED = "dropped", "Dropped"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    number = models.PositiveIntegerField("event number")
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    ema_number = models.CharField("EMA number", max_length=20, blank=True, validators=[ema_number_validator])
+    country = models.CharField(max_length=2, blank=True, validators=[validate_country], help_text="ISO 3166 code")
+    club = models.CharField(max_length=100, blank=True)
+    team = models.CharField(max_length=100, blank=True)
+    is_substitute = models.BooleanField(
+        "substitute", default=False, help_text="Plays in place of registered players; ranked only if the event says so."
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    # The short link printed on the seating list: /n/<code>.
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="registration_unique_number"),
+            models.UniqueConstraint(fields=["series", "player"], name="registration_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-player", args=[self.series.slug, self.number])
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def is_dropped(self) -> bool:
+        return self.status == self.Status.DROPPED
+
+    @property
+    def is_checked_in(self) -> bool:
+        return self.status == self.Status.CHECKED_IN
+
+    def short_url(self) -> str:
+        return reverse("tournament-short", args=[self.code])
+
+
+class Round(models.Model):
+    """A round of the event: seated (a draft staff review), published (players
+    see it), started (every table's game created and the clock running)."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Seated, not published"
+        PUBLISHED = "published", "Published"
+        STARTED = "started", "Started"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    seated_by = models.CharField(max_length=20, blank=True, help_text="pregenerated, swiss, or swap after either")
+    published_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True, help_text="When the clock started.")
+    time_limit = models.PositiveSmallIntegerField("time limit (minutes)", default=90)
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [models.UniqueConstraint(fields=["series", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.series} round {self.number}"
+
+    @property
+    def is_started(self) -> bool:
+        return self.status == self.Status.STARTED
+
+    @property
+    def is_published(self) -> bool:
+        return self.status in (self.Status.PUBLISHED, self.Status.STARTED)
+
+    @property
+    def ends_at(self) -> datetime.datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + datetime.timedelta(minutes=self.time_limit)
+
+
+class RoundTable(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="round_table")
+    extra_minutes = models.PositiveSmallIntegerField(default=0, help_text="Extra time this table was given.")
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="roundtable_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+    def ends_at(self) -> datetime.datetime | None:
+        end = self.round.ends_at
+        return None if end is None else end + datetime.timedelta(minutes=self.extra_minutes)
+
+
+class RoundSeat(models.Model):
+    """A registered player's seat in a round; ``substitute`` when someone else plays it."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="seats")
+    wind = models.PositiveSmallIntegerField(validators=[SEAT], help_text="0 = East, the first dealer.")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="round_seats")
+    substitute = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="substituted_seats"
+    )
+
+    class Meta:
+        ordering = ["round", "table__number", "wind"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "wind"], name="roundseat_unique_wind"),
+            models.UniqueConstraint(fields=["round", "registration"], name="roundseat_unique_player"),
+            models.UniqueConstraint(
+                fields=["round", "substitute"], condition=Q(substitute__isnull=False), name="roundseat_unique_substitute"
+            ),
+            models.CheckConstraint(condition=Q(wind__lte=3), name="roundseat_wind_0_to_3"),
+        ]
+
+    def __str__(self) -> str:
+        sub = f" (played by {self.substitute.name})" if self.substitute_id else ""
+        return f"{WINDS[self.wind]}: {self.registration.name}{sub}"
+
+    @property
+    def plays(self) -> Registration:
+        """Who sits at the table: the substitute if there is one."""
+        return self.substitute if self.substitute_id else self.registration
+
+
+class TournamentAudit(models.Model):
+    """One change to an event (registration, seating, a round's start, a
+    substitute, the clock, hidden results): who, when and what."""
+
+    class Action(models.TextChoices):
+        SETTINGS = "settings", "Event settings"
+        REGISTER = "register", "Register player"
+        IMPORT = "import", "Import registrations"
+        CHECK_IN = "check_in", "Check in"
+        DROP = "drop", "Drop player"
+        SEAT = "seat", "Seat rounds"
+        SWAP = "swap", "Swap players"
+        PUBLISH = "publish", "Publish round"
+        START = "start_round", "Start round"
+        SUBSTITUTE = "substitute", "Substitute"
+        CLOCK = "clock", "Clock"
+        EXTRA_TIME = "extra_time", "Extra time"
+        TIME_POLICY = "time_policy", "Game ended by the clock"
+        HIDE = "hide_results", "Hide results"
+        REVEAL = "reveal_results", "Reveal results"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_audit")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    username = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} by {self.username or 'system'} on {self.series}"
+
+    def describe(self) -> Any:
+        return self.detail.get("text", "")
+
+
+# -- standings of an event ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventStandings:
+    """The event's standings: one row per registered player (and substitute,
+    where the event lists them), over the finished games of its rounds."""
+
+    standings: Standings  # rows keyed by the registered player's Player id
+    registrations: dict[int, int]  # Player id -> Registration id
+    substituted: dict[int, int]  # Player id -> games a substitute played in their seat
+    through_round: int | None  # the last round counted (None: all)
+    hidden_from: int | None  # the public sees nothing from this round on
+
+
+def event_of(series: Series) -> Tournament | None:
+    """The series' event settings, or None for a league. No query when the
+    series was read with ``select_related("tournament")`` (the public pages
+    do), and one at most per series object otherwise: Django keeps the answer."""
+    try:
+        return series.tournament
+    except Tournament.DoesNotExist:
+        return None
+
+
+def hidden_from(series: Series) -> int | None:
+    """The first round whose results the public may not see (None: all shown)."""
+    tournament = event_of(series)
+    return tournament.hidden_from_round if tournament is not None else None
+
+
+def is_event(series: Series) -> bool:
+    return event_of(series) is not None
+
+
+def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> EventStandings:
+    """Standings after ``through_round`` (None: every round). ``public`` leaves
+    out the rounds the director hides. A seat a substitute played counts for
+    the registered player as the event's rule says (``league.tournament.results``);
+    the substitute is listed with the real result only where the event says so.
+    Four queries whatever the event's size."""
+    tournament = Tournament.objects.filter(series=series).first()
+    hidden = tournament.hidden_from_round if tournament and public else None
+    limit = through_round
+    if hidden is not None:
+        limit = hidden - 1 if limit is None else min(limit, hidden - 1)
+    seats = RoundSeat.objects.filter(round__series=series, table__game__status=Game.Status.FINISHED)
+    if limit is not None:
+        seats = seats.filter(round__number__lte=limit)
+    rows = list(seats.values("registration_id", "substitute_id", "wind", "table__game_id"))
+    regs = {r["id"]: r for r in Registration.objects.filter(series=series).values(
+        "id", "player_id", "first_name", "last_name", "is_substitute")}
+    results = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
+        game__round_table__round__series=series, game__status=Game.Status.FINISHED,
+    ).values("game_id", "seat", "points", "place", "end_score")}
+    substituted_games = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
+    penalties: dict[tuple[int, int], int] = {}
+    for p in Penalty.objects.filter(game_id__in=substituted_games, cancelled_at=None).values("game_id", "seat", "points"):
+        key = (p["game_id"], p["seat"])
+        penalties[key] = penalties.get(key, 0) + p["points"]
+    rule = tournament.substitute_result if tournament else SubstituteResult.REAL
+    list_subs = bool(tournament and tournament.substitutes_in_standings)
+    acc: dict[int, list[tuple[int, int, int]]] = {}  # registration -> (points, place, end score) per game
+    substituted: dict[int, int] = {}
+    for r in rows:
+        key = (r["table__game_id"], r["wind"])
+        seat = results[key]
+        real = (seat["points"], seat["place"], seat["end_score"])
+        if r["substitute_id"] is None:
+            acc.setdefault(r["registration_id"], []).append(real)
+            continue
+        substituted[r["registration_id"]] = substituted.get(r["registration_id"], 0) + 1
+        counted = registered_result(
+            rule, seat_points=seat["points"], penalty=penalties.get(key, 0),
+            fixed_score=tournament.substitute_score if tournament else 0,
+            fixed_uma=tournament.substitute_uma if tournament else 0,
+        )
+        if counted is not None:
+            acc.setdefault(r["registration_id"], []).append((counted, seat["place"], seat["end_score"]))
+        acc.setdefault(r["substitute_id"], []).append(real)
+    standing_rows = []
+    for reg_id, games_of in acc.items():
+        reg = regs[reg_id]
+        if reg["is_substitute"] and not list_subs:
+            continue
+        pts = [g[0] for g in games_of]
+        places = tuple(sum(1 for g in games_of if g[1] == n) for n in (1, 2, 3, 4))
+        name = f"{reg['first_name']} {reg['last_name']}" + (" (substitute)" if reg["is_substitute"] else "")
+        standing_rows.append(StandingRow(
+            player_id=reg["player_id"], name=name,
+            games=len(games_of), total=sum(pts), place_sum=sum(g[1] for g in games_of),
+            score_sum=sum(g[2] for g in games_of), best=max(pts), worst=min(pts), places=places,  # type: ignore[arg-type]
+        ))
+    return EventStandings(
+        standings=Standings.build(standing_rows, min_games=series.min_games),
+        registrations={r["player_id"]: r["id"] for r in regs.values()},
+        substituted={regs[k]["player_id"]: v for k, v in substituted.items()},
+        through_round=limit,
+        hidden_from=hidden,
+    )
+
+
+# -- the director's dashboard ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    wind: str
+    name: str
+    number: int  # the event number of who plays
+    substitute_for: str  # the registered player's name when a substitute plays
+    score: int | None  # table points now (a game being played) or at the end
+    points: int | None  # settled points, thousandths (a finished game)
+    place: int | None
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table of a round as the dashboard shows it."""
+
+    number: int
+    table: RoundTable
+    game: Game | None
+    state: str  # waiting, playing, finished or over_time
+    hand: str  # the hand being played, e.g. "S2, 1 honba"; blank when none
+    hands: int
+    seats: list[TableSeat]
+    ends_at: datetime.datetime | None
+    extra_minutes: int
+
+    @property
+    def label(self) -> str:
+        return {"waiting": "Waiting", "playing": "Playing", "finished": "Finished", "over_time": "Over time"}[self.state]
+
+
+def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
+    """Every table of ``rnd``: who sits where and how its game stands now.
+    A game being played is replayed for its current hand and scores."""
+    tables = list(rnd.tables.select_related("game").prefetch_related(
+        "seats__registration", "seats__substitute", "game__seats").annotate(hand_count=Count("game__hands")))
+    out = []
+    for table in tables:
+        game = table.game
+        result = None
+        if game is not None and not game.is_finished:
+            result = game.replay()
+        finished = {s.seat: s for s in game.seats.all()} if game is not None else {}
+        seats = []
+        for s in sorted(table.seats.all(), key=lambda s: s.wind):
+            plays = s.plays
+            score = points = place = None
+            if result is not None:
+                score = (result.next.scores if result.next else result.scores)[s.wind]
+            elif game is not None and s.wind in finished:
+                score, points, place = finished[s.wind].end_score, finished[s.wind].points, finished[s.wind].place
+            seats.append(TableSeat(
+                wind=WINDS[s.wind], name=plays.name, number=plays.number,
+                substitute_for=s.registration.name if s.substitute_id else "", score=score, points=points, place=place,
+            ))
+        ends = table.ends_at()
+        hand = ""
+        if game is None or (result is not None and not result.hands):
+            state = "waiting"
+        elif game.is_finished:
+            state = "finished"
+        else:
+            state = "over_time" if ends is not None and now > ends else "playing"
+        if result is not None and result.next is not None:
+            nxt = result.next
+            hand = nxt.round_label + (f", {nxt.honba} honba" if nxt.honba else "")
+        if game is not None and state == "waiting" and ends is not None and now > ends:
+            state = "over_time"
+        out.append(TableState(
+            number=table.number, table=table, game=game, state=state, hand=hand,
+            hands=table.hand_count, seats=seats, ends_at=ends,
+            extra_minutes=table.extra_minutes,
+        ))
+    return out
+
+
+def next_seats(registration: Registration) -> list[RoundSeat]:
+    """The published rounds' seats of ``registration`` (as the registered player
+    or as a substitute), in round order."""
+    seats = RoundSeat.objects.filter(
+        Q(registration=registration, substitute=None) | Q(substitute=registration),
+        round__status__in=[Round.Status.PUBLISHED, Round.Status.STARTED],
+    ).select_related("round", "table__game").order_by("round__number")
+    return list(seats)

@@ -1,0 +1,683 @@
+"""Running an event day: registration and check-in, seating rounds with the
+seating engine (``league.seating``), reviewing and publishing them, starting
+a round (every table's game at once), substitutes, the clock and hidden
+results.
+
+Each function is one transaction that first locks the series row
+(``SELECT ... FOR UPDATE``; on SQLite the IMMEDIATE transaction takes the
+database write lock), so two directors cannot seat, swap or start at once;
+a write that touches a game also locks the game row, as the game services
+do. Nothing is saved unless every check passes, and every change leaves a
+``TournamentAudit`` row and moves the series' version, which the public
+pages cache under. Games are started and ended through the game services,
+which audit them as well.
+
+Refusals are ``ServiceError`` with a ``code`` and the ``field`` at fault;
+an imported file's are ``RegistrationImportError`` with every bad line.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from league.models import (
+    WINDS,
+    Game,
+    Hand,
+    Player,
+    Registration,
+    Round,
+    RoundSeat,
+    RoundTable,
+    Seat,
+    Series,
+    Tournament,
+    TournamentAudit,
+)
+from league.models.tournament import event_standings, validate_country
+from league.seating.pregenerated import pregenerate
+from league.seating.schedule import Quality, SeatingError, assess
+from league.seating.swiss import swiss_round
+from league.services.audit import Actor, bump_version, user_of
+from league.services.errors import ServiceError
+from league.services.games import finish_game, start_game
+from league.services.replay import lock_game
+from league.tournament import clock
+from league.tournament.countries import COUNTRIES
+from league.tournament.roster import RosterError, RosterRow, RowError, read_roster
+
+Action = TournamentAudit.Action
+TABLE = 4
+
+
+class RegistrationImportError(ServiceError):
+    """A registration file refused whole; ``errors`` lists every bad line."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        super().__init__("invalid_registrations", "; ".join(str(e) for e in errors), field="file")
+        self.errors = errors
+
+
+# -- shared ---------------------------------------------------------------------------
+
+
+def lock_series(series: Series) -> Series:
+    # One event write at a time: seating, swapping and starting read the
+    # whole event, so they serialise on its series row.
+    return Series.objects.select_for_update().get(pk=series.pk)
+
+
+def tournament_of(series: Series) -> Tournament:
+    tournament, _ = Tournament.objects.get_or_create(series=series)
+    return tournament
+
+
+def log(series: Series, action: TournamentAudit.Action, by: Actor, text: str, *, round_number: int | None = None,
+        **detail: Any) -> TournamentAudit:
+    bump_version(series.pk)
+    user = user_of(by)
+    return TournamentAudit.objects.create(
+        series=series, action=action, round_number=round_number, user=user,
+        username=user.get_username() if user else "", detail={"text": text, **detail},
+    )
+
+
+def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -> Tournament:
+    """Change the event's settings (``Tournament`` fields by name)."""
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        changed = {}
+        for name, value in settings.items():
+            Tournament._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
+            old = getattr(tournament, name)
+            if old != value:
+                changed[name] = [old, value]
+                setattr(tournament, name, value)
+        if series.kind != Series.Kind.TOURNAMENT:
+            Series.objects.filter(pk=series.pk).update(kind=Series.Kind.TOURNAMENT)
+        tournament.full_clean()
+        tournament.save()
+        if changed:
+            log(series, Action.SETTINGS, by, "settings: " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in changed.items()),
+                changed={k: [str(a), str(b)] for k, (a, b) in changed.items()})
+    return tournament
+
+
+# -- registration ---------------------------------------------------------------------
+
+
+def register_player(
+    *, series: Series, first_name: str, last_name: str, number: int | None = None, ema_number: str = "",
+    country: str = "", club: str = "", team: str = "", is_substitute: bool = False, by: Actor = None,
+) -> Registration:
+    """Register one player under ``number`` (the next free one if None).
+
+    The player is found by EMA number, else by name, else created. Locks the series row.
+    """
+    first_name, last_name = first_name.strip(), last_name.strip()
+    country = country.strip().upper()
+    if not first_name:
+        raise ServiceError("required", "a player needs a first name", field="first_name")
+    if not last_name:
+        raise ServiceError("required", "a player needs a last name", field="last_name")
+    if country and country not in COUNTRIES:
+        raise ServiceError("invalid_country", f"{country!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)",
+                           field="country")
+    ema_number = ema_number.strip()
+    if ema_number and not (ema_number.isascii() and ema_number.isdigit()):
+        raise ServiceError("invalid_ema_number", "an EMA number is digits only", field="ema_number")
+    with transaction.atomic():
+        lock_series(series)
+        tournament_of(series)
+        if number is None:
+            number = (series.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
+        row = RosterRow(line=0, number=number, first_name=first_name, last_name=last_name, ema_number=ema_number,
+                        country=country, club=club.strip(), team=team.strip(), is_substitute=is_substitute)
+        problems = _conflicts(series, [row])
+        if problems:
+            err = problems[0]
+            raise ServiceError("registration_conflict", err.message, field=_FIELD_OF.get(err.field or "", None))
+        registration = _create_registration(series, row)
+        log(series, Action.REGISTER, by, f"registered {registration}", registration=registration.pk)
+    return registration
+
+
+_FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "first_name", "last name": "last_name"}
+
+
+def import_registrations(*, series: Series, text: str, by: Actor = None) -> list[Registration]:
+    """Register every player of a CSV player list (``league.tournament.roster``).
+
+    All or nothing: a file with any bad line (its own errors, or a number,
+    player or EMA number already registered) registers no one, and
+    ``RegistrationImportError`` lists every bad line. Locks the series row.
+    """
+    try:
+        rows = read_roster(text)
+    except RosterError as err:
+        raise RegistrationImportError(err.errors) from None
+    with transaction.atomic():
+        lock_series(series)
+        tournament_of(series)
+        problems = _conflicts(series, rows)
+        if problems:
+            raise RegistrationImportError(problems)
+        created = [_create_registration(series, row) for row in rows]
+        log(series, Action.IMPORT, by, f"imported {len(created)} registrations", count=len(created))
+    return created
+
+
+def _conflicts(series: Series, rows: Sequence[RosterRow]) -> list[RowError]:
+    """What the database refuses in ``rows``: numbers or players already registered."""
+    errors = []
+    taken_numbers = dict(series.registrations.values_list("number", "first_name"))
+    registered = set(series.registrations.values_list("player_id", flat=True))
+    by_ema = {p.ema_number: p for p in Player.objects.filter(ema_number__in=[r.ema_number for r in rows if r.ema_number])}
+    by_name = {p.name: p for p in Player.objects.filter(name__in=[r.name for r in rows])}
+    players_in_file: dict[int, int] = {}
+    for row in rows:
+        if row.number in taken_numbers:
+            errors.append(RowError(row.line, "number", f"{row.number} is already registered"))
+        player = by_ema.get(row.ema_number) if row.ema_number else None
+        if player is not None and player.name != row.name:
+            errors.append(RowError(row.line, "EMA number",
+                                   f"{row.ema_number} belongs to {player.name}, not {row.name}"))
+            continue
+        player = player or by_name.get(row.name)
+        if player is not None and row.ema_number and player.ema_number and player.ema_number != row.ema_number:
+            errors.append(RowError(row.line, "EMA number",
+                                   f"{row.name} is known with EMA number {player.ema_number}, not {row.ema_number}"))
+        if player is not None and player.pk in registered:
+            errors.append(RowError(row.line, None, f"{row.name} is already registered"))
+        if player is not None:
+            earlier = players_in_file.setdefault(player.pk, row.line)
+            if earlier != row.line:
+                errors.append(RowError(row.line, None, f"{row.name} is already on line {earlier}"))
+    return errors
+
+
+def _create_registration(series: Series, row: RosterRow) -> Registration:
+    player = None
+    if row.ema_number:
+        player = Player.objects.filter(ema_number=row.ema_number).first()
+    if player is None:
+        player, _ = Player.objects.get_or_create(name=row.name)
+    fill = {k: v for k, v in (("ema_number", row.ema_number), ("club", row.club), ("country", row.country))
+            if v and not getattr(player, k)}
+    if fill:
+        for k, v in fill.items():
+            setattr(player, k, v)
+        player.save(update_fields=list(fill))
+    registration = Registration(
+        series=series, player=player, number=row.number, first_name=row.first_name, last_name=row.last_name,
+        ema_number=row.ema_number, country=row.country, club=row.club, team=row.team, is_substitute=row.is_substitute,
+    )
+    validate_country(registration.country)
+    for _ in range(5):  # a short code that clashes is drawn again
+        try:
+            with transaction.atomic():
+                registration.save()
+            return registration
+        except IntegrityError:
+            if Registration.objects.filter(code=registration.code).exists():
+                registration.code = Registration._meta.get_field("code").default()
+                continue
+            raise
+    raise ServiceError("code_clash", "no free short code; try again")
+
+
+def check_in(*, registrations: Iterable[Registration], present: bool = True, by: Actor = None) -> int:
+    """Mark players as here (or not here after all); returns how many changed.
+
+    A dropped player is refused: undrop first. Locks the series row.
+    """
+    regs = list(registrations)
+    if not regs:
+        return 0
+    series = regs[0].series
+    with transaction.atomic():
+        lock_series(series)
+        fresh = list(Registration.objects.filter(pk__in=[r.pk for r in regs], series=series))
+        dropped = [r for r in fresh if r.is_dropped]
+        if dropped:
+            raise ServiceError("dropped", f"{dropped[0]} was dropped from the event", field="registrations")
+        status = Registration.Status.CHECKED_IN if present else Registration.Status.REGISTERED
+        changed = [r for r in fresh if r.status != status]
+        now = timezone.now()
+        for r in changed:
+            r.status, r.checked_in_at = status, now if present else None
+        Registration.objects.bulk_update(changed, ["status", "checked_in_at"])
+        if changed:
+            names = ", ".join(str(r) for r in changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
+            log(series, Action.CHECK_IN, by, ("checked in " if present else "not here: ") + names,
+                registrations=[r.pk for r in changed], present=present)
+    return len(changed)
+
+
+def drop_player(*, registration: Registration, by: Actor = None, undo: bool = False) -> Registration:
+    """Drop a player mid-event (or take them back). Their seats in rounds not
+    yet started stay, marked: a substitute must play them, or the rounds be
+    seated again. Locks the series row."""
+    with transaction.atomic():
+        lock_series(registration.series)
+        registration = Registration.objects.get(pk=registration.pk)
+        if undo:
+            if not registration.is_dropped:
+                raise ServiceError("not_dropped", f"{registration} is not dropped", field="registration")
+            registration.status, registration.dropped_at = Registration.Status.REGISTERED, None
+        else:
+            if registration.is_dropped:
+                raise ServiceError("dropped", f"{registration} is already dropped", field="registration")
+            registration.status, registration.dropped_at = Registration.Status.DROPPED, timezone.now()
+        registration.save(update_fields=["status", "dropped_at"])
+        log(registration.series, Action.DROP, by, ("taken back: " if undo else "dropped: ") + str(registration),
+            registration=registration.pk, undo=undo)
+    return registration
+
+
+# -- seating ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatingReport:
+    rounds: list[Round]
+    quality: Quality
+    substitutes_seated: list[Registration]
+
+
+def players_to_seat(series: Series) -> tuple[list[Registration], list[Registration]]:
+    """Who a new seating seats: every registered player not dropped, plus as
+    many substitutes (by number) as it takes to fill tables of four. Refused
+    with the number of substitutes needed when there are too few."""
+    active = list(series.registrations.exclude(status=Registration.Status.DROPPED).order_by("number"))
+    players = [r for r in active if not r.is_substitute]
+    subs = [r for r in active if r.is_substitute]
+    short = -len(players) % TABLE
+    if short > len(subs):
+        raise ServiceError(
+            "player_count",
+            f"{len(players)} players cannot sit at tables of four: {short} substitute{'s' if short > 1 else ''} "
+            f"{'are' if short > 1 else 'is'} needed (register {short - len(subs)} more with 'substitute' ticked, "
+            f"or drop {len(players) % TABLE})",
+            field="players",
+        )
+    if not players:
+        raise ServiceError("player_count", "nobody is registered yet", field="players")
+    return players + subs[:short], subs[:short]
+
+
+def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None = None, by: Actor = None) -> SeatingReport:
+    """Seat the event's rounds as drafts for review.
+
+    Pre-generated: all rounds at once (none may have started), replacing
+    drafts. Swiss: the next round from the standings after the rounds played
+    (every game of the last round finished). Locks the series row.
+    """
+    with transaction.atomic():
+        series = lock_series(series)
+        tournament = tournament_of(series)
+        players, fillers = players_to_seat(series)
+        ids = [r.pk for r in players]
+        existing = list(series.event_rounds.order_by("number"))
+        if tournament.seating == Tournament.Seating.PREGENERATED:
+            if any(r.status != Round.Status.DRAFT for r in existing):
+                raise ServiceError(
+                    "rounds_published",
+                    "rounds are already published or started: swap players in the rounds to come, or switch "
+                    "the event to Swiss seating for the rest",
+                    field="rounds",
+                )
+            count = rounds or tournament.rounds
+            try:
+                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed)
+            except SeatingError as err:
+                raise ServiceError(err.code, err.message, field=err.field) from None
+            for r in existing:
+                r.delete()
+            created = [_store_round(series, tournament, n, tables, "pregenerated")
+                       for n, tables in enumerate(result.rounds, start=1)]
+            quality = result.quality
+        else:
+            drafts = [r for r in existing if r.status == Round.Status.DRAFT]
+            for r in drafts:
+                r.delete()
+            played = [r for r in existing if r.status != Round.Status.DRAFT]
+            if played and Game.objects.filter(round_table__round__in=played, status=Game.Status.IN_PROGRESS).exists():
+                raise ServiceError("round_playing", "the last round is still being played; Swiss seats the next "
+                                   "round from its results", field="rounds")
+            if played and any(not r.is_started for r in played):
+                raise ServiceError("round_not_started", "a published round has not started yet", field="rounds")
+            table = event_standings(series)
+            rows = [*table.standings.ranked, *table.standings.unranked]
+            rank = {table.registrations[row.player_id]: i for i, row in enumerate(rows)}
+            order = sorted(ids, key=lambda pk: (rank.get(pk, len(rank)), pk))
+            history = [_round_tables(r) for r in played]
+            if any({p for t in h for p in t} != set(ids) for h in history):
+                history = []  # the field changed (a drop): the engine needs the same players each round
+            try:
+                nxt = swiss_round(order, history)
+            except SeatingError as err:
+                raise ServiceError(err.code, err.message, field=err.field) from None
+            created = [_store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
+            quality = nxt.quality
+        log(series, Action.SEAT, by,
+            f"seated round{'s' if len(created) > 1 else ''} {', '.join(str(r.number) for r in created)}: "
+            f"{quality.repeat_count} repeat meetings, wind spread {quality.wind_spread}",
+            rounds=[r.number for r in created], quality=quality.as_dict(), fillers=[r.pk for r in fillers])
+    return SeatingReport(rounds=created, quality=quality, substitutes_seated=fillers)
+
+
+def _store_round(series: Series, tournament: Tournament, number: int, tables: Sequence[Sequence[int]],
+                 mode: str) -> Round:
+    rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=tournament.time_limit)
+    table_rows = RoundTable.objects.bulk_create(RoundTable(round=rnd, number=i) for i in range(1, len(tables) + 1))
+    RoundSeat.objects.bulk_create(
+        RoundSeat(round=rnd, table=t, wind=w, registration_id=pk)
+        for t, group in zip(table_rows, tables, strict=True) for w, pk in enumerate(group)
+    )
+    return rnd
+
+
+def _round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
+    """A round as the seating engine sees it: tables of registration ids, East first."""
+    tables: dict[int, list[int]] = {}
+    for s in rnd.seats.order_by("table__number", "wind").values("table__number", "registration_id"):
+        tables.setdefault(s["table__number"], []).append(s["registration_id"])
+    return tuple(tuple(t) for _, t in sorted(tables.items()))
+
+
+def schedule_quality(series: Series) -> Quality | None:
+    """The quality of every round seated so far (repeats, meetings, winds)."""
+    rounds = [_round_tables(r) for r in series.event_rounds.order_by("number")]
+    if not rounds:
+        return None
+    players = {p for rnd in rounds for t in rnd for p in t}
+    return assess(rounds, len(players))
+
+
+def swap_players(*, round: Round, first: Registration, second: Registration, by: Actor = None) -> Quality:
+    """Swap two players' seats (table and wind) in a round not yet started;
+    returns the quality of the whole seating after the swap. Locks the series row."""
+    if first.pk == second.pk:
+        raise ServiceError("same_player", "choose two different players", field="second")
+    with transaction.atomic():
+        lock_series(round.series)
+        rnd = Round.objects.get(pk=round.pk)
+        if rnd.is_started:
+            raise ServiceError("round_started", f"round {rnd.number} has started; its seats are the games' now",
+                               field="round")
+        seats = {s.registration_id: s for s in rnd.seats.select_related("table")}
+        for field, reg in (("first", first), ("second", second)):
+            if reg.pk not in seats:
+                raise ServiceError("not_seated", f"{reg} has no seat in round {rnd.number}", field=field)
+        a, b = seats[first.pk], seats[second.pk]
+        before = {"first": [a.table.number, WINDS[a.wind]], "second": [b.table.number, WINDS[b.wind]]}
+        # Through a free wind-less state: the unique (table, wind) pair forbids a direct exchange.
+        a_table, a_wind, b_table, b_wind = a.table_id, a.wind, b.table_id, b.wind
+        RoundSeat.objects.filter(pk=a.pk).delete()
+        RoundSeat.objects.filter(pk=b.pk).update(table_id=a_table, wind=a_wind)
+        RoundSeat.objects.create(round=rnd, table_id=b_table, wind=b_wind, registration_id=first.pk,
+                                 substitute_id=a.substitute_id)
+        if not rnd.seated_by.endswith("+swap"):
+            rnd.seated_by = (rnd.seated_by or "manual") + "+swap"
+            rnd.save(update_fields=["seated_by"])
+        quality = schedule_quality(rnd.series)
+        assert quality is not None
+        log(rnd.series, Action.SWAP, by,
+            f"round {rnd.number}: swapped {first.name} (table {before['first'][0]} {before['first'][1]}) and "
+            f"{second.name} (table {before['second'][0]} {before['second'][1]}); now {quality.repeat_count} repeat "
+            f"meetings, wind spread {quality.wind_spread}",
+            round_number=rnd.number, before=before, quality=quality.as_dict())
+    return quality
+
+
+def publish_round(*, round: Round, by: Actor = None) -> Round:
+    """Show a seated round to the players (their next-table pages, the
+    projector). Rounds are published in order. Locks the series row."""
+    with transaction.atomic():
+        lock_series(round.series)
+        rnd = Round.objects.get(pk=round.pk)
+        if rnd.status != Round.Status.DRAFT:
+            raise ServiceError("already_published", f"round {rnd.number} is already published", field="round")
+        if rnd.series.event_rounds.filter(number__lt=rnd.number, status=Round.Status.DRAFT).exists():
+            raise ServiceError("earlier_round", "publish the earlier rounds first", field="round")
+        rnd.status, rnd.published_at = Round.Status.PUBLISHED, timezone.now()
+        rnd.save(update_fields=["status", "published_at"])
+        log(rnd.series, Action.PUBLISH, by, f"published round {rnd.number}", round_number=rnd.number)
+    return rnd
+
+
+# -- starting a round -----------------------------------------------------------------------
+
+
+def start_round(*, round: Round, by: Actor = None, now: datetime.datetime | None = None) -> list[Game]:
+    """Start every table of a published round at once: one game per table,
+    seats and winds as seated (a substitute in the seat of the player they
+    replace), and the round's clock.
+
+    Refused, with nothing created, when a player who would sit is dropped,
+    not checked in, or still in an unfinished game anywhere (a player can
+    never sit in two unfinished games), or when an earlier round has not
+    started. Locks the series row; the games are created in this one transaction.
+    """
+    with transaction.atomic():
+        series = lock_series(round.series)
+        rnd = Round.objects.get(pk=round.pk)
+        if rnd.status == Round.Status.DRAFT:
+            raise ServiceError("not_published", f"publish round {rnd.number} before starting it", field="round")
+        if rnd.is_started:
+            raise ServiceError("round_started", f"round {rnd.number} has already started", field="round")
+        if series.event_rounds.filter(number__lt=rnd.number).exclude(status=Round.Status.STARTED).exists():
+            raise ServiceError("earlier_round", "start the earlier rounds first", field="round")
+        tables = list(rnd.tables.prefetch_related("seats__registration__player", "seats__substitute__player"))
+        problems = []
+        seated: list[tuple[RoundTable, list[RoundSeat]]] = []
+        for table in tables:
+            seats = sorted(table.seats.all(), key=lambda s: s.wind)
+            seated.append((table, seats))
+            for s in seats:
+                where = f"table {table.number} {WINDS[s.wind]}"
+                if s.substitute_id is None and s.registration.is_dropped:
+                    problems.append(f"{s.registration} ({where}) was dropped: put a substitute in the seat")
+                elif not s.plays.is_checked_in:
+                    problems.append(f"{s.plays} ({where}) is not checked in: check them in, or put a substitute "
+                                    "in the seat")
+        busy = busy_players([s.plays.player_id for _, seats in seated for s in seats])
+        for s in (s for _, seats in seated for s in seats):
+            if s.plays.player_id in busy:
+                problems.append(f"{s.plays} is still playing {busy[s.plays.player_id]}: a player never sits in two "
+                                "unfinished games")
+        if problems:
+            raise ServiceError("cannot_start", "; ".join(problems), field="round")
+        now = now or timezone.now()
+        games = []
+        for table, seats in seated:
+            game = start_game(series=series, players=[s.plays.player for s in seats], round_number=rnd.number,
+                              table=str(table.number), started_at=now, by=by)
+            table.game = game
+            table.save(update_fields=["game"])
+            games.append(game)
+        rnd.status, rnd.started_at = Round.Status.STARTED, now
+        rnd.save(update_fields=["status", "started_at"])
+        log(series, Action.START, by, f"started round {rnd.number}: {len(games)} tables, {rnd.time_limit} minutes",
+            round_number=rnd.number, games=[g.pk for g in games])
+    return games
+
+
+def busy_players(player_ids: Iterable[int], *, except_game: Game | None = None) -> dict[int, Game]:
+    """The players among ``player_ids`` seated in an unfinished game, with that game."""
+    seats = Seat.objects.filter(player_id__in=list(player_ids), game__status=Game.Status.IN_PROGRESS)
+    if except_game is not None:
+        seats = seats.exclude(game=except_game)
+    return {s.player_id: s.game for s in seats.select_related("game__series")}
+
+
+# -- substitutes ----------------------------------------------------------------------------
+
+
+def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = None) -> RoundSeat:
+    """Let ``substitute`` play ``seat``'s registered player's seat (None: the
+    registered player plays after all). In a started round the game's seat
+    changes too, while no hand has been recorded.
+
+    The substitute must be registered in the event, not dropped, checked in,
+    and not playing elsewhere in this round or in an unfinished game.
+    Locks the series row (and the game's, in a started round).
+    """
+    with transaction.atomic():
+        lock_series(seat.round.series)
+        seat = RoundSeat.objects.select_related("round", "table", "registration", "substitute").get(pk=seat.pk)
+        rnd = seat.round
+        if substitute is not None:
+            substitute = Registration.objects.select_related("player").get(pk=substitute.pk)
+            if substitute.series_id != rnd.series_id:
+                raise ServiceError("not_registered", f"{substitute} is not registered in this event", field="substitute")
+            if substitute.pk == seat.registration_id:
+                raise ServiceError("same_player", "a player cannot substitute for themselves", field="substitute")
+            if substitute.is_dropped:
+                raise ServiceError("dropped", f"{substitute} was dropped from the event", field="substitute")
+            if rnd.is_started and not substitute.is_checked_in:
+                raise ServiceError("not_checked_in", f"{substitute} is not checked in", field="substitute")
+            plays_here = rnd.seats.exclude(pk=seat.pk).filter(substitute=None, registration=substitute).exists() or \
+                rnd.seats.exclude(pk=seat.pk).filter(substitute=substitute).exists()
+            if plays_here:
+                raise ServiceError("already_seated", f"{substitute} already plays in round {rnd.number}",
+                                   field="substitute")
+        elif seat.registration.is_dropped:
+            raise ServiceError("dropped", f"{seat.registration} was dropped: the seat needs a substitute",
+                               field="substitute")
+        before = seat.substitute.name if seat.substitute else None
+        game = seat.table.game
+        if game is not None:
+            game = lock_game(game)
+            if game.hands.exists() or game.is_finished:
+                raise ServiceError("game_begun", f"table {seat.table.number} has recorded hands: a substitute can "
+                                   "only take a seat before the first hand", field="seat")
+            plays = substitute or seat.registration
+            busy = busy_players([plays.player_id], except_game=game)
+            if busy:
+                raise ServiceError("busy", f"{plays} is still playing {busy[plays.player_id]}", field="substitute")
+            game_seat = game.seats.get(seat=seat.wind)
+            game_seat.player = plays.player
+            game_seat.save(update_fields=["player"])
+        seat.substitute = substitute
+        seat.save(update_fields=["substitute"])
+        text = (f"round {rnd.number} table {seat.table.number} {WINDS[seat.wind]}: "
+                + (f"{substitute.name} plays for {seat.registration.name}" if substitute
+                   else f"{seat.registration.name} plays (no substitute{f'; was {before}' if before else ''})"))
+        log(rnd.series, Action.SUBSTITUTE, by, text, round_number=rnd.number, seat=seat.pk,
+            substitute=substitute.pk if substitute else None)
+    return seat
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+
+def set_extra_time(*, table: RoundTable, minutes: int, by: Actor = None) -> RoundTable:
+    """Give a table ``minutes`` of extra time in all (0 takes it back). Locks the series row."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= 120:
+        raise ServiceError("invalid_minutes", "extra time is 0 to 120 minutes", field="minutes")
+    with transaction.atomic():
+        lock_series(table.round.series)
+        table = RoundTable.objects.select_related("round").get(pk=table.pk)
+        before = table.extra_minutes
+        table.extra_minutes = minutes
+        table.save(update_fields=["extra_minutes"])
+        log(table.round.series, Action.EXTRA_TIME, by,
+            f"round {table.round.number} table {table.number}: extra time {before} -> {minutes} minutes",
+            round_number=table.round.number, table=table.number)
+    return table
+
+
+def set_clock(*, round: Round, minutes: int | None = None, started_at: datetime.datetime | None = None,
+              by: Actor = None) -> Round:
+    """Change a round's time limit, or restart its clock at ``started_at``. Locks the series row."""
+    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 600):
+        raise ServiceError("invalid_minutes", "a time limit is 1 to 600 minutes", field="minutes")
+    with transaction.atomic():
+        lock_series(round.series)
+        rnd = Round.objects.get(pk=round.pk)
+        if started_at is not None and not rnd.is_started:
+            raise ServiceError("not_started", "the clock starts with the round", field="started_at")
+        changes = []
+        if minutes is not None and minutes != rnd.time_limit:
+            changes.append(f"time limit {rnd.time_limit} -> {minutes} minutes")
+            rnd.time_limit = minutes
+        if started_at is not None:
+            changes.append(f"clock restarted at {started_at:%H:%M:%S}")
+            rnd.started_at = started_at
+        rnd.save(update_fields=["time_limit", "started_at"])
+        if changes:
+            log(rnd.series, Action.CLOCK, by, f"round {rnd.number}: " + "; ".join(changes), round_number=rnd.number)
+    return rnd
+
+
+def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.Verdict | None:
+    """What the event's clock and ending policy say for ``game`` now; None
+    for a game that is not a table of a started round."""
+    table = RoundTable.objects.filter(game=game).select_related("round__series__tournament").first()
+    if table is None or table.round.started_at is None:
+        return None
+    end = table.ends_at()
+    assert end is not None
+    now = now or timezone.now()
+    hands_after = [outcome == Hand.Outcome.CHOMBO
+                   for outcome in game.hands.filter(entered_at__gte=end).order_by("number").values_list("outcome", flat=True)]
+    return clock.verdict(table.round.series.tournament.ending, remaining=(end - now).total_seconds(),
+                         hands_after=hands_after)
+
+
+def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | None = None) -> bool:
+    """End ``game`` if the clock's policy says its last hand is played; returns
+    whether it ended. Called after every recorded hand. Locks the game row."""
+    verdict = clock_verdict(game, now=now)
+    if verdict is None or not verdict.game_over:
+        return False
+    with transaction.atomic():
+        game = lock_game(game)
+        if game.is_finished:
+            return False
+        finish_game(game=game, end=Game.End.EARLY, by=by)
+        table = game.round_table
+        log(game.series, Action.TIME_POLICY, by,
+            f"round {game.round_number} table {table.number}: time was up, the policy's last hand is played; "
+            "the game ended", round_number=game.round_number, game=game.pk)
+    return True
+
+
+# -- hidden results ---------------------------------------------------------------------------
+
+
+def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Tournament:
+    """Hide standings and results from round ``from_round`` on from the public
+    (Pantheon's hide_results) until ``reveal_results``. Locks the series row."""
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
+        raise ServiceError("invalid_round", "a round is a whole number from 1", field="from_round")
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        tournament.hidden_from_round = from_round
+        tournament.save(update_fields=["hidden_from_round"])
+        log(series, Action.HIDE, by, f"results hidden from round {from_round} on", round_number=from_round)
+    return tournament
+
+
+def reveal_results(*, series: Series, by: Actor = None) -> Tournament:
+    """Show every result again, at once. Locks the series row."""
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        if tournament.hidden_from_round is None:
+            raise ServiceError("not_hidden", "no result is hidden", field="series")
+        tournament.hidden_from_round = None
+        tournament.save(update_fields=["hidden_from_round"])
+        log(series, Action.REVEAL, by, "results revealed")
+    return tournament

@@ -1,0 +1,170 @@
+"""Read a tournament's player list from CSV: every bad row reported by its
+line, so the director fixes the file once and imports it whole.
+
+The header names the columns, in any order and case, spaces or underscores
+alike: ``number``, ``first name``, ``last name`` (required), ``EMA number``,
+``country`` (ISO 3166 code), ``club``, ``team``, ``substitute`` (yes/no).
+Commas, semicolons (a European spreadsheet) and tabs all separate cells; a
+UTF-8 byte-order mark is ignored. Line 1 is the header.
+
+>>> rows = read_roster("number,first name,last name,country\\n1,Aiko,Sato,jp\\n")
+>>> rows[0].number, rows[0].name, rows[0].country
+(1, 'Aiko Sato', 'JP')
+>>> read_roster("number,first name,last name\\n1,Aiko,\\n1,Bram,de Vries\\n")
+Traceback (most recent call last):
+...
+league.tournament.roster.RosterError: line 2: last name: is empty; line 3: number: 1 is already on line 2
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from league.tournament.countries import COUNTRIES
+
+MAX_ROWS = 2000
+LIMITS = {"first_name": 100, "last_name": 100, "club": 100, "team": 100, "ema_number": 20}
+COLUMNS = {
+    "number": "number", "no": "number", "event number": "number", "first name": "first_name",
+    "firstname": "first_name", "last name": "last_name", "lastname": "last_name", "surname": "last_name",
+    "ema number": "ema_number", "ema": "ema_number", "ema id": "ema_number", "country": "country",
+    "club": "club", "team": "team", "substitute": "substitute",
+}
+LABELS = {"number": "number", "first_name": "first name", "last_name": "last name", "ema_number": "EMA number",
+          "country": "country", "club": "club", "team": "team", "substitute": "substitute"}
+REQUIRED = ("number", "first_name", "last_name")
+YES = {"yes", "y", "true", "1", "x"}
+NO = {"no", "n", "false", "0", ""}
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    line: int
+    number: int
+    first_name: str
+    last_name: str
+    ema_number: str = ""
+    country: str = ""
+    club: str = ""
+    team: str = ""
+    is_substitute: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+@dataclass(frozen=True)
+class RowError:
+    line: int
+    field: str | None  # a column's label, or None for the whole line
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        return where + (f"{self.field}: " if self.field else "") + self.message
+
+
+class RosterError(ValueError):
+    """The file was refused; ``errors`` lists every problem found, by line."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+def read_roster(text: str) -> list[RosterRow]:
+    """Every row of ``text``, or ``RosterError`` listing every bad one."""
+    text = text.removeprefix("\ufeff")
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise RosterError([RowError(1, None, "the file is empty; line 1 must name the columns")])
+    delimiter = max(",;\t", key=lines[0].count)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header = next(reader)
+    columns, errors = _columns(header)
+    if errors:
+        raise RosterError(errors)
+    rows: list[RosterRow] = []
+    first_line: dict[tuple[str, str], int] = {}
+    for cells in reader:
+        line = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue  # blank lines are spreadsheet noise
+        if len(rows) + len(errors) >= MAX_ROWS:
+            errors.append(RowError(line, None, f"a list holds at most {MAX_ROWS} players"))
+            break
+        if len(cells) > len(header):
+            errors.append(RowError(line, None, f"{len(cells)} cells, but the header names {len(header)} columns"))
+            continue
+        values = {key: cells[i].strip() if i < len(cells) else "" for i, key in columns.items()}
+        row, row_errors = _row(line, values)
+        for key in ("number", "ema_number"):
+            value = str(getattr(row, key)) if row is not None else values.get(key, "")
+            if not value:
+                continue
+            earlier = first_line.setdefault((key, value), line)
+            if earlier != line:
+                row_errors.append(RowError(line, LABELS[key], f"{value} is already on line {earlier}"))
+        errors.extend(row_errors)
+        if row is not None and not row_errors:
+            rows.append(row)
+    if errors:
+        raise RosterError(errors)
+    if not rows:
+        raise RosterError([RowError(2, None, "the file has a header but no players")])
+    return rows
+
+
+def _columns(header: list[str]) -> tuple[dict[int, str], list[RowError]]:
+    columns: dict[int, str] = {}
+    errors = []
+    for i, cell in enumerate(header):
+        name = re.sub(r"[\s_]+", " ", cell.strip().lower())
+        key = COLUMNS.get(name)
+        if key is None:
+            errors.append(RowError(1, None, f"unknown column {cell.strip()!r} (known: {', '.join(LABELS.values())})"))
+        elif key in columns.values():
+            errors.append(RowError(1, None, f"column {LABELS[key]!r} appears twice"))
+        else:
+            columns[i] = key
+    for key in REQUIRED:
+        if key not in columns.values():
+            errors.append(RowError(1, None, f"the header lacks the {LABELS[key]!r} column"))
+    return columns, errors
+
+
+def _row(line: int, values: dict[str, str]) -> tuple[RosterRow | None, list[RowError]]:
+    errors: list[RowError] = []
+
+    def bad(key: str, message: str) -> None:
+        errors.append(RowError(line, LABELS[key], message))
+
+    raw = values.get("number", "")
+    number = int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else None
+    if number is None:
+        bad("number", f"{raw!r} is not a whole number from 1" if raw else "is empty")
+    for key in ("first_name", "last_name"):
+        if not values.get(key):
+            bad(key, "is empty")
+    for key, limit in LIMITS.items():
+        if len(values.get(key, "")) > limit:
+            bad(key, f"is longer than {limit} characters")
+    ema = values.get("ema_number", "")
+    if ema and not (ema.isascii() and ema.isdigit()):
+        bad("ema_number", f"{ema!r} is not an EMA number (digits only)")
+    country = values.get("country", "").upper()
+    if country and country not in COUNTRIES:
+        bad("country", f"{values['country']!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)")
+    sub = values.get("substitute", "").lower()
+    if sub not in YES | NO:
+        bad("substitute", f"{values['substitute']!r} is not yes or no")
+    if errors or number is None:
+        return None, errors
+    return RosterRow(
+        line=line, number=number, first_name=values["first_name"], last_name=values["last_name"], ema_number=ema,
+        country=country, club=values.get("club", ""), team=values.get("team", ""), is_substitute=sub in YES,
+    ), errors

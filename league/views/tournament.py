@@ -1,0 +1,557 @@
+"""An event day's pages. Staff (the series' scorers): registration and
+check-in, seating review (swap, substitute, publish, start), the dashboard
+with the clock, printouts. Public: the event page, each player's "next table"
+page with its short link and QR code, and projector pages that page by
+themselves. Views are thin: a form validates, one service in
+``league.services.tournament`` writes, the page redirects.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+
+from league.forms.tournament import (
+    ClockForm,
+    ExtraTimeForm,
+    HideForm,
+    ImportForm,
+    RegistrationForm,
+    SubstituteForm,
+    SwapForm,
+    TournamentForm,
+)
+from league.models import WINDS, Registration, Round, RoundSeat, RoundTable, Series, Tournament
+from league.models.tournament import event_standings, next_seats, round_tables
+from league.services import ServiceError
+from league.services import tournament as event
+from league.views.series import int_param
+from league.views.staff import series_for_scorer, staff_required
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+SCREEN_SECONDS = 15  # how long a projector page stays before the next
+SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns
+DASHBOARD_REFRESH = 20
+PRINTS = {
+    "by-name": "Seating by player",
+    "by-table": "Seating by table",
+    "score-sheets": "Score sheets",
+    "standings": "Standings",
+}
+
+
+def _event_for_scorer(request: HttpRequest, slug: str) -> Series:
+    """The series, for its scorers, if it is run as an event (its kind is
+    tournament); a league's staff pages stay as they are."""
+    series = series_for_scorer(request, slug)
+    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
+        raise Http404("this series is a league; make it a tournament in the admin to run an event day")
+    return series
+
+
+def _post_only(request: HttpRequest) -> HttpResponse | None:
+    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
+
+
+def _round(series: Series, number: int) -> Round:
+    return get_object_or_404(Round, series=series, number=number)
+
+
+def _report(request: HttpRequest, err: ServiceError) -> None:
+    messages.error(request, err.message)
+
+
+# -- staff: the dashboard ---------------------------------------------------------------------
+
+
+@staff_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's page: rounds and their state, the round being played
+    table by table with its clock, and the standings after each round."""
+    series = _event_for_scorer(request, slug)
+    tournament = event.tournament_of(series)
+    rounds = list(series.event_rounds.annotate(
+        tables_count=Count("tables", distinct=True),
+        finished_count=Count("tables", filter=Q(tables__game__status="finished"), distinct=True),
+    ))
+    shown_number = int_param(request.GET.get("round"))
+    started = [r for r in rounds if r.is_started]
+    shown = next((r for r in rounds if r.number == shown_number), None) or (started[-1] if started else None)
+    now = timezone.now()
+    tables = round_tables(shown, now=now) if shown and shown.is_started else []
+    standings_round = int_param(request.GET.get("standings")) or None
+    table = event_standings(series, through_round=standings_round)
+    counts = dict(series.registrations.values_list("status").annotate(n=Count("id")))
+    ctx = {
+        "series": series, "tournament": tournament, "rounds": rounds, "shown": shown, "tables": tables,
+        "states": {s: sum(1 for t in tables if t.state == s) for s in ("waiting", "playing", "over_time", "finished")},
+        "standings": table, "standings_round": standings_round,
+        "played_rounds": [r.number for r in started],
+        "counts": counts, "registered": sum(counts.values()),
+        "quality": event.schedule_quality(series) if rounds else None,
+        "hide_form": HideForm(initial={"from_round": (started[-1].number + 1) if started else 1}),
+        "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
+        "prints": PRINTS,
+    }
+    return render(request, "league/tournament_dashboard.html", ctx)
+
+
+@staff_required
+def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    tournament = event.tournament_of(series)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament.refresh_from_db()
+        try:
+            event.configure_tournament(series=series, by=request.user, **form.settings())
+        except ServiceError as err:
+            _report(request, err)
+        else:
+            messages.success(request, "Event settings saved.")
+            return redirect("event-dashboard", slug=series.slug)
+    return render(request, "league/tournament_settings.html", {"series": series, "form": form})
+
+
+# -- staff: registration ---------------------------------------------------------------------
+
+
+@staff_required
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The registration desk: the list (EMA numbers included: staff only),
+    one player at a time, a CSV import, check-in and drops."""
+    series = _event_for_scorer(request, slug)
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            reg = event.register_player(series=series, by=request.user, **d)
+        except ServiceError as err:
+            form.add_service_error(err)
+        else:
+            messages.success(request, f"Registered {reg}.")
+            return redirect("event-players", slug=series.slug)
+    return _players_page(request, series, form=form)
+
+
+def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpResponse:
+    regs = list(series.registrations.select_related("player").order_by("number"))
+    ctx = {
+        "series": series, "registrations": regs,
+        "form": extra.pop("form", None) or RegistrationForm(),
+        "import_form": extra.pop("import_form", None) or ImportForm(),
+        "counts": {s: sum(1 for r in regs if r.status == s) for s in Registration.Status.values},
+        "players_count": sum(1 for r in regs if not r.is_substitute and not r.is_dropped),
+        "subs_count": sum(1 for r in regs if r.is_substitute and not r.is_dropped),
+        **extra,
+    }
+    return render(request, "league/tournament_players.html", ctx, status=extra.get("status", 200))
+
+
+@staff_required
+def import_players(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            created = event.import_registrations(series=series, text=form.cleaned_data["content"], by=request.user)
+        except event.RegistrationImportError as err:
+            return _players_page(request, series, import_form=form, import_errors=err.errors, status=400)
+        messages.success(request, f"Imported {len(created)} players.")
+        return redirect("event-players", slug=series.slug)
+    return _players_page(request, series, import_form=form, status=400)
+
+
+@staff_required
+def check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    numbers = [int(n) for n in request.POST.getlist("number") if n.isascii() and n.isdigit()]
+    present = request.POST.get("present", "1") == "1"
+    regs = list(series.registrations.filter(number__in=numbers))
+    try:
+        changed = event.check_in(registrations=regs, present=present, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+    else:
+        messages.success(request, f"{'Checked in' if present else 'Marked not here'}: {changed} player"
+                                  f"{'s' if changed != 1 else ''}.")
+    return redirect("event-players", slug=series.slug)
+
+
+@staff_required
+def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    reg = get_object_or_404(Registration, series=series, number=number)
+    undo = request.POST.get("undo") == "1"
+    try:
+        event.drop_player(registration=reg, undo=undo, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+    else:
+        messages.success(request, f"{reg} {'is back in the event' if undo else 'was dropped'}.")
+    return redirect("event-players", slug=series.slug)
+
+
+# -- staff: seating, review, publish, start ---------------------------------------------------------
+
+
+@staff_required
+def seat(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    try:
+        report = event.seat_rounds(series=series, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+        return redirect("event-dashboard", slug=series.slug)
+    q = report.quality
+    fillers = f"; substitutes seated to fill the tables: {', '.join(map(str, report.substitutes_seated))}" \
+        if report.substitutes_seated else ""
+    messages.success(request, f"Seated {len(report.rounds)} round{'s' if len(report.rounds) > 1 else ''}: "
+                              f"{q.repeat_count} repeat meetings (the least possible is {q.lower_bound}), wind spread "
+                              f"{q.wind_spread}{fillers}. Review and publish.")
+    return redirect("event-round", slug=series.slug, number=report.rounds[0].number)
+
+
+@staff_required
+def round_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's seating to review: tables, the quality, swap, substitute,
+    publish, start, the clock."""
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    return _round_page(request, series, rnd)
+
+
+def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 200, **forms: Any) -> HttpResponse:
+    now = timezone.now()
+    quality = event.schedule_quality(series)
+    ctx = {
+        "series": series, "round": rnd, "tables": round_tables(rnd, now=now), "quality": quality,
+        "repeats_here": [r for r in quality.repeats if r.round == rnd.number] if quality else [],
+        "names": {r.pk: r.name for r in series.registrations.all()},
+        "swap_form": forms.get("swap_form") or SwapForm(round=rnd),
+        "substitute_form": forms.get("substitute_form") or SubstituteForm(round=rnd),
+        "clock_form": forms.get("clock_form") or ClockForm(initial={"minutes": rnd.time_limit}),
+        "rounds": list(series.event_rounds.values_list("number", "status")),
+        "now": now, "prints": PRINTS,
+    }
+    return render(request, "league/tournament_round.html", ctx, status=status)
+
+
+@staff_required
+def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    form = SwapForm(request.POST, round=rnd)
+    if form.is_valid():
+        try:
+            q = event.swap_players(round=rnd, first=form.cleaned_data["first"], second=form.cleaned_data["second"],
+                                   by=request.user)
+        except ServiceError as err:
+            form.add_service_error(err)
+        else:
+            messages.success(request, f"Swapped. The seating now has {q.repeat_count} repeat meetings, wind spread "
+                                      f"{q.wind_spread}.")
+            return redirect("event-round", slug=series.slug, number=rnd.number)
+    return _round_page(request, series, rnd, status=400, swap_form=form)
+
+
+@staff_required
+def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    form = SubstituteForm(request.POST, round=rnd)
+    if form.is_valid():
+        seat_row, sub = form.cleaned_data["seat"], form.cleaned_data["substitute"]
+        try:
+            event.substitute(seat=seat_row, substitute=sub, by=request.user)
+        except ServiceError as err:
+            form.add_service_error(err)
+        else:
+            messages.success(request, f"{sub.name} plays for {seat_row.registration.name}." if sub
+                             else f"{seat_row.registration.name} plays their own seat.")
+            return redirect("event-round", slug=series.slug, number=rnd.number)
+    return _round_page(request, series, rnd, status=400, substitute_form=form)
+
+
+@staff_required
+def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    try:
+        event.publish_round(round=rnd, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+    else:
+        messages.success(request, f"Round {rnd.number} is published: players see their tables.")
+    return redirect("event-round", slug=series.slug, number=rnd.number)
+
+
+@staff_required
+def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    try:
+        games = event.start_round(round=rnd, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+        return redirect("event-round", slug=series.slug, number=rnd.number)
+    messages.success(request, f"Round {rnd.number} started: {len(games)} tables, {rnd.time_limit} minutes on the clock.")
+    return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
+
+
+@staff_required
+def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    form = ClockForm(request.POST)
+    restart = request.POST.get("restart") == "1"
+    if restart or form.is_valid():
+        try:
+            event.set_clock(round=rnd, minutes=None if restart else form.cleaned_data["minutes"],
+                            started_at=timezone.now() if restart else None, by=request.user)
+        except ServiceError as err:
+            _report(request, err)
+        else:
+            messages.success(request, "Clock restarted." if restart else "Time limit changed.")
+        return redirect("event-round", slug=series.slug, number=rnd.number)
+    return _round_page(request, series, rnd, status=400, clock_form=form)
+
+
+@staff_required
+def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    rnd = _round(series, number)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    row = get_object_or_404(RoundTable, round=rnd, number=table)
+    form = ExtraTimeForm(request.POST)
+    if form.is_valid():
+        try:
+            event.set_extra_time(table=row, minutes=form.cleaned_data["minutes"], by=request.user)
+        except ServiceError as err:
+            _report(request, err)
+        else:
+            messages.success(request, f"Table {table}: {form.cleaned_data['minutes']} extra minutes.")
+    else:
+        messages.error(request, "Extra time is 0 to 120 minutes.")
+    return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
+
+
+@staff_required
+def results(request: HttpRequest, slug: str) -> HttpResponse:
+    """Hide the results from a round on, or reveal them all."""
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    try:
+        if request.POST.get("reveal") == "1":
+            event.reveal_results(series=series, by=request.user)
+            messages.success(request, "Every result is public again.")
+        else:
+            form = HideForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Choose the first round to hide.")
+            else:
+                n = form.cleaned_data["from_round"]
+                event.hide_results(series=series, from_round=n, by=request.user)
+                messages.success(request, f"Results from round {n} on are hidden from the public.")
+    except ServiceError as err:
+        _report(request, err)
+    return redirect("event-dashboard", slug=series.slug)
+
+
+# -- staff: printouts --------------------------------------------------------------------------------
+
+
+@staff_required
+def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """Print pages (A4 or Letter, black and white): the seating by player
+    name (every round), by table, a score sheet per table, the standings."""
+    series = _event_for_scorer(request, slug)
+    if kind not in PRINTS:
+        raise Http404("no such printout")
+    paper = request.GET.get("paper", "a4")
+    paper = paper if paper in PAPERS else "a4"
+    rounds = list(series.event_rounds.order_by("number"))
+    number = int_param(request.GET.get("round"))
+    chosen = next((r for r in rounds if r.number == number), None) or next(
+        (r for r in rounds if not r.is_started), rounds[-1] if rounds else None)
+    ctx: dict[str, Any] = {"series": series, "kind": kind, "title": PRINTS[kind], "paper": paper,
+                           "papers": PAPERS, "rounds": rounds, "round": chosen, "prints": PRINTS}
+    if kind == "by-name":
+        ctx["rows"] = _seating_by_name(series, rounds)
+        ctx["base"] = request.build_absolute_uri("/").rstrip("/")
+    elif kind in ("by-table", "score-sheets") and chosen is not None:
+        ctx["tables"] = round_tables(chosen, now=timezone.now())
+        ctx["hand_rows"] = range(1, 21)
+        ctx["ruleset"] = series.ruleset()
+    elif kind == "standings":
+        through = int_param(request.GET.get("through"))
+        ctx["standings"] = event_standings(series, through_round=through)
+    return render(request, "league/tournament_print.html", ctx)
+
+
+def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]]:
+    """One row per registration: table and wind per round, by last name."""
+    where: dict[int, dict[int, str]] = {}
+    for s in RoundSeat.objects.filter(round__series=series).select_related("round", "table"):
+        plays = s.substitute_id or s.registration_id
+        where.setdefault(plays, {})[s.round.number] = f"{s.table.number} {WINDS[s.wind][0]}"
+        if s.substitute_id:
+            where.setdefault(s.registration_id, {})[s.round.number] = "sub"
+    rows = []
+    regs = series.registrations.exclude(status=Registration.Status.DROPPED)
+    for reg in sorted(regs, key=lambda r: (r.last_name.casefold(), r.first_name.casefold(), r.number)):
+        seats = where.get(reg.pk, {})
+        rows.append({"reg": reg, "cells": [seats.get(r.number, "") for r in rounds]})
+    return rows
+
+
+# -- public: the event, a player's next table, short link, QR -------------------------------------------
+
+
+def _tournament(slug: str) -> tuple[Series, Tournament]:
+    series = get_object_or_404(Series, slug=slug)
+    tournament = Tournament.objects.filter(series=series).first()
+    if tournament is None:
+        raise Http404("this series is not run as an event")
+    return series, tournament
+
+
+def public_event(request: HttpRequest, slug: str) -> HttpResponse:
+    """The public event page: the published round's tables and the standings
+    (without the rounds the director hides); names lead to each player's page."""
+    series, tournament = _tournament(slug)
+    published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
+    current = _current_round(published)
+    tables = round_tables(current, now=timezone.now()) if current else []
+    ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
+           "standings": event_standings(series, public=True),
+           "numbers": dict(series.registrations.values_list("player_id", "number"))}
+    return render(request, "league/tournament_public.html", ctx)
+
+
+def _current_round(published: list[Round]) -> Round | None:
+    """The round players care about: the newest published one not yet
+    started, else the newest started."""
+    waiting = [r for r in published if not r.is_started]
+    if waiting:
+        return waiting[0]
+    return published[-1] if published else None
+
+
+def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """"My next table and wind": the published rounds' seats of one player."""
+    series, tournament = _tournament(slug)
+    reg = get_object_or_404(Registration, series=series, number=number)
+    seats = next_seats(reg)
+    upcoming = next((s for s in seats if s.table.game is None or not s.table.game.is_finished), None)
+    mates = []
+    if upcoming is not None:
+        for other in upcoming.table.seats.select_related("registration", "substitute").order_by("wind"):
+            mates.append({"wind": WINDS[other.wind], "name": other.plays.name, "me": other.plays.pk == reg.pk})
+    rows = [{"seat": s, "wind": WINDS[s.wind]} for s in seats]
+    ctx = {"series": series, "tournament": tournament, "reg": reg, "rows": rows, "upcoming": upcoming,
+           "upcoming_wind": WINDS[upcoming.wind] if upcoming else "", "mates": mates,
+           "short": request.build_absolute_uri(reg.short_url())}
+    return render(request, "league/tournament_player.html", ctx)
+
+
+def short_link(request: HttpRequest, code: str) -> HttpResponse:
+    reg = get_object_or_404(Registration.objects.select_related("series"), code=code.upper())
+    return redirect(reg.get_absolute_url())
+
+
+def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The player's short link as a QR code (SVG, black on white, prints sharp)."""
+    series, _ = _tournament(slug)
+    reg = get_object_or_404(Registration, series=series, number=number)
+    code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff", title=f"{reg.name}: {series.name}")
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=86400"
+    return response
+
+
+# -- public: projector pages ------------------------------------------------------------------------------
+
+
+SCREENS = ("clock", "seating", "standings")
+
+
+def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    """Projector pages: the countdown, the seating (by player name, paged) and
+    the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
+    the next kind after its last page, so one screen shows all three."""
+    series, tournament = _tournament(slug)
+    if kind not in SCREENS:
+        raise Http404("no such screen")
+    published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
+    current = _current_round(published)
+    pages: list[list[Any]] = []
+    if kind == "seating" and current is not None:
+        rows = []
+        for s in current.seats.select_related("table", "registration", "substitute"):
+            rows.append({"name": s.plays.name, "last": s.plays.last_name, "number": s.plays.number,
+                         "table": s.table.number, "wind": WINDS[s.wind]})
+        rows.sort(key=lambda r: (r["last"].lower(), r["name"].lower()))
+        pages = _screen_pages(rows)
+    elif kind == "standings":
+        table = event_standings(series, public=True)
+        pages = _screen_pages([*table.standings.ranked])
+    page = max(1, min(int_param(request.GET.get("page")) or 1, max(1, len(pages))))
+    cycle = request.GET.get("cycle") == "1"
+    nxt = _next_screen(series, kind, page, len(pages), cycle)
+    started = current if current is not None and current.is_started else None
+    ends_at = started.ends_at if started else None
+    ctx = {
+        "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
+        else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
+        "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
+        "now": timezone.now(),
+    }
+    return render(request, "league/tournament_screen.html", ctx)
+
+
+def _screen_pages(rows: list[Any]) -> list[list[Any]]:
+    """Pages of two columns of ``SCREEN_ROWS`` rows each."""
+    per_page = 2 * SCREEN_ROWS
+    return [[rows[i:i + SCREEN_ROWS], rows[i + SCREEN_ROWS:i + per_page]] for i in range(0, len(rows), per_page)]
+
+
+def _next_screen(series: Series, kind: str, page: int, pages: int, cycle: bool) -> str | None:
+    base = reverse("event-screen", args=[series.slug, kind])
+    if page < pages:
+        return f"{base}?page={page + 1}" + ("&cycle=1" if cycle else "")
+    if cycle:
+        following = SCREENS[(SCREENS.index(kind) + 1) % len(SCREENS)]
+        return reverse("event-screen", args=[series.slug, following]) + "?cycle=1"
+    return f"{base}?page=1" if pages > 1 else None
+
