@@ -1,37 +1,20 @@
-"""Running an event day: registration and check-in, seating rounds with the
-seating engine (``league.seating``), reviewing and publishing them, starting
-a round (every table's game at once), substitutes, the clock and hidden
-results.
+"""Rounds of tables: seating them with the seating engine, swapping two players,
+publishing, starting every table's game at once, substitutes, and the clock."""
 
-Each function is one transaction that first locks the series row
-(``SELECT ... FOR UPDATE``; on SQLite the IMMEDIATE transaction takes the
-database write lock), so two directors cannot seat, swap or start at once;
-a write that touches a game also locks the game row, as the game services
-do. Nothing is saved unless every check passes, and every change leaves a
-``TournamentAudit`` row and moves the series' version, which the public
-pages cache under. Games are started and ended through the game services,
-which audit them as well.
-
-Refusals are ``ServiceError`` with a ``code`` and the ``field`` at fault;
-an imported file's are ``RegistrationImportError`` with every bad line.
-"""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import transaction
 from django.utils import timezone
 
 from league.models import (
     WINDS,
     Game,
     Hand,
-    Player,
     Registration,
     Round,
     RoundSeat,
@@ -39,251 +22,17 @@ from league.models import (
     Seat,
     Series,
     Tournament,
-    TournamentAudit,
 )
-from league.models.tournament import event_standings, validate_country
+from league.models.tournament import event_standings
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
-from league.services.audit import Actor, bump_version, user_of
+from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
+from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of
 from league.tournament import clock
-from league.tournament.countries import COUNTRIES
-from league.tournament.roster import RosterError, RosterRow, RowError, read_roster
-
-Action = TournamentAudit.Action
-TABLE = 4
-
-
-class RegistrationImportError(ServiceError):
-    """A registration file refused whole; ``errors`` lists every bad line."""
-
-    def __init__(self, errors: list[RowError]) -> None:
-        super().__init__("invalid_registrations", "; ".join(str(e) for e in errors), field="file")
-        self.errors = errors
-
-
-# -- shared ---------------------------------------------------------------------------
-
-
-def lock_series(series: Series) -> Series:
-    # One event write at a time: seating, swapping and starting read the
-    # whole event, so they serialise on its series row.
-    return Series.objects.select_for_update().get(pk=series.pk)
-
-
-def tournament_of(series: Series) -> Tournament:
-    tournament, _ = Tournament.objects.get_or_create(series=series)
-    return tournament
-
-
-def log(series: Series, action: TournamentAudit.Action, by: Actor, text: str, *, round_number: int | None = None,
-        **detail: Any) -> TournamentAudit:
-    bump_version(series.pk)
-    user = user_of(by)
-    return TournamentAudit.objects.create(
-        series=series, action=action, round_number=round_number, user=user,
-        username=user.get_username() if user else "", detail={"text": text, **detail},
-    )
-
-
-def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -> Tournament:
-    """Change the event's settings (``Tournament`` fields by name)."""
-    with transaction.atomic():
-        lock_series(series)
-        tournament = tournament_of(series)
-        changed = {}
-        for name, value in settings.items():
-            Tournament._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
-            old = getattr(tournament, name)
-            if old != value:
-                changed[name] = [old, value]
-                setattr(tournament, name, value)
-        if series.kind != Series.Kind.TOURNAMENT:
-            Series.objects.filter(pk=series.pk).update(kind=Series.Kind.TOURNAMENT)
-        tournament.full_clean()
-        tournament.save()
-        if changed:
-            log(series, Action.SETTINGS, by, "settings: " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in changed.items()),
-                changed={k: [str(a), str(b)] for k, (a, b) in changed.items()})
-    return tournament
-
-
-# -- registration ---------------------------------------------------------------------
-
-
-def register_player(
-    *, series: Series, first_name: str, last_name: str, number: int | None = None, ema_number: str = "",
-    country: str = "", club: str = "", team: str = "", is_substitute: bool = False, by: Actor = None,
-) -> Registration:
-    """Register one player under ``number`` (the next free one if None).
-
-    The player is found by EMA number, else by name, else created. Locks the series row.
-    """
-    first_name, last_name = first_name.strip(), last_name.strip()
-    country = country.strip().upper()
-    if not first_name:
-        raise ServiceError("required", "a player needs a first name", field="first_name")
-    if not last_name:
-        raise ServiceError("required", "a player needs a last name", field="last_name")
-    if country and country not in COUNTRIES:
-        raise ServiceError("invalid_country", f"{country!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)",
-                           field="country")
-    ema_number = ema_number.strip()
-    if ema_number and not (ema_number.isascii() and ema_number.isdigit()):
-        raise ServiceError("invalid_ema_number", "an EMA number is digits only", field="ema_number")
-    with transaction.atomic():
-        lock_series(series)
-        tournament_of(series)
-        if number is None:
-            number = (series.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
-        row = RosterRow(line=0, number=number, first_name=first_name, last_name=last_name, ema_number=ema_number,
-                        country=country, club=club.strip(), team=team.strip(), is_substitute=is_substitute)
-        problems = _conflicts(series, [row])
-        if problems:
-            err = problems[0]
-            raise ServiceError("registration_conflict", err.message, field=_FIELD_OF.get(err.field or "", None))
-        registration = _create_registration(series, row)
-        log(series, Action.REGISTER, by, f"registered {registration}", registration=registration.pk)
-    return registration
-
-
-_FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "first_name", "last name": "last_name"}
-
-
-def import_registrations(*, series: Series, text: str, by: Actor = None) -> list[Registration]:
-    """Register every player of a CSV player list (``league.tournament.roster``).
-
-    All or nothing: a file with any bad line (its own errors, or a number,
-    player or EMA number already registered) registers no one, and
-    ``RegistrationImportError`` lists every bad line. Locks the series row.
-    """
-    try:
-        rows = read_roster(text)
-    except RosterError as err:
-        raise RegistrationImportError(err.errors) from None
-    with transaction.atomic():
-        lock_series(series)
-        tournament_of(series)
-        problems = _conflicts(series, rows)
-        if problems:
-            raise RegistrationImportError(problems)
-        created = [_create_registration(series, row) for row in rows]
-        log(series, Action.IMPORT, by, f"imported {len(created)} registrations", count=len(created))
-    return created
-
-
-def _conflicts(series: Series, rows: Sequence[RosterRow]) -> list[RowError]:
-    """What the database refuses in ``rows``: numbers or players already registered."""
-    errors = []
-    taken_numbers = dict(series.registrations.values_list("number", "first_name"))
-    registered = set(series.registrations.values_list("player_id", flat=True))
-    by_ema = {p.ema_number: p for p in Player.objects.filter(ema_number__in=[r.ema_number for r in rows if r.ema_number])}
-    by_name = {p.name: p for p in Player.objects.filter(name__in=[r.name for r in rows])}
-    players_in_file: dict[int, int] = {}
-    for row in rows:
-        if row.number in taken_numbers:
-            errors.append(RowError(row.line, "number", f"{row.number} is already registered"))
-        player = by_ema.get(row.ema_number) if row.ema_number else None
-        if player is not None and player.name != row.name:
-            errors.append(RowError(row.line, "EMA number",
-                                   f"{row.ema_number} belongs to {player.name}, not {row.name}"))
-            continue
-        player = player or by_name.get(row.name)
-        if player is not None and row.ema_number and player.ema_number and player.ema_number != row.ema_number:
-            errors.append(RowError(row.line, "EMA number",
-                                   f"{row.name} is known with EMA number {player.ema_number}, not {row.ema_number}"))
-        if player is not None and player.pk in registered:
-            errors.append(RowError(row.line, None, f"{row.name} is already registered"))
-        if player is not None:
-            earlier = players_in_file.setdefault(player.pk, row.line)
-            if earlier != row.line:
-                errors.append(RowError(row.line, None, f"{row.name} is already on line {earlier}"))
-    return errors
-
-
-def _create_registration(series: Series, row: RosterRow) -> Registration:
-    player = None
-    if row.ema_number:
-        player = Player.objects.filter(ema_number=row.ema_number).first()
-    if player is None:
-        player, _ = Player.objects.get_or_create(name=row.name)
-    fill = {k: v for k, v in (("ema_number", row.ema_number), ("club", row.club), ("country", row.country))
-            if v and not getattr(player, k)}
-    if fill:
-        for k, v in fill.items():
-            setattr(player, k, v)
-        player.save(update_fields=list(fill))
-    registration = Registration(
-        series=series, player=player, number=row.number, first_name=row.first_name, last_name=row.last_name,
-        ema_number=row.ema_number, country=row.country, club=row.club, team=row.team, is_substitute=row.is_substitute,
-    )
-    validate_country(registration.country)
-    for _ in range(5):  # a short code that clashes is drawn again
-        try:
-            with transaction.atomic():
-                registration.save()
-            return registration
-        except IntegrityError:
-            if Registration.objects.filter(code=registration.code).exists():
-                registration.code = Registration._meta.get_field("code").default()
-                continue
-            raise
-    raise ServiceError("code_clash", "no free short code; try again")
-
-
-def check_in(*, registrations: Iterable[Registration], present: bool = True, by: Actor = None) -> int:
-    """Mark players as here (or not here after all); returns how many changed.
-
-    A dropped player is refused: undrop first. Locks the series row.
-    """
-    regs = list(registrations)
-    if not regs:
-        return 0
-    series = regs[0].series
-    with transaction.atomic():
-        lock_series(series)
-        fresh = list(Registration.objects.filter(pk__in=[r.pk for r in regs], series=series))
-        dropped = [r for r in fresh if r.is_dropped]
-        if dropped:
-            raise ServiceError("dropped", f"{dropped[0]} was dropped from the event", field="registrations")
-        status = Registration.Status.CHECKED_IN if present else Registration.Status.REGISTERED
-        changed = [r for r in fresh if r.status != status]
-        now = timezone.now()
-        for r in changed:
-            r.status, r.checked_in_at = status, now if present else None
-        Registration.objects.bulk_update(changed, ["status", "checked_in_at"])
-        if changed:
-            names = ", ".join(str(r) for r in changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
-            log(series, Action.CHECK_IN, by, ("checked in " if present else "not here: ") + names,
-                registrations=[r.pk for r in changed], present=present)
-    return len(changed)
-
-
-def drop_player(*, registration: Registration, by: Actor = None, undo: bool = False) -> Registration:
-    """Drop a player mid-event (or take them back). Their seats in rounds not
-    yet started stay, marked: a substitute must play them, or the rounds be
-    seated again. Locks the series row."""
-    with transaction.atomic():
-        lock_series(registration.series)
-        registration = Registration.objects.get(pk=registration.pk)
-        if undo:
-            if not registration.is_dropped:
-                raise ServiceError("not_dropped", f"{registration} is not dropped", field="registration")
-            registration.status, registration.dropped_at = Registration.Status.REGISTERED, None
-        else:
-            if registration.is_dropped:
-                raise ServiceError("dropped", f"{registration} is already dropped", field="registration")
-            registration.status, registration.dropped_at = Registration.Status.DROPPED, timezone.now()
-        registration.save(update_fields=["status", "dropped_at"])
-        log(registration.series, Action.DROP, by, ("taken back: " if undo else "dropped: ") + str(registration),
-            registration=registration.pk, undo=undo)
-    return registration
-
-
-# -- seating ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -455,9 +204,6 @@ def publish_round(*, round: Round, by: Actor = None) -> Round:
     return rnd
 
 
-# -- starting a round -----------------------------------------------------------------------
-
-
 def start_round(*, round: Round, by: Actor = None, now: datetime.datetime | None = None) -> list[Game]:
     """Start every table of a published round at once: one game per table,
     seats and winds as seated (a substitute in the seat of the player they
@@ -520,9 +266,6 @@ def busy_players(player_ids: Iterable[int], *, except_game: Game | None = None) 
     return {s.player_id: s.game for s in seats.select_related("game__series")}
 
 
-# -- substitutes ----------------------------------------------------------------------------
-
-
 def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = None) -> RoundSeat:
     """Let ``substitute`` play ``seat``'s registered player's seat (None: the
     registered player plays after all). In a started round the game's seat
@@ -576,9 +319,6 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
         log(rnd.series, Action.SUBSTITUTE, by, text, round_number=rnd.number, seat=seat.pk,
             substitute=substitute.pk if substitute else None)
     return seat
-
-
-# -- the clock ------------------------------------------------------------------------------
 
 
 def set_extra_time(*, table: RoundTable, minutes: int, by: Actor = None) -> RoundTable:
@@ -651,33 +391,3 @@ def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | 
             f"round {game.round_number} table {table.number}: time was up, the policy's last hand is played; "
             "the game ended", round_number=game.round_number, game=game.pk)
     return True
-
-
-# -- hidden results ---------------------------------------------------------------------------
-
-
-def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Tournament:
-    """Hide standings and results from round ``from_round`` on from the public
-    (Pantheon's hide_results) until ``reveal_results``. Locks the series row."""
-    if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
-        raise ServiceError("invalid_round", "a round is a whole number from 1", field="from_round")
-    with transaction.atomic():
-        lock_series(series)
-        tournament = tournament_of(series)
-        tournament.hidden_from_round = from_round
-        tournament.save(update_fields=["hidden_from_round"])
-        log(series, Action.HIDE, by, f"results hidden from round {from_round} on", round_number=from_round)
-    return tournament
-
-
-def reveal_results(*, series: Series, by: Actor = None) -> Tournament:
-    """Show every result again, at once. Locks the series row."""
-    with transaction.atomic():
-        lock_series(series)
-        tournament = tournament_of(series)
-        if tournament.hidden_from_round is None:
-            raise ServiceError("not_hidden", "no result is hidden", field="series")
-        tournament.hidden_from_round = None
-        tournament.save(update_fields=["hidden_from_round"])
-        log(series, Action.REVEAL, by, "results revealed")
-    return tournament

@@ -1,0 +1,101 @@
+"""What every event service shares: the series lock, the event's settings, its
+log, and hiding the results from the public."""
+
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from league.models import (
+    Series,
+    Tournament,
+    TournamentAudit,
+)
+from league.services.audit import Actor, bump_version, user_of
+from league.services.errors import ServiceError
+from league.tournament.roster import RowError
+
+Action = TournamentAudit.Action
+TABLE = 4
+
+
+class RegistrationImportError(ServiceError):
+    """A registration file refused whole; ``errors`` lists every bad line."""
+
+    def __init__(self, errors: list[RowError]) -> None:
+        super().__init__("invalid_registrations", "; ".join(str(e) for e in errors), field="file")
+        self.errors = errors
+
+
+def lock_series(series: Series) -> Series:
+    # One event write at a time: seating, swapping and starting read the
+    # whole event, so they serialise on its series row.
+    return Series.objects.select_for_update().get(pk=series.pk)
+
+
+def tournament_of(series: Series) -> Tournament:
+    tournament, _ = Tournament.objects.get_or_create(series=series)
+    return tournament
+
+
+def log(series: Series, action: TournamentAudit.Action, by: Actor, text: str, *, round_number: int | None = None,
+        **detail: Any) -> TournamentAudit:
+    bump_version(series.pk)
+    user = user_of(by)
+    return TournamentAudit.objects.create(
+        series=series, action=action, round_number=round_number, user=user,
+        username=user.get_username() if user else "", detail={"text": text, **detail},
+    )
+
+
+def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -> Tournament:
+    """Change the event's settings (``Tournament`` fields by name)."""
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        changed = {}
+        for name, value in settings.items():
+            Tournament._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
+            old = getattr(tournament, name)
+            if old != value:
+                changed[name] = [old, value]
+                setattr(tournament, name, value)
+        if series.kind != Series.Kind.TOURNAMENT:
+            Series.objects.filter(pk=series.pk).update(kind=Series.Kind.TOURNAMENT)
+        tournament.full_clean()
+        tournament.save()
+        if changed:
+            log(series, Action.SETTINGS, by, "settings: " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in changed.items()),
+                changed={k: [str(a), str(b)] for k, (a, b) in changed.items()})
+    return tournament
+
+
+
+
+def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Tournament:
+    """Hide standings and results from round ``from_round`` on from the public
+    (Pantheon's hide_results) until ``reveal_results``. Locks the series row."""
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
+        raise ServiceError("invalid_round", "a round is a whole number from 1", field="from_round")
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        tournament.hidden_from_round = from_round
+        tournament.save(update_fields=["hidden_from_round"])
+        log(series, Action.HIDE, by, f"results hidden from round {from_round} on", round_number=from_round)
+    return tournament
+
+
+def reveal_results(*, series: Series, by: Actor = None) -> Tournament:
+    """Show every result again, at once. Locks the series row."""
+    with transaction.atomic():
+        lock_series(series)
+        tournament = tournament_of(series)
+        if tournament.hidden_from_round is None:
+            raise ServiceError("not_hidden", "no result is hidden", field="series")
+        tournament.hidden_from_round = None
+        tournament.save(update_fields=["hidden_from_round"])
+        log(series, Action.REVEAL, by, "results revealed")
+    return tournament

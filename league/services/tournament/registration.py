@@ -1,0 +1,192 @@
+"""Registration: players one by one or from a CSV roster (nothing half-imported),
+check-in on the day, and dropping a player mid-event."""
+
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from league.models import (
+    Player,
+    Registration,
+    Series,
+)
+from league.models.tournament import validate_country
+from league.services.audit import Actor
+from league.services.errors import ServiceError
+from league.services.tournament.common import Action, RegistrationImportError, lock_series, log, tournament_of
+from league.tournament.countries import COUNTRIES
+from league.tournament.roster import RosterError, RosterRow, RowError, read_roster
+
+
+def register_player(
+    *, series: Series, first_name: str, last_name: str, number: int | None = None, ema_number: str = "",
+    country: str = "", club: str = "", team: str = "", is_substitute: bool = False, by: Actor = None,
+) -> Registration:
+    """Register one player under ``number`` (the next free one if None).
+
+    The player is found by EMA number, else by name, else created. Locks the series row.
+    """
+    first_name, last_name = first_name.strip(), last_name.strip()
+    country = country.strip().upper()
+    if not first_name:
+        raise ServiceError("required", "a player needs a first name", field="first_name")
+    if not last_name:
+        raise ServiceError("required", "a player needs a last name", field="last_name")
+    if country and country not in COUNTRIES:
+        raise ServiceError("invalid_country", f"{country!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)",
+                           field="country")
+    ema_number = ema_number.strip()
+    if ema_number and not (ema_number.isascii() and ema_number.isdigit()):
+        raise ServiceError("invalid_ema_number", "an EMA number is digits only", field="ema_number")
+    with transaction.atomic():
+        lock_series(series)
+        tournament_of(series)
+        if number is None:
+            number = (series.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
+        row = RosterRow(line=0, number=number, first_name=first_name, last_name=last_name, ema_number=ema_number,
+                        country=country, club=club.strip(), team=team.strip(), is_substitute=is_substitute)
+        problems = _conflicts(series, [row])
+        if problems:
+            err = problems[0]
+            raise ServiceError("registration_conflict", err.message, field=_FIELD_OF.get(err.field or "", None))
+        registration = _create_registration(series, row)
+        log(series, Action.REGISTER, by, f"registered {registration}", registration=registration.pk)
+    return registration
+
+
+_FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "first_name", "last name": "last_name"}
+
+
+def import_registrations(*, series: Series, text: str, by: Actor = None) -> list[Registration]:
+    """Register every player of a CSV player list (``league.tournament.roster``).
+
+    All or nothing: a file with any bad line (its own errors, or a number,
+    player or EMA number already registered) registers no one, and
+    ``RegistrationImportError`` lists every bad line. Locks the series row.
+    """
+    try:
+        rows = read_roster(text)
+    except RosterError as err:
+        raise RegistrationImportError(err.errors) from None
+    with transaction.atomic():
+        lock_series(series)
+        tournament_of(series)
+        problems = _conflicts(series, rows)
+        if problems:
+            raise RegistrationImportError(problems)
+        created = [_create_registration(series, row) for row in rows]
+        log(series, Action.IMPORT, by, f"imported {len(created)} registrations", count=len(created))
+    return created
+
+
+def _conflicts(series: Series, rows: Sequence[RosterRow]) -> list[RowError]:
+    """What the database refuses in ``rows``: numbers or players already registered."""
+    errors = []
+    taken_numbers = dict(series.registrations.values_list("number", "first_name"))
+    registered = set(series.registrations.values_list("player_id", flat=True))
+    by_ema = {p.ema_number: p for p in Player.objects.filter(ema_number__in=[r.ema_number for r in rows if r.ema_number])}
+    by_name = {p.name: p for p in Player.objects.filter(name__in=[r.name for r in rows])}
+    players_in_file: dict[int, int] = {}
+    for row in rows:
+        if row.number in taken_numbers:
+            errors.append(RowError(row.line, "number", f"{row.number} is already registered"))
+        player = by_ema.get(row.ema_number) if row.ema_number else None
+        if player is not None and player.name != row.name:
+            errors.append(RowError(row.line, "EMA number",
+                                   f"{row.ema_number} belongs to {player.name}, not {row.name}"))
+            continue
+        player = player or by_name.get(row.name)
+        if player is not None and row.ema_number and player.ema_number and player.ema_number != row.ema_number:
+            errors.append(RowError(row.line, "EMA number",
+                                   f"{row.name} is known with EMA number {player.ema_number}, not {row.ema_number}"))
+        if player is not None and player.pk in registered:
+            errors.append(RowError(row.line, None, f"{row.name} is already registered"))
+        if player is not None:
+            earlier = players_in_file.setdefault(player.pk, row.line)
+            if earlier != row.line:
+                errors.append(RowError(row.line, None, f"{row.name} is already on line {earlier}"))
+    return errors
+
+
+def _create_registration(series: Series, row: RosterRow) -> Registration:
+    player = None
+    if row.ema_number:
+        player = Player.objects.filter(ema_number=row.ema_number).first()
+    if player is None:
+        player, _ = Player.objects.get_or_create(name=row.name)
+    fill = {k: v for k, v in (("ema_number", row.ema_number), ("club", row.club), ("country", row.country))
+            if v and not getattr(player, k)}
+    if fill:
+        for k, v in fill.items():
+            setattr(player, k, v)
+        player.save(update_fields=list(fill))
+    registration = Registration(
+        series=series, player=player, number=row.number, first_name=row.first_name, last_name=row.last_name,
+        ema_number=row.ema_number, country=row.country, club=row.club, team=row.team, is_substitute=row.is_substitute,
+    )
+    validate_country(registration.country)
+    for _ in range(5):  # a short code that clashes is drawn again
+        try:
+            with transaction.atomic():
+                registration.save()
+            return registration
+        except IntegrityError:
+            if Registration.objects.filter(code=registration.code).exists():
+                registration.code = Registration._meta.get_field("code").default()
+                continue
+            raise
+    raise ServiceError("code_clash", "no free short code; try again")
+
+
+def check_in(*, registrations: Iterable[Registration], present: bool = True, by: Actor = None) -> int:
+    """Mark players as here (or not here after all); returns how many changed.
+
+    A dropped player is refused: undrop first. Locks the series row.
+    """
+    regs = list(registrations)
+    if not regs:
+        return 0
+    series = regs[0].series
+    with transaction.atomic():
+        lock_series(series)
+        fresh = list(Registration.objects.filter(pk__in=[r.pk for r in regs], series=series))
+        dropped = [r for r in fresh if r.is_dropped]
+        if dropped:
+            raise ServiceError("dropped", f"{dropped[0]} was dropped from the event", field="registrations")
+        status = Registration.Status.CHECKED_IN if present else Registration.Status.REGISTERED
+        changed = [r for r in fresh if r.status != status]
+        now = timezone.now()
+        for r in changed:
+            r.status, r.checked_in_at = status, now if present else None
+        Registration.objects.bulk_update(changed, ["status", "checked_in_at"])
+        if changed:
+            names = ", ".join(str(r) for r in changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
+            log(series, Action.CHECK_IN, by, ("checked in " if present else "not here: ") + names,
+                registrations=[r.pk for r in changed], present=present)
+    return len(changed)
+
+
+def drop_player(*, registration: Registration, by: Actor = None, undo: bool = False) -> Registration:
+    """Drop a player mid-event (or take them back). Their seats in rounds not
+    yet started stay, marked: a substitute must play them, or the rounds be
+    seated again. Locks the series row."""
+    with transaction.atomic():
+        lock_series(registration.series)
+        registration = Registration.objects.get(pk=registration.pk)
+        if undo:
+            if not registration.is_dropped:
+                raise ServiceError("not_dropped", f"{registration} is not dropped", field="registration")
+            registration.status, registration.dropped_at = Registration.Status.REGISTERED, None
+        else:
+            if registration.is_dropped:
+                raise ServiceError("dropped", f"{registration} is already dropped", field="registration")
+            registration.status, registration.dropped_at = Registration.Status.DROPPED, timezone.now()
+        registration.save(update_fields=["status", "dropped_at"])
+        log(registration.series, Action.DROP, by, ("taken back: " if undo else "dropped: ") + str(registration),
+            registration=registration.pk, undo=undo)
+    return registration
