@@ -7,8 +7,16 @@ DATABASE_URL if set, e.g. a PostgreSQL scratch database), fills one series
 with 10,000 finished games (a few played hand by hand through the services,
 the rest bulk-written with settled snapshots), starts gunicorn with two
 workers on 127.0.0.1 only, and runs wrk against the series page, a game page,
-a player page and /healthz (a trivial Django view) in the same run. Absolute
-figures on a shared two-core machine are noise; read the ratios to /healthz.
+a player page, the series page's live fragment, /healthz (a trivial Django
+view) and a static response of the series page's own bytes (a Django view
+returning a constant) in the same run. Absolute figures on a shared two-core
+machine are noise; read the ratios to /healthz.
+
+The conditional run repeats each page with the ``If-None-Match`` its last
+response carried (a phone's live refresh when nothing changed): a page that
+sends ETags answers 304 with no body. "refresh bytes/h" is what one phone's
+30-second refresh of the series fragment moves per hour on an unchanged
+page, request and response on the wire, as the page's script sends it.
 
 "cold ms" is the first request for a page after a change (the bench moves the
 series' version, as every service call does, and the page cache misses) on
@@ -67,22 +75,66 @@ def build(games: int) -> tuple[str, int, int]:
 def cold_request(url: str, slug: str, tries: int = 3) -> float:
     """The best of a few first requests after a change (the series' version
     moved, as every service call moves it), on warm workers."""
-    from django.db.models import F
-
     from league.models import Series
+    from league.services.audit import bump_version
 
+    series_id = Series.objects.get(slug=slug).pk
     best = float("inf")
     for _ in range(tries):
-        Series.objects.filter(slug=slug).update(version=F("version") + 1)
+        bump_version(series_id)
         started = time.perf_counter()
         urllib.request.urlopen(url, timeout=60).read()
         best = min(best, time.perf_counter() - started)
     return best
 
 
-def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
+def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body, a 304 included (urllib raises on it)."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=60) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def wire_bytes(port: int, path: str, headers: dict[str, str]) -> tuple[int, int, int]:
+    """(status, request bytes, response bytes) of one request as sent on the wire."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", *(f"{k}: {v}" for k, v in headers.items()),
+             "Connection: close", "", ""]
+    request = "\r\n".join(lines).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    response = b"".join(chunks)
+    return int(response.split(b" ", 2)[1]), len(request), len(response)
+
+
+# What a phone's browser sends with the page script's fetch, beside our own headers.
+BROWSER_HEADERS = {
+    "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/130.0.0.0 Mobile Safari/537.36",
+    "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd", "Accept-Language": "en-GB,en;q=0.9",
+    "X-Requested-With": "fetch",
+}
+
+
+def refresh_bytes_per_hour(port: int, path: str, poll_seconds: int = 30) -> tuple[int, int, int]:
+    """One phone refreshing ``path`` every ``poll_seconds`` on an unchanged
+    page: (status of a refresh, bytes up per hour, bytes down per hour). The
+    page's script sends If-None-Match with the ETag of its last response."""
+    status, headers, _ = fetch(f"http://127.0.0.1:{port}{path}", {"Accept-Encoding": BROWSER_HEADERS["Accept-Encoding"]})
+    extra = {"If-None-Match": headers["ETag"]} if "ETag" in headers else {}
+    status, up, down = wire_bytes(port, path, {**BROWSER_HEADERS, **extra})
+    per_hour = 3600 // poll_seconds
+    return status, up * per_hour, down * per_hour
+
+
+def wrk(url: str, seconds: int, connections: int, headers: dict[str, str] | None = None) -> tuple[float, str]:
+    extra = [arg for k, v in (headers or {}).items() for arg in ("-H", f"{k}: {v}")]
     out = subprocess.run(
-        ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "10s", url],
+        ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "10s", *extra, url],
         capture_output=True, text=True, timeout=seconds + 30, check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -105,7 +157,8 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="tenbou-bench-"))
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
-    env.update(DJANGO_SETTINGS_MODULE="league.settings", DEBUG="0", SECRET_KEY="bench-only", ALLOWED_HOSTS="127.0.0.1")
+    env.update(DJANGO_SETTINGS_MODULE="tests.benchmarks.bench_settings", DEBUG="0", SECRET_KEY="bench-only",
+               ALLOWED_HOSTS="127.0.0.1", BENCH_STATIC_FILE=str(tmp / "static.html"))
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
 
@@ -128,19 +181,34 @@ def main() -> None:
                 time.sleep(0.1)
         pages = {
             "trivial view (/healthz)": "/healthz",
+            "static, series page size": "/bench/static",
             "game page": f"/games/{game_pk}/",
             "series page": f"/series/{slug}/",
+            "series live fragment": f"/series/{slug}/?partial=1",
             "player page": f"/series/{slug}/players/{player_pk}/",
         }
+        # The static response is the series page's own bytes.
+        Path(env["BENCH_STATIC_FILE"]).write_bytes(fetch(base + pages["series page"])[2])
         for path in pages.values():  # warm both workers (imports, template cache, page cache)
             for _ in range(4):
-                urllib.request.urlopen(base + path, timeout=30).read()
-        cold = {name: cold_request(base + path, slug) for name, path in pages.items()}
-        sizes = {name: len(urllib.request.urlopen(base + path, timeout=30).read()) for name, path in pages.items()}
+                fetch(base + path)
+        cold = {name: cold_request(base + path, slug) for name, path in pages.items() if name.startswith(("game", "series", "player"))}
+        sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
+        gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
+        etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
+        refresh = refresh_bytes_per_hour(port, pages["series live fragment"])
         results = {}
         for name, path in pages.items():
             results[name] = wrk(base + path, args.seconds, args.connections)
             time.sleep(2)  # let the workers drain what wrk left queued before the next page
+        conditional = {}
+        for name, path in pages.items():
+            if name.startswith(("game", "series", "player")):
+                # Without an ETag the page answers 200 in full: sent anyway, to show it.
+                status = fetch(base + path, {"If-None-Match": etags[name] or '"none"'})[0]
+                conditional[name] = (*wrk(base + path, args.seconds, args.connections,
+                                          {"If-None-Match": etags[name] or '"none"'}), status)
+                time.sleep(2)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
@@ -149,9 +217,17 @@ def main() -> None:
     trivial = results["trivial view (/healthz)"][0]
     caching = os.environ.get("CACHE_URL", "locmem://")
     print(f"gunicorn 2 workers, wrk {args.connections} connections x {args.seconds} s each, 127.0.0.1, cache {caching}")
-    print(f"{'page':26} {'cold ms':>8} {'req/s':>9} {'latency':>9} {'bytes':>9} {'vs trivial':>11}")
+    print(f"{'page':26} {'cold ms':>8} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
     for name, (rps, latency) in results.items():
-        print(f"{name:26} {cold[name] * 1000:8.1f} {rps:9.1f} {latency:>9} {sizes[name]:9,} {rps / trivial:10.1%}")
+        cold_ms = f"{cold[name] * 1000:8.1f}" if name in cold else f"{'':8}"
+        print(f"{name:26} {cold_ms} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} {rps / trivial:10.1%}")
+    print("conditional requests (If-None-Match: the page's last ETag), same run")
+    print(f"{'page':26} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
+    for name, (rps, latency, status) in conditional.items():
+        print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / trivial:10.1%}")
+    status, up, down = refresh
+    print(f"live refresh, one phone, unchanged series page, every 30 s: answered {status}, "
+          f"{up / 1000:,.1f} KB/h up, {down / 1000:,.1f} KB/h down")
 
 
 if __name__ == "__main__":
