@@ -20,10 +20,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
+from league import versions
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset, get_ruleset
@@ -72,8 +75,8 @@ class Player(models.Model):
         super().save(*args, **kwargs)
         # Names show on every cached page of the series this player played
         # in: an edit moves their versions, so a rename shows at once.
-        played_in = Seat.objects.filter(player=self).values("game__series_id")
-        Series.objects.filter(pk__in=played_in).update(version=F("version") + 1)
+        played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
+        versions.changed(played_in)
 
 
 class Series(models.Model):
@@ -109,15 +112,21 @@ class Series(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self._state.adding or kwargs.get("update_fields") is not None:
+            adding = self._state.adding
             super().save(*args, **kwargs)
+            if adding:
+                # A pk can come back on SQLite after a delete: no stamp of the
+                # old series may serve the new one's pages.
+                versions.publish_on_commit([self.pk], slugs=[self.slug])
             return
         # An edit (the admin) must not write back the version it read: a
         # scorer may have moved it since, and a version going back would
         # serve pages cached for the later one. It moves it instead, as the
         # name, rules and minimum show on the cached pages.
         kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
+        old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
         super().save(*args, **kwargs)
-        Series.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        versions.changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
 
     def get_absolute_url(self) -> str:
         return reverse("series-standings", args=[self.slug])
@@ -644,3 +653,13 @@ class Standings:
 
 def _with_rank(row: StandingRow, rank: int, tied: bool) -> StandingRow:
     return dataclasses.replace(row, rank=rank, tied=tied)
+
+
+@receiver(post_delete, sender=Series)
+@receiver(post_delete, sender=Game)
+def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any) -> None:
+    # A deleted game or series must not be served from a cached page.
+    if isinstance(instance, Series):
+        versions.publish_on_commit([instance.pk], slugs=[instance.slug])
+    else:
+        versions.publish_on_commit([instance.series_id])

@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F
 
-from league.models import AuditEntry, Game, Series
+from league import versions
+from league.models import AuditEntry, Game
 
 Actor = AbstractBaseUser | None
 
 
 def bump_version(series_id: int) -> None:
-    Series.objects.filter(pk=series_id).update(version=F("version") + 1)
+    """Move the series' version now and its pages' stamp after the commit."""
+    versions.changed([series_id])
 
 
 def user_of(by: Actor) -> Any:

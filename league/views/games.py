@@ -10,9 +10,10 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from league import charts, stats
+from league import charts, stats, versions
 from league.models import WINDS, Game, Seat
-from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, render_cached
+from league.views.cached import FLAG, public_page
+from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class SettlementRow:
     points: int
 
 
+@public_page(lambda pk: versions.series_for_game(pk), {"partial": FLAG}, fragment=is_fragment)
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """``?partial=1`` returns only the part that the live poll swaps in.
 

@@ -10,15 +10,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
 
-from league import charts, stats
+from league import charts, stats, versions
 from league.models import WINDS, Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
+from league.views.cached import SORT, WHOLE, public_page
 from league.views.series import PAGE_CACHE_SECONDS, render_cached
 
 GAMES_PER_PAGE = 25
 
 
+@public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": WHOLE})
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Two queries when cached: the series (for its version) and the player.
     Sorting and pagination of the games stay per request, over cached rows."""

@@ -12,17 +12,18 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig
 
-from league import charts
+from league import charts, versions
 from league.models import Game, Seat, Series, Standings
 from league.tables import StandingsTable
 from league.templatetags.league import points
+from league.views.cached import DATE, FLAG, SORT, WHOLE, public_page
 
 STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
@@ -33,6 +34,7 @@ CHART_POINTS = 60  # stretches of rounds drawn in the season chart
 PAGE_CACHE_SECONDS = 600
 
 
+@public_page(lambda: versions.EVERYTHING, {})
 def index(request: HttpRequest) -> HttpResponse:
     series = Series.objects.annotate(
         finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
@@ -75,6 +77,16 @@ class SeriesPage:
     live: bool
 
 
+def is_fragment(query: QueryDict) -> bool:
+    """Whether a request is the live refresh's, for the part of a page it swaps in."""
+    return "partial" in query
+
+
+@public_page(
+    lambda slug: versions.series_for_slug(slug),
+    {"round": WHOLE, "date": DATE, "games": WHOLE, "partial": FLAG, "s-sort": SORT, "s-page": WHOLE},
+    fragment=is_fragment,
+)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings
     as they stood then, with movement against the round or date before;

@@ -1,0 +1,221 @@
+"""Public pages served whole from the cache, with ETags, 304s and gzip.
+
+A public page (series, game, player, the series list, and the live fragments
+the 30-second refresh fetches) is a function of its series' state, its
+parameters and the language, and of nothing about who is looking. So its
+whole response is cached under the series' stamp (``league.versions``), the
+path, the parameters it understands in a canonical form and the language; a
+repeat costs two cache reads and no database query. Every response carries a
+strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
+current ETag gets 304 with no body.
+
+Compression happens here, once per cached page, not per request: a client
+that accepts gzip gets the stored gzip body, under an ETag of its own (a
+strong ETag names exact bytes). These pages hold no secret (no CSRF token,
+nothing per user), so compressing them gives BREACH nothing to read; staff
+pages, which hold CSRF tokens, are never compressed by Tenbou (no
+GZipMiddleware), and a proxy in front should not compress them either.
+
+The one part of a page that depends on the visitor is the site header (an
+Admin link for staff, flashed messages), so a full page is taken from the
+cache only for a request without a session or messages cookie; a logged-in
+request is rendered (from the cached fragments) and sent ``private``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import hashlib
+import re
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any, NamedTuple
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
+
+from league import versions
+
+PAGE_CACHE_SECONDS = 600
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+_SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
+_VISITOR_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
+
+
+def _whole(value: str) -> str | None:
+    # isdigit() alone lets "²" through to int(), which refuses it.
+    return str(int(value)) if value.isascii() and value.isdigit() and len(value) < 10 else None
+
+
+def _date(value: str) -> str | None:
+    try:
+        return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        return None
+
+
+def _flag(value: str) -> str | None:
+    return "1" if value else None
+
+
+def _sort(value: str) -> str | None:
+    return value if _SORT.fullmatch(value) else None
+
+
+# What a parameter may hold, in its canonical form; None drops it.
+WHOLE, DATE, FLAG, SORT = _whole, _date, _flag, _sort
+Params = Mapping[str, Callable[[str], str | None]]
+
+
+def canonical_query(request: HttpRequest, params: Params) -> QueryDict:
+    """The parameters a page understands, each once, in canonical form and
+    order: ``?round=03&x=1&round=4`` is ``round=3``. Anything else would not
+    change the page and only multiply the cache's entries."""
+    query = QueryDict(mutable=True)
+    for name in sorted(params):
+        raw = request.GET.get(name)
+        value = params[name](raw) if raw is not None else None
+        if value is not None:
+            query[name] = value
+    query._mutable = False
+    return query
+
+
+class Entry(NamedTuple):
+    """A cached response: its bytes plain and gzipped, with their ETags."""
+
+    content_type: str
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+    gzip_etag: str
+    changed: int
+
+
+def _etags(stamp: versions.Stamp, key: str) -> tuple[str, str]:
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+    return f'"{stamp.token}-{digest}"', f'"{stamp.token}-{digest}-gz"'
+
+
+def _gzip(body: bytes) -> bytes | None:
+    if len(body) < 512:
+        return None
+    # mtime=0: the same page gives the same bytes in every worker.
+    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    return packed if len(packed) < len(body) else None
+
+
+def _not_modified(request: HttpRequest, entry: Entry) -> bool:
+    match = request.META.get("HTTP_IF_NONE_MATCH")
+    if match is not None:
+        # A client holding either encoding of the current page holds the current page.
+        tags = {t.strip().removeprefix("W/") for t in match.split(",")}
+        return "*" in tags or entry.etag in tags or entry.gzip_etag in tags
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    return since is not None and entry.changed <= since
+
+
+def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
+    use_gzip = entry.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    if _not_modified(request, entry):
+        response = HttpResponse(status=304)
+        del response["Content-Type"]
+    else:
+        response = HttpResponse(entry.gzipped if use_gzip else entry.body, content_type=entry.content_type)
+        if use_gzip:
+            response["Content-Encoding"] = "gzip"
+    response["ETag"] = entry.gzip_etag if use_gzip else entry.etag
+    response["Last-Modified"] = http_date(entry.changed)
+    # Kept, but asked again each time: a 304 when nothing changed.
+    response["Cache-Control"] = "no-cache"
+    response["Vary"] = "Accept-Encoding, Cookie"
+    return response
+
+
+def _visitor_specific(request: HttpRequest) -> bool:
+    return any(name in request.COOKIES for name in _VISITOR_COOKIES)
+
+
+def public_page(
+    series_of: Callable[..., int | str | None], params: Params, *, fragment: Callable[[QueryDict], bool] = lambda q: False
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
+    """Serve a public view whole from the cache.
+
+    ``series_of(**kwargs)`` names the series whose stamp the page is cached
+    under (``versions.EVERYTHING`` for the series list), without a database
+    query once known; None means there is no such page and the view answers.
+    ``params`` are the query parameters the view reads. ``fragment(query)``
+    says whether the request is for a fragment, which shows nothing about
+    the visitor and so is cached for everyone.
+    """
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+            series = series_of(**kwargs)
+            if series is None or request.method not in ("GET", "HEAD"):
+                return view(request, **kwargs)
+            request.GET = canonical_query(request, params)
+            stamp = versions.stamp(series)
+            key = f"{request.path}?{request.GET.urlencode()}|{translation.get_language()}"
+            request.live_etag = _etags(stamp, _live_key(request, key, fragment))[0]  # type: ignore[attr-defined]
+            if _visitor_specific(request) and not fragment(request.GET):
+                response = view(request, **kwargs)
+                response["Cache-Control"] = "private, no-cache"
+                patch_vary_headers(response, ("Cookie",))
+                return response
+            cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
+            entry = cache.get(cache_key)
+            if entry is None:
+                response = view(request, **kwargs)
+                if response.status_code != 200 or response.streaming:
+                    return response
+                etag, gzip_etag = _etags(stamp, key)
+                body = response.content
+                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, stamp.changed)
+                cache.set(cache_key, entry, PAGE_CACHE_SECONDS)
+            return _respond(request, Entry(*entry))
+
+        return wrapper
+
+    return decorate
+
+
+def _live_key(request: HttpRequest, key: str, fragment: Callable[[QueryDict], bool]) -> str:
+    """The cache key of the fragment that the page's live refresh fetches
+    (this page with ``partial=1``), whose ETag the page gives its script."""
+    if fragment(request.GET):
+        return key
+    query = request.GET.copy()
+    query["partial"] = "1"
+    return f"{request.path}?{_sorted(query).urlencode()}|{translation.get_language()}"
+
+
+def _sorted(query: QueryDict) -> QueryDict:
+    out = QueryDict(mutable=True)
+    for name in sorted(query):
+        out[name] = query[name]
+    return out
+
+
+def conditional(request: HttpRequest, series: int, make: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+    """ETag and Last-Modified for a response not worth caching whole (a CSV
+    export, streamed): ``make()`` runs only when the client's copy is stale."""
+    stamp = versions.stamp(series)
+    key = f"{request.path}?{_sorted(request.GET).urlencode()}"
+    etag, _ = _etags(stamp, key)
+    entry = Entry("", b"", None, etag, etag, stamp.changed)
+    if _not_modified(request, entry):
+        response: HttpResponseBase = HttpResponse(status=304)
+        del response["Content-Type"]
+    else:
+        response = make()
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(stamp.changed)
+    response["Cache-Control"] = "no-cache"
+    return response
