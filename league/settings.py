@@ -108,8 +108,8 @@ elif CACHE_URL == "dummy://":
 elif CACHE_URL == "locmem://":
     # The stamps must be seen by every worker (and by a management command
     # that changes a series), so with a per-process page cache they live in a
-    # directory of this machine, one per database. A deployment on several
-    # machines shares redis instead.
+    # directory of this machine, one per database (league/versions.py). A
+    # deployment on several machines shares redis instead.
     _db = DATABASES["default"]
     _db_id = hashlib.sha1(repr((_db["ENGINE"], _db.get("HOST"), _db.get("PORT"), str(_db["NAME"]))).encode())
     VERSIONS_DIR = os.environ.get(
@@ -118,8 +118,6 @@ elif CACHE_URL == "locmem://":
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tenbou",
                     "OPTIONS": {"MAX_ENTRIES": 2000}},
-        "versions": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": VERSIONS_DIR,
-                     "OPTIONS": {"MAX_ENTRIES": 100_000}},
     }
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be locmem://, dummy:// or redis://..., not {CACHE_URL!r}")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from league.exports import ruleset_of
 from league.models import WINDS, Game, Hand, Penalty, Seat, Series, build_record
@@ -293,25 +293,37 @@ SEAT_STAT_FIELDS = (
 )
 
 
-def player_stats(series: Series, player_id: int) -> PlayerStats:
-    """The player's hand statistics next to the whole series', summed in one
-    query from the seats' statistics snapshots.
+def player_stats(series: Series, player_id: int, *, whole: HandStats | None = None) -> PlayerStats:
+    """The player's hand statistics next to the whole series', summed from
+    the seats' statistics snapshots: one query over the player's seats, and
+    one over the series' unless ``whole`` (``series_stats``) is given.
 
     Places count finished games only; hands count every hand played.
     """
-    mine = Q(player_id=player_id)
-    sums: dict[str, Any] = {}
-    for name in SEAT_STAT_FIELDS:
-        sums[f"s_{name}"] = Sum(name)
-        sums[f"p_{name}"] = Sum(name, filter=mine)
-    finished = Q(place__isnull=False)  # a game in progress has no place yet
-    sums.update(
-        s_games=Count("id", filter=finished), p_games=Count("id", filter=finished & mine),
-        s_place_sum=Sum("place"), p_place_sum=Sum("place", filter=mine),
-    )
-    row = Seat.objects.filter(game__series=series).aggregate(**sums)
-    names = (*SEAT_STAT_FIELDS, "games", "place_sum")
     return PlayerStats(
-        player=HandStats(**{n: row[f"p_{n}"] or 0 for n in names}),
-        series=HandStats(**{n: row[f"s_{n}"] or 0 for n in names}),
+        player=_sum_stats(Seat.objects.filter(game__series=series, player_id=player_id)),
+        series=whole if whole is not None else series_stats(series),
     )
+
+
+def series_stats(series: Series, *, finished: HandStats | None = None) -> HandStats:
+    """Every seat's statistics in the series, summed (shared by all its player
+    pages): the finished games' (``finished_stats``, if not given) and the
+    few games being played."""
+    total = HandStats()
+    total.add(finished if finished is not None else finished_stats(series))
+    total.add(_sum_stats(Seat.objects.filter(game__series=series, game__status=Game.Status.IN_PROGRESS)))
+    return total
+
+
+def finished_stats(series: Series) -> HandStats:
+    """The statistics of the series' finished games: what changes only with a result."""
+    return _sum_stats(Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED))
+
+
+def _sum_stats(seats: QuerySet[Seat]) -> HandStats:
+    sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
+    finished = Q(place__isnull=False)  # a game in progress has no place yet
+    sums.update(games=Count("id", filter=finished), place_sum=Sum("place"))
+    row = seats.aggregate(**sums)
+    return HandStats(**{n: row[n] or 0 for n in (*SEAT_STAT_FIELDS, "games", "place_sum")})

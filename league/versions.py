@@ -12,18 +12,29 @@ the commit, and a page cached under it is computed after it was read, so it
 always holds the committed change, in whatever order two commits publish.
 A rolled-back change publishes nothing.
 
-The stamps live in the ``versions`` cache, which every worker must share:
-the page cache itself (redis) when it is shared, else a directory on this
-machine (see settings), which every process of one deployment reads.
+A series also has a *results* stamp, for what only finished games decide
+(standings, the season chart, the rounds and days played): a hand entered in
+a game still being played moves the series' stamp but not this one, so the
+first page after it recomputes the game's part, not the whole series.
+
+The stamps must be seen by every worker and by any command that changes a
+series: with a shared cache (redis) they live in its ``versions`` alias, and
+with a per-process cache in a directory of this machine (``VERSIONS_DIR``),
+one small file per stamp, which reads in microseconds where Django's file
+cache (pickle, expiry, compression) takes tens.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import secrets
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from pathlib import Path
+from typing import NamedTuple, Protocol
 
+from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models import F
@@ -37,62 +48,164 @@ class Stamp(NamedTuple):
     changed: int  # seconds since the epoch: the page's Last-Modified
 
 
-def _new_stamp() -> Stamp:
-    return Stamp(secrets.token_hex(8), int(time.time()))
+class Store(Protocol):
+    def get(self, key: str) -> str | None: ...
+    def set_many(self, values: dict[str, str]) -> None: ...
+    def add(self, key: str, value: str) -> None: ...
+    def delete_many(self, keys: list[str]) -> None: ...
+    def clear(self) -> None: ...
 
 
-def stamp(series_id: int | str) -> Stamp:
-    """The current stamp of a series (or of ``EVERYTHING``), made on first use."""
-    store = caches[VERSIONS]
-    key = f"stamp:{series_id}"
-    found = store.get(key)
+class DirectoryStore:
+    """Keys as files of one directory: a write replaces a file whole
+    (``os.replace``), an add creates it only if absent (``os.link``), so a
+    reader never sees half a value. Keys are slugs and numbers: file names."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.prefix = f"{self.path}{os.sep}"  # every request reads here: no pathlib
+
+    def get(self, key: str) -> str | None:
+        try:
+            fd = os.open(self.prefix + key, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            return os.read(fd, 256).decode()
+        finally:
+            os.close(fd)
+
+    def _written(self, value: str) -> Path:
+        tmp = self.path / f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        tmp.write_bytes(value.encode())
+        return tmp
+
+    def set_many(self, values: dict[str, str]) -> None:
+        for key, value in values.items():
+            os.replace(self._written(value), self.path / key)
+
+    def add(self, key: str, value: str) -> None:
+        tmp = self._written(value)
+        try:
+            os.link(tmp, self.path / key)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+
+    def delete_many(self, keys: list[str]) -> None:
+        for key in keys:
+            (self.path / key).unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        for f in self.path.iterdir():
+            f.unlink(missing_ok=True)
+
+
+class CacheStore:
+    """Keys in the shared ``versions`` cache, kept until replaced."""
+
+    def get(self, key: str) -> str | None:
+        return caches[VERSIONS].get(key)
+
+    def set_many(self, values: dict[str, str]) -> None:
+        caches[VERSIONS].set_many(values, None)
+
+    def add(self, key: str, value: str) -> None:
+        caches[VERSIONS].add(key, value, None)
+
+    def delete_many(self, keys: list[str]) -> None:
+        caches[VERSIONS].delete_many(keys)
+
+    def clear(self) -> None:
+        caches[VERSIONS].clear()
+
+
+@functools.cache
+def store() -> Store:
+    directory = getattr(settings, "VERSIONS_DIR", None)
+    return DirectoryStore(directory) if directory else CacheStore()
+
+
+def _new_stamp() -> str:
+    return f"{secrets.token_hex(8)}:{int(time.time())}"
+
+
+def _stamp(text: str) -> Stamp:
+    token, changed = text.split(":")
+    return Stamp(token, int(changed))
+
+
+def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
+    """The current stamp of a series (or of ``EVERYTHING``), made on first
+    use; ``kind="results"`` is its results stamp."""
+    key = f"{kind}-{series_id}"
+    found = store().get(key)
     if found is None:
         # Another process may add its own first; either is new, and the one
         # kept is what both use from here.
-        store.add(key, _new_stamp(), None)
-        found = store.get(key) or _new_stamp()
-    return Stamp(*found)
+        new = _new_stamp()
+        store().add(key, new)
+        found = store().get(key) or new
+    return _stamp(found)
 
 
-def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = ()) -> None:
+def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back).
 
-    ``slugs`` are slugs whose series may have changed (a rename): their
-    lookups are forgotten too.
+    ``results=False`` says the change cannot touch what finished games
+    decide (a hand of a game in progress). ``slugs`` are slugs whose series
+    may have changed (a rename): their lookups are forgotten too.
     """
     from league.models import Series  # the models call this on save
 
     ids = sorted(set(series_ids))
     if ids:
         Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
-    publish_on_commit(ids, slugs=slugs)
+    publish_on_commit(ids, slugs=slugs, results=results)
 
 
-def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = ()) -> None:
-    """New stamps for these series (and for the series list) after the commit."""
-    keys = [f"stamp:{i}" for i in series_ids]
-    gone = [f"slug:{s}" for s in slugs]
+def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """New stamps for these series (and for the series list) now, and again
+    once the transaction commits.
+
+    The second is the one that matters: a page computed between the two
+    read the data as it was before the commit, and is cached under the
+    first stamp, which the second makes unreachable. The first lets code
+    that reads inside the same transaction (a test, a command that checks
+    its own work) see its change, and costs a rolled-back change nothing
+    but a few recomputed pages: those hold the committed data."""
+    ids = list(series_ids)
+    keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
+    gone = [f"slug-{s}" for s in slugs]
 
     def publish() -> None:
-        store = caches[VERSIONS]
-        store.set_many({k: _new_stamp() for k in [*keys, f"stamp:{EVERYTHING}"]}, None)
+        store().set_many({k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]})
         if gone:
-            store.delete_many(gone)
+            store().delete_many(gone)
 
+    if transaction.get_connection().in_atomic_block:
+        publish()
     transaction.on_commit(publish)
+
+
+def results_token(series_id: int) -> str:
+    """The token of what the series' finished games decide."""
+    return stamp(series_id, kind="results").token
 
 
 def series_for_slug(slug: str) -> int | None:
     """The pk of the series with this slug, remembered; None if there is none."""
     from league.models import Series
 
-    store = caches[VERSIONS]
-    pk = store.get(f"slug:{slug}")
-    if pk is None:
-        pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
-        if pk is not None:
-            store.set(f"slug:{slug}", pk, None)
+    found = store().get(f"slug-{slug}")
+    if found is not None:
+        return int(found)
+    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if pk is not None:
+        store().add(f"slug-{slug}", str(pk))
     return pk
 
 
@@ -100,11 +213,11 @@ def series_for_game(game_id: int) -> int | None:
     """The pk of a game's series, remembered (a game never changes series)."""
     from league.models import Game
 
-    store = caches[VERSIONS]
-    pk = store.get(f"game:{game_id}")
-    if pk is None:
-        pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
-        if pk is not None:
-            store.set(f"game:{game_id}", pk, None)
+    found = store().get(f"game-{game_id}")
+    if found is not None:
+        return int(found)
+    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
+    if pk is not None:
+        store().add(f"game-{game_id}", str(pk))
     return pk
 

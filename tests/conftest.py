@@ -12,5 +12,8 @@ def _empty_page_cache() -> None:
     # rolled back), and the stamps outlive the process.
     from django.core.cache import caches
 
+    from league import versions
+
     for cache in caches.all():
         cache.clear()
+    versions.store().clear()

@@ -42,6 +42,10 @@ from django.utils.http import http_date, parse_http_date_safe
 from league import versions
 
 PAGE_CACHE_SECONDS = 600
+# The pages this process served last, unpickled: a hit costs a dict lookup,
+# where the cache (even locmem) unpickles a copy of the bytes each time.
+# Keys carry the stamp, so an entry is never stale, only unused.
+LOCAL_PAGES = 64
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
 _VISITOR_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
@@ -72,18 +76,33 @@ WHOLE, DATE, FLAG, SORT = _whole, _date, _flag, _sort
 Params = Mapping[str, Callable[[str], str | None]]
 
 
-def canonical_query(request: HttpRequest, params: Params) -> QueryDict:
+def canonical_query(request: HttpRequest, params: Params) -> dict[str, str]:
     """The parameters a page understands, each once, in canonical form and
-    order: ``?round=03&x=1&round=4`` is ``round=3``. Anything else would not
+    order: ``?round=3&x=1&round=04`` is ``round=4`` (the last, as ``GET.get``). Anything else would not
     change the page and only multiply the cache's entries."""
-    query = QueryDict(mutable=True)
+    query: dict[str, str] = {}
+    if not request.META.get("QUERY_STRING"):
+        return query
     for name in sorted(params):
         raw = request.GET.get(name)
         value = params[name](raw) if raw is not None else None
         if value is not None:
             query[name] = value
-    query._mutable = False
     return query
+
+
+def _page_key(request: HttpRequest, query: Mapping[str, str]) -> str:
+    # Canonical values are digits, dates and sort names: nothing to quote.
+    pairs = "&".join(f"{k}={v}" for k, v in sorted(query.items()))
+    return f"{request.path}?{pairs}|{translation.get_language()}"
+
+
+def _as_get(query: Mapping[str, str]) -> QueryDict:
+    get = QueryDict(mutable=True)
+    for k, v in query.items():
+        get[k] = v
+    get._mutable = False
+    return get
 
 
 class Entry(NamedTuple):
@@ -137,21 +156,26 @@ def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
     return response
 
 
+_local: dict[str, Entry] = {}
+
+
 def _visitor_specific(request: HttpRequest) -> bool:
     return any(name in request.COOKIES for name in _VISITOR_COOKIES)
 
 
 def public_page(
-    series_of: Callable[..., int | str | None], params: Params, *, fragment: Callable[[QueryDict], bool] = lambda q: False
+    series_of: Callable[..., int | str | None], params: Params, *,
+    fragment: Callable[[Mapping[str, str]], bool] = lambda query: False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
     """Serve a public view whole from the cache.
 
     ``series_of(**kwargs)`` names the series whose stamp the page is cached
     under (``versions.EVERYTHING`` for the series list), without a database
     query once known; None means there is no such page and the view answers.
-    ``params`` are the query parameters the view reads. ``fragment(query)``
-    says whether the request is for a fragment, which shows nothing about
-    the visitor and so is cached for everyone.
+    ``params`` are the query parameters the view reads: it sees only those,
+    canonical. ``fragment(query)`` says whether the request is for a
+    fragment, which shows nothing about the visitor and so is cached for
+    everyone.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
@@ -160,46 +184,45 @@ def public_page(
             series = series_of(**kwargs)
             if series is None or request.method not in ("GET", "HEAD"):
                 return view(request, **kwargs)
-            request.GET = canonical_query(request, params)
+            query = canonical_query(request, params)
+            # The stamp is read before the view reads anything: what it
+            # renders is at least as new as the stamp it is cached under.
             stamp = versions.stamp(series)
-            key = f"{request.path}?{request.GET.urlencode()}|{translation.get_language()}"
-            request.live_etag = _etags(stamp, _live_key(request, key, fragment))[0]  # type: ignore[attr-defined]
-            if _visitor_specific(request) and not fragment(request.GET):
-                response = view(request, **kwargs)
-                response["Cache-Control"] = "private, no-cache"
-                patch_vary_headers(response, ("Cookie",))
-                return response
+            key = _page_key(request, query)
+            is_fragment = fragment(query)
             cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
-            entry = cache.get(cache_key)
+            visitor_specific = not is_fragment and _visitor_specific(request)
+            entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
             if entry is None:
+                request.GET = _as_get(query)
+                live = key if is_fragment else _page_key(request, {**query, "partial": "1"})
+                request.live_etag = _etags(stamp, live)[0]  # type: ignore[attr-defined]
                 response = view(request, **kwargs)
+                if visitor_specific:
+                    response["Cache-Control"] = "private, no-cache"
+                    patch_vary_headers(response, ("Cookie",))
+                    return response
                 if response.status_code != 200 or response.streaming:
                     return response
                 etag, gzip_etag = _etags(stamp, key)
                 body = response.content
                 entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, stamp.changed)
                 cache.set(cache_key, entry, PAGE_CACHE_SECONDS)
-            return _respond(request, Entry(*entry))
+            if cache_key not in _local:
+                if len(_local) >= LOCAL_PAGES:
+                    del _local[next(iter(_local))]  # the oldest
+                _local[cache_key] = entry
+            return _respond(request, entry)
 
         return wrapper
 
     return decorate
 
 
-def _live_key(request: HttpRequest, key: str, fragment: Callable[[QueryDict], bool]) -> str:
-    """The cache key of the fragment that the page's live refresh fetches
-    (this page with ``partial=1``), whose ETag the page gives its script."""
-    if fragment(request.GET):
-        return key
-    query = request.GET.copy()
-    query["partial"] = "1"
-    return f"{request.path}?{_sorted(query).urlencode()}|{translation.get_language()}"
-
-
 def _sorted(query: QueryDict) -> QueryDict:
     out = QueryDict(mutable=True)
     for name in sorted(query):
-        out[name] = query[name]
+        out.setlist(name, query.getlist(name))
     return out
 
 

@@ -11,11 +11,11 @@ from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
 
 from league import charts, stats, versions
-from league.models import WINDS, Player, Seat, Series
+from league.models import WINDS, Game, Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
 from league.views.cached import SORT, WHOLE, public_page
-from league.views.series import PAGE_CACHE_SECONDS, render_cached
+from league.views.series import PAGE_CACHE_SECONDS, current_standings, render_cached
 
 GAMES_PER_PAGE = 25
 
@@ -41,25 +41,35 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 def _player_page(series: Series, player: Player) -> dict[str, Any]:
-    seats = list(
-        Seat.objects.filter(player=player, game__series=series)
-        .select_related("game")
-        .order_by("game__round_number", "game__finished_at", "game__pk")
+    # Plain rows, not models: a thousand games' Game objects (their JSON
+    # fields decoded) were most of what this page cost after a change.
+    seats = Seat.objects.filter(player=player, game__series=series).order_by(
+        "game__round_number", "game__finished_at", "game__pk"
+    ).values_list(
+        "game__round_number", "game__table", "game__finished_at", "game__started_at", "seat", "place",
+        "end_score", "points", "game_id", "game__status",
     )
-    if not seats:
-        raise Http404(f"{player.name} has no games in {series.name}")
-    standing = series.standings().by_player().get(player.pk)
-    numbers = stats.player_stats(series, player.pk)
     rows = [
         {
-            "round": s.game.round_number, "table": s.game.table, "date": s.game.finished_at or s.game.started_at,
-            "seat": WINDS[s.seat], "place": s.place, "end_score": s.end_score,
-            "points": s.points, "game": s.game.pk, "in_progress": not s.game.is_finished,
+            "round": round_number, "table": table, "date": finished_at or started_at,
+            "seat": WINDS[seat], "place": place, "end_score": end_score,
+            "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
         }
-        for s in seats
+        for round_number, table, finished_at, started_at, seat, place, end_score, points, game_id, status in seats
     ]
-    finished = [s for s in seats if s.place is not None]
-    places = [sum(1 for s in finished if s.place == n) for n in (1, 2, 3, 4)]
+    if not rows:
+        raise Http404(f"{player.name} has no games in {series.name}")
+    standing = current_standings(series).by_player().get(player.pk)
+    # The series' half is the same on every player page; its finished games'
+    # part changes only with a result, so a hand sums the games being played.
+    token = versions.results_token(series.pk)
+    finished = cache.get_or_set(
+        f"finished-stats:{series.pk}:{token}", lambda: stats.finished_stats(series), PAGE_CACHE_SECONDS
+    )
+    whole = stats.series_stats(series, finished=finished)
+    numbers = stats.player_stats(series, player.pk, whole=whole)
+    finished = [r for r in rows if r["place"] is not None]
+    places = [sum(1 for r in finished if r["place"] == n) for n in (1, 2, 3, 4)]
     return {
         "rows": rows,
         "standing": standing,
@@ -76,12 +86,12 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     }
 
 
-def _points_chart(player: Player, series: Series, finished: list[Seat]) -> str:
+def _points_chart(player: Player, series: Series, finished: list[dict[str, Any]]) -> str:
     if not finished:
         return ""
     running, values = 0, [0.0]
-    for s in finished:
-        running += s.points
+    for row in finished:
+        running += row["points"]
         values.append(running / 1000)
     keep = charts.sample_positions(len(values))
     return charts.line_chart(
