@@ -28,6 +28,7 @@ import datetime
 import gzip
 import hashlib
 import re
+import threading
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, NamedTuple
@@ -157,6 +158,7 @@ def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
 
 
 _local: dict[str, Entry] = {}
+_local_lock = threading.Lock()
 
 
 def _visitor_specific(request: HttpRequest) -> bool:
@@ -209,9 +211,10 @@ def public_page(
                 entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, stamp.changed)
                 cache.set(cache_key, entry, PAGE_CACHE_SECONDS)
             if cache_key not in _local:
-                if len(_local) >= LOCAL_PAGES:
-                    del _local[next(iter(_local))]  # the oldest
-                _local[cache_key] = entry
+                with _local_lock:  # a threaded server: one eviction at a time
+                    if len(_local) >= LOCAL_PAGES:
+                        _local.pop(next(iter(_local)), None)  # the oldest
+                    _local[cache_key] = entry
             return _respond(request, entry)
 
         return wrapper
