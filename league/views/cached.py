@@ -136,8 +136,10 @@ def _not_modified(request: HttpRequest, entry: Entry) -> bool:
         # A client holding either encoding of the current page holds the current page.
         tags = {t.strip().removeprefix("W/") for t in match.split(",")}
         return "*" in tags or entry.etag in tags or entry.gzip_etag in tags
+    # Dates have whole seconds, and two changes can fall in one: only a copy
+    # from a later second is known current (the ETag is exact).
     since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
-    return since is not None and entry.changed <= since
+    return since is not None and entry.changed < since
 
 
 def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
@@ -46,16 +47,17 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     seats = Seat.objects.filter(player=player, game__series=series).order_by(
         "game__round_number", "game__finished_at", "game__pk"
     ).values_list(
-        "game__round_number", "game__table", "game__finished_at", "game__started_at", "seat", "place",
+        # One date per row, not two: reading datetimes is much of this query's cost on SQLite.
+        "game__round_number", "game__table", Coalesce("game__finished_at", "game__started_at"), "seat", "place",
         "end_score", "points", "game_id", "game__status",
     )
     rows = [
         {
-            "round": round_number, "table": table, "date": finished_at or started_at,
+            "round": round_number, "table": table, "date": date,
             "seat": WINDS[seat], "place": place, "end_score": end_score,
             "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
         }
-        for round_number, table, finished_at, started_at, seat, place, end_score, points, game_id, status in seats
+        for round_number, table, date, seat, place, end_score, points, game_id, status in seats
     ]
     if not rows:
         raise Http404(f"{player.name} has no games in {series.name}")
@@ -71,7 +73,9 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     finished = [r for r in rows if r["place"] is not None]
     places = [sum(1 for r in finished if r["place"] == n) for n in (1, 2, 3, 4)]
     return {
-        "rows": rows,
+        # In the table's first order (newest round first; a stable sort, as the
+        # table's): the table sorts again, and a sorted list costs it n steps.
+        "rows": sorted(rows, key=lambda r: -r["round"]),
         "standing": standing,
         "places": places,
         "place_chart": charts.bar_chart(

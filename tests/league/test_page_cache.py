@@ -17,6 +17,7 @@ from django.db import transaction
 from django.http import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
+from django.utils.http import http_date, parse_http_date
 
 from league import records, services, versions
 from league.models import Game, Player, Series
@@ -208,3 +209,12 @@ def test_stamps_are_shared_between_processes_through_their_directory(settings, t
     assert one.get("stamp-1") == "c:3"
     one.delete_many(["stamp-1"])
     assert two.get("stamp-1") is None
+
+
+def test_if_modified_since_answers_304_only_for_a_later_second(client: Client, two_series) -> None:
+    changed, _ = two_series
+    url = reverse("player-detail", args=[changed["series"].slug, changed["players"][4].pk])
+    modified = parse_http_date(client.get(url)["Last-Modified"])
+    # Two changes can share a second: a copy from that same second may be stale.
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=http_date(modified)).status_code == 200
+    assert client.get(url, HTTP_IF_MODIFIED_SINCE=http_date(modified + 1)).status_code == 304
