@@ -25,6 +25,7 @@ request is rendered (from the cached fragments) and sent ``private``.
 from __future__ import annotations
 
 import datetime
+import functools
 import gzip
 import hashlib
 import re
@@ -32,11 +33,11 @@ import threading
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, NamedTuple
+from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
@@ -79,23 +80,38 @@ Params = Mapping[str, Callable[[str], str | None]]
 
 def canonical_query(request: HttpRequest, params: Params) -> dict[str, str]:
     """The parameters a page understands, each once, in canonical form and
-    order: ``?round=3&x=1&round=04`` is ``round=4`` (the last, as ``GET.get``). Anything else would not
-    change the page and only multiply the cache's entries."""
+    order: ``?round=3&x=1&round=04`` is ``round=4`` (the last, as ``GET.get``).
+    Anything else would not change the page and only multiply the cache's
+    entries. Read from the raw query string: building ``request.GET`` was a
+    tenth of what a cached page cost."""
     query: dict[str, str] = {}
-    if not request.META.get("QUERY_STRING"):
+    raw_query = request.META.get("QUERY_STRING")
+    if not raw_query:
         return query
-    for name in sorted(params):
-        raw = request.GET.get(name)
-        value = params[name](raw) if raw is not None else None
-        if value is not None:
-            query[name] = value
+    raw: dict[str, str] = {}
+    for part in raw_query.split("&"):
+        name, _, value = part.partition("=")
+        if "%" in name or "+" in name:
+            name = unquote_plus(name, errors="replace")
+        if name in params:
+            raw[name] = unquote_plus(value, errors="replace") if "%" in value or "+" in value else value
+    for name in sorted(raw):
+        canonical = params[name](raw[name])
+        if canonical is not None:
+            query[name] = canonical
     return query
 
 
 def _page_key(request: HttpRequest, query: Mapping[str, str]) -> str:
     # Canonical values are digits, dates and sort names: nothing to quote.
     pairs = "&".join(f"{k}={v}" for k, v in sorted(query.items()))
-    return f"{request.path}?{pairs}|{translation.get_language()}"
+    return f"{request.path}?{pairs}|{_language(request)}"
+
+
+def _language(request: HttpRequest) -> str:
+    # LocaleMiddleware, when there is one, sets the request's language;
+    # without it every page is in the project's language.
+    return getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
 
 
 def _as_get(query: Mapping[str, str]) -> QueryDict:
@@ -143,20 +159,29 @@ def _not_modified(request: HttpRequest, entry: Entry) -> bool:
 
 
 def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
+    # Headers given whole to the constructor: setting them one by one was a
+    # tenth of what a cached page cost.
     use_gzip = entry.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    headers = {
+        "ETag": entry.gzip_etag if use_gzip else entry.etag,
+        "Last-Modified": _http_date(entry.changed),
+        # Kept, but asked again each time: a 304 when nothing changed.
+        "Cache-Control": "no-cache",
+        "Vary": "Accept-Encoding, Cookie",
+    }
     if _not_modified(request, entry):
-        response = HttpResponse(status=304)
+        response = HttpResponse(status=304, headers=headers)
         del response["Content-Type"]
-    else:
-        response = HttpResponse(entry.gzipped if use_gzip else entry.body, content_type=entry.content_type)
-        if use_gzip:
-            response["Content-Encoding"] = "gzip"
-    response["ETag"] = entry.gzip_etag if use_gzip else entry.etag
-    response["Last-Modified"] = http_date(entry.changed)
-    # Kept, but asked again each time: a 304 when nothing changed.
-    response["Cache-Control"] = "no-cache"
-    response["Vary"] = "Accept-Encoding, Cookie"
-    return response
+        return response
+    if use_gzip:
+        headers["Content-Encoding"] = "gzip"
+    headers["Content-Type"] = entry.content_type
+    return HttpResponse(entry.gzipped if use_gzip else entry.body, headers=headers)
+
+
+@functools.lru_cache(maxsize=256)
+def _http_date(seconds: int) -> str:
+    return http_date(seconds)
 
 
 _local: dict[str, Entry] = {}
