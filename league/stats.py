@@ -293,32 +293,36 @@ SEAT_STAT_FIELDS = (
 )
 
 
-def player_stats(series: Series, player_id: int, *, whole: HandStats | None = None) -> PlayerStats:
+def player_stats(series: Series, player_id: int) -> PlayerStats:
     """The player's hand statistics next to the whole series', summed from
-    the seats' statistics snapshots: one query over the player's seats, and
-    one over the series' unless ``whole`` (``series_stats``) is given.
+    the seats' statistics snapshots.
 
     Places count finished games only; hands count every hand played.
     """
     return PlayerStats(
-        player=_sum_stats(Seat.objects.filter(game__series=series, player_id=player_id)),
-        series=whole if whole is not None else series_stats(series),
+        player=total(finished_stats(series, player_id), live_stats(series, player_id)),
+        series=total(finished_stats(series), live_stats(series)),
     )
 
 
-def series_stats(series: Series, *, finished: HandStats | None = None) -> HandStats:
-    """Every seat's statistics in the series, summed (shared by all its player
-    pages): the finished games' (``finished_stats``, if not given) and the
-    few games being played."""
-    total = HandStats()
-    total.add(finished if finished is not None else finished_stats(series))
-    total.add(_sum_stats(Seat.objects.filter(game__series=series, game__status=Game.Status.IN_PROGRESS)))
-    return total
+def finished_stats(series: Series, player_id: int | None = None) -> HandStats:
+    """The statistics of the series' finished games (one player's, if given):
+    what changes only with a result, so the pages cache it under the results."""
+    seats = Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
+    return _sum_stats(seats if player_id is None else seats.filter(player_id=player_id))
 
 
-def finished_stats(series: Series) -> HandStats:
-    """The statistics of the series' finished games: what changes only with a result."""
-    return _sum_stats(Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED))
+def live_stats(series: Series, player_id: int | None = None) -> HandStats:
+    """The statistics of the games being played (few rows: the status is indexed)."""
+    seats = Seat.objects.filter(game__series=series, game__status=Game.Status.IN_PROGRESS)
+    return _sum_stats(seats if player_id is None else seats.filter(player_id=player_id))
+
+
+def total(*parts: HandStats) -> HandStats:
+    out = HandStats()
+    for part in parts:
+        out.add(part)
+    return out
 
 
 def _sum_stats(seats: QuerySet[Seat]) -> HandStats:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -42,52 +43,72 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 def _player_page(series: Series, player: Player) -> dict[str, Any]:
-    # Plain rows, not models: a thousand games' Game objects (their JSON
-    # fields decoded) were most of what this page cost after a change.
-    seats = Seat.objects.filter(player=player, game__series=series).order_by(
-        "game__round_number", "game__finished_at", "game__pk"
-    ).values_list(
-        # One date per row, not two: reading datetimes is much of this query's cost on SQLite.
-        "game__round_number", "game__table", Coalesce("game__finished_at", "game__started_at"), "seat", "place",
-        "end_score", "points", "game_id", "game__status",
+    """What the player page shows: the part finished games decide comes from
+    the cache unless a result changed, so a hand costs the games being played."""
+    token = versions.results_token(series.pk)  # read before anything it covers
+    done = cache.get_or_set(
+        f"player-results:{series.pk}:{token}:{player.pk}", lambda: _player_results(series, player), PAGE_CACHE_SECONDS
     )
-    rows = [
-        {
-            "round": round_number, "table": table, "date": date,
-            "seat": WINDS[seat], "place": place, "end_score": end_score,
-            "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
-        }
-        for round_number, table, date, seat, place, end_score, points, game_id, status in seats
-    ]
-    if not rows:
-        raise Http404(f"{player.name} has no games in {series.name}")
-    standing = current_standings(series).by_player().get(player.pk)
-    # The series' half is the same on every player page; its finished games'
-    # part changes only with a result, so a hand sums the games being played.
-    token = versions.results_token(series.pk)
-    finished = cache.get_or_set(
+    series_done = cache.get_or_set(
         f"finished-stats:{series.pk}:{token}", lambda: stats.finished_stats(series), PAGE_CACHE_SECONDS
     )
-    whole = stats.series_stats(series, finished=finished)
-    numbers = stats.player_stats(series, player.pk, whole=whole)
-    finished = [r for r in rows if r["place"] is not None]
-    places = [sum(1 for r in finished if r["place"] == n) for n in (1, 2, 3, 4)]
+    live_rows = _game_rows(Seat.objects.filter(
+        player=player, game__series=series, game__status=Game.Status.IN_PROGRESS
+    ))
+    if not done["rows"] and not live_rows:
+        raise Http404(f"{player.name} has no games in {series.name}")
+    # Oldest first as the query gave them, a game being played before the
+    # finished games of its round; then in the table's first order (newest
+    # round first, a stable sort like the table's): the table sorts again,
+    # and a sorted list costs it n steps.
+    rows = sorted([*done["rows"], *live_rows], key=lambda r: (r["round"], not r["in_progress"]))
+    numbers = stats.PlayerStats(
+        player=stats.total(done["stats"], stats.live_stats(series, player.pk)),
+        series=stats.total(series_done, stats.live_stats(series)),
+    )
     return {
-        # In the table's first order (newest round first; a stable sort, as the
-        # table's): the table sorts again, and a sorted list costs it n steps.
+        **done,
         "rows": sorted(rows, key=lambda r: -r["round"]),
-        "standing": standing,
+        "stats": numbers,
+        "stat_rows": _stat_rows(numbers),
+    }
+
+
+def _player_results(series: Series, player: Player) -> dict[str, Any]:
+    """The player's finished games: rows, placements, charts, standing, statistics."""
+    rows = _game_rows(Seat.objects.filter(player=player, game__series=series, game__status=Game.Status.FINISHED))
+    places = [sum(1 for r in rows if r["place"] == n) for n in (1, 2, 3, 4)]
+    return {
+        "rows": rows,
+        "standing": current_standings(series).by_player().get(player.pk),
         "places": places,
         "place_chart": charts.bar_chart(
             title=f"{player.name}: placements in {series.name}",
             description=", ".join(f"{n} {label}" for n, label in zip(places, ("1st", "2nd", "3rd", "4th"), strict=True)),
             labels=["1st", "2nd", "3rd", "4th"],
             values=places,
-        ) if finished else "",
-        "points_chart": _points_chart(player, series, finished),
-        "stats": numbers,
-        "stat_rows": _stat_rows(numbers),
+        ) if rows else "",
+        "points_chart": _points_chart(player, series, rows),
+        "stats": stats.finished_stats(series, player.pk),
     }
+
+
+def _game_rows(seats: QuerySet[Seat]) -> list[dict[str, Any]]:
+    """Plain rows, not models: a thousand games' Game objects (their JSON
+    fields decoded) were most of what this page cost after a change."""
+    found = seats.order_by("game__round_number", "game__finished_at", "game__pk").values_list(
+        # One date per row, not two: reading datetimes is much of this query's cost on SQLite.
+        "game__round_number", "game__table", Coalesce("game__finished_at", "game__started_at"), "seat", "place",
+        "end_score", "points", "game_id", "game__status",
+    )
+    return [
+        {
+            "round": round_number, "table": table, "date": date,
+            "seat": WINDS[seat], "place": place, "end_score": end_score,
+            "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
+        }
+        for round_number, table, date, seat, place, end_score, points, game_id, status in found
+    ]
 
 
 def _points_chart(player: Player, series: Series, finished: list[dict[str, Any]]) -> str:

@@ -10,7 +10,8 @@ workers on 127.0.0.1 only, and runs wrk against the series page, a game page,
 a player page, the series page's live fragment, /healthz (a trivial Django
 view) and a static response of the series page's own bytes (a Django view
 returning a constant) in the same run. Absolute figures on a shared two-core
-machine are noise; read the ratios to /healthz.
+machine are noise; read the ratios to /healthz, which runs before and after
+every page (each page is compared with the two runs beside it).
 
 The conditional run repeats each page with the ``If-None-Match`` its last
 response carried (a phone's live refresh when nothing changed): a page that
@@ -225,35 +226,52 @@ def main() -> None:
         gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
         etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
         refresh = refresh_bytes_per_hour(port, pages["series live fragment"])
-        results = {}
+        # Every page runs between two runs of the trivial view, and is
+        # compared with their mean: on a shared machine the load drifts
+        # within minutes, and a single yardstick at the start misleads.
+        trivial_path = pages["trivial view (/healthz)"]
+
+        def run(path: str, headers: dict[str, str] | None = None) -> tuple[float, str]:
+            out = wrk(base + path, args.seconds, args.connections, headers)
+            time.sleep(2)  # let the workers drain what wrk left queued before the next run
+            return out
+
+        yardsticks = [run(trivial_path)[0]]
+        results, beside = {}, {}
         for name, path in pages.items():
-            results[name] = wrk(base + path, args.seconds, args.connections)
-            time.sleep(2)  # let the workers drain what wrk left queued before the next page
+            if path == trivial_path:
+                continue
+            results[name] = run(path)
+            yardsticks.append(run(trivial_path)[0])
+            beside[name] = (yardsticks[-2] + yardsticks[-1]) / 2
         conditional = {}
         for name, path in pages.items():
             if name.startswith(("game", "series", "player")):
                 # Without an ETag the page answers 200 in full: sent anyway, to show it.
-                status = fetch(base + path, {"If-None-Match": etags[name] or '"none"'})[0]
-                conditional[name] = (*wrk(base + path, args.seconds, args.connections,
-                                          {"If-None-Match": etags[name] or '"none"'}), status)
-                time.sleep(2)
+                headers = {"If-None-Match": etags[name] or '"none"'}
+                status = fetch(base + path, headers)[0]
+                conditional[name] = (*run(path, headers), status)
+                yardsticks.append(run(trivial_path)[0])
+                beside[f"{name} (conditional)"] = (yardsticks[-2] + yardsticks[-1]) / 2
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    trivial = results["trivial view (/healthz)"][0]
     caching = os.environ.get("CACHE_URL", "locmem://")
     print(f"gunicorn 2 workers, wrk {args.connections} connections x {args.seconds} s each, 127.0.0.1, cache {caching}")
+    print(f"trivial view (/healthz): {len(yardsticks)} runs, one before and after each page, "
+          f"{min(yardsticks):.1f} to {max(yardsticks):.1f} req/s; 'vs trivial' is against the two beside it")
     print("cold ms: the first request after a hand is saved / after any change (all recomputed)")
     print(f"{'page':26} {'cold ms':>13} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
     for name, (rps, latency) in results.items():
         cold_ms = f"{cold_hand[name] * 1000:6.1f}/{cold[name] * 1000:6.1f}" if name in cold else ""
-        print(f"{name:26} {cold_ms:>13} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} {rps / trivial:10.1%}")
+        print(f"{name:26} {cold_ms:>13} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} "
+              f"{rps / beside[name]:10.1%}")
     print("conditional requests (If-None-Match: the page's last ETag), same run")
     print(f"{'page':26} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
     for name, (rps, latency, status) in conditional.items():
-        print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / trivial:10.1%}")
+        print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / beside[f'{name} (conditional)']:10.1%}")
     status, up, down = refresh
     print(f"live refresh, one phone, unchanged series page, every 30 s: answered {status}, "
           f"{up / 1000:,.1f} KB/h up, {down / 1000:,.1f} KB/h down")

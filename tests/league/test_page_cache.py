@@ -231,3 +231,21 @@ def test_if_modified_since_answers_304_only_for_a_later_second(client: Client, o
     # Two changes can share a second: a copy from that same second may be stale.
     assert client.get(url, HTTP_IF_MODIFIED_SINCE=http_date(modified)).status_code == 200
     assert client.get(url, HTTP_IF_MODIFIED_SINCE=http_date(modified + 1)).status_code == 304
+
+
+@pytest.mark.django_db  # the stamps move inside the test's transaction too
+def test_after_a_hand_only_the_games_being_played_are_read_again(
+    client: Client, one_series, django_assert_num_queries
+) -> None:
+    """Standings, the season chart and the finished games' statistics wait
+    for a result: a hand in a game being played leaves them cached."""
+    series_url = reverse("series-standings", args=[one_series["series"].slug])
+    player_url = reverse("player-detail", args=[one_series["series"].slug, one_series["players"][4].pk])
+    client.get(series_url), client.get(player_url)
+    services.record_hand(game=one_series["live"], number=3, hand=draw(0))
+    # The series row; the rounds being played; the shown round's games, seats and players.
+    with django_assert_num_queries(5):
+        assert client.get(series_url).status_code == 200
+    # The series and player rows; the player's games being played; their statistics and the series'.
+    with django_assert_num_queries(5):
+        assert client.get(player_url).status_code == 200
