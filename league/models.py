@@ -100,7 +100,8 @@ class Series(models.Model):
         help_text="Logins allowed to enter this series' results.",
     )
     # Moves with every change to the series or one of its games (the services
-    # bump it in their transaction); the public pages cache under it.
+    # bump it in their transaction, league/versions.py); the stamp the public
+    # pages are cached under is published with it when that transaction commits.
     version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:

@@ -32,8 +32,8 @@ class SettlementRow:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """``?partial=1`` returns only the part that the live poll swaps in.
 
-    One query when cached: the game with its series, whose version every
-    change to the game moves."""
+    Served whole from the cache (views/cached.py) under the stamp of the
+    game's series, which every change to the game moves."""
     game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
 
     def context() -> dict[str, Any]:

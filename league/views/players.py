@@ -24,8 +24,9 @@ GAMES_PER_PAGE = 25
 
 @public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": WHOLE})
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """Two queries when cached: the series (for its version) and the player.
-    Sorting and pagination of the games stay per request, over cached rows."""
+    """Served whole from the cache (views/cached.py). Computed, the part that
+    finished games decide is cached under the series' results stamp, and
+    sorting and pagination of the games run over cached rows."""
     series = get_object_or_404(Series, slug=slug)
     player = get_object_or_404(Player, pk=player_id)
 
