@@ -78,7 +78,13 @@ class DirectoryStore:
 
     def _written(self, value: str) -> Path:
         tmp = self.path / f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
-        tmp.write_bytes(value.encode())
+        try:
+            tmp.write_bytes(value.encode())
+        except FileNotFoundError:
+            # A cleaner of the temporary directory took it: every stamp is
+            # new again, which costs recomputed pages, never stale ones.
+            self.path.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(value.encode())
         return tmp
 
     def set_many(self, values: dict[str, str]) -> None:

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.http import http_date, parse_http_date
 
-from league import records, services, versions
+from league import records, services
 from league.models import Game, Player, Series
 from league.views import cached
 from tests.factories import (
@@ -209,18 +209,6 @@ def test_a_logged_in_visitor_gets_the_page_rendered_for_them(client: Client, one
     assert "private" in response["Cache-Control"] and "ETag" not in response
     # The fragment holds nothing about the visitor: cached for everyone.
     assert "ETag" in client.get(url + "?partial=1")
-
-
-def test_stamps_are_shared_between_processes_through_their_directory(settings, tmp_path) -> None:
-    """Two workers are two processes: what one publishes, the other reads."""
-    one, two = versions.DirectoryStore(str(tmp_path)), versions.DirectoryStore(str(tmp_path))
-    one.add("stamp-1", "a:1")
-    two.add("stamp-1", "b:2")  # an add never replaces
-    assert two.get("stamp-1") == "a:1"
-    two.set_many({"stamp-1": "c:3"})
-    assert one.get("stamp-1") == "c:3"
-    one.delete_many(["stamp-1"])
-    assert two.get("stamp-1") is None
 
 
 @pytest.mark.django_db  # reads only: no commits needed
