@@ -53,16 +53,12 @@ _SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
 _VISITOR_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
 
 
-def _whole(value: str) -> str | None:
-    # isdigit() alone lets "²" through to int(), which refuses it.
-    return str(int(value)) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
-def _date(value: str) -> str | None:
-    try:
-        return datetime.date.fromisoformat(value).isoformat()
-    except ValueError:
+def canonical(value: object) -> str | None:
+    """A parsed parameter (by the view's own parsers, ``int_param`` and
+    ``date_param``) as the one string the cache key holds; None drops it."""
+    if value is None:
         return None
+    return value.isoformat() if isinstance(value, datetime.date) else str(value)
 
 
 def _flag(value: str) -> str | None:
@@ -73,8 +69,8 @@ def _sort(value: str) -> str | None:
     return value if _SORT.fullmatch(value) else None
 
 
-# What a parameter may hold, in its canonical form; None drops it.
-WHOLE, DATE, FLAG, SORT = _whole, _date, _flag, _sort
+# What a sort or a flag may hold, in its canonical form; None drops it.
+FLAG, SORT = _flag, _sort
 Params = Mapping[str, Callable[[str], str | None]]
 
 

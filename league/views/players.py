@@ -16,13 +16,13 @@ from league import charts, stats, versions
 from league.models import WINDS, Game, Player, Seat, Series
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.cached import SORT, WHOLE, public_page
-from league.views.series import PAGE_CACHE_SECONDS, current_standings, render_cached
+from league.views.cached import SORT, public_page
+from league.views.series import PAGE_CACHE_SECONDS, current_standings, render_cached, whole
 
 GAMES_PER_PAGE = 25
 
 
-@public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": WHOLE})
+@public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": whole})
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Served whole from the cache (views/cached.py). Computed, the part that
     finished games decide is cached under the series' results stamp, and

@@ -23,7 +23,7 @@ from league import charts, versions
 from league.models import Game, Seat, Series, Standings
 from league.tables import StandingsTable
 from league.templatetags.league import points
-from league.views.cached import DATE, FLAG, SORT, WHOLE, public_page
+from league.views.cached import FLAG, SORT, canonical, public_page
 
 STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
@@ -82,7 +82,8 @@ def is_fragment(query: Mapping[str, str]) -> bool:
 
 @public_page(
     lambda slug: versions.series_for_slug(slug),
-    {"round": WHOLE, "date": DATE, "games": WHOLE, "partial": FLAG, "s-sort": SORT, "s-page": WHOLE},
+    {"round": lambda v: whole(v), "date": lambda v: canonical(date_param(v)), "games": lambda v: whole(v),
+     "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v)},
     fragment=is_fragment,
 )
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -350,6 +351,11 @@ def int_param(value: str | None) -> int | None:
     """A query parameter as a whole number, or None when absent or not one."""
     # isdigit() alone lets "²" through to int(), which refuses it.
     return int(value) if value and value.isascii() and value.isdigit() else None
+
+
+def whole(value: str) -> str | None:
+    """A whole-number parameter as the cache key holds it (``int_param``'s reading)."""
+    return canonical(int_param(value))
 
 
 def date_param(value: str | None) -> datetime.date | None:

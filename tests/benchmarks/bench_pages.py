@@ -13,6 +13,11 @@ returning a constant) in the same run. Absolute figures on a shared two-core
 machine are noise; read the ratios to /healthz, which runs before and after
 every page (each page is compared with the two runs beside it).
 
+Then every page is requested again in the bench's own process, through
+Django's WSGI handler, and its CPU time per request is set beside the
+trivial view's: on a shared machine throughput moves with the neighbours'
+load, CPU time much less.
+
 The conditional run repeats each page with the ``If-None-Match`` its last
 response carried (a phone's live refresh when nothing changed): a page that
 sends ETags answers 304 with no body. "refresh bytes/h" is what one phone's
@@ -152,6 +157,41 @@ def refresh_bytes_per_hour(port: int, path: str, poll_seconds: int = 30) -> tupl
     return status, up * per_hour, down * per_hour
 
 
+def in_process(paths: dict[str, tuple[str, dict[str, str]]], calls: int) -> dict[str, float]:
+    """CPU microseconds per request through Django's WSGI handler in this
+    process (no server, no network, no wrk): the best of three batches. CPU
+    time, unlike throughput, hardly moves with what else the machine runs."""
+    import io
+
+    from django.core.wsgi import get_wsgi_application
+
+    app = get_wsgi_application()
+
+    def call(path: str, headers: dict[str, str]) -> None:
+        route, _, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1", "wsgi.input": io.BytesIO(), "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr, **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
+        }
+        body = app(environ, lambda status, headers, *exc: None)
+        b"".join(body)
+        body.close()
+
+    out = {}
+    for name, (path, headers) in paths.items():
+        for _ in range(5):
+            call(path, headers)  # this process's caches, warm
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            for _ in range(calls):
+                call(path, headers)
+            best = min(best, (time.process_time() - started) / calls)
+        out[name] = best * 1e6
+    return out
+
+
 def wrk(url: str, seconds: int, connections: int, headers: dict[str, str] | None = None) -> tuple[float, str]:
     extra = [arg for k, v in (headers or {}).items() for arg in ("-H", f"{k}: {v}")]
     out = subprocess.run(
@@ -171,6 +211,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--calls", type=int, default=500, help="requests per batch of the in-process run")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install -y wrk)")
@@ -253,6 +294,11 @@ def main() -> None:
                 conditional[name] = (*run(path, headers), status)
                 yardsticks.append(run(trivial_path)[0])
                 beside[f"{name} (conditional)"] = (yardsticks[-2] + yardsticks[-1]) / 2
+        # The same pages once more, in this process: CPU per request.
+        cpu_paths = {name: (path, {}) for name, path in pages.items()}
+        cpu_paths.update({f"{name}, If-None-Match": (pages[name], {"If-None-Match": etags[name] or '"none"'})
+                          for name in conditional})
+        cpu = in_process(cpu_paths, args.calls)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
@@ -272,6 +318,11 @@ def main() -> None:
     print(f"{'page':26} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
     for name, (rps, latency, status) in conditional.items():
         print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / beside[f'{name} (conditional)']:10.1%}")
+    trivial_cpu = cpu["trivial view (/healthz)"]
+    print(f"in this process, through Django's WSGI handler: CPU per request (best of 3 x {args.calls})")
+    print(f"{'request':40} {'CPU us':>8} {'vs trivial':>11}")
+    for name, us in cpu.items():
+        print(f"{name:40} {us:8.1f} {trivial_cpu / us:10.1%}")
     status, up, down = refresh
     print(f"live refresh, one phone, unchanged series page, every 30 s: answered {status}, "
           f"{up / 1000:,.1f} KB/h up, {down / 1000:,.1f} KB/h down")
