@@ -10,7 +10,9 @@ and the SSL redirect (README, "Running it for real").
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
+import tempfile
 from email.utils import getaddresses
 from pathlib import Path
 
@@ -133,16 +135,36 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The public pages cache what they compute under the series' version (see
-# league/views/series.py). Per process by default; CACHE_URL=redis://host:6379/0
-# shares one cache between workers, CACHE_URL=dummy:// turns caching off.
+# The public pages cache what they compute, and their whole responses, under
+# each series' stamp (see league/versions.py). Per process by default;
+# CACHE_URL=redis://host:6379/0 shares one cache between workers,
+# CACHE_URL=dummy:// turns caching off.
 CACHE_URL = os.environ.get("CACHE_URL", "locmem://")
 if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL},
+        "versions": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                     "KEY_PREFIX": "versions"},
+    }
 elif CACHE_URL == "dummy://":
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+        "versions": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"},
+    }
 elif CACHE_URL == "locmem://":
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tenbou"}}
+    # The stamps must be seen by every worker (and by a management command
+    # that changes a series), so with a per-process page cache they live in a
+    # directory of this machine, one per database (league/versions.py). A
+    # deployment on several machines shares redis instead.
+    _db = DATABASES["default"]
+    _db_id = hashlib.sha1(repr((_db["ENGINE"], _db.get("HOST"), _db.get("PORT"), str(_db["NAME"]))).encode())
+    VERSIONS_DIR = os.environ.get(
+        "VERSIONS_DIR", str(Path(tempfile.gettempdir()) / f"tenbou-versions-{_db_id.hexdigest()[:12]}")
+    )
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tenbou",
+                    "OPTIONS": {"MAX_ENTRIES": 2000}},
+    }
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be locmem://, dummy:// or redis://..., not {CACHE_URL!r}")
 # django-ratelimit counts in the cache, so its counts are shared only through a

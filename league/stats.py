@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 
 from league.exports import ruleset_of
 from league.models import WINDS, Game, Hand, Penalty, Seat, Series, build_record
@@ -302,24 +302,40 @@ SEAT_STAT_FIELDS = (
 
 
 def player_stats(series: Series, player_id: int) -> PlayerStats:
-    """The player's hand statistics next to the whole series', summed in one
-    query from the seats' statistics snapshots.
+    """The player's hand statistics next to the whole series', summed from
+    the seats' statistics snapshots.
 
     Places count finished games only; hands count every hand played.
     """
-    mine = Q(player_id=player_id)
-    sums: dict[str, Any] = {}
-    for name in SEAT_STAT_FIELDS:
-        sums[f"s_{name}"] = Sum(name)
-        sums[f"p_{name}"] = Sum(name, filter=mine)
-    finished = Q(place__isnull=False)  # a game in progress has no place yet
-    sums.update(
-        s_games=Count("id", filter=finished), p_games=Count("id", filter=finished & mine),
-        s_place_sum=Sum("place"), p_place_sum=Sum("place", filter=mine),
-    )
-    row = Seat.objects.filter(game__series=series).aggregate(**sums)
-    names = (*SEAT_STAT_FIELDS, "games", "place_sum")
     return PlayerStats(
-        player=HandStats(**{n: row[f"p_{n}"] or 0 for n in names}),
-        series=HandStats(**{n: row[f"s_{n}"] or 0 for n in names}),
+        player=total(finished_stats(series, player_id), live_stats(series, player_id)),
+        series=total(finished_stats(series), live_stats(series)),
     )
+
+
+def finished_stats(series: Series, player_id: int | None = None) -> HandStats:
+    """The statistics of the series' finished games (one player's, if given):
+    what changes only with a result, so the pages cache it under the results."""
+    seats = Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
+    return _sum_stats(seats if player_id is None else seats.filter(player_id=player_id))
+
+
+def live_stats(series: Series, player_id: int | None = None) -> HandStats:
+    """The statistics of the games being played (few rows: the status is indexed)."""
+    seats = Seat.objects.filter(game__series=series, game__status=Game.Status.IN_PROGRESS)
+    return _sum_stats(seats if player_id is None else seats.filter(player_id=player_id))
+
+
+def total(*parts: HandStats) -> HandStats:
+    out = HandStats()
+    for part in parts:
+        out.add(part)
+    return out
+
+
+def _sum_stats(seats: QuerySet[Seat]) -> HandStats:
+    sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
+    finished = Q(place__isnull=False)  # a game in progress has no place yet
+    sums.update(games=Count("id", filter=finished), place_sum=Sum("place"))
+    row = seats.aggregate(**sums)
+    return HandStats(**{n: row[n] or 0 for n in (*SEAT_STAT_FIELDS, "games", "place_sum")})

@@ -7,8 +7,13 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _empty_page_cache() -> None:
-    # The public pages cache under (series pk, version); a rolled-back test
-    # can leave an entry whose pk and version the next test's series reuses.
-    from django.core.cache import cache
+    # A rolled-back test can leave a page or a stamp for a series whose pk
+    # the next test's series reuses (its creation publishes nothing when
+    # rolled back), and the stamps outlive the process.
+    from django.core.cache import caches
 
-    cache.clear()
+    from league import versions
+
+    for cache in caches.all():
+        cache.clear()
+    versions.store().clear()

@@ -10,10 +10,9 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import connection
-from django.db.models import F
 from django.utils import timezone
 
-from league import services
+from league import services, versions
 from league.models import Game, Hand, Player, Seat, Series
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
 from scoring.rules import get_ruleset
@@ -137,7 +136,7 @@ def bulk_finished_games(series: Series, players: Sequence[Player], n: int, *, se
             seats.append(Seat(game=game, seat=i, player=player, end_score=s.final_scores[i], place=s.places[i], points=s.points[i]))
     Seat.objects.bulk_create(seats, batch_size=2000)
     # Written past the services, so move the version as they would: cached pages go stale otherwise.
-    Series.objects.filter(pk=series.pk).update(version=F("version") + 1)
+    versions.changed([series.pk])
     refresh_planner_statistics()
 
 

@@ -20,10 +20,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
+from league import versions
 from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -75,8 +78,8 @@ class Player(models.Model):
         super().save(*args, **kwargs)
         # Names show on every cached page of the series this player played
         # in: an edit moves their versions, so a rename shows at once.
-        played_in = Seat.objects.filter(player=self).values("game__series_id")
-        Series.objects.filter(pk__in=played_in).update(version=F("version") + 1)
+        played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
+        versions.changed(played_in)
 
 
 class Series(models.Model):
@@ -100,7 +103,8 @@ class Series(models.Model):
         help_text="Logins allowed to enter this series' results.",
     )
     # Moves with every change to the series or one of its games (the services
-    # bump it in their transaction); the public pages cache under it.
+    # bump it in their transaction, league/versions.py); the stamp the public
+    # pages are cached under is published with it when that transaction commits.
     version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
@@ -112,15 +116,21 @@ class Series(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self._state.adding or kwargs.get("update_fields") is not None:
+            adding = self._state.adding
             super().save(*args, **kwargs)
+            if adding:
+                # A pk can come back on SQLite after a delete: no stamp of the
+                # old series may serve the new one's pages.
+                versions.publish_on_commit([self.pk], slugs=[self.slug])
             return
         # An edit (the admin) must not write back the version it read: a
         # scorer may have moved it since, and a version going back would
         # serve pages cached for the later one. It moves it instead, as the
         # name, rules and minimum show on the cached pages.
         kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
+        old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
         super().save(*args, **kwargs)
-        Series.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        versions.changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
 
     def get_absolute_url(self) -> str:
         return reverse("series-standings", args=[self.slug])
@@ -728,3 +738,13 @@ class Standings:
 
 def _with_rank(row: StandingRow, rank: int, tied: bool) -> StandingRow:
     return dataclasses.replace(row, rank=rank, tied=tied)
+
+
+@receiver(post_delete, sender=Series)
+@receiver(post_delete, sender=Game)
+def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any) -> None:
+    # A deleted game or series must not be served from a cached page.
+    if isinstance(instance, Series):
+        versions.publish_on_commit([instance.pk], slugs=[instance.slug])
+    else:
+        versions.publish_on_commit([instance.series_id])

@@ -12,7 +12,8 @@ through ``scoring`` with the change applied, and saves nothing unless the
 replay succeeds. So two scorers cannot interleave, a correction that makes a
 later hand impossible changes nothing, and the result and statistics
 snapshots on the seats always match the hands. Every change writes an
-``AuditEntry`` and moves ``Series.version``, which the public pages cache under.
+``AuditEntry`` and moves ``Series.version``, and its commit publishes the
+series' new stamp, which the public pages are cached under (``league.versions``).
 
 Errors are ``ServiceError`` (``Conflict`` when the caller's view of the game
 is out of date), carrying the scoring engine's ``code`` and a ``field``.

@@ -6,15 +6,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F
 
-from league.models import AuditEntry, Game, Series
+from league import versions
+from league.models import AuditEntry, Game
 
 Actor = AbstractBaseUser | None
 
 
-def bump_version(series_id: int) -> None:
-    Series.objects.filter(pk=series_id).update(version=F("version") + 1)
+# What a scorer does inside a game being played: standings, the season chart
+# and the finished games' statistics count finished games only, so these
+# leave the series' results alone while the game is being played. A hand that
+# ends the game is followed by a finish entry (replay.sync_result), which
+# does not; any change to a finished game moves the results.
+IN_PLAY = frozenset({
+    AuditEntry.Action.START, AuditEntry.Action.RECORD_HAND, AuditEntry.Action.CORRECT_HAND,
+    AuditEntry.Action.UNDO_HAND,
+})
+
+
+def bump_version(series_id: int, *, results: bool = True) -> None:
+    """Move the series' version now and its pages' stamp after the commit;
+    ``results=False``: nothing a finished game decides has changed."""
+    versions.changed([series_id], results=results)
 
 
 def user_of(by: Actor) -> Any:
@@ -33,7 +46,7 @@ def audit(
     # Every change the services make writes an audit entry, so moving the
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
-    bump_version(game.series_id)
+    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished)
     entry = audit_entry(game, action, by, hand_number=hand_number, before=before, after=after)
     entry.save()
     return entry

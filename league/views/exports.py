@@ -13,16 +13,17 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_ratelimit.core import get_usage
 
 from league import exports
 from league.models import Series
 from league.models.tournament import hidden_from
+from league.views.cached import conditional
 from league.views.series import date_param, int_param
 
-View = Callable[..., HttpResponse | StreamingHttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def _visible(slug: str) -> Series:
@@ -34,7 +35,7 @@ def _visible(slug: str) -> Series:
 
 def limited_for_anonymous(view: View) -> View:
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse | StreamingHttpResponse:
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if not request.user.is_authenticated:
             usage = get_usage(request, group="csv-exports", key="ip", rate=settings.EXPORT_RATE_LIMIT,
                               method="GET", increment=True)
@@ -49,23 +50,37 @@ def limited_for_anonymous(view: View) -> View:
     return wrapper
 
 
+# Streamed, and each export of a big series is large: not cached whole, but a
+# client whose copy is current gets 304 without the rows being read at all.
+
+
 @limited_for_anonymous
-def standings_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """``?round=3`` or ``?date=2025-10-02`` export the standings as they stood then."""
     series = _visible(slug)
-    rows = exports.standings_rows(
-        series, through_round=int_param(request.GET.get("round")), through_date=date_param(request.GET.get("date"))
+
+    def make() -> HttpResponseBase:
+        rows = exports.standings_rows(
+            series, through_round=int_param(request.GET.get("round")), through_date=date_param(request.GET.get("date"))
+        )
+        return exports.csv_response(rows, f"{series.slug}-standings.csv")
+
+    return conditional(request, series.pk, make)
+
+
+@limited_for_anonymous
+def games_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
+    series = _visible(slug)
+    return conditional(
+        request, series.pk,
+        lambda: exports.csv_response(exports.game_rows(exports.series_games(series)), f"{series.slug}-games.csv"),
     )
-    return exports.csv_response(rows, f"{series.slug}-standings.csv")
 
 
 @limited_for_anonymous
-def games_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def hands_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     series = _visible(slug)
-    return exports.csv_response(exports.game_rows(exports.series_games(series)), f"{series.slug}-games.csv")
-
-
-@limited_for_anonymous
-def hands_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
-    series = _visible(slug)
-    return exports.csv_response(exports.hand_rows(exports.series_games(series)), f"{series.slug}-hands.csv")
+    return conditional(
+        request, series.pk,
+        lambda: exports.csv_response(exports.hand_rows(exports.series_games(series)), f"{series.slug}-hands.csv"),
+    )

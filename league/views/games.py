@@ -10,10 +10,11 @@ from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from league import charts, stats
+from league import charts, stats, versions
 from league.models import WINDS, Game, Seat
 from league.models.tournament import hidden_from
-from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, render_cached
+from league.views.cached import FLAG, public_page
+from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
 
 
 @dataclass(frozen=True)
@@ -28,11 +29,13 @@ class SettlementRow:
     points: int
 
 
+@public_page(lambda pk: versions.series_for_game(pk), {"partial": FLAG}, fragment=is_fragment)
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """``?partial=1`` returns only the part that the live poll swaps in.
 
-    One query when cached: the game with its series, whose version every
-    change to the game moves."""
+    Served whole from the cache (views/cached.py) under the stamp of the
+    game's series, which every change to the game moves. Results hidden by the
+    director redirect (a redirect is never cached)."""
     game = get_object_or_404(Game.objects.select_related("series__tournament"), pk=pk)
     hidden = hidden_from(game.series)
     if hidden is not None and game.round_number >= hidden:  # results hidden by the director

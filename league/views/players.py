@@ -6,22 +6,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from league import charts, stats
-from league.models import WINDS, Player, Seat, Series
+from league import charts, stats, versions
+from league.models import WINDS, Game, Player, Seat, Series
 from league.models.tournament import hidden_from
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.series import PAGE_CACHE_SECONDS, configure_table, render_cached
+from league.views.cached import SORT, public_page
+from league.views.series import PAGE_CACHE_SECONDS, configure_table, current_standings, render_cached, whole
 
 GAMES_PER_PAGE = 25
 
 
+@public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": whole})
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """Two queries when cached: the series (for its version) and the player.
-    Sorting and pagination of the games stay per request, over cached rows."""
+    """Served whole from the cache (views/cached.py). Computed, the part that
+    finished games decide is cached under the series' results stamp, and
+    sorting and pagination of the games run over cached rows."""
     series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     player = get_object_or_404(Player, pk=player_id)
     if hidden_from(series) is not None:  # results hidden by the director
@@ -41,47 +46,80 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 def _player_page(series: Series, player: Player) -> dict[str, Any]:
-    seats = list(
-        Seat.objects.filter(player=player, game__series=series)
-        .select_related("game")
-        .order_by("game__round_number", "game__finished_at", "game__pk")
+    """What the player page shows: the part finished games decide comes from
+    the cache unless a result changed, so a hand costs the games being played."""
+    token = versions.results_token(series.pk)  # read before anything it covers
+    done = cache.get_or_set(
+        f"player-results:{series.pk}:{token}:{player.pk}", lambda: _player_results(series, player), PAGE_CACHE_SECONDS
     )
-    if not seats:
+    series_done = cache.get_or_set(
+        f"finished-stats:{series.pk}:{token}", lambda: stats.finished_stats(series), PAGE_CACHE_SECONDS
+    )
+    live_rows = _game_rows(Seat.objects.filter(
+        player=player, game__series=series, game__status=Game.Status.IN_PROGRESS
+    ))
+    if not done["rows"] and not live_rows:
         raise Http404(f"{player.name} has no games in {series.name}")
-    standing = series.standings().by_player().get(player.pk)
-    numbers = stats.player_stats(series, player.pk)
-    rows = [
-        {
-            "round": s.game.round_number, "table": s.game.table, "date": s.game.finished_at or s.game.started_at,
-            "seat": WINDS[s.seat], "place": s.place, "end_score": s.end_score,
-            "points": s.points, "game": s.game.pk, "in_progress": not s.game.is_finished,
-        }
-        for s in seats
-    ]
-    finished = [s for s in seats if s.place is not None]
-    places = [sum(1 for s in finished if s.place == n) for n in (1, 2, 3, 4)]
+    # Oldest first as the query gave them, a game being played before the
+    # finished games of its round; then in the table's first order (newest
+    # round first, a stable sort like the table's): the table sorts again,
+    # and a sorted list costs it n steps.
+    rows = sorted([*done["rows"], *live_rows], key=lambda r: (r["round"], not r["in_progress"]))
+    numbers = stats.PlayerStats(
+        player=stats.total(done["stats"], stats.live_stats(series, player.pk)),
+        series=stats.total(series_done, stats.live_stats(series)),
+    )
+    return {
+        **done,
+        "rows": sorted(rows, key=lambda r: -r["round"]),
+        "stats": numbers,
+        "stat_rows": _stat_rows(numbers),
+    }
+
+
+def _player_results(series: Series, player: Player) -> dict[str, Any]:
+    """The player's finished games: rows, placements, charts, standing, statistics."""
+    rows = _game_rows(Seat.objects.filter(player=player, game__series=series, game__status=Game.Status.FINISHED))
+    places = [sum(1 for r in rows if r["place"] == n) for n in (1, 2, 3, 4)]
     return {
         "rows": rows,
-        "standing": standing,
+        "standing": current_standings(series).by_player().get(player.pk),
         "places": places,
         "place_chart": charts.bar_chart(
             title=f"{player.name}: placements in {series.name}",
             description=", ".join(f"{n} {label}" for n, label in zip(places, ("1st", "2nd", "3rd", "4th"), strict=True)),
             labels=["1st", "2nd", "3rd", "4th"],
             values=places,
-        ) if finished else "",
-        "points_chart": _points_chart(player, series, finished),
-        "stats": numbers,
-        "stat_rows": _stat_rows(numbers),
+        ) if rows else "",
+        "points_chart": _points_chart(player, series, rows),
+        "stats": stats.finished_stats(series, player.pk),
     }
 
 
-def _points_chart(player: Player, series: Series, finished: list[Seat]) -> str:
+def _game_rows(seats: QuerySet[Seat]) -> list[dict[str, Any]]:
+    """Plain rows, not models: a thousand games' Game objects (their JSON
+    fields decoded) were most of what this page cost after a change."""
+    found = seats.order_by("game__round_number", "game__finished_at", "game__pk").values_list(
+        # One date per row, not two: reading datetimes is much of this query's cost on SQLite.
+        "game__round_number", "game__table", Coalesce("game__finished_at", "game__started_at"), "seat", "place",
+        "end_score", "points", "game_id", "game__status",
+    )
+    return [
+        {
+            "round": round_number, "table": table, "date": date,
+            "seat": WINDS[seat], "place": place, "end_score": end_score,
+            "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
+        }
+        for round_number, table, date, seat, place, end_score, points, game_id, status in found
+    ]
+
+
+def _points_chart(player: Player, series: Series, finished: list[dict[str, Any]]) -> str:
     if not finished:
         return ""
     running, values = 0, [0.0]
-    for s in finished:
-        running += s.points
+    for row in finished:
+        running += row["points"]
         values.append(running / 1000)
     keep = charts.sample_positions(len(values))
     return charts.line_chart(

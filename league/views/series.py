@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +20,13 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig, Table
 
-from league import charts
+from league import charts, versions
 from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings
 from league.models.tournament import event_standings, hidden_from, is_event
 from league.tables import StandingsTable
 from league.templatetags.league import points
+from league.views.cached import FLAG, SORT, canonical, public_page
 
 STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
@@ -36,6 +37,7 @@ CHART_POINTS = 60  # stretches of rounds drawn in the season chart
 PAGE_CACHE_SECONDS = 600
 
 
+@public_page(lambda: versions.EVERYTHING, {})
 def index(request: HttpRequest) -> HttpResponse:
     series = Series.objects.annotate(
         finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
@@ -62,41 +64,52 @@ class Stage:
 
 
 @dataclass(frozen=True)
-class SeriesPage:
-    """What the series page computes, cached under the series' version."""
+class SeriesResults:
+    """What finished games decide on the series page, cached under the
+    series' results stamp: a hand in a game being played leaves it be."""
 
     standings: Standings
     movements: dict[int, int | None] | None
     previous: Stage | None
     rounds: list[int | None]  # the navigation bars (round_links)
     dates: list[datetime.date]
-    all_rounds: list[int | None]
-    games_round: int | None
-    games: list[Game]  # the shown round's, seats and players prefetched
+    finished_rounds: list[int]
     chart: str
     chart_table: dict[str, object]
-    live: bool
 
 
+def is_fragment(query: Mapping[str, str]) -> bool:
+    """Whether a request is the live refresh's, for the part of a page it swaps in."""
+    return "partial" in query
+
+
+@public_page(
+    lambda slug: versions.series_for_slug(slug),
+    {"round": lambda v: whole(v), "date": lambda v: canonical(date_param(v)), "games": lambda v: whole(v),
+     "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v)},
+    fragment=is_fragment,
+)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings
     as they stood then, with movement against the round or date before;
     ``?games=N`` picks the round whose games are listed; ``?partial=1`` returns
     only the part that the live poll swaps in.
 
-    One query when cached: the series row, for its version. Sorting and
-    pagination of the standings stay per request, over the cached rows."""
+    Served whole from the cache (views/cached.py); computed, its part about
+    finished games comes from the cache too unless a result changed."""
     series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
     if hidden_from(series) is not None:  # the director hides results: only the event page shows what may be seen
-        return redirect("event-public", slug=series.slug)
-    # The rendered standings part, per query string and version: during an
-    # event most requests are the same few URLs, and rendering the tables and
-    # the chart is most of what a request costs once the data is cached.
+        return redirect("event-public", slug=series.slug)  # never cached: only 200s are
+    partial = bool(request.GET.get("partial"))
+    if partial:
+        # The fragment is the page's own part: its links must not ask for fragments.
+        request.GET = request.GET.copy()
+        del request.GET["partial"]
     fragment, live = render_cached(
         request, f"series-html:{series.pk}:{series.version}", "league/_series_live.html",
         lambda: _series_context(request, series),
     )
-    if request.GET.get("partial"):
+    if partial:
         return HttpResponse(fragment)
     ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS}
     return render(request, "league/series_detail.html", ctx)
@@ -125,57 +138,90 @@ def query_key(request: HttpRequest) -> str:
 
 
 def _series_context(request: HttpRequest, series: Series) -> dict[str, object]:
+    """The live part: the games of the shown round, around the results part."""
     through_round = int_param(request.GET.get("round"))
     through_date = date_param(request.GET.get("date"))
     games_round = int_param(request.GET.get("games"))
-    key = f"series-page:{series.pk}:{series.version}:{through_round}:{through_date}:{games_round}"
-    page: SeriesPage = cache.get_or_set(
-        key, lambda: _series_page(series, through_round, through_date, games_round), PAGE_CACHE_SECONDS
+    results_html, finished_rounds = _results_html(request, series, through_round, through_date)
+    # Rounds with a game being played: few rows, through the status index.
+    live_rounds = set(
+        Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).values_list("round_number", flat=True)
     )
-
-    ranked = StandingsTable(page.standings.ranked, series_slug=series.slug, movements=page.movements, prefix="s-")
-    configure_table(request, ranked, per_page=STANDINGS_PER_PAGE)
-    unranked = StandingsTable(
-        page.standings.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
-    )
-    ctx = {
+    all_rounds = sorted(set(finished_rounds) | live_rounds)
+    if games_round not in all_rounds:
+        games_round = all_rounds[-1] if all_rounds else None
+    games = list(
+        Game.objects.filter(series=series, round_number=games_round)
+        .prefetch_related("seats__player")
+        .order_by("table", "pk")
+    ) if games_round is not None else []
+    return {
         "series": series,
-        "standings": page.standings,
-        "ranked_table": ranked,
-        "unranked_table": unranked,
-        "through_round": through_round,
-        "through_date": through_date,
-        "previous": page.previous,
-        "rounds": page.rounds,
-        "dates": page.dates,
-        "all_rounds": page.all_rounds,
-        "games_round": page.games_round,
-        "games": page.games,
-        "chart": page.chart,
-        "chart_table": page.chart_table,
-        "live": page.live,
+        "results_html": results_html,
+        "all_rounds": round_links(all_rounds, games_round),
+        "games_round": games_round,
+        "games": games,
+        "live": bool(live_rounds),
         "poll_seconds": LIVE_POLL_SECONDS,
     }
-    return ctx
 
 
-def _series_page(
-    series: Series, through_round: int | None, through_date: datetime.date | None, games_round: int | None
-) -> SeriesPage:
-    # One query: per round and status, when its games finished. Days are
-    # taken in Python from these few timestamps: a date cast per game row in
-    # SQL is what made this query slow on SQLite.
+def _results_html(
+    request: HttpRequest, series: Series, through_round: int | None, through_date: datetime.date | None
+) -> tuple[SafeString, list[int]]:
+    """The standings, running standings and season chart, rendered, and the
+    rounds with finished games; cached under the results stamp (read before
+    anything it shows) and the query string, whose links the tables keep."""
+    token = versions.results_token(series.pk)
+    key = f"series-results-html:{series.pk}:{token}:{query_key(request)}"
+    cached = cache.get(key)
+    if cached is None:
+        page: SeriesResults = cache.get_or_set(
+            f"series-results:{series.pk}:{token}:{through_round}:{through_date}",
+            lambda: _series_results(series, through_round, through_date), PAGE_CACHE_SECONDS,
+        )
+        ranked = StandingsTable(page.standings.ranked, series_slug=series.slug, movements=page.movements, prefix="s-")
+        configure_table(request, ranked, per_page=STANDINGS_PER_PAGE)
+        unranked = StandingsTable(
+            page.standings.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
+        )
+        ctx = {
+            "series": series,
+            "standings": page.standings,
+            "ranked_table": ranked,
+            "unranked_table": unranked,
+            "through_round": through_round,
+            "through_date": through_date,
+            "previous": page.previous,
+            "rounds": page.rounds,
+            "dates": page.dates,
+            "chart": page.chart,
+            "chart_table": page.chart_table,
+        }
+        cached = (render_to_string("league/_series_results.html", ctx, request), page.finished_rounds)
+        cache.set(key, cached, PAGE_CACHE_SECONDS)
+    return mark_safe(cached[0]), cached[1]  # our own rendered template
+
+
+def current_standings(series: Series) -> Standings:
+    """The series' standings now, cached under its results stamp."""
+    token = versions.results_token(series.pk)
+    return cache.get_or_set(f"standings:{series.pk}:{token}", series.standings, PAGE_CACHE_SECONDS)
+
+
+def _series_results(series: Series, through_round: int | None, through_date: datetime.date | None) -> SeriesResults:
+    # One query: per round, when its games finished. Days are taken in Python
+    # from these few timestamps: a date cast per game row in SQL is what made
+    # this query slow on SQLite.
     stages = list(
-        Game.objects.filter(series=series)
-        .values("round_number", "status")
+        Game.objects.filter(series=series, status=Game.Status.FINISHED)
+        .values("round_number")
         .annotate(first=Min("finished_at"), last=Max("finished_at"))
         .order_by()
     )
-    finished = [st for st in stages if st["status"] == Game.Status.FINISHED]
-    rounds = sorted({st["round_number"] for st in finished})
-    dates = sorted({timezone.localdate(st[k]) for st in finished for k in ("first", "last") if st[k] is not None})
-    all_rounds = sorted({st["round_number"] for st in stages})
-    live = any(st["status"] == Game.Status.IN_PROGRESS for st in stages)
+    rounds = sorted({st["round_number"] for st in stages})
+    stamps = {st[k] for st in stages for k in ("first", "last") if st[k] is not None}
+    dates = sorted({timezone.localdate(t) for t in stamps})
 
     previous = _previous_stage(rounds, dates, through_round, through_date)
     movements = None
@@ -194,27 +240,16 @@ def _series_page(
         )
         movements = _movements(table_now, before)
 
-    if games_round not in all_rounds:
-        games_round = all_rounds[-1] if all_rounds else None
-    games = list(
-        Game.objects.filter(series=series, round_number=games_round)
-        .prefetch_related("seats__player")
-        .order_by("table", "pk")
-    ) if games_round is not None else []
-
     chart, chart_table = _season_chart(series, table_now, rounds)
-    return SeriesPage(
+    return SeriesResults(
         standings=table_now,
         movements=movements,
         previous=previous,
         rounds=round_links(rounds, through_round),
         dates=dates[-12:],  # the last dozen days; older ones through their rounds
-        all_rounds=round_links(all_rounds, games_round),
-        games_round=games_round,
-        games=games,
+        finished_rounds=rounds,
         chart=chart,
         chart_table=chart_table,
-        live=live,
     )
 
 
@@ -353,6 +388,11 @@ def configure_table(request: HttpRequest, table: Table, *, per_page: int) -> Non
         table.paginate(per_page=size, page=page)
     except EmptyPage:
         table.paginate(per_page=size, page=table.paginator.num_pages)
+
+
+def whole(value: str) -> str | None:
+    """A whole-number parameter as the cache key holds it (``int_param``'s reading)."""
+    return canonical(int_param(value))
 
 
 def date_param(value: str | None) -> datetime.date | None:

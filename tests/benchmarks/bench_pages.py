@@ -7,13 +7,28 @@ DATABASE_URL if set, e.g. a PostgreSQL scratch database), fills one series
 with 10,000 finished games (a few played hand by hand through the services,
 the rest bulk-written with settled snapshots), starts gunicorn with two
 workers on 127.0.0.1 only, and runs wrk against the series page, a game page,
-a player page and /healthz (a trivial Django view) in the same run. Absolute
-figures on a shared two-core machine are noise; read the ratios to /healthz.
+a player page, the series page's live fragment, /healthz (a trivial Django
+view) and a static response of the series page's own bytes (a Django view
+returning a constant) in the same run. Absolute figures on a shared two-core
+machine are noise; read the ratios to /healthz, which runs before and after
+every page (each page is compared with the two runs beside it).
 
-"cold ms" is the first request for a page after a change (the bench moves the
-series' version, as every service call does, and the page cache misses) on
-warm workers: what a reader waits during an event. wrk then measures the
-steady state, where pages come from the cache.
+Then every page is requested again in the bench's own process, through
+Django's WSGI handler, and its CPU time per request is set beside the
+trivial view's: on a shared machine throughput moves with the neighbours'
+load, CPU time much less.
+
+The conditional run repeats each page with the ``If-None-Match`` its last
+response carried (a phone's live refresh when nothing changed): a page that
+sends ETags answers 304 with no body. "refresh bytes/h" is what one phone's
+30-second refresh of the series fragment moves per hour on an unchanged
+page, request and response on the wire, as the page's script sends it.
+
+"cold ms" is the first request for a page on warm workers after a hand is
+saved (through the services, in a game being played: what happens every
+minute of an event) and after any change (the bench moves the series'
+version as a change to a finished game does, and everything is computed
+afresh). wrk then measures the steady state, where pages come from the cache.
 CACHE_URL=dummy:// measures the pages with caching off.
 """
 
@@ -30,6 +45,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,15 +57,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def build(games: int) -> tuple[str, int, int]:
-    """Fill the database; returns the series slug, a game played hand by hand and one of its players."""
+def build(games: int) -> tuple[str, int, int, int]:
+    """Fill the database; returns the series slug, a game played hand by hand,
+    one of its players and a game being played (where the bench enters hands)."""
     import django
 
     django.setup()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from tests.factories import bulk_finished_games, hanchan_passing_deal, make_game, make_players, make_series, play
+    from tests.factories import (
+        bulk_finished_games,
+        draw,
+        hanchan_passing_deal,
+        make_game,
+        make_players,
+        make_series,
+        play,
+    )
 
     series = make_series(name="Benchmark League", slug="bench", min_games=10)
     players = make_players(32)
@@ -61,28 +86,116 @@ def build(games: int) -> tuple[str, int, int]:
         sample = sample or game
     bulk_finished_games(series, players, games - played, seed=7)
     assert sample is not None
-    return series.slug, sample.pk, players[0].pk
+    # Being played, with the sample game's players: the dealer keeps the deal
+    # on every tenpai draw, so it takes as many hands as the bench enters.
+    live = make_game(series, players[:4], round_number=(games - played) // 8 + 2, table="1")
+    play(live, [draw(0)])
+    return series.slug, sample.pk, players[0].pk, live.pk
 
 
-def cold_request(url: str, slug: str, tries: int = 3) -> float:
-    """The best of a few first requests after a change (the series' version
-    moved, as every service call moves it), on warm workers."""
-    from django.db.models import F
+def enter_hand(game_pk: int) -> None:
+    """A hand saved at a table, through the services, as a scorer saves it."""
+    from league import services
+    from league.models import Game
+    from tests.factories import draw
 
-    from league.models import Series
+    game = Game.objects.get(pk=game_pk)
+    services.record_hand(game=game, number=game.hands.count() + 1, hand=draw(0))
 
+
+def cold_request(url: str, change: Callable[[], object], tries: int = 3) -> float:
+    """The best of a few first requests after ``change()``, on warm workers."""
     best = float("inf")
     for _ in range(tries):
-        Series.objects.filter(slug=slug).update(version=F("version") + 1)
+        change()
         started = time.perf_counter()
         urllib.request.urlopen(url, timeout=60).read()
         best = min(best, time.perf_counter() - started)
     return best
 
 
-def wrk(url: str, seconds: int, connections: int) -> tuple[float, str]:
+def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body, a 304 included (urllib raises on it)."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=60) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+def wire_bytes(port: int, path: str, headers: dict[str, str]) -> tuple[int, int, int]:
+    """(status, request bytes, response bytes) of one request as sent on the wire."""
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", *(f"{k}: {v}" for k, v in headers.items()),
+             "Connection: close", "", ""]
+    request = "\r\n".join(lines).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    response = b"".join(chunks)
+    return int(response.split(b" ", 2)[1]), len(request), len(response)
+
+
+# What a phone's browser sends with the page script's fetch, beside our own headers.
+BROWSER_HEADERS = {
+    "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                  "Chrome/130.0.0.0 Mobile Safari/537.36",
+    "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd", "Accept-Language": "en-GB,en;q=0.9",
+    "X-Requested-With": "fetch",
+}
+
+
+def refresh_bytes_per_hour(port: int, path: str, poll_seconds: int = 30) -> tuple[int, int, int]:
+    """One phone refreshing ``path`` every ``poll_seconds`` on an unchanged
+    page: (status of a refresh, bytes up per hour, bytes down per hour). The
+    page's script sends If-None-Match with the ETag of its last response."""
+    status, headers, _ = fetch(f"http://127.0.0.1:{port}{path}", {"Accept-Encoding": BROWSER_HEADERS["Accept-Encoding"]})
+    extra = {"If-None-Match": headers["ETag"]} if "ETag" in headers else {}
+    status, up, down = wire_bytes(port, path, {**BROWSER_HEADERS, **extra})
+    per_hour = 3600 // poll_seconds
+    return status, up * per_hour, down * per_hour
+
+
+def in_process(paths: dict[str, tuple[str, dict[str, str]]], calls: int) -> dict[str, float]:
+    """CPU microseconds per request through Django's WSGI handler in this
+    process (no server, no network, no wrk): the best of three batches. CPU
+    time, unlike throughput, hardly moves with what else the machine runs."""
+    import io
+
+    from django.core.wsgi import get_wsgi_application
+
+    app = get_wsgi_application()
+
+    def call(path: str, headers: dict[str, str]) -> None:
+        route, _, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1", "wsgi.input": io.BytesIO(), "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr, **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
+        }
+        body = app(environ, lambda status, headers, *exc: None)
+        b"".join(body)
+        body.close()
+
+    out = {}
+    for name, (path, headers) in paths.items():
+        for _ in range(5):
+            call(path, headers)  # this process's caches, warm
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            for _ in range(calls):
+                call(path, headers)
+            best = min(best, (time.process_time() - started) / calls)
+        out[name] = best * 1e6
+    return out
+
+
+def wrk(url: str, seconds: int, connections: int, headers: dict[str, str] | None = None) -> tuple[float, str]:
+    extra = [arg for k, v in (headers or {}).items() for arg in ("-H", f"{k}: {v}")]
     out = subprocess.run(
-        ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "10s", url],
+        ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "10s", *extra, url],
         capture_output=True, text=True, timeout=seconds + 30, check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -98,6 +211,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--calls", type=int, default=500, help="requests per batch of the in-process run")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install -y wrk)")
@@ -105,12 +219,13 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="tenbou-bench-"))
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
-    env.update(DJANGO_SETTINGS_MODULE="league.settings", DEBUG="0", SECRET_KEY="bench-only", ALLOWED_HOSTS="127.0.0.1")
+    env.update(DJANGO_SETTINGS_MODULE="tests.benchmarks.bench_settings", DEBUG="0", SECRET_KEY="bench-only",
+               ALLOWED_HOSTS="127.0.0.1", BENCH_STATIC_FILE=str(tmp / "static.html"))
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
 
     started = time.perf_counter()
-    slug, game_pk, player_pk = build(args.games)
+    slug, game_pk, player_pk, live_pk = build(args.games)
     print(f"built {args.games:,} games in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})")
 
     port = free_port()
@@ -128,30 +243,89 @@ def main() -> None:
                 time.sleep(0.1)
         pages = {
             "trivial view (/healthz)": "/healthz",
+            "static, series page size": "/bench/static",
             "game page": f"/games/{game_pk}/",
             "series page": f"/series/{slug}/",
+            "series live fragment": f"/series/{slug}/?partial=1",
             "player page": f"/series/{slug}/players/{player_pk}/",
         }
+        # The static response is the series page's own bytes.
+        Path(env["BENCH_STATIC_FILE"]).write_bytes(fetch(base + pages["series page"])[2])
         for path in pages.values():  # warm both workers (imports, template cache, page cache)
             for _ in range(4):
-                urllib.request.urlopen(base + path, timeout=30).read()
-        cold = {name: cold_request(base + path, slug) for name, path in pages.items()}
-        sizes = {name: len(urllib.request.urlopen(base + path, timeout=30).read()) for name, path in pages.items()}
-        results = {}
+                fetch(base + path)
+        from league.models import Series
+        from league.services.audit import bump_version
+
+        series_id = Series.objects.get(slug=slug).pk
+        measured = [name for name in pages if name.startswith(("game", "series", "player"))]
+        # After a hand in a game being played: what happens every minute of an event.
+        cold_hand = {name: cold_request(base + pages[name], lambda: enter_hand(live_pk)) for name in measured}
+        # After a change of results (here the version moved as a finished game's change moves it).
+        cold = {name: cold_request(base + pages[name], lambda: bump_version(series_id)) for name in measured}
+        sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
+        gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
+        etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
+        refresh = refresh_bytes_per_hour(port, pages["series live fragment"])
+        # Every page runs between two runs of the trivial view, and is
+        # compared with their mean: on a shared machine the load drifts
+        # within minutes, and a single yardstick at the start misleads.
+        trivial_path = pages["trivial view (/healthz)"]
+
+        def run(path: str, headers: dict[str, str] | None = None) -> tuple[float, str]:
+            out = wrk(base + path, args.seconds, args.connections, headers)
+            time.sleep(2)  # let the workers drain what wrk left queued before the next run
+            return out
+
+        yardsticks = [run(trivial_path)[0]]
+        results, beside = {}, {}
         for name, path in pages.items():
-            results[name] = wrk(base + path, args.seconds, args.connections)
-            time.sleep(2)  # let the workers drain what wrk left queued before the next page
+            if path == trivial_path:
+                continue
+            results[name] = run(path)
+            yardsticks.append(run(trivial_path)[0])
+            beside[name] = (yardsticks[-2] + yardsticks[-1]) / 2
+        conditional = {}
+        for name, path in pages.items():
+            if name.startswith(("game", "series", "player")):
+                # Without an ETag the page answers 200 in full: sent anyway, to show it.
+                headers = {"If-None-Match": etags[name] or '"none"'}
+                status = fetch(base + path, headers)[0]
+                conditional[name] = (*run(path, headers), status)
+                yardsticks.append(run(trivial_path)[0])
+                beside[f"{name} (conditional)"] = (yardsticks[-2] + yardsticks[-1]) / 2
+        # The same pages once more, in this process: CPU per request.
+        cpu_paths = {name: (path, {}) for name, path in pages.items()}
+        cpu_paths.update({f"{name}, If-None-Match": (pages[name], {"If-None-Match": etags[name] or '"none"'})
+                          for name in conditional})
+        cpu = in_process(cpu_paths, args.calls)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    trivial = results["trivial view (/healthz)"][0]
     caching = os.environ.get("CACHE_URL", "locmem://")
     print(f"gunicorn 2 workers, wrk {args.connections} connections x {args.seconds} s each, 127.0.0.1, cache {caching}")
-    print(f"{'page':26} {'cold ms':>8} {'req/s':>9} {'latency':>9} {'bytes':>9} {'vs trivial':>11}")
+    print(f"trivial view (/healthz): {len(yardsticks)} runs, one before and after each page, "
+          f"{min(yardsticks):.1f} to {max(yardsticks):.1f} req/s; 'vs trivial' is against the two beside it")
+    print("cold ms: the first request after a hand is saved / after any change (all recomputed)")
+    print(f"{'page':26} {'cold ms':>13} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
     for name, (rps, latency) in results.items():
-        print(f"{name:26} {cold[name] * 1000:8.1f} {rps:9.1f} {latency:>9} {sizes[name]:9,} {rps / trivial:10.1%}")
+        cold_ms = f"{cold_hand[name] * 1000:6.1f}/{cold[name] * 1000:6.1f}" if name in cold else ""
+        print(f"{name:26} {cold_ms:>13} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} "
+              f"{rps / beside[name]:10.1%}")
+    print("conditional requests (If-None-Match: the page's last ETag), same run")
+    print(f"{'page':26} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
+    for name, (rps, latency, status) in conditional.items():
+        print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / beside[f'{name} (conditional)']:10.1%}")
+    trivial_cpu = cpu["trivial view (/healthz)"]
+    print(f"in this process, through Django's WSGI handler: CPU per request (best of 3 x {args.calls})")
+    print(f"{'request':40} {'CPU us':>8} {'vs trivial':>11}")
+    for name, us in cpu.items():
+        print(f"{name:40} {us:8.1f} {trivial_cpu / us:10.1%}")
+    status, up, down = refresh
+    print(f"live refresh, one phone, unchanged series page, every 30 s: answered {status}, "
+          f"{up / 1000:,.1f} KB/h up, {down / 1000:,.1f} KB/h down")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,229 @@
+"""Which state of a series the public pages show, known without a database query.
+
+Every change to a series moves ``Series.version`` inside its transaction
+(``changed`` below does both), and once that transaction commits it publishes
+a new *stamp* for the series: a token never used before and the time of the
+change. Public pages are cached whole under the stamp's token and carry it in
+their ETag, so a request for a cached page reads one small cache entry and
+touches no database.
+
+Why a fresh token and not the version number: the token is published after
+the commit, and a page cached under it is computed after it was read, so it
+always holds the committed change, in whatever order two commits publish.
+A rolled-back change publishes nothing.
+
+A series also has a *results* stamp, for what only finished games decide
+(standings, the season chart, the rounds and days played): a hand entered in
+a game still being played moves the series' stamp but not this one, so the
+first page after it recomputes the game's part, not the whole series.
+
+The stamps must be seen by every worker and by any command that changes a
+series: with a shared cache (redis) they live in its ``versions`` alias, and
+with a per-process cache in a directory of this machine (``VERSIONS_DIR``),
+one small file per stamp, which reads in microseconds where Django's file
+cache (pickle, expiry, compression) takes tens.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import transaction
+from django.db.models import F
+
+VERSIONS = "versions"  # the cache alias
+EVERYTHING = "all"  # the stamp of pages that show every series (the series list)
+
+
+class Stamp(NamedTuple):
+    token: str
+    changed: int  # seconds since the epoch: the page's Last-Modified
+
+
+class Store(Protocol):
+    def get(self, key: str) -> str | None: ...
+    def set_many(self, values: dict[str, str]) -> None: ...
+    def add(self, key: str, value: str) -> None: ...
+    def delete_many(self, keys: list[str]) -> None: ...
+    def clear(self) -> None: ...
+
+
+class DirectoryStore:
+    """Keys as files of one directory: a write replaces a file whole
+    (``os.replace``), an add creates it only if absent (``os.link``), so a
+    reader never sees half a value. Keys are slugs and numbers: file names."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.prefix = f"{self.path}{os.sep}"  # every request reads here: no pathlib
+
+    def get(self, key: str) -> str | None:
+        try:
+            fd = os.open(self.prefix + key, os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            return os.read(fd, 256).decode()
+        finally:
+            os.close(fd)
+
+    def _written(self, value: str) -> Path:
+        tmp = self.path / f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            tmp.write_bytes(value.encode())
+        except FileNotFoundError:
+            # A cleaner of the temporary directory took it: every stamp is
+            # new again, which costs recomputed pages, never stale ones.
+            self.path.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(value.encode())
+        return tmp
+
+    def set_many(self, values: dict[str, str]) -> None:
+        for key, value in values.items():
+            os.replace(self._written(value), self.path / key)
+
+    def add(self, key: str, value: str) -> None:
+        tmp = self._written(value)
+        try:
+            os.link(tmp, self.path / key)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+
+    def delete_many(self, keys: list[str]) -> None:
+        for key in keys:
+            (self.path / key).unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        for f in self.path.iterdir():
+            f.unlink(missing_ok=True)
+
+
+class CacheStore:
+    """Keys in the shared ``versions`` cache, kept until replaced."""
+
+    def get(self, key: str) -> str | None:
+        return caches[VERSIONS].get(key)
+
+    def set_many(self, values: dict[str, str]) -> None:
+        caches[VERSIONS].set_many(values, None)
+
+    def add(self, key: str, value: str) -> None:
+        caches[VERSIONS].add(key, value, None)
+
+    def delete_many(self, keys: list[str]) -> None:
+        caches[VERSIONS].delete_many(keys)
+
+    def clear(self) -> None:
+        caches[VERSIONS].clear()
+
+
+@functools.cache
+def store() -> Store:
+    directory = getattr(settings, "VERSIONS_DIR", None)
+    return DirectoryStore(directory) if directory else CacheStore()
+
+
+def _new_stamp() -> str:
+    return f"{secrets.token_hex(8)}:{int(time.time())}"
+
+
+def _stamp(text: str) -> Stamp:
+    token, changed = text.split(":")
+    return Stamp(token, int(changed))
+
+
+def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
+    """The current stamp of a series (or of ``EVERYTHING``), made on first
+    use; ``kind="results"`` is its results stamp."""
+    key = f"{kind}-{series_id}"
+    found = store().get(key)
+    if found is None:
+        # Another process may add its own first; either is new, and the one
+        # kept is what both use from here.
+        new = _new_stamp()
+        store().add(key, new)
+        found = store().get(key) or new
+    return _stamp(found)
+
+
+def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """Move the version of these series now, inside the caller's transaction,
+    and publish new stamps when it commits (never, if it rolls back).
+
+    ``results=False`` says the change cannot touch what finished games
+    decide (a hand of a game in progress). ``slugs`` are slugs whose series
+    may have changed (a rename): their lookups are forgotten too.
+    """
+    from league.models import Series  # the models call this on save
+
+    ids = sorted(set(series_ids))
+    if ids:
+        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+    publish_on_commit(ids, slugs=slugs, results=results)
+
+
+def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """New stamps for these series (and for the series list) now, and again
+    once the transaction commits.
+
+    The second is the one that matters: a page computed between the two
+    read the data as it was before the commit, and is cached under the
+    first stamp, which the second makes unreachable. The first lets code
+    that reads inside the same transaction (a test, a command that checks
+    its own work) see its change, and costs a rolled-back change nothing
+    but a few recomputed pages: those hold the committed data."""
+    ids = list(series_ids)
+    keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
+    gone = [f"slug-{s}" for s in slugs]
+
+    def publish() -> None:
+        store().set_many({k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]})
+        if gone:
+            store().delete_many(gone)
+
+    if transaction.get_connection().in_atomic_block:
+        publish()
+    transaction.on_commit(publish)
+
+
+def results_token(series_id: int) -> str:
+    """The token of what the series' finished games decide."""
+    return stamp(series_id, kind="results").token
+
+
+def series_for_slug(slug: str) -> int | None:
+    """The pk of the series with this slug, remembered; None if there is none."""
+    from league.models import Series
+
+    found = store().get(f"slug-{slug}")
+    if found is not None:
+        return int(found)
+    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if pk is not None:
+        store().add(f"slug-{slug}", str(pk))
+    return pk
+
+
+def series_for_game(game_id: int) -> int | None:
+    """The pk of a game's series, remembered (a game never changes series)."""
+    from league.models import Game
+
+    found = store().get(f"game-{game_id}")
+    if found is not None:
+        return int(found)
+    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
+    if pk is not None:
+        store().add(f"game-{game_id}", str(pk))
+    return pk
+

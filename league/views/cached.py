@@ -1,0 +1,270 @@
+"""Public pages served whole from the cache, with ETags, 304s and gzip.
+
+A public page (series, game, player, the series list, and the live fragments
+the 30-second refresh fetches) is a function of its series' state, its
+parameters and the language, and of nothing about who is looking. So its
+whole response is cached under the series' stamp (``league.versions``), the
+path, the parameters it understands in a canonical form and the language; a
+repeat costs two cache reads and no database query. Every response carries a
+strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
+current ETag gets 304 with no body.
+
+Compression happens here, once per cached page, not per request: a client
+that accepts gzip gets the stored gzip body, under an ETag of its own (a
+strong ETag names exact bytes). These pages hold no secret (no CSRF token,
+nothing per user), so compressing them gives BREACH nothing to read; staff
+pages, which hold CSRF tokens, are never compressed by Tenbou (no
+GZipMiddleware), and a proxy in front should not compress them either.
+
+The one part of a page that depends on the visitor is the site header (an
+Admin link for staff, flashed messages), so a full page is taken from the
+cache only for a request without a session or messages cookie; a logged-in
+request is rendered (from the cached fragments) and sent ``private``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import gzip
+import hashlib
+import re
+import threading
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any, NamedTuple
+from urllib.parse import unquote_plus
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
+
+from league import versions
+
+PAGE_CACHE_SECONDS = 600
+# The pages this process served last, unpickled: a hit costs a dict lookup,
+# where the cache (even locmem) unpickles a copy of the bytes each time.
+# Keys carry the stamp, so an entry is never stale, only unused.
+LOCAL_PAGES = 64
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+_SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
+_VISITOR_COOKIES = (settings.SESSION_COOKIE_NAME, "messages")
+
+
+def canonical(value: object) -> str | None:
+    """A parsed parameter (by the view's own parsers, ``int_param`` and
+    ``date_param``) as the one string the cache key holds; None drops it."""
+    if value is None:
+        return None
+    return value.isoformat() if isinstance(value, datetime.date) else str(value)
+
+
+def _flag(value: str) -> str | None:
+    return "1" if value else None
+
+
+def _sort(value: str) -> str | None:
+    return value if _SORT.fullmatch(value) else None
+
+
+# What a sort or a flag may hold, in its canonical form; None drops it.
+FLAG, SORT = _flag, _sort
+Params = Mapping[str, Callable[[str], str | None]]
+
+
+def canonical_query(request: HttpRequest, params: Params) -> dict[str, str]:
+    """The parameters a page understands, each once, in canonical form and
+    order: ``?round=3&x=1&round=04`` is ``round=4`` (the last, as ``GET.get``).
+    Anything else would not change the page and only multiply the cache's
+    entries. Read from the raw query string: building ``request.GET`` was a
+    tenth of what a cached page cost."""
+    query: dict[str, str] = {}
+    raw_query = request.META.get("QUERY_STRING")
+    if not raw_query:
+        return query
+    raw: dict[str, str] = {}
+    for part in raw_query.split("&"):
+        name, _, value = part.partition("=")
+        if "%" in name or "+" in name:
+            name = unquote_plus(name, errors="replace")
+        if name in params:
+            raw[name] = unquote_plus(value, errors="replace") if "%" in value or "+" in value else value
+    for name in sorted(raw):
+        canonical = params[name](raw[name])
+        if canonical is not None:
+            query[name] = canonical
+    return query
+
+
+def _page_key(request: HttpRequest, query: Mapping[str, str]) -> str:
+    # Canonical values are digits, dates and sort names: nothing to quote.
+    pairs = "&".join(f"{k}={v}" for k, v in sorted(query.items()))
+    return f"{request.path}?{pairs}|{_language(request)}"
+
+
+def _language(request: HttpRequest) -> str:
+    # LocaleMiddleware, when there is one, sets the request's language;
+    # without it every page is in the project's language.
+    return getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
+
+
+def _as_get(query: Mapping[str, str]) -> QueryDict:
+    get = QueryDict(mutable=True)
+    for k, v in query.items():
+        get[k] = v
+    get._mutable = False
+    return get
+
+
+class Entry(NamedTuple):
+    """A cached response: its bytes plain and gzipped, with their ETags."""
+
+    content_type: str
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+    gzip_etag: str
+    changed: int
+
+
+def _etags(stamp: versions.Stamp, key: str) -> tuple[str, str]:
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+    return f'"{stamp.token}-{digest}"', f'"{stamp.token}-{digest}-gz"'
+
+
+def _gzip(body: bytes) -> bytes | None:
+    if len(body) < 512:
+        return None
+    # mtime=0: the same page gives the same bytes in every worker.
+    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    return packed if len(packed) < len(body) else None
+
+
+def _not_modified(request: HttpRequest, entry: Entry) -> bool:
+    match = request.META.get("HTTP_IF_NONE_MATCH")
+    if match is not None:
+        # A client holding either encoding of the current page holds the current page.
+        tags = {t.strip().removeprefix("W/") for t in match.split(",")}
+        return "*" in tags or entry.etag in tags or entry.gzip_etag in tags
+    # Dates have whole seconds, and two changes can fall in one: only a copy
+    # from a later second is known current (the ETag is exact).
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    return since is not None and entry.changed < since
+
+
+def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
+    # Headers given whole to the constructor: setting them one by one was a
+    # tenth of what a cached page cost.
+    use_gzip = entry.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    headers = {
+        "ETag": entry.gzip_etag if use_gzip else entry.etag,
+        "Last-Modified": _http_date(entry.changed),
+        # Kept, but asked again each time: a 304 when nothing changed.
+        "Cache-Control": "no-cache",
+        "Vary": "Accept-Encoding, Cookie",
+    }
+    if _not_modified(request, entry):
+        response = HttpResponse(status=304, headers=headers)
+        del response["Content-Type"]
+        return response
+    if use_gzip:
+        headers["Content-Encoding"] = "gzip"
+    headers["Content-Type"] = entry.content_type
+    return HttpResponse(entry.gzipped if use_gzip else entry.body, headers=headers)
+
+
+@functools.lru_cache(maxsize=256)
+def _http_date(seconds: int) -> str:
+    return http_date(seconds)
+
+
+_local: dict[str, Entry] = {}
+_local_lock = threading.Lock()
+
+
+def _visitor_specific(request: HttpRequest) -> bool:
+    return any(name in request.COOKIES for name in _VISITOR_COOKIES)
+
+
+def public_page(
+    series_of: Callable[..., int | str | None], params: Params, *,
+    fragment: Callable[[Mapping[str, str]], bool] = lambda query: False,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
+    """Serve a public view whole from the cache.
+
+    ``series_of(**kwargs)`` names the series whose stamp the page is cached
+    under (``versions.EVERYTHING`` for the series list), without a database
+    query once known; None means there is no such page and the view answers.
+    ``params`` are the query parameters the view reads: it sees only those,
+    canonical. ``fragment(query)`` says whether the request is for a
+    fragment, which shows nothing about the visitor and so is cached for
+    everyone.
+    """
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
+            series = series_of(**kwargs)
+            if series is None or request.method not in ("GET", "HEAD"):
+                return view(request, **kwargs)
+            query = canonical_query(request, params)
+            # The stamp is read before the view reads anything: what it
+            # renders is at least as new as the stamp it is cached under.
+            stamp = versions.stamp(series)
+            key = _page_key(request, query)
+            is_fragment = fragment(query)
+            cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
+            visitor_specific = not is_fragment and _visitor_specific(request)
+            entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
+            if entry is None:
+                request.GET = _as_get(query)
+                live = key if is_fragment else _page_key(request, {**query, "partial": "1"})
+                request.live_etag = _etags(stamp, live)[0]  # type: ignore[attr-defined]
+                response = view(request, **kwargs)
+                if visitor_specific:
+                    response["Cache-Control"] = "private, no-cache"
+                    patch_vary_headers(response, ("Cookie",))
+                    return response
+                if response.status_code != 200 or response.streaming:
+                    return response
+                etag, gzip_etag = _etags(stamp, key)
+                body = response.content
+                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, stamp.changed)
+                cache.set(cache_key, entry, PAGE_CACHE_SECONDS)
+            if cache_key not in _local:
+                with _local_lock:  # a threaded server: one eviction at a time
+                    if len(_local) >= LOCAL_PAGES:
+                        _local.pop(next(iter(_local)), None)  # the oldest
+                    _local[cache_key] = entry
+            return _respond(request, entry)
+
+        return wrapper
+
+    return decorate
+
+
+def _sorted(query: QueryDict) -> QueryDict:
+    out = QueryDict(mutable=True)
+    for name in sorted(query):
+        out.setlist(name, query.getlist(name))
+    return out
+
+
+def conditional(request: HttpRequest, series: int, make: Callable[[], HttpResponseBase]) -> HttpResponseBase:
+    """ETag and Last-Modified for a response not worth caching whole (a CSV
+    export, streamed): ``make()`` runs only when the client's copy is stale."""
+    stamp = versions.stamp(series)
+    key = f"{request.path}?{_sorted(request.GET).urlencode()}"
+    etag, _ = _etags(stamp, key)
+    entry = Entry("", b"", None, etag, etag, stamp.changed)
+    if _not_modified(request, entry):
+        response: HttpResponseBase = HttpResponse(status=304)
+        del response["Content-Type"]
+    else:
+        response = make()
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(stamp.changed)
+    response["Cache-Control"] = "no-cache"
+    return response

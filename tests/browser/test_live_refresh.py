@@ -1,0 +1,49 @@
+"""A phone keeps a game being played open: every 30 seconds the page asks for
+its live part with the ETag it holds, gets 304 while nothing changes, and the
+new hand as soon as one is saved. The page's clock is Playwright's, so the
+test does not wait the 30 seconds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page
+
+from league import services
+from league.management.commands.demo_league import build
+from league.models import Game
+from tests.factories import draw
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POLL_MS = 30_000
+
+
+def poll(page: Page) -> int:
+    """Let the page's 30 seconds pass; the status of the refresh it sent."""
+    with page.expect_response(lambda r: "partial=1" in r.url) as refresh:
+        page.clock.run_for(POLL_MS + 1000)
+    return refresh.value.status
+
+
+def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page) -> None:
+    series = build(random.Random(2025))
+    game = Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).first()
+    assert game is not None
+    page.clock.install()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    hands = page.locator("#live table.hand-log tbody tr")
+    shown = hands.count()
+    assert shown > 0
+
+    assert poll(page) == 304
+    assert hands.count() == shown
+
+    # Everyone tenpai: the dealer keeps the deal and the game goes on.
+    services.record_hand(game=game, number=game.hands.count() + 1, hand=draw(0, 1, 2, 3))
+    assert poll(page) == 200
+    assert hands.count() == shown + 1
+
+    assert poll(page) == 304  # with the ETag of what it now holds
+    assert hands.count() == shown + 1
