@@ -128,7 +128,7 @@ class Registration(models.Model):
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
 
     class Meta:
-        ordering = ["series", "number"]
+        ordering = ["series_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["series", "number"], name="registration_unique_number"),
             models.UniqueConstraint(fields=["series", "player"], name="registration_unique_player"),
@@ -174,7 +174,7 @@ class Round(models.Model):
     time_limit = models.PositiveSmallIntegerField("time limit (minutes)", default=90)
 
     class Meta:
-        ordering = ["series", "number"]
+        ordering = ["series_id", "number"]
         constraints = [models.UniqueConstraint(fields=["series", "number"], name="round_unique_number")]
 
     def __str__(self) -> str:
@@ -202,7 +202,7 @@ class RoundTable(models.Model):
     extra_minutes = models.PositiveSmallIntegerField(default=0, help_text="Extra time this table was given.")
 
     class Meta:
-        ordering = ["round", "number"]
+        ordering = ["round_id", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="roundtable_unique_number")]
 
     def __str__(self) -> str:
@@ -225,7 +225,7 @@ class RoundSeat(models.Model):
     )
 
     class Meta:
-        ordering = ["round", "table__number", "wind"]
+        ordering = ["round_id", "table_id", "wind"]  # tables are made in number order
         constraints = [
             models.UniqueConstraint(fields=["table", "wind"], name="roundseat_unique_wind"),
             models.UniqueConstraint(fields=["round", "registration"], name="roundseat_unique_player"),
