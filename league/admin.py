@@ -305,6 +305,14 @@ class PenaltyForm(forms.ModelForm):
             self.add_error("seat", "A seat is 0 (first East) to 3.")
         if points == 0:
             self.add_error("points", "Penalty points are thousandths and not 0: -20.0 is -20000.")
+        game, reason = data.get("game"), data.get("reason")
+        if not self.errors and game is not None:
+            # The service's own checks (the limits among them), so that saving
+            # cannot refuse what the form accepted.
+            try:
+                services.check_penalty(game=game, seat=seat, points=points, reason=reason or "")
+            except services.ServiceError as err:
+                self.add_error(err.field if err.field in self.fields else None, err.message)
         return data
 
 

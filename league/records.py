@@ -34,6 +34,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from league import services
+from league.bounds import MAX_ROUND, time_problem
 from league.exports import game_batches, hand_inputs, ruleset_of
 from league.models import Game, Penalty, Player, Seat, Series, build_record
 from scoring import game as sg
@@ -156,6 +157,10 @@ def _parse(text: str, line: int) -> ParsedLine:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise _Bad("invalid_json", f"not valid JSON: {err.msg} at column {err.colno}") from None
+    except RecursionError:
+        raise _Bad("invalid_json", "nested too deeply to be a game record") from None
+    except ValueError as err:  # an integer of more than 4,300 digits
+        raise _Bad("invalid_json", f"not valid JSON: {err}") from None
     if not isinstance(data, dict):
         raise _Bad("invalid_record", "a line must be one JSON object (a GAME RECORD)")
     if data.get("op", "game") != "game":
@@ -164,11 +169,12 @@ def _parse(text: str, line: int) -> ParsedLine:
     scoring_part = {k: v for k, v in data.items() if k not in LEAGUE_KEYS}
     players = _players(league.get("players"))
     round_number = league.get("round", 1)
-    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
-        raise _Bad("invalid_value", f"round must be a whole number from 1, not {round_number!r}", "round")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
+        raise _Bad("invalid_value", f"round must be a whole number from 1 to {MAX_ROUND:,}, not {_short(round_number)}",
+                   "round")
     table = league.get("table", "")
-    if not isinstance(table, str) or len(table) > TABLE_LENGTH:
-        raise _Bad("invalid_value", f"table must be text of at most {TABLE_LENGTH} characters", "table")
+    if not isinstance(table, str) or len(table) > TABLE_LENGTH or "\x00" in table:
+        raise _Bad("invalid_value", f"table must be text of at most {TABLE_LENGTH} characters, without NUL", "table")
     started_at = _datetime(league.get("started_at"), "started_at")
     finished_at = _datetime(league.get("finished_at"), "finished_at")
     try:
@@ -191,6 +197,8 @@ def _players(value: Any) -> tuple[str, ...]:
             raise _Bad("invalid_players", f"seat {i} has no player name", f"players[{i}]")
         if len(name) > NAME_LENGTH:
             raise _Bad("invalid_players", f"a name is at most {NAME_LENGTH} characters", f"players[{i}]")
+        if "\x00" in name:
+            raise _Bad("invalid_players", "a name cannot hold a NUL character", f"players[{i}]")
         if name in value[:i]:
             raise _Bad("same_player", f"{name} cannot sit twice at one game", f"players[{i}]")
     return tuple(value)
@@ -205,7 +213,16 @@ def _datetime(value: Any, name: str) -> datetime.datetime | None:
         raise _Bad("invalid_value", f"{name} must be an ISO 8601 date and time, not {value!r}", name) from None
     if moment.tzinfo is None:
         raise _Bad("invalid_value", f"{name} needs its UTC offset (2025-09-04T19:00:00+00:00)", name)
+    problem = time_problem(moment)
+    if problem:
+        raise _Bad("invalid_value", f"{name} {problem}", name)
     return moment
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut short: a number of 4,000 digits is not repeated back."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) -> ImportReport:

@@ -2,12 +2,16 @@
 
 With no environment at all this is a development set-up: DEBUG on, SQLite in
 the project folder. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS and
-DATABASE_URL (postgres://user:password@host:port/name).
+DATABASE_URL (postgres://user:password@host:port/name); behind a proxy that
+terminates TLS, HTTPS=1 and TRUSTED_PROXY_HEADER switch on secure cookies, HSTS
+and the SSL redirect (README, "Running it for real").
 """
 
 from __future__ import annotations
 
+import datetime
 import os
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -33,6 +37,35 @@ if DEBUG and not ALLOWED_HOSTS:
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
+# HTTPS=1: the site is served over TLS only (by the proxy in front), so cookies
+# never travel in clear, browsers are told to stay on HTTPS (HSTS) and a plain
+# HTTP request is redirected. Off by default: the development server has no TLS.
+HTTPS = envbool("HTTPS", "0")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1" if HTTPS else "0")
+# Preload only marks the header; a site joins the browsers' list when its owner
+# submits it. SECURE_HSTS_PRELOAD=0 is a deliberate choice, so its deploy
+# warning is silenced then.
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1" if HTTPS else "0")
+SILENCE_HSTS_PRELOAD = HTTPS and not SECURE_HSTS_PRELOAD
+# The proxy's header that says the client spoke HTTPS, e.g. "X-Forwarded-Proto".
+# Only set it when the proxy always sets (or strips) that header itself:
+# otherwise a client could claim HTTPS.
+if os.environ.get("TRUSTED_PROXY_HEADER"):
+    header = "HTTP_" + os.environ["TRUSTED_PROXY_HEADER"].strip().upper().replace("-", "_")
+    SECURE_PROXY_SSL_HEADER = (header, "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# ADMINS="Ada <ada@example.org>, Ben <ben@example.org>": who is mailed a 500
+# (with EMAIL_URL-style settings of the host); every error goes to stderr anyway.
+ADMINS = [(name or address, address) for name, address in getaddresses([os.environ.get("ADMINS", "")]) if address]
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -41,6 +74,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "axes",
+    "django_ratelimit",
     "league.apps.LeagueConfig",
 ]
 
@@ -52,7 +87,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+if not DEBUG:
+    # Static files (the admin's) straight from gunicorn, compressed, from what
+    # collectstatic gathered; the development server serves them itself.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "league.urls"
 WSGI_APPLICATION = "league.wsgi.application"
@@ -84,6 +126,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
     # Persistent connections buy nothing on a local file and keep it locked.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # WAL lets pages read while a scorer or an import writes; a writer waits
+    # up to 20 s for the lock instead of failing at once with "database is locked".
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
+    DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -99,6 +145,14 @@ elif CACHE_URL == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tenbou"}}
 else:
     raise ImproperlyConfigured(f"CACHE_URL must be locmem://, dummy:// or redis://..., not {CACHE_URL!r}")
+# django-ratelimit counts in the cache, so its counts are shared only through a
+# shared cache: a per-process one is fine for one development server, and
+# production must name Redis (its check fails otherwise). Django's own Redis
+# backend increments atomically, which is what the library needs; it is just
+# not on the library's list, hence its warning silenced.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001", *(["security.W021"] if SILENCE_HSTS_PRELOAD else [])]
+if DEBUG and CACHE_URL == "locmem://":
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -113,8 +167,58 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by `manage.py collectstatic` in production
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 LOGIN_URL = "admin:login"
+# Where a login lands without a safe ``next``: the staff pages (a login is staff).
+LOGIN_REDIRECT_URL = "staff-home"
+
+# django-axes counts failed logins per user name and address together, so one
+# venue behind one address is not locked out by a single forgetful scorer, and
+# a guesser is stopped on each name it tries. The demo scorer (demo_league) may
+# log in only on a development set-up.
+AUTHENTICATION_BACKENDS = ["league.auth.LoginAttemptsBackend", "league.auth.NoDemoLoginBackend"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+# CLIENT_IP_HEADER: the header the proxy in front sets to the client's address
+# (e.g. X-Real-IP); without a proxy the socket's address is the client's.
+CLIENT_IP_HEADER = os.environ.get("CLIENT_IP_HEADER", "").strip()
+CLIENT_IP_META = "HTTP_" + CLIENT_IP_HEADER.upper().replace("-", "_") if CLIENT_IP_HEADER else "REMOTE_ADDR"
+AXES_CLIENT_IP_CALLABLE = "league.auth.client_ip"
+RATELIMIT_IP_META_KEY = "league.auth.client_ip"
+
+# Anonymous CSV downloads per client address (django-ratelimit); staff are not limited.
+EXPORT_RATE_LIMIT = os.environ.get("EXPORT_RATE_LIMIT", "30/m")
+
+# Everything worth knowing goes to stderr, where gunicorn, systemd or a
+# container collects it: with DEBUG off, every 500 is logged with its traceback
+# (and mailed to ADMINS when set).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {"class": "django.utils.log.AdminEmailHandler", "level": "ERROR",
+                        "filters": ["require_debug_false"]},
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stderr", "mail_admins"] if ADMINS else ["stderr"], "level": LOG_LEVEL,
+                   "propagate": False},
+        "django.server": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # django-axes says hello on every start and logs each failed login at
+        # INFO; its lockouts are WARNING, and those are what an admin needs.
+        "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"

@@ -253,6 +253,14 @@ def _win_tiles(tiles: Any, index: int) -> Mapping[str, Any] | None:
     return entry if isinstance(entry, Mapping) and entry.get("tiles") else None
 
 
+def _open(kept: Mapping[str, Any]) -> bool:
+    """Whether kept tiles show an open meld; detail of another shape shows none."""
+    melds = kept.get("melds")
+    return isinstance(melds, list) and any(
+        isinstance(m, Mapping) and isinstance(m.get("type"), str) and m["type"] in OPEN_MELDS for m in melds
+    )
+
+
 def seat_hand_stats(result: sg.GameResult, seat: int) -> HandStats:
     """What ``seat`` did in the hands of one replayed game."""
     st = HandStats()
@@ -277,7 +285,7 @@ def seat_hand_stats(result: sg.GameResult, seat: int) -> HandStats:
             kept = _win_tiles(h.input.tiles, winners.index(seat))
             if kept is not None:
                 st.wins_with_tiles += 1
-                st.open_wins += any(m.get("type") in OPEN_MELDS for m in kept.get("melds") or ())
+                st.open_wins += _open(kept)
     return st
 
 

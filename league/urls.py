@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, imports, players, series, staff, tournament
+from league.views import exports, games, health, imports, players, series, staff, tournament
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("series/<slug:slug>/players/<int:player_id>/", players.detail, name="player-detail"),
     path("games/<int:pk>/", games.detail, name="game-detail"),
     path("healthz", series.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     # -- CSV exports (issue 5) --
     path("series/<slug:slug>/standings.csv", exports.standings_csv, name="series-standings-csv"),
     path("series/<slug:slug>/games.csv", exports.games_csv, name="series-games-csv"),

@@ -54,8 +54,11 @@ def op_game(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def op_settle(req: Mapping[str, Any]) -> dict[str, Any]:
-    _check_keys(req, {"op", "rules", "scores", "riichi_sticks"})
-    s = settle(get_ruleset(req.get("rules")), req.get("scores"), req.get("riichi_sticks", 0))
+    _check_keys(req, {"op", "rules", "scores", "riichi_sticks", "replacements"})
+    replacements = req.get("replacements", [])
+    if not isinstance(replacements, list):
+        raise ScoringError("invalid_replacements", "replacements must be a list of seats", field="replacements")
+    s = settle(get_ruleset(req.get("rules")), req.get("scores"), req.get("riichi_sticks", 0), (), replacements)
     return {"places": list(s.places), "points": list(s.points), "final_scores": list(s.final_scores)}
 
 

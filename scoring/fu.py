@@ -72,11 +72,22 @@ def standard_fu(
     seat: int,
     round_: int,
     double_wind_fu: int,
+    pinfu_tsumo_fu: int = 0,
+    open_pinfu_fu: int = 30,
 ) -> tuple[int, tuple[tuple[str, int], ...]]:
     """Fu and breakdown. ``sets`` are the entries of the triplets and kans
     (``SET_FU[kind, kan, concealed]``), a ron-completed triplet already taken
-    as not concealed."""
-    if pinfu and tsumo:
+    as not concealed. ``pinfu_tsumo_fu`` 2 gives a pinfu tsumo its tsumo fu
+    (30 fu); ``open_pinfu_fu`` 20 leaves an open pinfu shape at 20 fu.
+
+    >>> standard_fu([], 5, RYANMEN, True, True, True, 27, 27, 4)
+    (20, (('base', 20),))
+    >>> standard_fu([], 5, RYANMEN, True, True, True, 27, 27, 4, pinfu_tsumo_fu=2)
+    (30, (('base', 20), ('tsumo', 2)))
+    >>> standard_fu([], 5, RYANMEN, False, False, False, 27, 27, 4, open_pinfu_fu=20)
+    (20, (('base', 20),))
+    """
+    if pinfu and tsumo and not pinfu_tsumo_fu:
         return 20, _PINFU_TSUMO
     details: list[tuple[str, int]] = [_BASE, _TSUMO if tsumo else _MENZEN_RON] if tsumo or closed else [_BASE]
     total = 20 + (2 if tsumo else 10 if closed else 0)
@@ -92,7 +103,7 @@ def standard_fu(
     if wfu:
         details.append((wait, wfu))
         total += wfu
-    if total == 20:
+    if total == 20 and open_pinfu_fu == 30:
         # Only an open ron can get here: "kuipinfu" is rounded to 30.
         details.append(("open_pinfu", 2))
         total = 22

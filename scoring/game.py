@@ -22,9 +22,19 @@ from typing import Any
 
 from .errors import GameError, HandError, ScoringError
 from .payment import hand_payment
-from .rules import RIICHI_STICK, MultipleRon, MultiRonBonus, PaoHonba, Ruleset, Yame, get_ruleset
+from .rules import (
+    RIICHI_STICK,
+    MultipleRon,
+    MultiRonBonus,
+    MultiRonSticks,
+    NotenRiichi,
+    PaoHonba,
+    Ruleset,
+    Yame,
+    get_ruleset,
+)
 from .rules import Chombo as ChomboRule
-from .settlement import Penalty, Settlement, settle
+from .settlement import Penalty, Settlement, check_replacements, settle
 
 SEATS = (0, 1, 2, 3)
 MAX_STICKS = 100  # far more riichi sticks than any table has seen left over
@@ -180,6 +190,7 @@ class KyokuResult:
     dealer_keeps: bool
     transfers: tuple[Transfer, ...] = ()
     penalties: tuple[Penalty, ...] = ()  # after-uma penalties this hand caused (chombo)
+    chombo: tuple[int, ...] = ()  # seats whose chombo voided the hand (a Chombo, or a false riichi at a draw)
 
 
 # -- one hand --------------------------------------------------------------
@@ -280,18 +291,7 @@ def settle_kyoku(
     table = riichi_sticks * RIICHI_STICK
 
     if isinstance(outcome, Chombo):
-        # The hand is void: no stick from it is paid, the same dealer deals
-        # again with the same honba, and sticks already on the table stay.
-        offender = _seat(outcome.offender, "outcome.offender")
-        penalties: tuple[Penalty, ...] = ()
-        if rules.chombo is ChomboRule.REVERSE_MANGAN:
-            for seat in SEATS:
-                if seat != offender:
-                    amount = 4000 if dealer in (seat, offender) else 2000
-                    ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
-        else:
-            penalties = (Penalty(offender, -rules.chombo_penalty, "chombo"),)
-        return KyokuResult(tuple(ledger.deltas), honba, riichi_sticks, True, tuple(ledger.transfers), penalties)
+        return _chombo(rules, ledger, dealer, honba, riichi_sticks, (_seat(outcome.offender, "outcome.offender"),))
 
     for seat in riichi:
         ledger.pay(seat, None, RIICHI_STICK, TransferKind.RIICHI)
@@ -333,6 +333,10 @@ def settle_kyoku(
             if win.winner == nearest or rules.multi_ron_bonus is MultiRonBonus.HONBA_EACH:
                 honba_payer = liable if liable is not None and rules.pao_ron_honba is PaoHonba.LIABLE else loser
                 ledger.pay(honba_payer, win.winner, honba * rules.honba_ron, TransferKind.HONBA)
+        if len(wins) > 1 and rules.multi_ron_sticks is MultiRonSticks.OWN_BACK:
+            for winner in winners:
+                if winner in riichi:
+                    ledger.pay(None, winner, RIICHI_STICK, TransferKind.STICKS)
         ledger.pay(None, nearest, table + ledger.pot, TransferKind.STICKS)
         keeps = dealer in winners
         return _result(ledger, keeps, honba + 1 if keeps else 0, 0, riichi_sticks)
@@ -361,13 +365,20 @@ def settle_kyoku(
     if isinstance(outcome, Draw):
         tenpai = _seats(list(outcome.tenpai), "outcome.tenpai")
         nagashi = _seats(list(outcome.nagashi), "outcome.nagashi")
-        for i, seat in enumerate(riichi):
-            if seat not in tenpai:
+        false_riichi = tuple(seat for seat in riichi if seat not in tenpai)
+        if false_riichi:
+            if rules.noten_riichi is NotenRiichi.REFUSED:
+                i = riichi.index(false_riichi[0])
                 raise HandError(
                     "riichi_not_tenpai",
-                    f"seat {seat} declared riichi, so it must be tenpai at an exhaustive draw",
+                    f"seat {false_riichi[0]} declared riichi, so it must be tenpai at an exhaustive draw",
                     field=f"riichi[{i}]",
                 )
+            if rules.noten_riichi is NotenRiichi.CHOMBO:
+                # The riichi sticks were never paid: the chombo voids the hand.
+                return _chombo(rules, _Ledger(), dealer, honba, riichi_sticks, false_riichi)
+            # NOTEN_PAYMENT: the seat is noten like any other, and its stick,
+            # paid above, stays on the table.
         if nagashi:
             if not rules.nagashi_mangan:
                 raise HandError("nagashi_not_allowed", "this ruleset has no nagashi mangan", field="outcome.nagashi")
@@ -403,6 +414,24 @@ def settle_kyoku(
     raise HandError("invalid_outcome", f"unknown outcome {outcome!r}", field="outcome")
 
 
+def _chombo(rules: Ruleset, ledger: _Ledger, dealer: int, honba: int, riichi_sticks: int,
+            offenders: tuple[int, ...]) -> KyokuResult:
+    # The hand is void: no stick from it is paid, the same dealer deals again
+    # with the same honba, and sticks already on the table stay. Each
+    # offender pays as if alone.
+    penalties: list[Penalty] = []
+    for offender in offenders:
+        if rules.chombo is not ChomboRule.PENALTY:
+            for seat in SEATS:
+                if seat != offender:
+                    amount = 4000 if dealer in (seat, offender) else 2000
+                    ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
+        if rules.chombo is not ChomboRule.REVERSE_MANGAN:
+            penalties.append(Penalty(offender, -rules.chombo_penalty, "chombo"))
+    return KyokuResult(tuple(ledger.deltas), honba, riichi_sticks, True, tuple(ledger.transfers), tuple(penalties),
+                       offenders)  # type: ignore[arg-type]
+
+
 def _result(ledger: _Ledger, keeps: bool, honba: int, sticks: int, old_sticks: int) -> KyokuResult:
     deltas = tuple(ledger.deltas)
     # Conservation: what the seats gained is what the table lost.
@@ -431,6 +460,7 @@ class GameRecord:
     penalties: tuple[Penalty, ...] = ()
     final: FinalScores | None = None
     players: tuple[str, ...] | None = None  # names in seat order; the league's, not used here
+    replacements: tuple[int, ...] = ()  # seats a replacement played; settled per rules.replacement_result
 
 
 @dataclass(frozen=True)
@@ -517,7 +547,7 @@ def _end_after(rules: Ruleset, start: TableState, outcome: Outcome, result: Kyok
     """Does the game end after this hand? ``None`` if it goes on."""
     if rules.bust and any(s < 0 for s in scores):
         return EndReason.BUST
-    if isinstance(outcome, (Abort, Chombo)):
+    if isinstance(outcome, (Abort, Chombo)) or result.chombo:
         return None  # an abortive draw or a chombo never ends a game by itself
     last = rules.last_regular_round
     if start.round < last:
@@ -559,6 +589,8 @@ def replay(record: GameRecord) -> GameResult:
     """
     rules = record.rules
     start = rules.start_points
+    if record.replacements:
+        check_replacements(record.replacements)  # refused before any hand, finished or not
     if record.final is not None:
         return _replay_final(record)
     scores = [start] * 4
@@ -603,7 +635,7 @@ def replay(record: GameRecord) -> GameResult:
     if ended_by is None:
         nxt = TableState(round_index, round_index % 4, honba, sticks, final_scores)  # type: ignore[arg-type]
         return GameResult(rules, tuple(played), False, None, final_scores, sticks, nxt, tuple(penalties))  # type: ignore[arg-type]
-    settlement = settle(rules, final_scores, sticks, penalties)
+    settlement = settle(rules, final_scores, sticks, penalties, record.replacements)
     return GameResult(rules, tuple(played), True, ended_by, final_scores, sticks, None, tuple(penalties), settlement)  # type: ignore[arg-type]
 
 
@@ -613,7 +645,7 @@ def _check_optional_yame(rules: Ruleset, played: Sequence[PlayedHand]) -> None:
         raise GameError("end_not_possible", "agari-yame needs the all-last dealer to have kept the deal", field="end")
     outcome = last.input.outcome
     won = isinstance(outcome, (Ron, Tsumo))
-    if isinstance(outcome, (Abort, Chombo)) or (rules.agari_yame if won else rules.tenpai_yame) is Yame.NONE:
+    if isinstance(outcome, (Abort, Chombo)) or last.result.chombo or (rules.agari_yame if won else rules.tenpai_yame) is Yame.NONE:
         raise GameError("end_not_possible", "this ruleset does not let the dealer stop after that hand", field="end")
     if _top(last.scores) != last.dealer or last.scores[last.dealer] < rules.target_points:
         raise GameError(
@@ -646,7 +678,7 @@ def _replay_final(record: GameRecord) -> GameResult:
             f"they sum to {sum(scores):,}",
             field="final.scores",
         )
-    settlement = settle(rules, scores, sticks, record.penalties)
+    settlement = settle(rules, scores, sticks, record.penalties, record.replacements)
     return GameResult(rules, (), True, EndReason.FINAL_SCORES, scores, sticks, None, record.penalties, settlement)
 
 
@@ -667,7 +699,7 @@ _OUTCOME_KEYS = {
 }
 _WIN_KEYS = {"winner", "han", "fu", "yakuman", "pao"}
 _HAND_KEYS = {"riichi", "outcome", "tiles", "yaku", "note"}
-_RECORD_KEYS = {"op", "rules", "hands", "end", "penalties", "final", "players"}
+_RECORD_KEYS = {"op", "rules", "hands", "end", "penalties", "final", "players", "replacements"}
 
 
 def _require_object(d: Any, fieldname: str) -> Mapping[str, Any]:
@@ -712,7 +744,7 @@ def outcome_from_dict(d: Any, fieldname: str = "outcome") -> Outcome:
     """
     d = _require_object(d, fieldname)
     kind = d.get("type")
-    if kind not in _OUTCOME_KEYS:
+    if not isinstance(kind, str) or kind not in _OUTCOME_KEYS:  # a list or an object is unhashable
         raise HandError(
             "invalid_outcome",
             f"outcome type must be one of {', '.join(_OUTCOME_KEYS)}, not {kind!r}",
@@ -857,7 +889,10 @@ def record_from_dict(d: Any) -> GameRecord:
         if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
             raise GameError("invalid_players", "players must be four names in seat order", field="players")
         players = tuple(players)
-    return GameRecord(rules, hands, end, tuple(penalties), final, players)
+    replacements = d.get("replacements", [])
+    if not isinstance(replacements, list):
+        raise GameError("invalid_replacements", "replacements must be a list of seats", field="replacements")
+    return GameRecord(rules, hands, end, tuple(penalties), final, players, check_replacements(replacements))
 
 
 def record_to_dict(rec: GameRecord) -> dict[str, Any]:
@@ -871,6 +906,8 @@ def record_to_dict(rec: GameRecord) -> dict[str, Any]:
         out["final"] = {"scores": list(rec.final.scores), "riichi_sticks": rec.final.riichi_sticks}
     if rec.players is not None:
         out["players"] = list(rec.players)
+    if rec.replacements:
+        out["replacements"] = list(rec.replacements)
     return out
 
 

@@ -3,7 +3,8 @@
 Every reading of the hand (four groups and a pair, seven pairs, thirteen
 orphans) is scored, and for a four-groups hand every group the winning tile
 could have completed; the reading that pays most is kept. On equal pay a real
-yakuman beats a counted one, then more han wins, then more fu.
+yakuman beats a counted one, then more han wins, then more fu, then more fu
+before rounding (the breakdown players and other calculators show).
 
 >>> from scoring.rules import get_ruleset
 >>> hand = Hand.parse("234m678p11s", win="1s", melds=[("pon", "555z"), ("ankan", "0555p")])
@@ -34,7 +35,7 @@ from typing import Any, NamedTuple
 from .errors import HandError
 from .fu import CHIITOITSU_FU, KANCHAN, PENCHAN, RYANMEN, SET_FU, SHANPON, TANKI, standard_fu
 from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
-from .rules import Renhou, Ruleset
+from .rules import Renhou, Ruleset, UraWithoutRiichi
 from .tiles import (
     DORA_AFTER,
     EAST,
@@ -204,12 +205,15 @@ class Situation:
     dora: tuple[int, ...] = ()
     ura: tuple[int, ...] = ()
     indicator_reds: tuple[int, int, int] = (0, 0, 0)
+    paarenchan: bool = False  # the dealer's eighth win in a row (a local yakuman)
+    sashikomi: bool = False  # a ron on the winner's open riichi by a player not in riichi (a local yakuman)
 
     def __init__(self, tsumo: bool = False, seat: int = EAST, round: int = EAST, riichi: bool = False,
                  double_riichi: bool = False, ippatsu: bool = False, haitei: bool = False, houtei: bool = False,
                  rinshan: bool = False, chankan: bool = False, tenhou: bool = False, chiihou: bool = False,
                  renhou: bool = False, dora: tuple[int, ...] = (), ura: tuple[int, ...] = (),
-                 indicator_reds: tuple[int, int, int] = (0, 0, 0)) -> None:
+                 indicator_reds: tuple[int, int, int] = (0, 0, 0), paarenchan: bool = False,
+                 sashikomi: bool = False) -> None:
         # A frozen dataclass's own __init__ sets each field with a call to
         # object.__setattr__: 2 us for these 16, as much as a seventh of
         # scoring a hand. One new __dict__ costs half. Same fields, defaults
@@ -218,7 +222,7 @@ class Situation:
             "tsumo": tsumo, "seat": seat, "round": round, "riichi": riichi, "double_riichi": double_riichi,
             "ippatsu": ippatsu, "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan,
             "tenhou": tenhou, "chiihou": chiihou, "renhou": renhou, "dora": dora, "ura": ura,
-            "indicator_reds": indicator_reds,
+            "indicator_reds": indicator_reds, "paarenchan": paarenchan, "sashikomi": sashikomi,
         })
 
     @property
@@ -294,7 +298,7 @@ def _flagged(sit: Situation) -> bool:
     # Whether any situational yaku is claimed: most hands claim none, and
     # then their checks and yaku can all be skipped.
     return (sit.riichi or sit.double_riichi or sit.ippatsu or sit.haitei or sit.houtei or sit.rinshan or sit.chankan
-            or sit.renhou or sit.tenhou or sit.chiihou)
+            or sit.renhou or sit.tenhou or sit.chiihou or sit.paarenchan or sit.sashikomi)
 
 
 def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int], most: int, n_reds: int,
@@ -342,10 +346,12 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                         field=flag)
     if sit.ippatsu and not has_riichi:
         raise HandError("ippatsu_without_riichi", "ippatsu needs riichi or double riichi", field="ippatsu")
-    if sit.ura and not has_riichi:
+    if sit.ura and not has_riichi and rules.ura_without_riichi is UraWithoutRiichi.REFUSED:
         raise HandError("ura_without_riichi", "ura dora count only for a riichi hand", field="ura")
     if sit.renhou and rules.renhou is Renhou.NONE:
         raise HandError("renhou_not_allowed", f"the {rules.name} rules have no renhou", field="renhou")
+    if sit.paarenchan or sit.sashikomi:
+        _check_local(rules, sit, has_riichi)
     if sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
         _check_last_tile(hand, sit)
     if sit.tenhou or sit.chiihou or sit.renhou:
@@ -360,6 +366,17 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                 raise _conflict(flag, f"{flag} is won before any call or kan")
             if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
                 raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+
+
+def _check_local(rules: Ruleset, sit: Situation, has_riichi: bool) -> None:
+    # The checks of the local yakuman flags, for _check.
+    for flag in ("paarenchan", "sashikomi"):
+        if getattr(sit, flag) and flag not in rules.local_yakuman:
+            raise HandError("yakuman_not_allowed", f"the {rules.name} rules have no {flag} (local_yakuman)", field=flag)
+    if sit.paarenchan and not sit.dealer:
+        raise _conflict("paarenchan", "paarenchan is the dealer's eighth win in a row")
+    if sit.sashikomi and (sit.tsumo or not has_riichi):
+        raise _conflict("sashikomi", "sashikomi is a ron on a hand in (open) riichi")
 
 
 def _check_last_tile(hand: Hand, sit: Situation) -> None:
@@ -490,10 +507,15 @@ def _payment(rules: Ruleset, han: int, fu: int, yakuman: int, dealer: bool, tsum
 
 
 _RENHOU_MANGAN = (("renhou", 5),)
+_DAISHARIN = (0,) * 9 + (0, 2, 2, 2, 2, 2, 2, 2, 0) + (0,) * 16  # 22334455667788p
 _NO_HONOUR_COUNTS = (0,) * 7
 
 # (yaku, han) -> place in the listing; a C-level sort key, cheaper than a lambda.
 _RANK = {(name, han): rank for name, rank in YAKU_RANK.items() for han in range(1, 14)}
+
+
+def _raw_fu(details: tuple[tuple[str, int], ...]) -> int:
+    return sum(fu for _, fu in details)
 
 
 def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
@@ -607,6 +629,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             base_yakuman.append(("tenhou", 1))
         if sit.chiihou:
             base_yakuman.append(("chiihou", 1))
+        if sit.sashikomi:
+            base_yakuman.append(("sashikomi", 1))
         if tsumo and closed:
             situational.append(("menzen_tsumo", 1))
         base_yaku = (*situational, *tile_y)
@@ -617,6 +641,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         nine = chuuren(counts, win)
         if nine:
             base_yakuman.append((nine, 2 if double and nine == "junsei_chuuren" else 1))
+        elif rules.local_yakuman and counts == _DAISHARIN and "daisharin" in rules.local_yakuman:
+            base_yakuman.append(("daisharin", 1))
 
     # Every complete reading, with the winning tile's place in it:
     # (yaku, yakuman, fu, fu_details). Yaku-less ones are dropped later.
@@ -634,6 +660,8 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     # Four groups and a pair: every suit reads as sets, one of them with the pair.
     if man.parts and pin.parts and sou.parts and hon.parts and man.pair + pin.pair + sou.pair + hon.pair == 1:
         double_wind_fu = rules.double_wind_fu
+        pinfu_tsumo_fu = rules.pinfu_tsumo_fu
+        open_pinfu_fu = rules.open_pinfu_fu
         honours = summary[3] != _NO_HONOUR_COUNTS
         h = hon.parts[0]  # honours read one way only
         win_suit = win // 9
@@ -673,7 +701,7 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
                 else:
                     sets = m.sets + p.sets + s.sets + h.sets
                 fu, details = standard_fu(sets + meld_sets, pair, wait, tsumo, closed, pinfu, seat, round_,
-                                          double_wind_fu)
+                                          double_wind_fu, pinfu_tsumo_fu, open_pinfu_fu)
                 candidates.append((yaku, yakuman, fu, details))
 
     if not candidates and not complete:
@@ -691,7 +719,11 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
 
     best: tuple[tuple[int, int, int, int], int, int, Sequence[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None
     single = len(candidates) == 1 and not renhou_mangan
+    paarenchan = sit.paarenchan
     for yaku, yakuman, fu, details in candidates:
+        if paarenchan:
+            # A yakuman on top of a hand that has a yaku (or a yakuman) of its own.
+            yakuman = [*yakuman, ("paarenchan", 1)]
         if yakuman:
             if rules.yakuman_stacking:
                 count = min(max_yakuman(rules), sum(w for _, w in yakuman))
@@ -708,7 +740,9 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
             for _, h in yaku:
                 han += h
             key = (0 if single else hand_value(rules, han=han, fu=fu).base, 0, han, fu)
-            if best is None or key > best[0]:
+            if best is None or key > best[0] or (key == best[0] and _raw_fu(details) > _raw_fu(best[4])):
+                # On the same pay, han and fu, the breakdown with more fu before
+                # rounding is the one players (and other calculators) show.
                 best = (key, 0, fu, yaku, details)
         if renhou_mangan:
             # Renhou as a mangan that does not add up: it competes with the

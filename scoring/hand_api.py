@@ -26,7 +26,7 @@ from .rules import RIICHI_STICK, Ruleset, get_ruleset
 from .tiles import parse_tile
 
 FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou",
-         "chiihou", "renhou")
+         "chiihou", "renhou", "paarenchan", "sashikomi")
 REQUEST_KEYS = frozenset(("op", "rules", "tiles", "melds", "win", "seat", "round", "dora", "ura", "honba",
                           "riichi_sticks") + FLAGS)
 MELD_KEYS = frozenset(("type", "tiles"))

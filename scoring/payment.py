@@ -56,8 +56,14 @@ def round_up_100(points: int) -> int:
     return -(-points // 100) * 100
 
 
-def check_han_fu(han: int, fu: int | None, *, tsumo: bool) -> None:
+MAX_FU = 140  # the most fu any hand can have
+
+
+def check_han_fu(han: int, fu: int | None, *, tsumo: bool, rules: Ruleset | None = None) -> None:
     """Refuse a han and fu pair that no hand can have (code ``fu_not_possible``).
+
+    Without ``rules``, what no hand can have under the standard fu rules; with
+    them, 20 fu follows the ruleset's ``open_pinfu_fu`` and ``pinfu_tsumo_fu``.
 
     >>> check_han_fu(1, 20, tsumo=True)
     Traceback (most recent call last):
@@ -65,6 +71,8 @@ def check_han_fu(han: int, fu: int | None, *, tsumo: bool) -> None:
     scoring.errors.HandError: 20 fu needs at least 2 han (pinfu tsumo)
     >>> check_han_fu(4, 130, tsumo=False)  # a real hand: pays mangan
     >>> check_han_fu(6, None, tsumo=False)  # from 5 han fu does not matter
+    >>> from scoring.rules import get_ruleset
+    >>> check_han_fu(1, 20, tsumo=False, rules=get_ruleset("ari-ari").replace(open_pinfu_fu=20))  # open pinfu ron
     """
     if isinstance(han, bool) or not isinstance(han, int) or han < 1:
         raise HandError("fu_not_possible", f"han must be a whole number of at least 1, not {han!r}", field="han")
@@ -76,12 +84,16 @@ def check_han_fu(han: int, fu: int | None, *, tsumo: bool) -> None:
         raise HandError("fu_not_possible", f"fu must be a whole number, not {fu!r}", field="fu")
     if not (fu in (20, 25) or (fu >= 30 and fu % 10 == 0)):
         raise HandError("fu_not_possible", f"fu must be 20, 25 or a multiple of 10 from 30, not {fu}", field="fu")
-    if fu > 140:
-        raise HandError("fu_not_possible", f"no hand has more than 140 fu, not {fu}", field="fu")
+    if fu > MAX_FU:
+        raise HandError("fu_not_possible", f"no hand has more than {MAX_FU} fu, not {fu}", field="fu")
     if fu == 20:
         if not tsumo:
-            raise HandError("fu_not_possible", "20 fu is only a pinfu tsumo, never a ron", field="fu")
-        if han < 2:
+            if rules is None or rules.open_pinfu_fu != 20:
+                raise HandError("fu_not_possible", "20 fu is only a pinfu tsumo, never a ron", field="fu")
+        elif rules is not None and rules.pinfu_tsumo_fu:
+            raise HandError("fu_not_possible", "under this ruleset a pinfu tsumo is 30 fu: no tsumo has 20 fu",
+                            field="fu")
+        elif han < 2:
             raise HandError("fu_not_possible", "20 fu needs at least 2 han (pinfu tsumo)", field="fu")
     if fu == 25:
         if han < 2:
@@ -110,10 +122,15 @@ def hand_value(rules: Ruleset, *, han: int = 0, fu: int | None = None, yakuman: 
     HandValue(base=6000, limit=<Limit.SANBAIMAN: 'sanbaiman'>)
     >>> hand_value(get_ruleset("ari-ari"), yakuman=2).base
     16000
+    >>> hand_value(get_ruleset("ari-ari").replace(kazoe="no_limit"), han=26).base
+    16000
     """
     if yakuman:
         return HandValue(YAKUMAN_BASE * yakuman, Limit.YAKUMAN)
     if han >= 13:
+        if rules.kazoe is Kazoe.NO_LIMIT:
+            # 26 han is a double counted yakuman, and so on, up to what one hand may be worth.
+            return HandValue(YAKUMAN_BASE * min(han // 13, max_yakuman(rules)), Limit.YAKUMAN)
         limit = Limit.YAKUMAN if rules.kazoe is Kazoe.YAKUMAN else Limit.SANBAIMAN
     elif han >= 11:
         limit = Limit.SANBAIMAN
@@ -210,7 +227,7 @@ def hand_payment(
     if yakuman:
         check_yakuman(rules, yakuman)
     else:
-        check_han_fu(han, fu, tsumo=tsumo)
+        check_han_fu(han, fu, tsumo=tsumo, rules=rules)
     value = hand_value(rules, han=han, fu=fu, yakuman=yakuman)
     base = value.base
     if not tsumo:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -50,7 +50,14 @@ class TieRemainder(enum.StrEnum):
 class LeftoverSticks(enum.StrEnum):
     FIRST = "first"  # to first place (under split ties: the tied seat nearest seat 0)
     SPLIT_FIRST = "split_first"  # shared by the players tied for first, 100s, remainder by seat
+    SPLIT_FIRST_FLOOR = "split_first_floor"  # shared in 100s by the tied firsts; the odd 100s are lost
     LOST = "lost"  # nobody gets them; end scores sum to less than 4 x start
+
+
+class AtThreshold(enum.StrEnum):
+    # Where a score exactly at ``uma_threshold`` falls when uma floats.
+    NOT_BELOW = "not_below"  # only a score under the threshold is below (Pantheon's strict <)
+    BELOW = "below"  # a score at the threshold counts as below too
 
 
 class EndRounding(enum.StrEnum):
@@ -68,9 +75,15 @@ class MultiRonBonus(enum.StrEnum):
     HONBA_EACH = "honba_each"  # every winner gets the honba; sticks to the nearest
 
 
+class MultiRonSticks(enum.StrEnum):
+    NEAREST = "nearest"  # every riichi stick to the winner nearest the discarder
+    OWN_BACK = "own_back"  # each winner takes back the stick it paid this hand; the rest to the nearest
+
+
 class Kazoe(enum.StrEnum):
     YAKUMAN = "yakuman"  # 13+ han is a counted yakuman
     SANBAIMAN = "sanbaiman"  # 13+ han is capped at sanbaiman
+    NO_LIMIT = "no_limit"  # 13 han a yakuman, 26 a double, 39 a triple... (up to the ruleset's most)
 
 
 class Renhou(enum.StrEnum):
@@ -78,6 +91,11 @@ class Renhou(enum.StrEnum):
     HAN5 = "han5"  # a 5 han yaku, cumulative with the rest of the hand
     MANGAN = "mangan"  # at least mangan
     YAKUMAN = "yakuman"
+
+
+class UraWithoutRiichi(enum.StrEnum):
+    REFUSED = "refused"  # ura dora indicators on a hand without riichi are an error
+    IGNORED = "ignored"  # they are shown on the table but count for nothing
 
 
 class PaoHonba(enum.StrEnum):
@@ -88,6 +106,20 @@ class PaoHonba(enum.StrEnum):
 class Chombo(enum.StrEnum):
     REVERSE_MANGAN = "reverse_mangan"  # paid at the table like a mangan tsumo
     PENALTY = "penalty"  # chombo_penalty points taken after uma
+    BOTH = "both"  # a reverse mangan at the table and chombo_penalty after uma
+
+
+class NotenRiichi(enum.StrEnum):
+    # A seat that declared riichi is found noten at an exhaustive draw (a false riichi).
+    REFUSED = "refused"  # cannot happen (online play); the draw is refused
+    CHOMBO = "chombo"  # a chombo by that seat, paid as the ruleset's chombo; the hand is void
+    NOTEN_PAYMENT = "noten_payment"  # pays noten like any noten seat; its stick stays on the table
+
+
+class Replacement(enum.StrEnum):
+    # The result of a seat marked as a replacement (a stand-in for a registered player).
+    REAL = "real"  # counts the game as played, like any seat
+    FIXED = "fixed"  # replacement_score + replacement_uma, whatever the table did; no oka
 
 
 class Yame(enum.StrEnum):
@@ -98,6 +130,10 @@ class Yame(enum.StrEnum):
 
 ABORT_REASONS = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
 PAO_YAKUMAN = ("daisangen", "daisuushii", "suukantsu")
+# Local yakuman a ruleset may add (none of the presets does): daisharin
+# (22334455667788p, closed), paarenchan (the dealer's eighth win in a row,
+# with a yaku) and sashikomi (a ron on an open riichi by a player not in riichi).
+LOCAL_YAKUMAN = ("daisharin", "paarenchan", "sashikomi")
 
 
 @dataclass(frozen=True)
@@ -109,6 +145,11 @@ class Ruleset:
     start_points: int = 25000
     return_points: int = 30000
     uma: tuple[int, int, int, int] = (30000, 10000, -10000, -30000)
+    # Floating uma (JPML-A): rows of uma keyed by how many players end below
+    # uma_threshold; a count with no row uses ``uma``. Empty: uma never floats.
+    uma_by_below: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()
+    uma_threshold: int = 30000
+    uma_at_threshold: AtThreshold = AtThreshold.NOT_BELOW
     oka: int = 20000
     tie_policy: TiePolicy = TiePolicy.SPLIT
     tie_remainder: TieRemainder = TieRemainder.SEAT_ORDER
@@ -119,6 +160,7 @@ class Ruleset:
     noten_total: int = 3000
     multiple_ron: MultipleRon = MultipleRon.ALLOWED
     multi_ron_bonus: MultiRonBonus = MultiRonBonus.NEAREST
+    multi_ron_sticks: MultiRonSticks = MultiRonSticks.NEAREST
     abortive_draws: frozenset[str] = field(default_factory=lambda: frozenset(ABORT_REASONS))
     nagashi_mangan: bool = True
     kiriage: bool = False
@@ -129,10 +171,18 @@ class Ruleset:
     aka_dora: int = 3
     open_tanyao: bool = True
     double_wind_fu: int = 4
+    pinfu_tsumo_fu: int = 0  # 0: a pinfu tsumo is 20 fu flat; 2: it adds the tsumo 2 fu (30 fu)
+    open_pinfu_fu: int = 30  # an open hand with nothing but the base: 30 (20 + 2 rounded up) or 20
+    ura_without_riichi: UraWithoutRiichi = UraWithoutRiichi.REFUSED
+    local_yakuman: frozenset[str] = frozenset()
     pao: frozenset[str] = frozenset({"daisangen", "daisuushii"})
     pao_ron_honba: PaoHonba = PaoHonba.LIABLE
     chombo: Chombo = Chombo.REVERSE_MANGAN
     chombo_penalty: int = 0
+    noten_riichi: NotenRiichi = NotenRiichi.REFUSED
+    replacement_result: Replacement = Replacement.REAL
+    replacement_score: int = 0  # thousandths, in place of (end score - return)
+    replacement_uma: int = 0  # thousandths, in place of the place's uma
     bust: bool = False
     west_round: bool = False
     target_points: int = 30000
@@ -161,15 +211,37 @@ class Ruleset:
 
     # -- JSON -----------------------------------------------------------
 
+    def uma_for(self, final_scores: Sequence[int]) -> tuple[int, int, int, int]:
+        """The uma row that applies to these end scores (first to fourth).
+
+        >>> jpml = get_ruleset("jpml-a-2024")
+        >>> jpml.uma_for([37000, 29000, 28000, 26000])  # three below 30,000
+        (12000, -1000, -3000, -8000)
+        >>> jpml.uma_for([30000, 30000, 30000, 30000])  # exactly 30,000 is not below
+        (8000, 4000, -4000, -8000)
+        """
+        if not self.uma_by_below:
+            return self.uma
+        at = self.uma_at_threshold is AtThreshold.BELOW
+        threshold = self.uma_threshold
+        below = sum(1 for s in final_scores if s < threshold or (at and s == threshold))
+        for count, row in self.uma_by_below:
+            if count == below:
+                return row
+        return self.uma
+
     def to_dict(self) -> dict[str, Any]:
         """Every parameter as plain JSON values.
 
         >>> get_ruleset("tenhou").to_dict()["uma"]
         [20000, 10000, -10000, -20000]
+        >>> get_ruleset("jpml-a-2024").to_dict()["uma_by_below"]
+        {'1': [8000, 3000, 1000, -12000], '3': [12000, -1000, -3000, -8000]}
         """
         out: dict[str, Any] = {}
         for f in fields(self):
             out[f.name] = _to_json(getattr(self, f.name))
+        out["uma_by_below"] = {str(count): list(row) for count, row in self.uma_by_below}
         return out
 
     def to_spec(self) -> dict[str, Any]:
@@ -213,12 +285,17 @@ _ENUMS: dict[str, type[enum.StrEnum]] = {
     "tie_remainder": TieRemainder,
     "leftover_sticks": LeftoverSticks,
     "end_rounding": EndRounding,
+    "uma_at_threshold": AtThreshold,
     "multiple_ron": MultipleRon,
     "multi_ron_bonus": MultiRonBonus,
+    "multi_ron_sticks": MultiRonSticks,
     "kazoe": Kazoe,
     "renhou": Renhou,
     "pao_ron_honba": PaoHonba,
+    "ura_without_riichi": UraWithoutRiichi,
     "chombo": Chombo,
+    "noten_riichi": NotenRiichi,
+    "replacement_result": Replacement,
     "agari_yame": Yame,
     "tenpai_yame": Yame,
 }
@@ -244,15 +321,11 @@ def _coerce(key: str, value: Any) -> Any:
             raise RulesError("invalid_rules", f"{key} must be a whole number, not {value!r}", field=key)
         return value
     if key == "uma":
-        if (
-            not isinstance(value, (list, tuple))
-            or len(value) != 4
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
-        ):
-            raise RulesError("invalid_rules", "uma must be four whole numbers (thousandths)", field=key)
-        return tuple(value)
-    if key in ("abortive_draws", "pao"):
-        allowed = ABORT_REASONS if key == "abortive_draws" else PAO_YAKUMAN
+        return _uma_row(value, key)
+    if key == "uma_by_below":
+        return _uma_table(value)
+    if key in ("abortive_draws", "pao", "local_yakuman"):
+        allowed = {"abortive_draws": ABORT_REASONS, "pao": PAO_YAKUMAN, "local_yakuman": LOCAL_YAKUMAN}[key]
         if not isinstance(value, (list, tuple, set, frozenset)) or any(v not in allowed for v in value):
             raise RulesError("invalid_rules", f"{key} must be a list drawn from {', '.join(allowed)}", field=key)
         return frozenset(value)
@@ -261,6 +334,36 @@ def _coerce(key: str, value: Any) -> Any:
             raise RulesError("invalid_rules", "name must be a non-empty string", field=key)
         return value
     raise RulesError("unknown_rule", f"unknown ruleset key {key!r}", field=key)
+
+
+def _uma_row(value: Any, key: str) -> tuple[int, int, int, int]:
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 4
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+    ):
+        raise RulesError("invalid_rules", f"{key} must be four whole numbers (thousandths)", field=key)
+    return (value[0], value[1], value[2], value[3])
+
+
+def _uma_table(value: Any) -> tuple[tuple[int, tuple[int, int, int, int]], ...]:
+    """``{"1": [uma...], "3": [uma...]}`` (JSON keys are text) or ``((1, (...)), ...)``."""
+    key = "uma_by_below"
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)) and all(isinstance(i, (list, tuple)) and len(i) == 2 for i in value):
+        items = [tuple(i) for i in value]
+    else:
+        raise RulesError("invalid_rules", f"{key} must map a count of players below (0-4) to four uma", field=key)
+    rows: dict[int, tuple[int, int, int, int]] = {}
+    for count, row in items:
+        if isinstance(count, str) and count.isdigit():
+            count = int(count)
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 4 or count in rows:
+            raise RulesError("invalid_rules", f"{key} keys are counts of players 0 to 4, once each, not {count!r}",
+                             field=f"{key}.{count}")
+        rows[count] = _uma_row(row, f"{key}.{count}")
+    return tuple(sorted(rows.items()))
 
 
 def _build(base: Ruleset, changes: Mapping[str, Any]) -> Ruleset:
@@ -272,7 +375,7 @@ def _validate(r: Ruleset) -> None:
     def bad(key: str, message: str) -> RulesError:
         return RulesError("invalid_rules", message, field=key)
 
-    for key in ("start_points", "return_points", "target_points"):
+    for key in ("start_points", "return_points", "target_points", "uma_threshold"):
         value = getattr(r, key)
         if value <= 0 or value % 100:
             raise bad(key, f"{key} must be a positive multiple of 100, not {value}")
@@ -284,10 +387,11 @@ def _validate(r: Ruleset) -> None:
     if r.noten_total % 600:
         # 1, 2 or 3 tenpai seats must each split it into whole 100s
         raise bad("noten_total", f"noten_total must be a multiple of 600, not {r.noten_total}")
-    if sum(r.uma) != 0:
-        raise RulesError("invalid_rules", f"uma must sum to zero, it sums to {sum(r.uma)}", field="uma")
-    if any(a < b for a, b in zip(r.uma, r.uma[1:], strict=False)):
-        raise bad("uma", "uma must not grow from one place to the next")
+    for key, row in (("uma", r.uma), *((f"uma_by_below.{n}", row) for n, row in r.uma_by_below)):
+        if sum(row) != 0:
+            raise RulesError("invalid_rules", f"{key} must sum to zero, it sums to {sum(row)}", field=key)
+        if any(a < b for a, b in zip(row, row[1:], strict=False)):
+            raise bad(key, f"{key} must not grow from one place to the next")
     if r.oka != 4 * (r.return_points - r.start_points):
         raise bad(
             "oka",
@@ -298,10 +402,14 @@ def _validate(r: Ruleset) -> None:
         raise bad("aka_dora", f"aka_dora must be 0 to 4 red fives, not {r.aka_dora}")
     if r.double_wind_fu not in (2, 4):
         raise bad("double_wind_fu", f"double_wind_fu must be 2 or 4, not {r.double_wind_fu}")
+    if r.pinfu_tsumo_fu not in (0, 2):
+        raise bad("pinfu_tsumo_fu", f"pinfu_tsumo_fu must be 0 or 2, not {r.pinfu_tsumo_fu}")
+    if r.open_pinfu_fu not in (20, 30):
+        raise bad("open_pinfu_fu", f"open_pinfu_fu must be 20 or 30, not {r.open_pinfu_fu}")
     if r.end_rounding is EndRounding.TENHOU and r.tie_policy is not TiePolicy.SEAT_ORDER:
         raise bad("end_rounding", "tenhou rounding gives first place the rest, so ties must go by seat order")
-    if r.chombo is Chombo.PENALTY and r.chombo_penalty == 0:
-        raise bad("chombo_penalty", "a penalty chombo needs a chombo_penalty above 0")
+    if r.chombo in (Chombo.PENALTY, Chombo.BOTH) and r.chombo_penalty == 0:
+        raise bad("chombo_penalty", f"a {r.chombo} chombo needs a chombo_penalty above 0")
 
 
 def _preset(name: str, spec: Mapping[str, tuple[Any, str]]) -> tuple[Ruleset, dict[str, str]]:
@@ -368,6 +476,8 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "noten_total": (3000, "[E3 §3.4.2]"),
         "multiple_ron": ("allowed", "double and triple ron, discarder pays each [E1][E2]"),
         "multi_ron_bonus": ("honba_each", "discarder pays each winner [E2]; sticks to the discarder's right [E2]"),
+        "multi_ron_sticks": ("nearest", "to the discarder's right [E2]; sources conflict: Pantheon's ema gives "
+                             "each winner its own stick back [I-P]"),
         "abortive_draws": ([], "none [E1]"),
         "nagashi_mangan": (False, "[E1]"),
         "kiriage": (False, "4-30 is not rounded [E1]"),
@@ -378,10 +488,16 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "aka_dora": (0, "red fives removed [E1]"),
         "open_tanyao": (True, "[I-P]"),
         "double_wind_fu": (4, "[I-E][EC-#33]"),
+        "open_pinfu_fu": (30, "20 + 2 = 22 -> 30 (EMA scoring example 3) [E3 §4.3]"),
         "pao": (["daisangen", "daisuushii"], "[E4 §3.3.9][I-P]"),
         "pao_ron_honba": ("liable", "choice: no source found"),
         "chombo": ("penalty", "-20 after uma [E1]"),
         "chombo_penalty": (20000, "[E1]"),
+        "replacement_result": ("real", "unchanged since before issue #17; a series may pick fixed"),
+        "replacement_score": (-15000, "fixed -15 for a replacement, as Pantheon applies the EMA rule "
+                              "(replacement_player_fixed_points, pantheon#14) [I-P]; EMA text not read"),
+        "replacement_uma": (-15000, "fixed uma -15, as Pantheon applies the EMA rule "
+                            "(replacement_player_override_uma) [I-P]; EMA text not read"),
         "bust": (False, "[I-P][I-D][E3]"),
         "west_round": (False, "[I-P][I-D]"),
         "target_points": (30000, "return score [I-P]"),
@@ -417,6 +533,9 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "pao_ron_honba": ("liable", "choice: no source found"),
         "chombo": ("penalty", "[W3][W4]"),
         "chombo_penalty": (30000, "-30 [W4][W8]"),
+        "replacement_result": ("real", "unchanged since before issue #17; a series may pick fixed"),
+        "replacement_score": (-15000, "Pantheon's wrc preset: -15 [I-P]; WRC text not read"),
+        "replacement_uma": (-15000, "Pantheon's wrc preset: -15 [I-P]; WRC text not read"),
         "bust": (False, "[I-P] (sources conflict, see rulesets.md)"),
         "west_round": (False, "[W7]"),
         "target_points": (30000, "return score"),
@@ -494,6 +613,26 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "tenpai_yame": ("auto", "[T1][T2] (from mid-2010)"),
     },
 }
+# Fields added by issue #17. Every preset that predates them keeps the
+# behaviour it had, and its sources say so unless the preset sets its own.
+_ADDED_17: dict[str, tuple[Any, str]] = {
+    "uma_by_below": ({}, "uma does not float"),
+    "uma_threshold": (30000, "unused: uma does not float"),
+    "uma_at_threshold": ("not_below", "unused: uma does not float"),
+    "noten_riichi": ("refused", "unchanged since before issue #17 (no source read for this preset)"),
+    "multi_ron_sticks": ("nearest", "unchanged since before issue #17: all sticks to the nearest winner"),
+    "replacement_result": ("real", "unchanged since before issue #17: a replacement's game counts as played"),
+    "replacement_score": (0, "unused while replacement_result is real"),
+    "replacement_uma": (0, "unused while replacement_result is real"),
+    "pinfu_tsumo_fu": (0, "unchanged since before issue #17: pinfu tsumo 20 fu"),
+    "open_pinfu_fu": (30, "unchanged since before issue #17: open pinfu shape 20 + 2, rounded to 30"),
+    "ura_without_riichi": ("refused", "unchanged since before issue #17"),
+    "local_yakuman": ([], "unchanged since before issue #17: no local yakuman"),
+}
+for _spec in _SPECS.values():
+    for _key, _entry in _ADDED_17.items():
+        _spec.setdefault(_key, _entry)
+
 _SPECS["tenhou-east"] = {
     **_SPECS["tenhou"],
     "length": ("east", "east-only lobby (東風) [T1]"),
@@ -520,6 +659,58 @@ _SPECS["mahjong-soul"] = {
     "tenpai_yame": ("optional", "[MJ2]"),
 }
 
+_SPECS["jpml-a-2024"] = {
+    # JPML's official rule (連盟公式ルール) as it stood in 2024 [J2]. No JPML
+    # text of the floating uma or of the chombo amount was found: those rest
+    # on other trackers' presets, and say so.
+    "length": ("hanchan", "東南戦半荘 [K1]"),
+    "start_points": (30000, "持ち点は各自三万点 [J2][J4][K1]"),
+    "return_points": (30000, "[J2]"),
+    "uma": ([8000, 4000, -4000, -8000], "floating uma, two above and two below (and 0 or 4 below) [I-P][I-D][T4]; no JPML text found"),
+    "uma_by_below": ({"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]},
+                     "floating uma by players below 30,000 [I-P][I-D]; no JPML text found"),
+    "uma_threshold": (30000, "the return score [I-P]"),
+    "uma_at_threshold": ("not_below", "Pantheon counts below with a strict < [I-P]; no JPML text found"),
+    "oka": (0, "[J2][J4]"),
+    "tie_policy": ("split", "Pantheon averages uma (equalize_uma) [I-P]; no JPML text found"),
+    "tie_remainder": ("seat_order", "choice"),
+    "leftover_sticks": ("lost", "stay on the table as kyoutaku, awarded to nobody [J1]"),
+    "end_rounding": ("none", "(end - 30,000)/1000 + uma [I-P]"),
+    "honba_ron": (300, "[I-P]"),
+    "honba_tsumo": (100, "assumed standard (no source read)"),
+    "noten_total": (3000, "[J1][J2]"),
+    "multiple_ron": ("head_bump", "上家優先 [J1][J2]"),
+    "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
+    "multi_ron_sticks": ("nearest", "head bump: only the nearest winner"),
+    "abortive_draws": ([], "途中流局なし (current rule; older lists had four) [J2]"),
+    "nagashi_mangan": (False, "[I-P][I-D]"),
+    "kiriage": (False, "no kiriage: 7,700 and 11,600 stay [J2]"),
+    "kazoe": ("sanbaiman", "[J2][J4][J3]"),
+    "double_yakuman": (False, "no double yakuman [J4]"),
+    "yakuman_stacking": (True, "役満の複合あり (current rule) [J2]"),
+    "renhou": ("mangan", "mangan, not combined below 8 han [J2][J3]"),
+    "aka_dora": (0, "[I-D]"),
+    "open_tanyao": (True, "with_kuitan [I-P]"),
+    "double_wind_fu": (2, "current rule [J2]"),
+    "pinfu_tsumo_fu": (0, "standard (no JPML text read)"),
+    "open_pinfu_fu": (30, "standard [rulesets.md: open-pinfu fu]"),
+    "ura_without_riichi": ("refused", "no ura dora at all under JPML-A [J1][J2]: none may be given"),
+    "local_yakuman": ([], "no local yakuman (no source lists any)"),
+    "pao": (["daisangen", "daisuushii", "suukantsu"], "[J2]"),
+    "pao_ron_honba": ("discarder", "on a ron the discarder pays the honba [J2]"),
+    "chombo": ("penalty", "chombo_amount after uma [I-P]; the JPML amount is unverified"),
+    "chombo_penalty": (20000, "Pantheon's 20,000 [I-P]; the JPML amount is unverified"),
+    "noten_riichi": ("refused", "no source read; a series picks chombo or noten_payment"),
+    "replacement_result": ("real", "no source read; a series may pick fixed"),
+    "replacement_score": (-15000, "Pantheon's jpmlA preset: -15 [I-P]"),
+    "replacement_uma": (-15000, "Pantheon's jpmlA preset: -15 [I-P]"),
+    "bust": (False, "[I-P][I-D] (no JPML text found)"),
+    "west_round": (False, "[I-P]"),
+    "target_points": (30000, "return score"),
+    "agari_yame": ("none", "アガリやめなし [J1][J2]"),
+    "tenpai_yame": ("none", "[J1][J2]"),
+}
+
 PRESETS: dict[str, Ruleset] = {}
 PRESET_SOURCES: dict[str, dict[str, str]] = {}
 for _name, _spec in _SPECS.items():
@@ -535,7 +726,7 @@ def get_ruleset(spec: str | Mapping[str, Any] | Ruleset | None = None) -> Rulese
     >>> get_ruleset("nope")
     Traceback (most recent call last):
     ...
-    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul
+    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul, jpml-a-2024
     """
     if spec is None:
         return PRESETS[DEFAULT_PRESET]

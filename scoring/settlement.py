@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import GameError
-from .rules import RIICHI_STICK, EndRounding, LeftoverSticks, Ruleset, TiePolicy
+from .rules import RIICHI_STICK, EndRounding, LeftoverSticks, Replacement, Ruleset, TiePolicy
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Settlement:
     penalties: tuple[int, int, int, int]
     points: tuple[int, int, int, int]
     lost_sticks: int = 0  # table points nobody took
+    replacements: tuple[int, ...] = ()  # seats played by a replacement (their result per the ruleset)
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -101,8 +102,14 @@ def settle(
     scores: Sequence[int],
     riichi_sticks: int = 0,
     penalties: Iterable[Penalty] = (),
+    replacements: Iterable[int] = (),
 ) -> Settlement:
     """Settle a finished game from the table scores and the sticks left on the table.
+
+    ``replacements`` are the seats a replacement played; under a ruleset
+    whose ``replacement_result`` is ``fixed`` each gets ``replacement_score +
+    replacement_uma`` (and its penalties) instead of its real result, while
+    the other seats keep the places and uma the table gave them.
 
     >>> from scoring.rules import get_ruleset
     >>> tenhou = get_ruleset("tenhou")
@@ -113,39 +120,50 @@ def settle(
     (70400, -5200, -5200, -60000)
     """
     scores = _check_scores(scores, "scores")
+    replaced = check_replacements(replacements) if replacements else ()
     if isinstance(riichi_sticks, bool) or not isinstance(riichi_sticks, int) or riichi_sticks < 0:
         raise GameError("invalid_sticks", f"riichi_sticks must be 0 or more, not {riichi_sticks!r}", field="riichi_sticks")
     final = list(scores)
     pot = riichi_sticks * RIICHI_STICK
     lost = 0
     by_seat = sorted(range(4), key=lambda s: (-scores[s], s))
-    if pot and rules.leftover_sticks is LeftoverSticks.FIRST:
+    sticks_rule = rules.leftover_sticks
+    split = sticks_rule is LeftoverSticks.SPLIT_FIRST or sticks_rule is LeftoverSticks.SPLIT_FIRST_FLOOR
+    if pot and sticks_rule is LeftoverSticks.FIRST:
         final[by_seat[0]] += pot
-    elif pot and rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST:
+    elif pot and split:
         firsts = [s for s in range(4) if scores[s] == scores[by_seat[0]]]
-        for seat, share in split_evenly(pot // 100, firsts).items():
-            final[seat] += share * 100
+        if sticks_rule is LeftoverSticks.SPLIT_FIRST:
+            for seat, share in split_evenly(pot // 100, firsts).items():
+                final[seat] += share * 100
+        else:
+            # Pantheon's split: each tied first takes an equal share floored to 100.
+            share = pot // 100 // len(firsts) * 100
+            for seat in firsts:
+                final[seat] += share
+            lost = pot - share * len(firsts)
     else:
         lost = pot
 
-    # Order by the end scores; under split_first by the scores before the
-    # split, so an odd 100 from the pot does not break the tie it shares.
-    key_scores = scores if rules.leftover_sticks is LeftoverSticks.SPLIT_FIRST else tuple(final)
+    # Order by the end scores; under a split by the scores before it, so an
+    # odd 100 from the pot does not break the tie it shares.
+    key_scores = scores if split else tuple(final)
     order = sorted(range(4), key=lambda s: (-key_scores[s], s))
     places = [0, 0, 0, 0]
     uma = [0, 0, 0, 0]
     oka = [0, 0, 0, 0]
+    uma_row = rules.uma_for(final) if rules.uma_by_below else rules.uma
     if rules.tie_policy is TiePolicy.SEAT_ORDER:
         for position, seat in enumerate(order):
             places[seat] = position + 1
-            uma[seat] = rules.uma[position]
+            uma[seat] = uma_row[position]
         oka[order[0]] = rules.oka
     else:
         position = 0
         while position < 4:
             group = [s for s in order if key_scores[s] == key_scores[order[position]]]
             span = range(position, position + len(group))
-            for seat, share in split_evenly(sum(rules.uma[p] for p in span), group).items():
+            for seat, share in split_evenly(sum(uma_row[p] for p in span), group).items():
                 uma[seat] = share
                 places[seat] = position + 1
             if position == 0:
@@ -169,6 +187,9 @@ def settle(
             base[seat] = round_half_away(final[seat]) - rules.return_points
         others = sum(base[s] + uma[s] for s in order[1:])
         base[order[0]] = -others - uma[order[0]] - oka[order[0]]
+    if rules.replacement_result is Replacement.FIXED:
+        for seat in replaced:
+            base[seat], uma[seat], oka[seat] = rules.replacement_score, rules.replacement_uma, 0
     points = tuple(base[s] + uma[s] + oka[s] + penalty[s] for s in range(4))
     return Settlement(
         final_scores=tuple(final),  # type: ignore[arg-type]
@@ -178,4 +199,27 @@ def settle(
         penalties=tuple(penalty),  # type: ignore[arg-type]
         points=points,  # type: ignore[arg-type]
         lost_sticks=lost,
+        replacements=replaced,
     )
+
+
+def check_replacements(seats: Iterable[int], fieldname: str = "replacements") -> tuple[int, ...]:
+    """The seats marked as replacements, sorted; refuses a bad or repeated seat.
+
+    >>> check_replacements([3, 1])
+    (1, 3)
+    >>> check_replacements([1, 1])
+    Traceback (most recent call last):
+    ...
+    scoring.errors.GameError: replacements lists seat 1 twice
+    """
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
+        raise GameError("invalid_replacements", f"{fieldname} must be a list of seats", field=fieldname)
+    out: list[int] = []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise GameError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field=f"{fieldname}[{i}]")
+        if seat in out:
+            raise GameError("duplicate_seat", f"{fieldname} lists seat {seat} twice", field=f"{fieldname}[{i}]")
+        out.append(seat)
+    return tuple(sorted(out))

@@ -255,6 +255,7 @@ YAKU_ORDER: tuple[str, ...] = (
 YAKUMAN_ORDER: tuple[str, ...] = (
     "tenhou", "chiihou", "renhou", "daisangen", "shousuushii", "daisuushii", "tsuuiisou", "chinroutou",
     "ryuuiisou", "suuankou", "suuankou_tanki", "suukantsu", "chuuren", "junsei_chuuren", "kokushi", "kokushi_13",
+    "daisharin", "paarenchan", "sashikomi",
 )
 YAKU_RANK = {y: i for i, y in enumerate(YAKU_ORDER)}
 YAKUMAN_RANK = {y: i for i, y in enumerate(YAKUMAN_ORDER)}

@@ -11,13 +11,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from league.bounds import MAX_ROUND
 from league.forms.base import SEATS, StaffForm, seat_choices
 from league.models import Game, Player
 from scoring.rules import Ruleset
 
 
 class StartGameForm(StaffForm):
-    round_number = forms.IntegerField(label="Round", min_value=1, initial=1)
+    round_number = forms.IntegerField(label="Round", min_value=1, max_value=MAX_ROUND, initial=1)
     table = forms.CharField(label="Table", max_length=20, required=False)
     east = forms.ModelChoiceField(Player.objects.all(), label="East (first dealer)")
     south = forms.ModelChoiceField(Player.objects.all(), label="South")

@@ -164,19 +164,39 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
     data["abort_reason"] = hand.abort_reason
     if hand.chombo_offender is not None:
         data["offender"] = str(hand.chombo_offender)
-    for entry in hand.yaku or []:
-        if isinstance(entry, dict) and entry.get("winner") in SEATS:
-            s = entry["winner"]
-            data[f"yaku_{s}"] = list(entry.get("yaku", []))
-            data[f"dora_{s}"] = entry.get("dora")
-            data[f"open_{s}"] = bool(entry.get("open"))
-    for entry in hand.tiles or []:
-        if isinstance(entry, dict) and entry.get("winner") in SEATS:
-            s = entry["winner"]
-            data[f"tiles_{s}"] = entry.get("tiles", "")
-            data[f"win_tile_{s}"] = entry.get("win", "")
-            data[f"melds_{s}"] = ", ".join(f"{m['type']} {m['tiles']}" for m in entry.get("melds", []))
-            data[f"flags_{s}"] = [k for k, _ in FLAG_CHOICES if entry.get(k)]
-            data["dora_indicators"] = " ".join(entry.get("dora", []))
-            data["ura_indicators"] = " ".join(entry.get("ura", []))
+    # Detail the scoring ignores, kept as given (an import may hold any JSON):
+    # what has the expected shape fills the form, anything else is left out.
+    for entry in _entries(hand.yaku):
+        s = entry["winner"]
+        data[f"yaku_{s}"] = _texts(entry.get("yaku"))
+        dora = entry.get("dora")
+        data[f"dora_{s}"] = dora if isinstance(dora, int) and not isinstance(dora, bool) else None
+        data[f"open_{s}"] = bool(entry.get("open"))
+    for entry in _entries(hand.tiles):
+        s = entry["winner"]
+        data[f"tiles_{s}"] = _text(entry.get("tiles"))
+        data[f"win_tile_{s}"] = _text(entry.get("win"))
+        melds = entry.get("melds")
+        data[f"melds_{s}"] = ", ".join(
+            f"{m['type']} {m['tiles']}" for m in (melds if isinstance(melds, list) else [])
+            if isinstance(m, dict) and isinstance(m.get("type"), str) and isinstance(m.get("tiles"), str)
+        )
+        data[f"flags_{s}"] = [k for k, _ in FLAG_CHOICES if entry.get(k)]
+        data["dora_indicators"] = " ".join(_texts(entry.get("dora")))
+        data["ura_indicators"] = " ".join(_texts(entry.get("ura")))
     return data
+
+
+def _entries(detail: Any) -> list[dict[str, Any]]:
+    """The per-winner entries of a hand's ``tiles`` or ``yaku``: objects naming a seat."""
+    if not isinstance(detail, list):
+        return []
+    return [e for e in detail if isinstance(e, dict) and type(e.get("winner")) is int and e["winner"] in SEATS]
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _texts(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

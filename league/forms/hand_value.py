@@ -74,7 +74,7 @@ class WinValueMixin:
             self.add_error(f"han_{s}", f"How many han for {self.names[s]}?")
             return None
         try:
-            check_han_fu(han, fu, tsumo=tsumo)
+            check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
             self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", ValidationError(err.message, code=err.code))
             return None

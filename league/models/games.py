@@ -24,9 +24,12 @@ from django.db.models import Count, F, Max, Min, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
 from scoring import game as sg
 from scoring.errors import ScoringError
+from scoring.payment import MAX_FU
 from scoring.rules import Ruleset, get_ruleset
+from scoring.settlement import MAX_SCORE
 from scoring.settlement import Penalty as ScoringPenalty
 from scoring.standings import rank_with_ties
 
@@ -190,6 +193,16 @@ class Game(models.Model):
             models.UniqueConstraint(
                 fields=["series", "source_id"], condition=~Q(source_id=""), name="game_unique_source_per_series"
             ),
+            # league.bounds: what SQLite would take and PostgreSQL refuse.
+            models.CheckConstraint(condition=Q(round_number__gte=1, round_number__lte=MAX_ROUND),
+                                   name="game_round_1_to_max",
+                                   violation_error_message=f"A round is 1 to {MAX_ROUND:,}."),
+            models.CheckConstraint(condition=Q(started_at__gte=EARLIEST, started_at__lt=LATEST),
+                                   name="game_started_at_in_years"),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True) | Q(finished_at__gte=EARLIEST, finished_at__lt=LATEST),
+                name="game_finished_at_in_years",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -352,6 +365,21 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(place__isnull=True) | Q(place__gte=1, place__lte=4), name="seat_place_1_to_4"
             ),
+            models.CheckConstraint(
+                condition=Q(end_score__isnull=True) | Q(end_score__gte=-MAX_SCORE, end_score__lte=MAX_SCORE),
+                name="seat_end_score_in_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(points__isnull=True) | Q(points__gte=-MAX_SEAT_POINTS, points__lte=MAX_SEAT_POINTS),
+                name="seat_points_in_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(**{f"{name}__lte": MAX_INTEGER for name in (
+                    "hands", "wins", "tsumo_wins", "deal_ins", "riichi", "win_value", "deal_in_value",
+                    "wins_with_tiles", "open_wins",
+                )}),
+                name="seat_stats_fit_integer",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -493,7 +521,11 @@ class Win(models.Model):
 
     class Meta:
         ordering = ["hand", "order"]
-        constraints = [models.UniqueConstraint(fields=["hand", "winner"], name="win_unique_winner_per_hand")]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "winner"], name="win_unique_winner_per_hand"),
+            models.CheckConstraint(condition=Q(han__lte=MAX_HAN), name="win_han_in_bounds"),
+            models.CheckConstraint(condition=Q(fu__isnull=True) | Q(fu__lte=MAX_FU), name="win_fu_in_bounds"),
+        ]
 
     def __str__(self) -> str:
         if self.yakuman:
@@ -528,7 +560,14 @@ class Penalty(models.Model):
     class Meta:
         ordering = ["game", "given_at", "pk"]
         verbose_name_plural = "penalties"
-        constraints = [models.CheckConstraint(condition=Q(seat__lte=3), name="penalty_seat_0_to_3")]
+        constraints = [
+            models.CheckConstraint(condition=Q(seat__lte=3), name="penalty_seat_0_to_3"),
+            models.CheckConstraint(
+                condition=Q(points__gte=-MAX_PENALTY, points__lte=MAX_PENALTY) & ~Q(points=0),
+                name="penalty_points_in_bounds",
+                violation_error_message=f"A penalty is at most {MAX_PENALTY // 1000:,} points, and not 0.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.points / 1000:+.1f} to {WINDS[self.seat]} in {self.game}"

@@ -35,7 +35,7 @@ from league.seating.physical import place_tables
 from league.seating.schedule import Round, Seating, SeatingError, assess, check_players, lower_bound
 from league.seating.winds import balance_winds
 
-DEFAULT_ITERATIONS = 20_000
+DEFAULT_ITERATIONS = 12_000
 MAX_ROUNDS = 100
 
 

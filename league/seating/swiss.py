@@ -6,8 +6,8 @@ players between tables only to avoid a repeat meeting (or teammates at one
 table), always preferring the smallest move down or up the standings. Its
 cost is lexicographic: teammates together first, then repeat meetings (a pair
 meeting for the third time counts twice), then how far players sit from their
-place in the standings (the sum of |rank - the middle rank of their table|,
-so fifth and sixth are moved up before seventh and eighth). Steepest descent on swaps of two
+place in the standings (the sum of (rank - the middle rank of their table)^2:
+squared, so that of two players the better ranked is the one moved up). Steepest descent on swaps of two
 players, with a short tabu list to step out of a local minimum, within a fixed
 number of iterations: deterministic, bounded, and every repeat it could not
 avoid is reported with the rounds it repeats.
@@ -82,56 +82,65 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
     tables = n // 4
     group = [[4 * t + k for k in range(4)] for t in range(tables)]
     table_of = [i // 4 for i in range(n)]
-    big = 2 * n * n + 1  # one repeat outweighs any amount of moving along the standings
+    big = 4 * n**3 + 1  # one repeat outweighs any amount of moving along the standings
 
-    def price(p: int, q: int) -> int:
-        teammates = team_of is not None and team_of[p] >= 0 and team_of[p] == team_of[q]
-        return big * met[p][q] + (big * big if teammates else 0)
+    # price[p][q]: what p and q pay for sharing a table; at[p][t]: what p pays
+    # for table t's players. Kept current on each swap, so a move costs O(1) to price.
+    price = [[big * met[p][q] for q in range(n)] for p in range(n)]
+    if team_of is not None:
+        for p in range(n):
+            for q in range(n):
+                if p != q and team_of[p] >= 0 and team_of[p] == team_of[q]:
+                    price[p][q] += big * big
+    at = [[sum(price[p][x] for x in g if x != p) for g in group] for p in range(n)]
 
-    def cost_at(p: int, t: int, without: int) -> int:
-        """What p pays for sitting at table t (less the player ``without``), displacement included."""
-        return sum(price(p, x) for x in group[t] if x != without and x != p) + _away(p, t)
+    def total() -> int:
+        return sum(at[p][table_of[p]] for p in range(n)) // 2 + _displacement(table_of)
 
-    best_cost = current = _total(group, price, table_of)
+    best_cost = current = total()
     best = [list(g) for g in group]
     tabu: dict[int, int] = {}
     for step in range(1, iterations + 1):
+        # Tabu only while a conflict is left: without one, plain descent on the standings.
+        escaping = current != _displacement(table_of)
         move: tuple[int, int, int] | None = None
         for p in range(n):
             tp = table_of[p]
-            here_p = cost_at(p, tp, -1)
-            if p // 4 == tp and here_p == _away(p, tp):
+            at_p, price_p = at[p], price[p]
+            here_p = at_p[tp] + _away(p, tp)
+            if p // 4 == tp and at_p[tp] == 0:
                 continue  # at their locked table with no one they have met: nothing to gain by moving p
             for q in range(n):
                 tq = table_of[q]
-                if tq == tp or (tabu.get(p, 0) >= step or tabu.get(q, 0) >= step):
+                if tq == tp or (escaping and (tabu.get(p, 0) >= step or tabu.get(q, 0) >= step)):
                     continue
-                delta = cost_at(p, tq, q) + cost_at(q, tp, p) - here_p - cost_at(q, tq, -1)
+                at_q = at[q]
+                delta = (at_p[tq] - price_p[q] + _away(p, tq) + at_q[tp] - price_p[q] + _away(q, tp)
+                         - here_p - at_q[tq] - _away(q, tq))
                 if move is None or delta < move[0]:
                     move = (delta, p, q)
-        if move is None or (move[0] >= 0 and current == _displacement(table_of)):
+        if move is None or (move[0] >= 0 and not escaping):
             break  # nothing left but moves away from the locked tables
         delta, p, q = move
         tp, tq = table_of[p], table_of[q]
         group[tp][group[tp].index(p)] = q
         group[tq][group[tq].index(q)] = p
         table_of[p], table_of[q] = tq, tp
+        for x in range(n):
+            px, qx = price[x][p], price[x][q]
+            at[x][tp] += qx - px
+            at[x][tq] += px - qx
         tabu[p] = tabu[q] = step + TABU_TENURE
-        current = _total(group, price, table_of)
+        current = total()
         if current < best_cost:
             best_cost, best = current, [list(g) for g in group]
     return best
 
 
 def _away(p: int, t: int) -> int:
-    """Twice the distance from rank p (0 = leader) to the middle rank of table t."""
-    return abs(8 * t + 3 - 2 * p)
+    """(Twice the distance from rank p (0 = leader) to the middle rank of table t) squared."""
+    return (8 * t + 3 - 2 * p) ** 2
 
 
 def _displacement(table_of: list[int]) -> int:
     return sum(_away(p, t) for p, t in enumerate(table_of))
-
-
-def _total(group: list[list[int]], price: Any, table_of: list[int]) -> int:
-    return sum(price(a, b) for g in group for a, b in combinations(g, 2)) + _displacement(table_of)
-

@@ -38,12 +38,12 @@ from league.services.logs import (
     import_tenhou_log,
     same_rules,
 )
-from league.services.penalties import MAX_PENALTY, add_penalty, cancel_penalty
+from league.services.penalties import MAX_PENALTY, add_penalty, cancel_penalty, check_penalty
 from league.services.previews import HandPreview, describe_payments, preview_hand
 
 __all__ = [
     "MAX_PENALTY", "Actor", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
-    "add_penalty", "cancel_penalty", "correct_hand", "describe_discrepancy", "describe_payments",
+    "add_penalty", "cancel_penalty", "check_penalty", "correct_hand", "describe_discrepancy", "describe_payments",
     "export_tenhou_log", "finish_game", "import_tenhou_log", "preview_hand", "record_final_scores",
     "record_hand", "record_hands", "refresh_snapshots", "same_rules", "start_game", "undo_last_hand",
 ]

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from league.bounds import MAX_ROUND, time_problem
 from league.models import AuditEntry, Game, Hand, Player, Seat, Series
 from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
 from league.services.errors import Conflict, ServiceError
@@ -49,6 +50,15 @@ def start_game(
     """
     if len(players) != 4:
         raise ServiceError("four_players", f"a game needs four players, not {len(players)}", field="players")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
+        raise ServiceError("invalid_round", f"a round is a whole number from 1 to {MAX_ROUND:,}, not {round_number!r}",
+                           field="round_number")
+    table_length = Game._meta.get_field("table").max_length
+    if not isinstance(table, str) or len(table) > table_length or "\x00" in table:
+        raise ServiceError("invalid_table", f"a table is text of at most {table_length} characters, without NUL",
+                           field="table")
+    if started_at is not None and time_problem(started_at):
+        raise ServiceError("invalid_time", f"the start {time_problem(started_at)}", field="started_at")
     for i, player in enumerate(players):
         if any(p.pk == player.pk for p in players[:i]):
             raise ServiceError("same_player", f"{player} cannot sit twice at one game", field=f"players[{i}]")
@@ -217,6 +227,8 @@ def record_final_scores(
             raise ServiceError(
                 "has_hands", "this game is kept hand by hand; finish it from its hands", field="final.scores"
             )
+        if finished_at is not None and time_problem(finished_at):
+            raise ServiceError("invalid_time", f"the finish {time_problem(finished_at)}", field="finished_at")
         game.final_scores, game.final_riichi_sticks = list(scores), riichi_sticks
         result = replay_game(game, [])
         game.save(update_fields=["final_scores", "final_riichi_sticks"])

@@ -209,9 +209,14 @@ def _mapped_names(log: tenhou.TenhouLog, names: Mapping[str, Any] | None) -> lis
         ):
             raise LogRefused("invalid_names", f"the names for {log.log_id} must be a list of four names (or null)",
                              log_id=log.log_id)
-        return [n.strip() or None if n else None for n in per_game]
-    mapped = [names.get(name) if name else None for name in log.names]
-    return [n.strip() or None if isinstance(n, str) else None for n in mapped]
+        mapped = [n.strip() or None if n else None for n in per_game]
+    else:
+        found = [names.get(name) if name else None for name in log.names]
+        mapped = [n.strip() or None if isinstance(n, str) else None for n in found]
+    if any(n and "\x00" in n for n in mapped):
+        # PostgreSQL cannot store it; the log's own names are checked by the reader.
+        raise LogRefused("invalid_names", f"a name given for {log.log_id} holds a NUL character", log_id=log.log_id)
+    return mapped
 
 
 def _log_players(log: tenhou.TenhouLog, names: Mapping[str, Any] | None) -> list[Player]:

@@ -11,12 +11,14 @@ from typing import Any
 
 from django.utils import timezone
 
+from league.bounds import MAX_HAN, MAX_INTEGER, MAX_SEAT_POINTS, text_problem
 from league.models import AuditEntry, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import Conflict, ServiceError
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
-from scoring.errors import ScoringError
+from scoring.errors import HandError, ScoringError
+from scoring.settlement import MAX_SCORE
 
 Action = AuditEntry.Action
 
@@ -62,10 +64,33 @@ def parse_hand(hand: sg.HandInput | Mapping[str, Any]) -> sg.HandInput:
 
 
 def replay_game(game: Game, inputs: list[sg.HandInput], *, hand_index: int | None = None) -> sg.GameResult:
+    """The game replayed with ``inputs`` as its hands; every write replays
+    here before it stores anything, so the hands are held to the bounds here."""
     try:
+        for i, hand in enumerate(inputs):
+            check_hand_bounds(hand, f"hands[{i}]")
         return sg.replay(game.record(hands=inputs))
     except ScoringError as err:
         raise ServiceError.from_scoring(err, hand_index=hand_index) from None
+
+
+def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
+    """Refuse what the database cannot hold (``league.bounds``): han past
+    ``MAX_HAN``, NUL in the note, tiles or yaku, detail nested too deep.
+
+    The engine takes any han, and a hand's ``tiles`` and ``yaku`` are detail it
+    ignores, kept as given: this is the one check they get.
+    """
+    o = hand.outcome
+    wins = list(o.wins) if isinstance(o, sg.Ron) else [o] if isinstance(o, sg.Tsumo) else []
+    for i, w in enumerate(wins):
+        if isinstance(w.han, int) and w.han > MAX_HAN:
+            where = f"{field}.outcome.wins[{i}].han" if isinstance(o, sg.Ron) else f"{field}.outcome.han"
+            raise HandError("out_of_range", f"han is at most {MAX_HAN}, not {w.han:,}", field=where)
+    for key in ("note", "tiles", "yaku"):
+        problem = text_problem(getattr(hand, key))
+        if problem:
+            raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
 
 
 def save_hand(row: Hand, hand: sg.HandInput) -> None:
@@ -108,6 +133,8 @@ def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
     changed = []
     for seat in seats:
         st = seat_hand_stats(result, seat.seat)
+        if max(getattr(st, f) for f in SEAT_STAT_FIELDS) > MAX_INTEGER:
+            raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
         if any(getattr(seat, f) != getattr(st, f) for f in SEAT_STAT_FIELDS):
             for f in SEAT_STAT_FIELDS:
                 setattr(seat, f, getattr(st, f))
@@ -128,6 +155,14 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEn
     if result.finished:
         s = result.settlement
         assert s is not None
+        for i, (score, value) in enumerate(zip(s.final_scores, s.points, strict=True)):
+            # Only a ruleset of enormous uma, oka or start points gets past these.
+            if abs(score) > MAX_SCORE:
+                raise ServiceError("out_of_range", f"seat {i} would end with {score:,}; an end score is within "
+                                   f"{MAX_SCORE:,}", field="game")
+            if abs(value) > MAX_SEAT_POINTS:
+                raise ServiceError("out_of_range", f"seat {i} would end with {value / 1000:+,.1f} points; "
+                                   f"a seat's points are within {MAX_SEAT_POINTS // 1000:,}", field="game")
         for seat in seats:
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]

@@ -90,6 +90,18 @@ def _call_token(kind: str, codes: list[int]) -> tuple[str, list[int]]:
     return letter + "".join(str(c) for c in [called, *own]), own
 
 
+def _is_kept_tiles(tiles: Any) -> bool:
+    """A log import's kept tiles: ``tiles``, ``win``, ``melds``, ``dora`` and ``ura`` as text and lists."""
+    if not isinstance(tiles, Mapping) or not isinstance(tiles.get("tiles"), str) or not isinstance(tiles.get("win"), str):
+        return False
+    melds = tiles.get("melds", [])
+    return (isinstance(melds, list)
+            and all(isinstance(m, Mapping) and isinstance(m.get("type"), str) and isinstance(m.get("tiles"), str)
+                    for m in melds)
+            and all(isinstance(tiles.get(k, []), list) and all(isinstance(t, str) for t in tiles.get(k, []))
+                    for k in ("dora", "ura")))
+
+
 def _winner_flow(tiles: Mapping[str, Any], riichi: bool, tsumo: bool) -> tuple[list[int], list[Any], list[Any]]:
     closed = _codes(tiles["tiles"])
     win = _codes(tiles["win"])[0]
@@ -150,11 +162,21 @@ def _export_kyoku(rules: Ruleset, played: PlayedHand) -> list[Any]:
         loser = o.loser if isinstance(o, Ron) else None
         fed = False
         for w, tiles, yaku in zip(wins, kept, yaku_lists, strict=False):
+            # Detail kept as given (a record import takes any JSON): only the
+            # shapes a log import writes are written back, the rest left out.
+            tiles = tiles if _is_kept_tiles(tiles) else None
+            yaku = yaku if isinstance(yaku, list) and all(isinstance(y, str) for y in yaku) else None
+            flow = None
             if tiles:
-                dora = _codes("".join(tiles.get("dora", [])))
-                ura = ura or _codes("".join(tiles.get("ura", [])))  # shown only for a riichi winner
-                haipai, draws, discards = _winner_flow(tiles, w.winner in hand.riichi, loser is None)
-                seats[w.winner] = (haipai, draws, discards)
+                try:
+                    flow = _winner_flow(tiles, w.winner in hand.riichi, loser is None)
+                    win_dora, win_ura = _codes("".join(tiles.get("dora", []))), _codes("".join(tiles.get("ura", [])))
+                except (LogError, ValueError, IndexError, KeyError):
+                    flow = None  # tiles that make no winning hand: the hand is written without them
+            if tiles and flow is not None:
+                dora = win_dora
+                ura = ura or win_ura  # shown only for a riichi winner
+                seats[w.winner] = flow
                 if loser is not None and not seats[loser][0] and not fed:
                     fed = True
                     seats[loser][1].append(_codes(tiles["win"])[0])  # drawn and let go

@@ -27,8 +27,25 @@ def _ints(text: str | None, where: str) -> list[int]:
         return []
     try:
         return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise LogError("broken_log", f"{where} is not a list of numbers: {text!r}") from None
+    except ValueError:  # not digits, or more digits than int() takes
+        raise LogError("broken_log", f"{where} is not a list of numbers: {text[:40]!r}") from None
+
+
+def _int(el: ET.Element, name: str, default: int | None = None) -> int:
+    """One whole-number attribute of a tag (``default`` when it is missing)."""
+    text = el.get(name)
+    if text is None and default is not None:
+        return default
+    values = _ints(text, f"{el.tag} {name}")
+    if len(values) != 1:
+        raise LogError("broken_log", f"{el.tag} {name} is not one number: {(text or '')[:40]!r}")
+    return values[0]
+
+
+def _first(values: list[int], where: str) -> int:
+    if not values:
+        raise LogError("broken_log", f"{where} is empty")
+    return values[0]
 
 
 def _decode_meld(m: int, aka: bool) -> tuple[str, str]:
@@ -76,7 +93,7 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
     go = root.find("GO")
     if go is None:
         raise LogError("broken_log", "the mjlog has no <GO> (lobby type)")
-    go_type = _ints(go.get("type"), "GO type")[0] if go.get("type") else 0
+    go_type = _int(go, "type") if go.get("type") else 0
     rules, special = _mjlog_rules(go_type)
     aka = not go_type & 0x02
     log_id = fallback_id
@@ -112,15 +129,15 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
                 raise LogError("three_player" if len(ten) == 3 else "broken_log",
                                "an <INIT> needs a six-part seed and four scores")
             current = {
-                "round": seed[0], "honba": seed[1], "sticks": seed[2], "dealer": int(el.get("oya", "0")),
+                "round": seed[0], "honba": seed[1], "sticks": seed[2], "dealer": _int(el, "oya", 0),
                 "scores": tuple(t * 100 for t in ten), "riichi": [], "results": [], "aka": aka,
                 "dora": [_mjlog_code(seed[5], aka)],
             }
         elif tag == "DORA" and current is not None:
-            current["dora"].append(_mjlog_code(_ints(el.get("hai"), "DORA hai")[0], aka))
+            current["dora"].append(_mjlog_code(_first(_ints(el.get("hai"), "DORA hai"), "DORA hai"), aka))
         elif tag == "REACH" and current is not None:
             if el.get("step") == "2":
-                current["riichi"].append(int(el.get("who", "-1")))
+                current["riichi"].append(_int(el, "who", -1))
         elif tag in ("AGARI", "RYUUKYOKU"):
             if current is None:
                 raise LogError("broken_log", f"<{tag}> before any <INIT>")
@@ -188,7 +205,7 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
     dora: tuple[str, ...] = ()
     ura: tuple[str, ...] = ()
     for el in results:
-        who, from_who = int(el.get("who", "-1")), int(el.get("fromWho", "-1"))
+        who, from_who = _int(el, "who", -1), _int(el, "fromWho", -1)
         if not (0 <= who < 4 and 0 <= from_who < 4):
             raise LogError("broken_log", "an <AGARI> names a seat outside 0-3")
         hai = [_mjlog_code(t, aka) for t in _ints(el.get("hai"), "hai")]
@@ -215,7 +232,7 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
             if not 0 <= yid < len(YAKU_NAMES):
                 raise LogError("broken_log", f"unknown yakuman id {yid}")
             yaku.append(f"{YAKU_NAMES[yid]}(役満)")
-        pao = el.get("paoWho")
+        pao = _int(el, "paoWho") if el.get("paoWho") is not None else None
         sc = _ints(el.get("sc"), "sc")
         dora = tuple(_notation([_mjlog_code(t, aka)]) for t in _ints(el.get("doraHai"), "doraHai"))
         # Only a riichi winner shows the ura indicators; they are the same for the whole hand.
@@ -223,7 +240,7 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
         wins.append(WinResult(
             winner=who, loser=None if from_who == who else from_who,
             han=0 if yakuman_ids else han, fu=None if yakuman_ids or han >= 5 else ten[0], yakuman=len(yakuman_ids),
-            pao=int(pao) if pao is not None and int(pao) != who else None, yaku=tuple(yaku),
+            pao=pao if pao != who else None, yaku=tuple(yaku),
             tiles=_notation(hai), melds=tuple(sorted(melds, key=_meld_key)), win_tile=_notation([_mjlog_code(machi[0], aka)]),
             deltas=tuple(sc[2 * i + 1] * 100 for i in range(4)),  # type: ignore[arg-type]
         ))

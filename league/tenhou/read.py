@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import zlib
 from pathlib import Path
 
 from league.tenhou.mjlog import _read_mjlog
@@ -22,7 +23,8 @@ def _gunzip(raw: bytes) -> bytes:
     stream = gzip.GzipFile(fileobj=io.BytesIO(raw))
     try:
         out = stream.read(MAX_UNPACKED + 1)
-    except (OSError, EOFError) as err:
+    except (OSError, EOFError, zlib.error) as err:
+        # zlib.error: the deflate data itself is damaged (gzip's own checks raise OSError).
         raise LogError("truncated_log", f"the gzip stream is damaged or cut off: {err}") from None
     if len(out) > MAX_UNPACKED:
         raise LogError("broken_log", f"the log unpacks to more than {MAX_UNPACKED // 1024 // 1024} MB")
@@ -51,10 +53,24 @@ def read_log(data: bytes | str, filename: str | None = None) -> TenhouLog:
         raise LogError("broken_log", "the log is empty")
     fallback_id = _id_from_name(filename) or hashlib.sha256(raw).hexdigest()
     if stripped.startswith("<"):
-        return _read_mjlog(stripped, fallback_id)
-    if stripped[0] in "[{":
-        return _read_tenhou6(stripped, fallback_id)
-    raise LogError("broken_log", "the log is neither mjlog XML nor tenhou.net/6 JSON")
+        log = _read_mjlog(stripped, fallback_id)
+    elif stripped[0] in "[{":
+        log = _read_tenhou6(stripped, fallback_id)
+    else:
+        raise LogError("broken_log", "the log is neither mjlog XML nor tenhou.net/6 JSON")
+    _check_text(log)
+    return log
+
+
+def _check_text(log: TenhouLog) -> None:
+    """Refuse NUL in the text a game keeps: PostgreSQL cannot store it (and no
+    Tenhou name or yaku has one), so it must not get as far as the database."""
+    for seat, name in enumerate(log.names):
+        if "\x00" in name:
+            raise LogError("broken_log", f"player {seat}'s name holds a NUL character")
+    for i, k in enumerate(log.kyoku):
+        if any("\x00" in y for w in k.wins for y in w.yaku):
+            raise LogError("broken_log", f"hand {i + 1} ({k.round_label}): a yaku name holds a NUL character")
 
 
 def read_log_file(path: str | Path) -> TenhouLog:

@@ -31,9 +31,22 @@ _JSON_ABORTS = {
 _JSON_DRAWS = ("流局", "全員聴牌", "全員不聴", "流し満貫")
 
 
+def _loads(text: str, where: str) -> Any:
+    """``json.loads``, with what it refuses besides bad syntax named: nesting
+    past Python's recursion limit, and integers of more than 4,300 digits."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise LogError("broken_log", f"{where} is nested too deeply to be a Tenhou log") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as err:  # int() refuses a number of more than 4,300 digits
+        raise LogError("broken_log", f"{where} holds a number with too many digits ({err})") from None
+
+
 def _json_objects(text: str) -> list[Mapping[str, Any]]:
     try:
-        value = json.loads(text)
+        value = _loads(text, "the log")
     except json.JSONDecodeError:
         # One object per line (mjx): each line must parse on its own.
         value = []
@@ -41,7 +54,7 @@ def _json_objects(text: str) -> list[Mapping[str, Any]]:
             if not line.strip():
                 continue
             try:
-                value.append(json.loads(line))
+                value.append(_loads(line, f"line {n}"))
             except json.JSONDecodeError as err:
                 raise LogError("broken_log", f"line {n} is not JSON ({err.msg}); the file may be cut off") from None
     objects = value if isinstance(value, list) else [value]
@@ -88,16 +101,30 @@ def _read_tenhou6(text: str, fallback_id: str) -> TenhouLog:
             kyoku.append(_json_kyoku(raw, nxt))
         except LogError as err:
             raise LogError(err.code, f"hand {i + 1}: {err.message}") from None
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError):
+            # The shapes a kyoku can be damaged into: a number that is text or
+            # infinite (1e400), a list too short, an object where a list belongs.
             raise LogError("broken_log", f"hand {i + 1} is not a tenhou.net/6 kyoku") from None
     _check_continuity(kyoku)
     owari = None
     sc = objects[-1].get("sc") or head.get("sc")
     if isinstance(sc, list) and len(sc) == 8:
-        owari = Owari(tuple(int(sc[2 * i]) for i in range(4)),  # type: ignore[arg-type]
-                      tuple(_thousandths(str(sc[2 * i + 1])) for i in range(4)))  # type: ignore[arg-type]
+        try:
+            owari = Owari(tuple(_whole(sc[2 * i]) for i in range(4)),  # type: ignore[arg-type]
+                          tuple(_thousandths(str(sc[2 * i + 1])) for i in range(4)))  # type: ignore[arg-type]
+        except ValueError:
+            raise LogError("broken_log", f"sc {str(sc)[:80]} is not four scores and points") from None
     return TenhouLog(log_id, "tenhou6", rules, tuple(str(n) for n in names_in), tuple(kyoku), owari,  # type: ignore[arg-type]
                      disp, None, special)
+
+
+def _whole(value: Any) -> int:
+    """A number of the log that must be whole: 250, not 250.5, "x" or 1e400 (ValueError)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+        isinstance(value, float) and not value.is_integer()  # also inf and nan
+    ):
+        raise ValueError(f"{value!r} is not a whole number")
+    return int(value)
 
 
 def _tokens(draws: Sequence[Any], discards: Sequence[Any], where: str) -> None:

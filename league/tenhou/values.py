@@ -4,6 +4,7 @@ cutoffs, and the continuity check both readers end with."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,9 +101,17 @@ class TenhouLog:
 
     @property
     def date(self) -> str | None:
-        """YYYYMMDDHH from the Tenhou id, when the log has one."""
+        """YYYYMMDDHH from the Tenhou id, when the log has one and it is a real
+        hour of Tenhou's years (2006 on; before 2100 leaves room)."""
         m = TENHOU_ID.match(self.log_id)
-        return m.group(1)[:10] if m else None
+        if not m:
+            return None
+        stamp = m.group(1)[:10]
+        try:
+            datetime.datetime.strptime(stamp, "%Y%m%d%H")
+        except ValueError:
+            return None
+        return stamp if "2000" <= stamp[:4] < "2100" else None
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,45 @@
-"""The series' CSV downloads: public, like the standings page they mirror."""
+"""The series' CSV downloads: public, like the standings page they mirror.
+
+Anonymous downloads are limited per client address (``EXPORT_RATE_LIMIT``,
+django-ratelimit counting in the shared cache): a loop of downloads gets
+``429 Too Many Requests`` with ``Retry-After`` instead of taking the site's
+workers. Logged-in staff are not limited.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django_ratelimit.core import get_usage
 
 from league import exports
 from league.models import Series
 from league.models.tournament import hidden_from
 from league.views.series import date_param, int_param
+
+View = Callable[..., HttpResponse | StreamingHttpResponse]
+
+
+def limited_for_anonymous(view: View) -> View:
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse | StreamingHttpResponse:
+        if not request.user.is_authenticated:
+            usage = get_usage(request, group="csv-exports", key="ip", rate=settings.EXPORT_RATE_LIMIT,
+                              method="GET", increment=True)
+            if usage is not None and usage["should_limit"]:
+                response = HttpResponse(
+                    f"Too many downloads from your address: at most {settings.EXPORT_RATE_LIMIT.replace('/', ' per ')}. "
+                    "Try again in a minute.\n", status=429, content_type="text/plain")
+                response["Retry-After"] = str(max(1, usage["time_left"]))
+                return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def _visible(slug: str) -> Series:
@@ -19,6 +49,7 @@ def _visible(slug: str) -> Series:
     return series
 
 
+@limited_for_anonymous
 def standings_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """``?round=3`` or ``?date=2025-10-02`` export the standings as they stood then."""
     series = _visible(slug)
@@ -28,11 +59,13 @@ def standings_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     return exports.csv_response(rows, f"{series.slug}-standings.csv")
 
 
+@limited_for_anonymous
 def games_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     series = _visible(slug)
     return exports.csv_response(exports.game_rows(exports.series_games(series)), f"{series.slug}-games.csv")
 
 
+@limited_for_anonymous
 def hands_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     series = _visible(slug)
     return exports.csv_response(exports.hand_rows(exports.series_games(series)), f"{series.slug}-hands.csv")

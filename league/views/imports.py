@@ -59,7 +59,7 @@ class ImportForm(forms.Form):
             return None
         try:
             names = json.loads(upload.read().decode("utf-8-sig"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nested past Python's limit
             raise forms.ValidationError("The names file is not JSON text.", code="invalid_names") from None
         if not isinstance(names, dict):
             raise forms.ValidationError("The names file must hold one JSON object.", code="invalid_names")

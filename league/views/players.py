@@ -8,14 +8,13 @@ from typing import Any
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django_tables2 import RequestConfig
 
 from league import charts, stats
 from league.models import WINDS, Player, Seat, Series
 from league.models.tournament import hidden_from
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.series import PAGE_CACHE_SECONDS, render_cached
+from league.views.series import PAGE_CACHE_SECONDS, configure_table, render_cached
 
 GAMES_PER_PAGE = 25
 
@@ -32,7 +31,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         key = f"player-page:{series.pk}:{series.version}:{player.pk}"
         page = cache.get_or_set(key, lambda: _player_page(series, player), PAGE_CACHE_SECONDS)
         table = PlayerGamesTable(page["rows"])
-        RequestConfig(request, paginate={"per_page": GAMES_PER_PAGE}).configure(table)
+        configure_table(request, table, per_page=GAMES_PER_PAGE)
         return {**page, "series": series, "player": player, "games_table": table}
 
     html, _live = render_cached(

@@ -11,15 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.core.paginator import EmptyPage
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
-from django_tables2 import RequestConfig
+from django_tables2 import RequestConfig, Table
 
 from league import charts
+from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings
 from league.models.tournament import event_standings, hidden_from, is_event
 from league.tables import StandingsTable
@@ -132,7 +134,7 @@ def _series_context(request: HttpRequest, series: Series) -> dict[str, object]:
     )
 
     ranked = StandingsTable(page.standings.ranked, series_slug=series.slug, movements=page.movements, prefix="s-")
-    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(ranked)
+    configure_table(request, ranked, per_page=STANDINGS_PER_PAGE)
     unranked = StandingsTable(
         page.standings.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
     )
@@ -320,10 +322,37 @@ def round_links(rounds: list[int], current: int | None, *, around: int = 3) -> l
     return out
 
 
-def int_param(value: str | None) -> int | None:
-    """A query parameter as a whole number, or None when absent or not one."""
-    # isdigit() alone lets "²" through to int(), which refuses it.
-    return int(value) if value and value.isascii() and value.isdigit() else None
+MAX_PER_PAGE = 500
+
+
+def int_param(value: str | None, *, maximum: int = MAX_INTEGER) -> int | None:
+    """A query or POST parameter as a whole number from 0 to ``maximum``, or
+    None when absent or not one (a number past every round, hand or page
+    means none of them, and the databases hold no more than 2**31 - 1).
+
+    >>> int_param("12"), int_param("-1"), int_param("²"), int_param("9" * 4301), int_param("2147483648")
+    (12, None, None, None, None)
+    """
+    # isdigit() alone lets "²" through to int(), which refuses it; the length
+    # check comes before int(), which refuses more than 4,300 digits.
+    if not value or not value.isascii() or not value.isdigit() or len(value) > len(str(maximum)):
+        return None
+    number = int(value)
+    return number if number <= maximum else None
+
+
+def configure_table(request: HttpRequest, table: Table, *, per_page: int) -> None:
+    """Sorting and pagination of ``table`` from the query string, as
+    ``RequestConfig`` does, but any page size or page number a person can
+    type gives a page: sizes outside 1 to MAX_PER_PAGE are ``per_page``, a
+    page past the last is the last."""
+    RequestConfig(request, paginate=False).configure(table)
+    size = int_param(request.GET.get(table.prefixed_per_page_field), maximum=MAX_PER_PAGE) or per_page
+    page = int_param(request.GET.get(table.prefixed_page_field)) or 1
+    try:
+        table.paginate(per_page=size, page=page)
+    except EmptyPage:
+        table.paginate(per_page=size, page=table.paginator.num_pages)
 
 
 def date_param(value: str | None) -> datetime.date | None:

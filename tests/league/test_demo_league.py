@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     series = Series.objects.get(slug="demo-league")
     hands = Hand.objects.filter(game__series=series)
     assert set(hands.values_list("outcome", flat=True)) == set(Hand.Outcome.values)
@@ -30,12 +30,12 @@ def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
     assert sum(r.total for r in standings.ranked + standings.unranked) == -10000  # the one penalty
 
     out = StringIO()
-    call_command("demo_league", stdout=out)
+    call_command("demo_league", "--allow-without-debug", stdout=out)
     assert "already there" in out.getvalue()
     assert Series.objects.count() == 2  # the league and the tournament
 
     count = hands.count()
-    call_command("demo_league", "--reset", stdout=StringIO())
+    call_command("demo_league", "--reset", "--allow-without-debug", stdout=StringIO())
     assert Hand.objects.filter(game__series__slug="demo-league").count() == count
 
 
@@ -43,11 +43,11 @@ def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings) -> None:
     from django.contrib.auth import authenticate
 
     settings.DEBUG = False
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     assert authenticate(username="scorer", password="scorer") is None
     settings.DEBUG = True
     out = StringIO()
-    call_command("demo_league", stdout=out)
+    call_command("demo_league", "--allow-without-debug", stdout=out)
     user = authenticate(username="scorer", password="scorer")
     assert user is not None and not user.is_superuser
     assert all(s.scorers.filter(pk=user.pk).exists() for s in Series.objects.all())

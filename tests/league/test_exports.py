@@ -287,7 +287,7 @@ def test_admin_series_action_exports_game_records(staff: Client) -> None:
 
 
 def test_demo_league_exports_read_in_batches_not_per_game() -> None:
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     series = Series.objects.get(slug="demo-league")
     assert series.games.count() == 40 and Player.objects.filter(seats__game__series=series).distinct().count() == 32
     with CaptureQueriesContext(connection) as games_q:

@@ -159,3 +159,25 @@ def test_the_staff_series_page_links_to_the_upload(client: Client, series: Serie
     client.force_login(scorer)
     page = client.get(reverse("staff-series", args=[series.slug])).content.decode()
     assert reverse("staff-import", args=[series.slug]) in page
+
+
+def test_a_names_file_nested_too_deeply_is_a_form_error(client: Client, series: Series, scorer: User) -> None:
+    client.force_login(scorer)
+    deep = SimpleUploadedFile("n.json", ("[" * 100_000 + "]" * 100_000).encode())
+    response = _upload(client, series, _file(JSON / f"{GAME}.json"), names=deep)
+    assert response.status_code == 200
+    assert "The names file is not JSON text." in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_a_damaged_upload_is_refused_beside_the_good_one(client: Client, series: Series, scorer: User) -> None:
+    client.force_login(scorer)
+    damaged = bytearray((MJLOG / "fastmaj__2014050315gm-0041-0000-7ddece8e_tw=0.mjlog.gz").read_bytes())
+    for at in range(40, 60):
+        damaged[at] ^= 0x55
+    response = _upload(client, series, SimpleUploadedFile("bad.mjlog.gz", bytes(damaged)),
+                       _file(JSON / f"{GAME}.json"))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "truncated_log" in text and "the gzip stream is damaged" in text
+    assert Game.objects.count() == 1

@@ -90,7 +90,7 @@ def test_small_series_round_trips(tmp_path: Path) -> None:
 
 
 def test_demo_league_round_trips_byte_for_byte(tmp_path: Path) -> None:
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     demo = Series.objects.get(slug="demo-league")
     first = tmp_path / "first.jsonl"
     second = tmp_path / "second.jsonl"
@@ -209,6 +209,63 @@ BAD_FILES = [
     pytest.param(GOOD + "[1, 2]\n",
                  "line 2: a line must be one JSON object", "invalid_record", id="not-an-object"),
 ]
+
+
+# What once printed a traceback instead of its line (issue 13): each is reported
+# as its line, field and code, on SQLite and on PostgreSQL alike.
+RON = {"riichi": [], "outcome": {"type": "ron", "loser": 1, "wins": [{"winner": 0, "han": 3, "fu": 30}]}}
+HOSTILE_LINES = [
+    pytest.param('{"players": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+                 "line 2: nested too deeply", "invalid_json", id="nested-json"),
+    pytest.param(line(round=int("9" * 4000)), "line 2, round: round must be a whole number from 1 to 99,999",
+                 "invalid_value", id="huge-round"),
+    pytest.param('{"round": ' + "9" * 4301 + "}\n", "line 2: not valid JSON", "invalid_json", id="4301-digits"),
+    pytest.param(line(round=10**20), "line 2, round: round must be a whole number from 1 to 99,999", "invalid_value",
+                 id="round-10-20"),
+    pytest.param(line(round=2**31), "line 2, round:", "invalid_value", id="round-2-31"),
+    pytest.param(line(hands=[{**RON, "outcome": {**RON["outcome"], "wins": [{"winner": 0, "han": 10**30}]}}]),
+                 "line 2, hands[0].outcome.wins[0].han: han is at most 100", "out_of_range", id="han-10-30"),
+    pytest.param(line(started_at="0001-01-01T00:00:00+05:00"),
+                 "line 2, started_at: started_at must be in the years 1900 to 2999", "invalid_value",
+                 id="year-1-with-offset"),
+    pytest.param(line(finished_at="9999-12-31T23:00:00-05:00", final={"scores": [41300, 24900, 21800, 12000]}),
+                 "line 2, finished_at: finished_at must be in the years 1900 to 2999", "invalid_value",
+                 id="year-9999-with-offset"),
+    pytest.param(line(players=["Aiko", "B\x00ram", "Chen", "Dana"]),
+                 "line 2, players[1]: a name cannot hold a NUL character", "invalid_players", id="nul-name"),
+    pytest.param(line(table="T\x00"), "line 2, table:", "invalid_value", id="nul-table"),
+    pytest.param(line(hands=[{**RON, "note": "x\x00"}]), "line 2, hands[0].note: note holds a NUL character",
+                 "invalid_text", id="nul-note"),
+    pytest.param(line(hands=[{**RON, "yaku": [{"winner": 0, "yaku": ["\x00"]}]}]),
+                 "line 2, hands[0].yaku: yaku holds a NUL character", "invalid_text", id="nul-yaku"),
+    pytest.param(line(penalties=[{"seat": 1, "points": -1000, "reason": "late\x00"}]),
+                 "line 2, penalties[0].reason: a reason cannot hold a NUL character", "invalid_text",
+                 id="nul-reason"),
+    pytest.param(line(penalties=[{"seat": 1, "points": -1000000, "reason": "x"}] * 11),
+                 "line 2, penalties[10].points: the penalties of one seat in one game are at most 10,000 points",
+                 "invalid_penalty", id="penalties-past-the-total"),
+]
+
+
+@pytest.mark.parametrize("text, message, code", HOSTILE_LINES)
+def test_hostile_lines_are_reported_not_crashed_on(tmp_path: Path, text: str, message: str, code: str) -> None:
+    make_series(slug="club")
+    before = counts()
+    with pytest.raises(CommandError) as refused:
+        import_text(tmp_path, GOOD + text + line(round=0), slug="club")
+    assert f"{message}" in str(refused.value) and f"({code})" in str(refused.value)
+    # The line after it is still looked at: one crash once hid every later bad line.
+    assert "line 3, round: round must be a whole number" in str(refused.value)
+    assert counts() == before
+
+
+def test_kept_tiles_of_any_shape_import_and_count_no_open_win(tmp_path: Path) -> None:
+    """"tiles": {"tiles": "x", "melds": [1]} once crashed the hand statistics."""
+    odd = [{**RON, "tiles": {"tiles": "x", "melds": [1]}}, {**RON, "tiles": [{"tiles": "1m", "melds": "pon"}]},
+           {**RON, "tiles": [{"tiles": "1m", "melds": [{"type": ["pon"]}]}]}]
+    import_text(tmp_path, line(hands=odd), slug="odd")
+    seat = Seat.objects.get(seat=0)
+    assert (seat.wins, seat.wins_with_tiles, seat.open_wins) == (3, 3, 0)
 
 
 @pytest.mark.parametrize("text, message, code", BAD_FILES)

@@ -213,6 +213,7 @@ def test_game_record_round_trips_through_json():
     ("record", "code", "field"),
     [
         ({"rules": "ari-ari", "hands": [{"outcome": {"type": "win"}}]}, "invalid_outcome", "hands[0].outcome.type"),
+        ({"rules": "ari-ari", "hands": [{"outcome": {"type": []}}]}, "invalid_outcome", "hands[0].outcome.type"),
         ({"rules": "ari-ari", "hands": [{"outcome": {"type": "tsumo", "winner": 0, "han": 1, "fu": 30}, "bonus": 1}]}, "unknown_key", "hands[0].bonus"),
         ({"rules": "ari-ari", "hands": [{"outcome": {"type": "ron", "wins": [{"winner": 0, "han": 1, "fu": 30}]}}]}, "no_loser", "hands[0].outcome.loser"),
         ({"rules": "nope"}, "unknown_preset", "rules"),

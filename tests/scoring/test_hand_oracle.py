@@ -2,8 +2,9 @@
 
 20,000+ seeded random complete hands (hand_generator.py: closed and open,
 every yaku family, yakuman, kans, red fives, situational flags) must agree on
-the outcome (scored or no yaku), payment, han, fu (not for yakuman, where
-only the payment counts) and the yaku with their han, under matched rules:
+the outcome (scored or no yaku), payment, han, fu and the fu before rounding
+(not for yakuman, where only the payment counts) and the yaku with their
+han, under matched rules:
 
 - ``tenhou``: OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_yakuman=False)
 - ``ari-ari``: the same with has_double_yakuman=True
@@ -76,7 +77,8 @@ def oracle(case: Case, rules: str) -> dict:
         payment = {"tsumo_all": cost["main"]}
     else:
         payment = {"tsumo_dealer": cost["main"], "tsumo_non_dealer": cost["additional"]}
-    return {"han": r.han, "fu": r.fu, "yaku": sorted(yaku), "payment": payment}
+    return {"han": r.han, "fu": r.fu, "yaku": sorted(yaku), "payment": payment,
+            "raw_fu": sum(d["fu"] for d in r.fu_details or ())}
 
 
 def ours(case: Case, rules: str) -> dict:
@@ -85,7 +87,7 @@ def ours(case: Case, rules: str) -> dict:
     except HandError as err:
         return {"error": err.code}
     return {"han": out["han"], "fu": out["fu"], "yaku": sorted((y["id"], y["han"]) for y in out["yaku"]),
-            "payment": out["payment"], "yakuman": out["yakuman"]}
+            "payment": out["payment"], "yakuman": out["yakuman"], "raw_fu": sum(d["fu"] for d in out["fu_details"])}
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -93,7 +95,8 @@ def _same(a: dict, b: dict) -> bool:
         return a.get("error") == b.get("error")
     if a["payment"] != b["payment"] or a["han"] != b["han"] or a["yaku"] != b["yaku"]:
         return False
-    return bool(a["yakuman"]) or a["fu"] == b["fu"]
+    # Fu before rounding too: of two readings paying the same, both show the one with more.
+    return bool(a["yakuman"]) or (a["fu"], a["raw_fu"]) == (b["fu"], b["raw_fu"])
 
 
 @pytest.mark.parametrize("rules, seed", [("tenhou", 20240601), ("ari-ari", 20240602)])

@@ -116,3 +116,16 @@ def test_scoring_never_imports_django():
         "print([m for m in sys.modules if m.split('.')[0] == 'django'])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.strip() == "[]"
+
+
+def test_rules_op_returns_the_jpml_a_preset_with_its_floating_uma_and_sources():
+    [answer] = run({"op": "rules", "rules": "jpml-a-2024"})
+    rules, sources = answer["rules"], answer["sources"]
+    assert rules["uma_by_below"] == {"1": [8000, 3000, 1000, -12000], "3": [12000, -1000, -3000, -8000]}
+    assert (rules["uma"], rules["leftover_sticks"], rules["oka"]) == ([8000, 4000, -4000, -8000], "lost", 0)
+    assert "no JPML text found" in sources["uma_by_below"]
+    assert answer["spec"] == {"preset": "jpml-a-2024", "overrides": {}}
+    for field in ("noten_riichi", "multi_ron_sticks", "replacement_result", "replacement_score", "replacement_uma",
+                  "pinfu_tsumo_fu", "open_pinfu_fu", "ura_without_riichi", "local_yakuman", "uma_threshold",
+                  "uma_at_threshold"):
+        assert field in rules and sources[field], field

@@ -12,6 +12,7 @@ import pytest
 
 from league.tenhou import (
     LogError,
+    import_log,
     import_log_file,
     log_to_record,
     read_log,
@@ -240,3 +241,72 @@ def test_a_gzip_bomb_is_refused_not_unpacked(monkeypatch):
         tenhou_module.read_log(bomb)
     assert err.value.code == "broken_log"
     assert "unpacks to more than" in err.value.message
+
+
+# -- damaged logs: each refused with its code, never a crash (issue 13) ------------------------
+
+
+def _bug1() -> str:
+    return (MJLOG / "dnovikoff-tenhou__bug1.xml").read_text(encoding="utf-8")
+
+
+def _twin_with(change) -> str:
+    """The first JSON twin with ``change`` applied to its first object."""
+    lines = _first_twin()
+    first = json.loads(lines[0])
+    change(first)
+    lines[0] = json.dumps(first, ensure_ascii=False)
+    return "\n".join(lines)
+
+
+def _corrupt_gzip() -> bytes:
+    data = bytearray((MJLOG / "fastmaj__2014050315gm-0041-0000-7ddece8e_tw=0.mjlog.gz").read_bytes())
+    for at in range(40, 60):  # damage inside the deflate stream: zlib.error, not OSError
+        data[at] ^= 0x55
+    return bytes(data)
+
+
+def _set(path, value):
+    def change(obj):
+        target = obj
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+DAMAGED = [
+    ("corrupted gzip", _corrupt_gzip, ("broken_log", "truncated_log"), "gzip"),
+    ("non-numeric who", lambda: _bug1().replace('who="1" fromWho="0"', 'who="x" fromWho="0"', 1), "broken_log", "who"),
+    ("non-numeric fromWho", lambda: _bug1().replace('who="1" fromWho="0"', 'who="1" fromWho=""', 1), "broken_log",
+     "fromWho"),
+    ("non-numeric oya", lambda: _bug1().replace('oya="0" hai0', 'oya="%00" hai0', 1), "broken_log", "oya"),
+    ("non-numeric riichi seat", lambda: _bug1().replace('<REACH who="2" step="2"', '<REACH who="1e400" step="2"', 1),
+     "broken_log", "REACH who"),
+    ("non-numeric pao", lambda: _bug1().replace('who="1" fromWho="0"', 'who="1" fromWho="0" paoWho="p"', 1),
+     "broken_log", "paoWho"),
+    ("empty dora hai", lambda: _bug1().replace('<DORA hai="65" />', '<DORA hai="" />', 1), "broken_log", "DORA"),
+    ("a name with NUL (mjlog)", lambda: _bug1().replace('n0="%E3', 'n0="%00%E3', 1), "broken_log", "NUL"),
+    ("deeply nested JSON", lambda: '{"log": ' + "[" * 100_000 + "]" * 100_000 + "}", "broken_log", "nested"),
+    ("1e400 in the start scores", lambda: _twin_with(_set(["log", 0, 1, 0], "START")).replace('"START"', "1e400"),
+     "broken_log", "hand 1"),
+    ("4,301 digits", lambda: _twin_with(_set(["log", 0, 1, 0], "START")).replace('"START"', "9" * 4301),
+     "broken_log", "digits"),
+    ("a name with NUL (JSON)", lambda: _twin_with(_set(["name", 2], "C\u0000")), "broken_log", "NUL"),
+    ("a yaku with NUL", lambda: _twin_with(_set(["log", 0, 16, 2, 4], "立直\u0000(1飜)")), "broken_log", "NUL"),
+]
+
+
+@pytest.mark.parametrize(("make", "codes", "where"), [d[1:] for d in DAMAGED], ids=[d[0] for d in DAMAGED])
+def test_a_damaged_log_is_refused_with_its_code(make, codes, where):
+    with pytest.raises(LogError) as err:
+        import_log(make())
+    assert err.value.code in ((codes,) if isinstance(codes, str) else codes)
+    assert where in err.value.message
+
+
+@pytest.mark.parametrize("ref", ["2009139999gm-00a9-0000-f6eff225", "0001010100gm-00a9-0000-f6eff225"])
+def test_a_log_id_that_is_no_real_date_has_no_date(ref):
+    """The id still names the log; only a real hour of Tenhou's years dates it."""
+    log = read_log(_twin_with(_set(["ref"], ref)))
+    assert (log.log_id, log.date) == (ref, None)

@@ -10,11 +10,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
 from league import services
+from league.auth import DEMO_LOGIN, DEMO_PASSWORD
 from league.models import AuditEntry, Game, Hand, Penalty, Player, Registration, Round, Series
 from league.services import tournament as event
 from scoring import game as sg
@@ -52,7 +53,6 @@ SPECIALS = [
 ]
 
 
-DEMO_LOGIN = "scorer"
 EVENT_SLUG = "demo-tournament"
 EVENT_ROUNDS, EVENT_PLAYED = 8, 3
 COUNTRIES = ["JP", "NL", "CN", "CZ", "SE", "JP", "FR", "JP", "DE", "JP", "PL", "DK", "TW", "NO", "FI", "CZ",
@@ -66,8 +66,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset", action="store_true", help="Delete the demo series first and build it again.")
         parser.add_argument("--seed", type=int, default=2025)
+        parser.add_argument("--allow-without-debug", action="store_true",
+                            help="Build the demo data even with DEBUG off (a demo server; no demo login is made).")
 
-    def handle(self, *args: Any, reset: bool, seed: int, **options: Any) -> None:
+    def handle(self, *args: Any, reset: bool, seed: int, allow_without_debug: bool, **options: Any) -> None:
+        if not settings.DEBUG and not allow_without_debug:
+            raise CommandError("DEBUG is off: this looks like a production database, and demo_league fills it with "
+                               "made-up players and games. Pass --allow-without-debug if that is what you want.")
         existing = Series.objects.filter(slug=SLUG).first()
         existing_event = Series.objects.filter(slug=EVENT_SLUG).first()
         if existing and existing_event and not reset:
@@ -96,11 +101,11 @@ class Command(BaseCommand):
             return
         user, created = User.objects.get_or_create(username=DEMO_LOGIN)
         if created:
-            user.set_password(DEMO_LOGIN)
+            user.set_password(DEMO_PASSWORD)
             user.save()
         for series in series_list:
             series.scorers.add(user)
-        self.stdout.write(f"Staff entry: log in at /staff/ as {DEMO_LOGIN!r}, password {DEMO_LOGIN!r} (DEBUG only).")
+        self.stdout.write(f"Staff entry: log in at /staff/ as {DEMO_LOGIN!r}, password {DEMO_PASSWORD!r} (DEBUG only).")
 
 
 def delete_series(series: Series) -> None:

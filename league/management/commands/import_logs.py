@@ -48,6 +48,8 @@ def read_names(path: str | None) -> dict[str, Any] | None:
         raise CommandError(f"cannot read {path}: {err.strerror}") from None
     except ValueError as err:
         raise CommandError(f"{path} is not JSON: {err}") from None
+    except RecursionError:
+        raise CommandError(f"{path} is not JSON: it is nested too deeply") from None
     if not isinstance(names, dict):
         raise CommandError(f"{path} must hold one JSON object: log id -> four names, or log name -> player name")
     return names

@@ -356,6 +356,21 @@ def test_export_of_a_game_tenhou6_cannot_say_is_refused():
     assert err.value.code == "not_exportable"
 
 
+
+@pytest.mark.parametrize("tiles", [
+    [{"tiles": "123m", "win": "", "melds": []}],
+    [{"tiles": "123456789m11p", "win": "9s", "melds": [{"type": "pon", "tiles": ""}]}],
+    [{"tiles": 7, "melds": [1]}],
+    {"tiles": "x"},
+])
+def test_a_game_whose_kept_tiles_make_no_hand_exports_without_them(tiles):
+    """A record import keeps any detail; the export writes the hand, leaving out tiles that make no hand."""
+    game = services.start_game(series=make_series("tenhou"), players=[make_player() for _ in range(4)])
+    hand = {"riichi": [], "outcome": {"type": "tsumo", "winner": 2, "han": 3, "fu": 30}, "tiles": tiles}
+    services.record_hand(game=game, number=1, hand=hand)
+    log = tenhou.read_log(services.export_tenhou_log(game=game))
+    assert [(w.winner, w.han, w.tiles) for w in log.kyoku[0].wins] == [(2, 3, "")]
+
 # -- the command --------------------------------------------------------------------------------
 
 
@@ -433,3 +448,37 @@ def test_every_win_of_the_derived_table_is_stored_with_its_tiles():
     wins = [r for r in read_csv("derived/tenhou_mjlog_agari.csv") if r["file"] in files]
     stored = [t for h in Hand.objects.exclude(tiles=None) for t in h.tiles if t]
     assert len(stored) == len(wins)
+
+
+def test_command_goes_on_past_a_damaged_file(tmp_path):
+    """A corrupted gzip (zlib.error) once stopped the batch: the files after it were never imported."""
+    gz = MJLOG / "fastmaj__2014050315gm-0041-0000-7ddece8e_tw=0.mjlog.gz"
+    damaged = bytearray(gz.read_bytes())
+    for at in range(40, 60):
+        damaged[at] ^= 0x55
+    (tmp_path / "1-good.mjlog").write_bytes((MJLOG / "dnovikoff-tenhou__bug1.xml").read_bytes())
+    (tmp_path / "2-damaged.mjlog.gz").write_bytes(bytes(damaged))
+    (tmp_path / "3-nested.json").write_text('{"log": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    (tmp_path / "4-good.json").write_bytes((JSON / TWINS[0]).read_bytes())
+    out = _command(str(tmp_path), "--series", "hanchan", "--create-series")
+    assert "refused   2-damaged.mjlog.gz: truncated_log: the gzip stream is damaged" in out
+    assert "refused   3-nested.json: broken_log: the log is nested too deeply" in out
+    assert out.rstrip().endswith("2 imported, 0 already there, 2 refused")
+    assert Game.objects.count() == 2
+
+
+def test_command_refuses_a_names_file_nested_too_deeply(tmp_path):
+    mapping = tmp_path / "names.json"
+    mapping.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(CommandError, match="names.json is not JSON"):
+        _command(str(JSON / TWINS[0]), "--series", "hanchan", "--create-series", "--names", str(mapping))
+
+
+def test_a_mapped_name_with_nul_is_refused():
+    series = make_series("tenhou", slug="hanchan")
+    imported = tenhou.import_log_file(JSON / TWINS[0])
+    with pytest.raises(services.LogRefused) as err:
+        services.import_tenhou_log(series=series, data=imported,
+                                   names={imported.log.log_id: ["Ann", "B\x00en", None, None]})
+    assert err.value.code == "invalid_names"
+    assert Game.objects.count() == 0

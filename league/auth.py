@@ -1,0 +1,64 @@
+"""Who may log in, and how often they may fail: django-axes counts failed
+logins per user name and client address; everyone Django's model backend lets
+in may log in, except the demo scorer's published password on a production set-up.
+
+``demo_league`` creates a scorer whose password is printed in the README, so a
+newcomer can try the staff pages. A database built that way and then served
+with DEBUG off would keep a login anyone can guess; this backend refuses any
+account whose password is that published one while DEBUG is off, both at login
+and for a session opened before the switch.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.hashers import check_password
+from django.http import HttpRequest
+
+DEMO_LOGIN = "scorer"
+DEMO_PASSWORD = "scorer"
+
+
+@functools.lru_cache(maxsize=256)
+def has_demo_password(encoded: str) -> bool:
+    """Whether a stored password hash is the published demo password.
+
+    Memoised on the hash, so a session check costs one hashing per process,
+    not one per request.
+    """
+    return bool(encoded) and check_password(DEMO_PASSWORD, encoded)
+
+
+class NoDemoLoginBackend(ModelBackend):
+    def user_can_authenticate(self, user: Any) -> bool:
+        if not settings.DEBUG and has_demo_password(user.password or ""):
+            return False
+        return super().user_can_authenticate(user)
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: the proxy's header named by CLIENT_IP_HEADER, else the socket's.
+
+    One answer for both the login limit and the download limit. The header is
+    trusted only because settings name it: set it only behind a proxy that
+    always writes it.
+    """
+    return (request.META.get(settings.CLIENT_IP_META) or request.META.get("REMOTE_ADDR") or "").split(",")[0].strip()
+
+
+class LoginAttemptsBackend(AxesStandaloneBackend):
+    """django-axes' lockout check for every login through a request (the login
+    page, the admin). A call with no request (a script, a test's
+    ``client.login``) has no address to count and nobody to lock out, so it
+    goes on to the next backend instead of failing."""
+
+    def authenticate(self, request: HttpRequest | None, username: str | None = None, password: str | None = None,
+                     **kwargs: Any) -> None:
+        if request is None:
+            return None
+        return super().authenticate(request, username, password, **kwargs)
