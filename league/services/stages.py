@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from league import ema
 from league.models import (
     Game,
     Penalty,
@@ -643,3 +644,40 @@ def check_tiebreaks(value: Sequence[str]) -> tuple[str, ...]:
         return check_rules(value)
     except TiebreakError as err:
         raise ServiceError(err.code, err.message, field="tiebreaks") from None
+
+
+# -- the EMA results file --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EmaExport:
+    event: ema.EmaEvent
+    players: list[ema.EmaPlayer]
+    finished: bool  # every round of every stage played
+    weight: ema.Weight
+
+
+def ema_export(series: Series) -> EmaExport:
+    """What the EMA results file says about ``series``: everyone in final
+    order (substitutes are not ranked; those who played count towards the
+    weight, at most 3), the days played and the event's EMA details."""
+    results = event_results(series)
+    tables = stage_tables(series, results)
+    final = final_result(series, tables)
+    rules = rules_of(series)
+    players = [ema.EmaPlayer(place=r.place, first_name=r.player.first_name, last_name=r.player.last_name,
+                             ema_number=r.player.ema_number, country=r.player.country, total=r.total)
+               for r in final if not r.player.is_substitute]
+    days = sorted({timezone.localtime(t).date() for t in Game.objects.filter(
+        round_table__round__series=series).values_list("started_at", flat=True)})
+    today = timezone.localdate()
+    subs = RoundSeat.objects.filter(round__series=series, substitute__isnull=False,
+                                    table__game__status=Game.Status.FINISHED).values("substitute_id").distinct().count()
+    event = ema.EmaEvent(
+        name=rules.ema_name or series.name, shortname=series.slug,
+        first_day=days[0] if days else today, last_day=days[-1] if days else today,
+        days=rules.ema_days or max(len(days), 1), city=rules.ema_city, host_country=rules.ema_country,
+        substitutes=subs, qualification=rules.ema_qualification,
+    )
+    return EmaExport(event=event, players=players, finished=bool(tables) and all(t.complete for t in tables),
+                     weight=ema.weight(event, players))

@@ -25,6 +25,8 @@ line of a top 4), 3 above 7 (round 2), 8 above 10 (round 4): head-to-head.
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from league.models import Registration, Series
@@ -47,8 +49,8 @@ SCORES = {(4, 4): [45000, 25000, 16000, 14000]}  # (round, table) -> end scores 
 TEAMS = {1: "Red", 6: "Red", 11: "Red", 16: "Red", 2: "Green", 7: "Green", 12: "Green", 13: "Green"}
 
 
-def make_event() -> Series:
-    series = make_series("ari-ari", kind="tournament")
+def make_event(slug: str | None = None) -> Series:
+    series = make_series("ari-ari", kind="tournament", slug=slug)
     event.configure_tournament(series=series, rounds=5)
     lines = ["number,first name,last name,country,team"]
     lines += [f"{i},First{i},Last{i},NL,{TEAMS.get(i, '')}" for i in range(1, 17)]
@@ -65,19 +67,21 @@ def number_of(series: Series) -> dict[int, int]:
     return dict(Registration.objects.filter(series=series).values_list("pk", "number"))
 
 
-def play_round(series: Series, number: int, tables: list[list[int]], scores: dict[int, list[int]] | None = None) -> None:
+def play_round(series: Series, number: int, tables: list[list[int]], scores: dict[int, list[int]] | None = None,
+               now: datetime.datetime | None = None) -> None:
     """Seat ``tables`` (event numbers in finishing order, seated East to North), start and finish them."""
     regs = {r.number: r.pk for r in series.registrations.all()}
     tournament = event.tournament_of(series)
     rnd = event._store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "test")
-    play_seated(series, rnd, {i: (scores or {}).get(i, P) for i in range(1, len(tables) + 1)})
+    play_seated(series, rnd, {i: (scores or {}).get(i, P) for i in range(1, len(tables) + 1)}, now=now)
 
 
-def play_seated(series: Series, rnd, scores_by_table: dict[int, list[int]], order: dict[int, list[int]] | None = None):
+def play_seated(series: Series, rnd, scores_by_table: dict[int, list[int]], order: dict[int, list[int]] | None = None,
+                now: datetime.datetime | None = None) -> None:
     """Start a seated round; each table finishes with its scores going to its
     players in ``order`` (event numbers, 1st first), East first when not given."""
     event.publish_round(round=rnd)
-    event.start_round(round=rnd)
+    event.start_round(round=rnd, now=now)
     numbers = number_of(series)
     for table in rnd.tables.select_related("game"):
         seats = {s.wind: numbers[s.registration_id] for s in table.seats.all()}
@@ -90,9 +94,10 @@ def play_seated(series: Series, rnd, scores_by_table: dict[int, list[int]], orde
         record_final_scores(game=table.game, scores=by_seat)
 
 
-def qualify(series: Series) -> None:
+def qualify(series: Series, days: list[datetime.datetime] | None = None) -> None:
     for n, tables in enumerate(QUALIFYING, start=1):
-        play_round(series, n, tables, {t: SCORES[(n, t)] for (r, t) in SCORES if r == n})
+        play_round(series, n, tables, {t: SCORES[(n, t)] for (r, t) in SCORES if r == n},
+                   now=days[n - 1] if days else None)
 
 
 def rows_of(table) -> list[tuple[int, int, bool, str | None]]:
