@@ -110,6 +110,10 @@ class Stage(models.Model):
     def rounds_label(self) -> str:
         return str(self.first_round) if self.first_round == self.last_round else f"{self.first_round}-{self.last_round}"
 
+    @property
+    def round_count(self) -> int:
+        return self.last_round - self.first_round + 1
+
     def has_round(self, number: int) -> bool:
         return self.first_round <= number <= self.last_round
 

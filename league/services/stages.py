@@ -194,7 +194,7 @@ class StageTable:
 
     @property
     def complete(self) -> bool:
-        return self.rounds_finished == self.stage.last_round - self.stage.first_round + 1
+        return self.rounds_finished == self.stage.round_count
 
 
 def stage_tables(series: Series, results: EventResults | None = None) -> list[StageTable]:
@@ -423,11 +423,11 @@ class StagePlan:
     name: str
     first_round: int
     last_round: int
-    entry: str = Stage.Entry.ALL
+    entry: str = "all"  # Stage.Entry
     top: int | None = None
-    carry: str = Stage.Carry.NONE
+    carry: str = "none"  # Stage.Carry
     fixed_points: tuple[int, ...] = ()
-    seating: str = Stage.Seating.SNAKE
+    seating: str = "snake"  # Stage.Seating
 
 
 def check_plan(plans: Sequence[StagePlan]) -> None:
@@ -491,8 +491,8 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
             carry=p.carry if p.entry == Stage.Entry.TOP else Stage.Carry.NONE,
             fixed_points=list(p.fixed_points) if p.carry == Stage.Carry.FIXED else [], seating=p.seating,
         ) for i, p in enumerate(plans, start=1)]
-        last = created[-1].last_round
-        Tournament.objects.filter(series=series).update(rounds=last)
+        # The event's own seating ("seat all rounds") seats the first stage; cut stages are seated from theirs.
+        Tournament.objects.filter(series=series).update(rounds=created[0].last_round)
         log(series, Action.SETTINGS, by, "stages: " + "; ".join(
             f"{s.name} rounds {s.rounds_label}" + (f", top {s.top}, {s.get_carry_display().lower()}" if s.is_cut else "")
             for s in created), stages=[s.pk for s in created])
