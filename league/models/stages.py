@@ -157,3 +157,13 @@ class Playoff(models.Model):
 
     def __str__(self) -> str:
         return f"playoff place {self.place}: {self.registration.name}"
+
+
+def seating_teams(series: Series, players: list[int]) -> dict[int, str] | None:
+    """Registration -> team for the seating engine, among ``players``, when the
+    series keeps teammates apart (the default) and anyone has a team; else None."""
+    rules = EventRules.objects.filter(series=series).first()
+    if rules is not None and not rules.teammates_apart:
+        return None
+    teams = dict(Registration.objects.filter(series=series, pk__in=players).exclude(team="").values_list("id", "team"))
+    return teams or None

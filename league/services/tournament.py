@@ -41,6 +41,7 @@ from league.models import (
     Tournament,
     TournamentAudit,
 )
+from league.models.stages import seating_teams
 from league.models.tournament import event_standings, validate_country
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
@@ -338,7 +339,8 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                 )
             count = rounds or tournament.rounds
             try:
-                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed)
+                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed,
+                                     teams=seating_teams(series, ids))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
@@ -364,7 +366,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
-                nxt = swiss_round(order, history)
+                nxt = swiss_round(order, history, teams=seating_teams(series, ids))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             created = [_store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]

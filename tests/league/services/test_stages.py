@@ -239,3 +239,17 @@ def test_fixed_carry_over_per_seed() -> None:
     qualify(series)
     entries = st.cut_to_stage(stage=series.stages.get(number=2))
     assert [(e.registration.number, e.carried) for e in entries] == [(1, 8000), (5, 4000), (2, 0), (4, -4000)]
+
+
+def test_the_event_seating_keeps_teammates_apart() -> None:
+    # 16 players in 4 teams of 4 (1-4, 5-8, 9-12, 13-16), 4 rounds: every table can hold one of each team.
+    series = make_series("ari-ari", kind="tournament")
+    event.configure_tournament(series=series, rounds=4)
+    lines = ["number,first name,last name,team"] + [f"{i},F{i},L{i},Team {(i - 1) // 4}" for i in range(1, 17)]
+    event.import_registrations(series=series, text="\n".join(lines) + "\n")
+    report = event.seat_rounds(series=series)
+    teams = {r.pk: r.team for r in series.registrations.all()}
+    together = sum(1 for rnd in report.rounds for t in rnd.tables.all()
+                   for a in t.seats.all() for b in t.seats.all()
+                   if a.pk < b.pk and teams[a.registration_id] == teams[b.registration_id])
+    assert (report.quality.teammates_together, together) == (0, 0)
