@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 
@@ -238,10 +239,23 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
         report = ImportReport(series=series)  # type: ignore[arg-type]
         rules: Ruleset | None = series.ruleset() if series is not None else None
         players: dict[str, Player] = {}
+        header: dict[str, Any] | None = None
+        header_at = 0
         for number, text in enumerate(lines, start=1):
             if not text.strip():
                 continue
             try:
+                if not header_at:
+                    # The first line may be an event's series header (league.event_records).
+                    header_at = number
+                    header = _series_header(text, number)
+                    if header is not None:
+                        if series is None:
+                            series = report.series = Series.objects.create(
+                                slug=slug, name=name or header["name"], rules=header["rules"])
+                            report.created_series = True
+                            rules = series.ruleset()
+                        continue
                 parsed = parse_line(text, number)
                 if rules is None:
                     rules = parsed.record.rules
@@ -263,9 +277,37 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
                     _import_game(parsed, series, players, report)  # type: ignore[arg-type]
             except ImportRefused as refused:
                 errors.extend(refused.errors)
+        if header is not None and not errors:
+            from league.event_records import HeaderError, restore_event
+
+            try:
+                restore_event(series, header)  # type: ignore[arg-type]
+            except HeaderError as err:
+                errors.append(RecordError(header_at, err.code, err.message, err.field))
         if errors:
             raise ImportRefused(errors)  # leaving the atomic block by an exception rolls it all back
     return report
+
+
+def _series_header(text: str, line: int) -> dict[str, Any] | None:
+    """The series header on the first line, checked; None when the line is a game."""
+    from league.event_records import HeaderError, check_header, is_header
+    from league.models.games import validate_rules
+
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        return None  # not JSON: parse_line says why
+    if not is_header(data):
+        return None
+    try:
+        check_header(data)
+        validate_rules(data["rules"])
+    except HeaderError as err:
+        raise ImportRefused([RecordError(line, err.code, err.message, err.field)]) from None
+    except ValidationError as err:
+        raise ImportRefused([RecordError(line, "invalid_rules", " ".join(err.messages), "rules")]) from None
+    return data
 
 
 def _spec(rules: Ruleset) -> str:
