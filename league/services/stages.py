@@ -491,8 +491,6 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
             carry=p.carry if p.entry == Stage.Entry.TOP else Stage.Carry.NONE,
             fixed_points=list(p.fixed_points) if p.carry == Stage.Carry.FIXED else [], seating=p.seating,
         ) for i, p in enumerate(plans, start=1)]
-        # The event's own seating ("seat all rounds") seats the first stage; cut stages are seated from theirs.
-        Tournament.objects.filter(series=series).update(rounds=created[0].last_round)
         log(series, Action.SETTINGS, by, "stages: " + "; ".join(
             f"{s.name} rounds {s.rounds_label}" + (f", top {s.top}, {s.get_carry_display().lower()}" if s.is_cut else "")
             for s in created), stages=[s.pk for s in created])
