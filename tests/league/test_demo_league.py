@@ -55,7 +55,7 @@ def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings) -> None:
 
 
 def test_demo_tournament_has_32_players_8_rounds_3_played_and_one_substitute() -> None:
-    call_command("demo_league", stdout=StringIO())
+    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     series = Series.objects.get(slug="demo-tournament")
     assert series.registrations.filter(is_substitute=False).count() == 32
     assert series.registrations.filter(is_substitute=True).count() == 1

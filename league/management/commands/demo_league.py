@@ -77,7 +77,8 @@ class Command(BaseCommand):
         existing_event = Series.objects.filter(slug=EVENT_SLUG).first()
         if existing and existing_event and not reset:
             self.stdout.write(f"The demo league is already there ({existing}); --reset builds it again.")
-            self._demo_login(existing, existing_event)
+            cup = Series.objects.filter(slug=demo_stages.CUP_SLUG).first()
+            self._demo_login(existing, existing_event, *([cup] if cup else []))
             return
         with transaction.atomic():
             cup = Series.objects.filter(slug=demo_stages.CUP_SLUG).first()
