@@ -97,12 +97,11 @@ def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -
         tournament = tournament_of(series)
         changed = {}
         for name, value in settings.items():
-            field = Tournament._meta.get_field(name)
+            Tournament._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
             old = getattr(tournament, name)
             if old != value:
                 changed[name] = [old, value]
                 setattr(tournament, name, value)
-            del field
         if series.kind != Series.Kind.TOURNAMENT:
             Series.objects.filter(pk=series.pk).update(kind=Series.Kind.TOURNAMENT)
         tournament.full_clean()

@@ -1,7 +1,12 @@
 """The result a registered player gets for a seat a substitute played.
 
-The one place this rule lives, so that it can move to the scoring engine's
-``replacement_result`` field (issue #17) without touching its callers:
+The one place this rule lives. The scoring engine has the same rule as
+``Ruleset.replacement_result`` with ``replacement_score`` and ``replacement_uma``
+(issue #17), settling a seat marked in ``GameRecord.replacements``; a test
+checks that both give the same figure. The league keeps the seat's real
+result on the game (the substitute's own record) and applies the rule to
+the registered player here, which the engine cannot do, and adds a third
+option, "not counted":
 
 - ``real``: the seat's real result counts as the registered player's;
 - ``not_counted``: the game is left out of the registered player's record;

@@ -25,6 +25,13 @@ from league.views.series import date_param, int_param
 View = Callable[..., HttpResponse | StreamingHttpResponse]
 
 
+def _visible(slug: str) -> Series:
+    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    if hidden_from(series) is not None:
+        raise PermissionDenied("The director hides this event's results for now.")
+    return series
+
+
 def limited_for_anonymous(view: View) -> View:
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse | StreamingHttpResponse:
@@ -40,13 +47,6 @@ def limited_for_anonymous(view: View) -> View:
         return view(request, *args, **kwargs)
 
     return wrapper
-
-
-def _visible(slug: str) -> Series:
-    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
-    if hidden_from(series) is not None:
-        raise PermissionDenied("The director hides this event's results for now.")
-    return series
 
 
 @limited_for_anonymous

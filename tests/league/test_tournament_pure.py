@@ -8,6 +8,8 @@ import pytest
 from league.tournament.clock import Ending, verdict
 from league.tournament.results import registered_result
 from league.tournament.roster import RosterError, read_roster
+from scoring.rules import get_ruleset
+from scoring.settlement import Penalty, settle
 
 HEADER = "Number;First name;Last name;EMA number;Country;Club;Team;Substitute\n"
 
@@ -101,3 +103,16 @@ def test_clock_tells_the_scorer_what_the_policy_says() -> None:
 ])
 def test_registered_player_result_for_a_substituted_seat(rule: str, expected: int | None) -> None:
     assert registered_result(rule, seat_points=41300, penalty=-5000, fixed_score=-15000, fixed_uma=-15000) == expected
+
+
+def test_fixed_result_is_the_engines_replacement_result() -> None:
+    # The scoring engine's replacement_result=fixed (issue #17) settles a
+    # replacement's seat as replacement_score + replacement_uma + its penalty;
+    # the league's rule for a substituted seat gives the same figure, so moving
+    # to the engine field changes no standing.
+    rules = get_ruleset("ema-2016").replace(replacement_result="fixed", replacement_score=-15000,
+                                            replacement_uma=-15000)
+    penalty = Penalty(seat=1, points=-5000, reason="late")
+    engine = settle(rules, [45000, 35000, 25000, 15000], penalties=[penalty], replacements=[1]).points[1]
+    league = registered_result("fixed", seat_points=0, penalty=-5000, fixed_score=-15000, fixed_uma=-15000)
+    assert engine == league == -35000

@@ -99,7 +99,7 @@ def test_seat_publish_start_through_the_pages(director: Client, series: Series) 
 
 def test_swap_and_substitute_through_the_round_page(director: Client, series: Series) -> None:
     event.import_registrations(series=series, text=ROSTER)
-    event.register_player(series=series, first_name="Stand", last_name="In", is_substitute=True)  # number 9, a spare
+    spare = event.register_player(series=series, first_name="Stand", last_name="In", is_substitute=True)  # number 9
     rnd = event.seat_rounds(series=series).rounds[0]
     east1 = rnd.seats.get(table__number=1, wind=0)
     west2 = rnd.seats.get(table__number=2, wind=2)
@@ -107,7 +107,7 @@ def test_swap_and_substitute_through_the_round_page(director: Client, series: Se
     assert r.status_code == 302
     assert rnd.seats.get(table__number=1, wind=0).registration_id == west2.registration_id
     seat = rnd.seats.get(table__number=1, wind=0)
-    r = director.post(url("event-substitute", "open", 1), {"seat": seat.pk, "substitute": 9})
+    r = director.post(url("event-substitute", "open", 1), {"seat": seat.pk, "substitute": spare.pk})
     assert r.status_code == 302
     assert rnd.seats.get(pk=seat.pk).substitute.number == 9
 

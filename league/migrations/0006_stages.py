@@ -8,8 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0004_bounds'),
-        ('league', '0004_tournament'),  # also merges the two 0004s of main and i15
+        ('league', '0005_tournament'),
     ]
 
     operations = [

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0003_seat_hand_stats_series_version'),
+        ('league', '0004_bounds'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
