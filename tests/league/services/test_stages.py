@@ -253,3 +253,18 @@ def test_the_event_seating_keeps_teammates_apart() -> None:
                    for a in t.seats.all() for b in t.seats.all()
                    if a.pk < b.pk and teams[a.registration_id] == teams[b.registration_id])
     assert (report.quality.teammates_together, together) == (0, 0)
+
+
+def test_the_event_standings_use_the_tie_breaks() -> None:
+    # The flat event table (dashboard, public page, Swiss seating, CSV) orders the level pairs as the stages do.
+    from league.models.tournament import event_standings
+
+    series = make_event()
+    qualify(series)
+    ranked = event_standings(series).standings.ranked
+    assert [(r.name.split()[0], r.rank, r.tied) for r in ranked[:10]] == [
+        ("First1", 1, False), ("First5", 2, False), ("First2", 3, False), ("First4", 4, False), ("First6", 5, False),
+        ("First9", 6, False), ("First3", 7, False), ("First7", 8, False), ("First8", 9, False), ("First10", 10, False)]
+    st.configure_event_rules(series=series, tiebreaks="playoff")
+    ranked = event_standings(series).standings.ranked
+    assert [(r.name.split()[0], r.rank, r.tied) for r in ranked[:2]] == [("First1", 1, True), ("First5", 1, True)]
