@@ -188,3 +188,10 @@ def apply_tiebreaks(series: Series, standings: Standings, games: dict[int, list[
     ranked = tuple(dataclasses.replace(x.entry.data, rank=x.rank, tied=x.tied)
                    for x in rank_entries(entries, names, playoff=playoff))
     return Standings(ranked=ranked, unranked=standings.unranked)
+
+
+def first_cut_round(series: Series) -> int | None:
+    """The first round of the series' first cut stage (None: no cut): the
+    event's own seating stops before it, the stages page seats from it."""
+    return Stage.objects.filter(series=series, entry=Stage.Entry.TOP).order_by("number").values_list(
+        "first_round", flat=True).first()

@@ -115,3 +115,12 @@ def test_ema_page_lists_players_lacking_a_number_and_the_files_download(director
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     assert sheet["A1"].value == "Tournament name" and sheet.max_row == 17
     assert director.get(url("ema-file", "open", "pdf")).status_code == 404
+
+
+def test_hidden_results_close_the_stage_and_team_pages(client: Client, series: Series) -> None:
+    from league.services import tournament as event
+
+    event.hide_results(series=series, from_round=4)
+    for name in ("stages-standings", "stages-teams"):
+        page = client.get(url(name, "open")).content.decode()
+        assert "The director hides the results for now." in page and "First1 Last1" not in page

@@ -268,3 +268,16 @@ def test_the_event_standings_use_the_tie_breaks() -> None:
     st.configure_event_rules(series=series, tiebreaks="playoff")
     ranked = event_standings(series).standings.ranked
     assert [(r.name.split()[0], r.rank, r.tied) for r in ranked[:2]] == [("First1", 1, True), ("First5", 1, True)]
+
+
+def test_the_event_seating_stops_at_the_cut() -> None:
+    # Five rounds planned, the final (round 5) after a cut: "seat all rounds" seats the four qualifying rounds.
+    series = make_event()
+    assert [r.number for r in event.seat_rounds(series=series).rounds] == [1, 2, 3, 4]
+    event.configure_tournament(series=series, seating="swiss")
+    for rnd in series.event_rounds.all():
+        rnd.delete()
+    qualify(series)
+    with pytest.raises(ServiceError) as err:
+        event.seat_rounds(series=series)
+    assert (err.value.code, err.value.field) == ("stage_seating", "rounds")
