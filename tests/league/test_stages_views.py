@@ -124,3 +124,11 @@ def test_hidden_results_close_the_stage_and_team_pages(client: Client, series: S
     for name in ("stages-standings", "stages-teams"):
         page = client.get(url(name, "open")).content.decode()
         assert "The director hides the results for now." in page and "First1 Last1" not in page
+
+
+def test_the_admin_shows_stages_and_their_seeds(client: Client, series: Series) -> None:
+    st.cut_to_stage(stage=series.stages.get(number=2))
+    client.force_login(User.objects.create_superuser("admin", password="pw"))
+    assert "Final" in client.get("/admin/league/stage/").content.decode()
+    page = client.get(f"/admin/league/stage/{series.stages.get(number=2).pk}/change/").content.decode()
+    assert "First4 Last4" in page and "42500" in page
