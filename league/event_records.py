@@ -3,7 +3,7 @@ event round-trips through ``export_games`` / ``import_games``.
 
 An event series' export starts with one JSON line before the game lines::
 
-    {"tenbou_series": 1, "name": ..., "kind": "tournament", "rules": {...}, "min_games": 0,
+    {"tenbou_series": 1, "name": ..., "kind": "tournament", "rules": {...}, "min_games": 0, "start_date": ...,
      "tournament": {...settings...}, "event_rules": {...tie-breaks, teams, EMA...},
      "registrations": [...], "rounds": [...], "stages": [...], "playoffs": [...]}
 
@@ -79,6 +79,8 @@ def header_line(series: Series) -> str | None:
         stages.append(out)
     header = {
         KEY: VERSION, "name": series.name, "kind": series.kind, "rules": series.rules, "min_games": series.min_games,
+        "start_date": series.start_date.isoformat() if series.start_date else None,
+        "end_date": series.end_date.isoformat() if series.end_date else None,
         "tournament": {f: getattr(tournament, f) for f in TOURNAMENT_FIELDS},
         "event_rules": {f: getattr(rules, f) for f in RULES_FIELDS} if rules else None,
         "registrations": [{**{f: getattr(r, f) for f in REGISTRATION_FIELDS}, "player": r.player.name,
@@ -129,8 +131,9 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
     if Registration.objects.filter(series=series).exists() or Stage.objects.filter(series=series).exists():
         raise HeaderError("event_exists", f"{series.slug} already has an event; import into a new series", KEY)
     series.kind, series.min_games = data.get("kind", Series.Kind.TOURNAMENT), data.get("min_games", 0)
+    series.start_date, series.end_date = _date(data.get("start_date")), _date(data.get("end_date"))
     _clean(series, "series", exclude=["slug", "name", "rules"])
-    series.save(update_fields=["kind", "min_games"])
+    series.save(update_fields=["kind", "min_games", "start_date", "end_date"])
     tournament = Tournament(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
     _clean(tournament, "tournament")
     tournament.save()
@@ -190,6 +193,15 @@ def _pick(values: Any, fields: tuple[str, ...], where: str) -> dict[str, Any]:
     if not isinstance(values, dict):
         raise HeaderError("invalid_header", f"{where} must be a JSON object", where)
     return {f: values[f] for f in fields if f in values}
+
+
+def _date(value: Any) -> datetime.date | None:
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise HeaderError("invalid_value", f"{value!r} is not an ISO 8601 date", "start_date") from None
 
 
 def _time(value: Any, where: str) -> datetime.datetime | None:

@@ -19,6 +19,8 @@ pytestmark = pytest.mark.django_db
 
 def finished_event() -> Series:
     series = make_event(slug="open")
+    Series.objects.filter(pk=series.pk).update(start_date="2026-05-16", end_date="2026-05-17")
+    series.refresh_from_db()
     st.configure_event_rules(series=series, tiebreaks="fewest_fourths,playoff", team_scoring="best", team_best=2,
                              ema_city="Utrecht", ema_country="NL")
     reg = {r.number: r for r in series.registrations.all()}
@@ -45,6 +47,9 @@ def test_an_event_round_trips_with_its_stages_seeds_playoffs_and_teams() -> None
     report = records.import_lines(lines, slug="open-copy")
     copy = report.series
     assert report.created_series and report.games == 17
+    copy.refresh_from_db()
+    assert (copy.name, str(copy.start_date), str(copy.end_date), copy.kind) == (
+        series.name, "2026-05-16", "2026-05-17", "tournament")
     before, after = st.stage_tables(series), st.stage_tables(copy)
     figures = [[(r.player.number, r.seed, r.carried, r.total, r.rank, r.separated_by) for r in t.rows] for t in before]
     assert figures == [[(r.player.number, r.seed, r.carried, r.total, r.rank, r.separated_by) for r in t.rows]
