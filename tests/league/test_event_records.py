@@ -89,3 +89,20 @@ def test_a_league_exports_game_lines_only() -> None:
 
     series = make_series("ari-ari")
     assert event_records.header_line(series) is None
+
+
+def test_the_commands_carry_the_header(tmp_path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    finished_event()
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    call_command("export_games", series="open", output=str(first))
+    out = StringIO()
+    call_command("import_games", str(first), series="open-2", stdout=out)
+    assert "Imported 17 games" in out.getvalue()
+    call_command("export_games", series="open-2", output=str(second))
+    assert without_codes(second.read_text().splitlines(keepends=True)) == without_codes(
+        first.read_text().splitlines(keepends=True))
+    assert Series.objects.get(slug="open-2").stages.count() == 2
