@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from django.db import transaction
@@ -538,11 +539,15 @@ def cut_to_stage(*, stage: Stage, by: Actor = None) -> list[StageEntry]:
     return entries
 
 
-def snake_tables(order: Sequence[Any]) -> list[tuple[Any, ...]]:
+def snake_tables(order: Sequence[Any], teams: Mapping[Any, str] | None = None) -> list[tuple[Any, ...]]:
     """Seeds in order as tables, snake-wise: 16 players sit 1-8-9-16, 2-7-10-15, 3-6-11-14, 4-5-12-13.
+    With ``teams``, teammates at one table swap with a player of the same band
+    (seeds 5-8, say) at another table, while that seats fewer teammates together.
 
     >>> snake_tables(range(1, 17))
     [(1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)]
+    >>> snake_tables(range(1, 9), teams={1: "Kita", 4: "Kita"})
+    [(1, 3, 5, 8), (2, 4, 6, 7)]
     """
     order = list(order)
     tables = len(order) // TABLE
@@ -550,7 +555,31 @@ def snake_tables(order: Sequence[Any]) -> list[tuple[Any, ...]]:
     for i, p in enumerate(order):
         band, pos = divmod(i, tables)
         groups[pos if band % 2 == 0 else tables - 1 - pos].append(p)
+    if teams:
+        _part_teammates(groups, teams)
     return [tuple(g) for g in groups]
+
+
+def _together(group: Sequence[Any], teams: Mapping[Any, str]) -> int:
+    named = [teams[p] for p in group if p in teams]
+    return len(named) - len(set(named))
+
+
+def _part_teammates(groups: list[list[Any]], teams: Mapping[Any, str]) -> None:
+    # Greedy swaps within a band keep every table's seeding shape; the lowest band
+    # moves first (a lower seed changes table before a top seed); a few passes settle it.
+    for _ in range(2 * TABLE):
+        improved = False
+        for band in reversed(range(TABLE)):
+            for i, j in combinations(range(len(groups)), 2):
+                before = _together(groups[i], teams) + _together(groups[j], teams)
+                groups[i][band], groups[j][band] = groups[j][band], groups[i][band]
+                if _together(groups[i], teams) + _together(groups[j], teams) < before:
+                    improved = True
+                else:
+                    groups[i][band], groups[j][band] = groups[j][band], groups[i][band]
+        if not improved:
+            return
 
 
 def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
@@ -594,7 +623,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         try:
             if stage.seating == Stage.Seating.LOCKED or (stage.seating == Stage.Seating.SNAKE and not history):
                 groups = [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)] \
-                    if stage.seating == Stage.Seating.LOCKED else snake_tables(order)
+                    if stage.seating == Stage.Seating.LOCKED else snake_tables(order, teams)
                 seated = seat_winds(groups, everything)
             else:
                 seated = swiss_round(order, history, teams=teams or None).round

@@ -190,6 +190,9 @@ def test_final_with_half_carry_over_and_the_whole_event_order() -> None:
 def test_snake_seats_the_seeds_1_8_9_16_at_one_table() -> None:
     assert st.snake_tables(range(1, 17)) == [(1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)]
     assert st.snake_tables(range(1, 9)) == [(1, 4, 5, 8), (2, 3, 6, 7)]
+    # Teammates 1 and 16 would share table 1: 16 changes places with 15, the next seed of that band.
+    assert st.snake_tables(range(1, 17), {1: "X", 16: "X"}) == [
+        (1, 8, 9, 15), (2, 7, 10, 16), (3, 6, 11, 14), (4, 5, 12, 13)]
 
 
 def test_team_standings_sum_and_best_two_per_round() -> None:
