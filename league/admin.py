@@ -15,7 +15,22 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.html import format_html, format_html_join
 
 from league import exports, records, services
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Registration, Seat, Series, TournamentAudit, Win
+from league.models import (
+    AuditEntry,
+    EventRules,
+    Game,
+    Hand,
+    Penalty,
+    Player,
+    Playoff,
+    Registration,
+    Seat,
+    Series,
+    Stage,
+    StageEntry,
+    TournamentAudit,
+    Win,
+)
 from scoring.errors import ScoringError
 
 
@@ -387,3 +402,29 @@ class RegistrationAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class TournamentAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("at", "series", "action", "round_number", "username", "describe")
     list_filter = ("series", "action")
+
+
+# Stages, seeds and playoffs change through the stages page (league.services.stages); the admin shows them.
+class StageEntryInline(ReadOnlyMixin, admin.TabularInline):
+    model = StageEntry
+    fields = ("seed", "registration", "previous_total", "carried")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Stage)
+class StageAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("series", "number", "name", "first_round", "last_round", "entry", "top", "carry", "seating", "cut_at")
+    list_filter = ("series",)
+    inlines = [StageEntryInline]
+
+
+@admin.register(Playoff)
+class PlayoffAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("series", "stage", "registration", "place")
+    list_filter = ("series",)
+
+
+@admin.register(EventRules)
+class EventRulesAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("series", "tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_city", "ema_country")

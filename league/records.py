@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
@@ -42,7 +43,7 @@ from league.exports import game_batches, hand_inputs, ruleset_of
 from league.models import Game, Penalty, Player, Seat, Series, build_record
 from scoring import game as sg
 from scoring.errors import ScoringError
-from scoring.rules import Ruleset
+from scoring.rules import Ruleset, get_ruleset
 
 LEAGUE_KEYS = ("round", "table", "players", "started_at", "finished_at")
 # One write transaction of an import holds SQLite's write lock: it stays short
@@ -251,21 +252,20 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
     series' rules were changed meanwhile) stops the import: the games before
     that line stay, each whole, and the ``ImportRefused`` says so.
     """
-    parsed, series = check_lines(lines, slug=slug)
+    parsed, series, header, header_at = check_lines(lines, slug=slug)
     report = ImportReport(series=series)  # type: ignore[arg-type]
     players: dict[str, Player] = {}
     done = 0
-    while done < len(parsed) or (series is None and not parsed):
+    while done < len(parsed) or (series is None and (parsed or header is not None)):
         began, counts = time.monotonic(), (report.games, report.hands, len(report.new_players))
         upto = done
         try:
             with transaction.atomic():
                 if series is None:
-                    rules = parsed[0].record.rules if parsed else None
-                    if rules is None:
-                        break  # an empty file creates nothing
-                    series = report.series = Series.objects.create(slug=slug, name=name or slug,
-                                                                   rules=rules.to_spec())
+                    # An event's header names the series and its rules; else the first record's rules.
+                    spec = header["rules"] if header is not None else parsed[0].record.rules.to_spec()
+                    series = report.series = Series.objects.create(
+                        slug=slug, name=name or (header["name"] if header is not None else slug), rules=spec)
                     report.created_series = True
                 upto = done
                 while upto < len(parsed) and upto - done < CHUNK_GAMES and (
@@ -286,23 +286,47 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
         done = upto
         if connection.vendor == "sqlite" and done < len(parsed):
             time.sleep(SQLITE_PAUSE_SECONDS)
+    if header is not None:
+        # The event itself (registrations, rounds, stages...) once its games are in.
+        from league.event_records import HeaderError, restore_event
+
+        try:
+            with transaction.atomic():
+                restore_event(series, header)  # type: ignore[arg-type]
+        except HeaderError as err:
+            raise ImportRefused([RecordError(header_at, err.code, err.message, err.field), RecordError(
+                header_at, "partly_imported", f"the {report.games} game(s) were imported, but not the event "
+                "they belong to", None)]) from None
     return report
 
 
-def check_lines(lines: Iterable[str], *, slug: str) -> tuple[list[ParsedLine], Series | None]:
+def check_lines(
+    lines: Iterable[str], *, slug: str
+) -> tuple[list[ParsedLine], Series | None, dict[str, Any] | None, int]:
     """Every line read and checked as the services would check it, writing
     nothing: the records, their rules against the series', the bounds of each
-    hand, penalty and result. Returns the parsed lines and the series (None
-    when the import will create it), or raises ``ImportRefused`` with every
-    bad line."""
+    hand, penalty and result; an event's series header on the first line.
+    Returns the parsed lines, the series (None when the import will create
+    it), the header (None for a league's file) and its line, or raises
+    ``ImportRefused`` with every bad line."""
     series = Series.objects.filter(slug=slug).first()
     rules: Ruleset | None = series.ruleset() if series is not None else None
     parsed: list[ParsedLine] = []
     errors: list[RecordError] = []
+    header: dict[str, Any] | None = None
+    header_at = 0
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         try:
+            if not header_at:
+                # The first line may be an event's series header (league.event_records).
+                header_at = number
+                header = _series_header(text, number)
+                if header is not None:
+                    if rules is None:
+                        rules = get_ruleset(header["rules"])
+                    continue
             one = parse_line(text, number)
             if rules is None:
                 rules = one.record.rules
@@ -317,7 +341,7 @@ def check_lines(lines: Iterable[str], *, slug: str) -> tuple[list[ParsedLine], S
             errors.extend(refused.errors)
     if errors:
         raise ImportRefused(errors)
-    return parsed, series
+    return parsed, series, header, header_at
 
 
 def _check_bounds(parsed: ParsedLine) -> None:
@@ -346,6 +370,27 @@ def _check_bounds(parsed: ParsedLine) -> None:
         services.check_result_bounds(sg.replay(record))
     except services.ServiceError as err:
         raise refuse(err.code, err.message, err.field) from None
+
+
+def _series_header(text: str, line: int) -> dict[str, Any] | None:
+    """The series header on the first line, checked; None when the line is a game."""
+    from league.event_records import HeaderError, check_header, is_header
+    from league.models.games import validate_rules
+
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        return None  # not JSON: parse_line says why
+    if not is_header(data):
+        return None
+    try:
+        check_header(data)
+        validate_rules(data["rules"])
+    except HeaderError as err:
+        raise ImportRefused([RecordError(line, err.code, err.message, err.field)]) from None
+    except ValidationError as err:
+        raise ImportRefused([RecordError(line, "invalid_rules", " ".join(err.messages), "rules")]) from None
+    return data
 
 
 def _spec(rules: Ruleset) -> str:

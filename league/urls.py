@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, players, series, staff, tournament
+from league.views import exports, games, health, imports, players, series, staff, stages, tournament
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -59,4 +59,14 @@ urlpatterns = [
     path("series/<slug:slug>/event/players/<int:number>/qr.svg", tournament.qr, name="tournament-qr"),
     path("series/<slug:slug>/event/screen/<slug:kind>/", tournament.screen, name="event-screen"),
     path("n/<str:code>", tournament.short_link, name="tournament-short"),
+    # stages, teams and the EMA results (league.views.stages)
+    path("series/<slug:slug>/event/stages/", stages.stages_standings, name="stages-standings"),
+    path("series/<slug:slug>/event/teams/", stages.stages_teams, name="stages-teams"),
+    path("staff/series/<slug:slug>/event/stages/", stages.stages_manage, name="stages-manage"),
+    path("staff/series/<slug:slug>/event/stages/rules/", stages.stages_rules, name="stages-rules"),
+    path("staff/series/<slug:slug>/event/stages/playoff/", stages.stages_playoff, name="stages-playoff"),
+    path("staff/series/<slug:slug>/event/stages/<int:number>/cut/", stages.stages_cut, name="stages-cut"),
+    path("staff/series/<slug:slug>/event/stages/<int:number>/seat/", stages.stages_seat, name="stages-seat"),
+    path("staff/series/<slug:slug>/event/ema/", stages.ema_preview, name="ema-preview"),
+    path("staff/series/<slug:slug>/event/ema.<slug:kind>", stages.ema_file, name="ema-file"),
 ]

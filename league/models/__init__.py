@@ -26,6 +26,7 @@ from league.models.games import (
     stored_hand_input,
     validate_rules,
 )
+from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import (
     Registration,
     Round,
@@ -36,7 +37,8 @@ from league.models.tournament import (
 )
 
 __all__ = [
-    "SEAT", "SEATS", "WINDS", "AuditEntry", "EntryKey", "Game", "Hand", "Penalty", "Player", "Registration", "Round",
+    "SEAT", "SEATS", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
+    "Hand", "Penalty", "Player", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "seat_list", "stored_hand_input", "validate_rules",
 ]

@@ -346,12 +346,12 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
         penalties[key] = penalties.get(key, 0) + p["points"]
     rule = tournament.substitute_result if tournament else SubstituteResult.REAL
     list_subs = bool(tournament and tournament.substitutes_in_standings)
-    acc: dict[int, list[tuple[int, int, int]]] = {}  # registration -> (points, place, end score) per game
+    acc: dict[int, list[tuple[int, int, int, int]]] = {}  # registration -> (points, place, end score, game) per game
     substituted: dict[int, int] = {}
     for r in rows:
         key = (r["table__game_id"], r["wind"])
         seat = results[key]
-        real = (seat["points"], seat["place"], seat["end_score"])
+        real = (seat["points"], seat["place"], seat["end_score"], r["table__game_id"])
         if r["substitute_id"] is None:
             acc.setdefault(r["registration_id"], []).append(real)
             continue
@@ -362,7 +362,7 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
             fixed_uma=tournament.substitute_uma if tournament else 0,
         )
         if counted is not None:
-            acc.setdefault(r["registration_id"], []).append((counted, seat["place"], seat["end_score"]))
+            acc.setdefault(r["registration_id"], []).append((counted, seat["place"], seat["end_score"], r["table__game_id"]))
         acc.setdefault(r["substitute_id"], []).append(real)
     standing_rows = []
     for reg_id, games_of in acc.items():
@@ -377,8 +377,12 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
             games=len(games_of), total=sum(pts), place_sum=sum(g[1] for g in games_of),
             score_sum=sum(g[2] for g in games_of), best=max(pts), worst=min(pts), places=places,  # type: ignore[arg-type]
         ))
+    # Players level on points are ordered by the series' tie-breaks (league.models.stages).
+    from league.models.stages import apply_tiebreaks
+
+    games = {regs[k]["player_id"]: [(g[3], g[0], g[1]) for g in v] for k, v in acc.items()}
     return EventStandings(
-        standings=Standings.build(standing_rows, min_games=series.min_games),
+        standings=apply_tiebreaks(series, Standings.build(standing_rows, min_games=series.min_games), games),
         registrations={r["player_id"]: r["id"] for r in regs.values()},
         substituted={regs[k]["player_id"]: v for k, v in substituted.items()},
         through_round=limit,

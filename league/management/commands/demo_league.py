@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from league import services
+from league import demo_stages, services
 from league.auth import DEMO_LOGIN, DEMO_PASSWORD
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Registration, Round, Series
+from league.models import AuditEntry, Game, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
 from league.services import tournament as event
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -77,22 +77,29 @@ class Command(BaseCommand):
         existing_event = Series.objects.filter(slug=EVENT_SLUG).first()
         if existing and existing_event and not reset:
             self.stdout.write(f"The demo league is already there ({existing}); --reset builds it again.")
-            self._demo_login(existing, existing_event)
+            cup = Series.objects.filter(slug=demo_stages.CUP_SLUG).first()
+            self._demo_login(existing, existing_event, *([cup] if cup else []))
             return
         with transaction.atomic():
+            cup = Series.objects.filter(slug=demo_stages.CUP_SLUG).first()
+            if cup:
+                delete_series(cup)
             if existing_event:
                 delete_series(existing_event)
             if existing:
                 delete_series(existing)
             series = build(random.Random(seed))
             tournament = build_tournament(random.Random(seed + 1))
+            demo_stages.plan_final(tournament, EVENT_ROUNDS)
+            cup = demo_stages.build_cup(random.Random(seed + 2), event_names(), COUNTRIES, whole_game)
         games = series.games.count()
         hands = Hand.objects.filter(game__series=series).count()
         self.stdout.write(self.style.SUCCESS(f"Built {series}: {games} games, {hands} hands, {Player.objects.count()} players."))
         self.stdout.write(self.style.SUCCESS(
             f"Built {tournament}: {tournament.registrations.count()} registered, {EVENT_ROUNDS} rounds seated, "
             f"{EVENT_PLAYED} played, one substitute. Dashboard: /staff/series/{EVENT_SLUG}/event/"))
-        self._demo_login(series, tournament)
+        self.stdout.write(self.style.SUCCESS(f"Built {cup}: a cut to a final table, two teams, an EMA results file."))
+        self._demo_login(series, tournament, cup)
 
     def _demo_login(self, *series_list: Series) -> None:
         """On a development set-up only, a scorer login so a newcomer can try
@@ -110,6 +117,8 @@ class Command(BaseCommand):
 
 def delete_series(series: Series) -> None:
     # Score history is PROTECTed everywhere, so it goes in dependency order.
+    Stage.objects.filter(series=series).delete()  # its seeds and playoffs
+    Playoff.objects.filter(series=series).delete()
     Round.objects.filter(series=series).delete()  # its tables and seats; games are PROTECTed by the tables
     Registration.objects.filter(series=series).delete()
     AuditEntry.objects.filter(game__series=series).delete()

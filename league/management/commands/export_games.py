@@ -7,8 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league import records
-from league.exports import series_games
+from league import event_records
 from league.models import Series
 
 
@@ -20,10 +19,10 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", metavar="FILE", help="Write here instead of standard output.")
 
     def handle(self, *args: Any, series: str, output: str | None, **options: Any) -> None:
-        found = Series.objects.filter(slug=series).first()
+        found = Series.objects.select_related("tournament").filter(slug=series).first()
         if found is None:
             raise CommandError(f"no series with the slug {series!r}")
-        lines = records.export_lines(series_games(found))
+        lines = event_records.series_lines(found)
         if output is None:
             for line in lines:
                 self.stdout.write(line, ending="")

@@ -23,6 +23,7 @@ from league.models import (
     Series,
     Tournament,
 )
+from league.models.stages import first_cut_round, seating_teams
 from league.models.tournament import event_standings
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
@@ -85,8 +86,12 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                     field="rounds",
                 )
             count = rounds or tournament.rounds
+            cut = first_cut_round(series)
+            if cut is not None:
+                count = min(count, cut - 1)  # rounds after a cut are seated from the stages page
             try:
-                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed)
+                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed,
+                                     teams=seating_teams(series, ids))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
@@ -104,6 +109,10 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                                    "round from its results", field="rounds")
             if played and any(not r.is_started for r in played):
                 raise ServiceError("round_not_started", "a published round has not started yet", field="rounds")
+            cut = first_cut_round(series)
+            if cut is not None and len(played) + 1 >= cut:
+                raise ServiceError("stage_seating", f"round {len(played) + 1} is after the cut: seat it from the "
+                                   "stages page", field="rounds")
             table = event_standings(series)
             rows = [*table.standings.ranked, *table.standings.unranked]
             rank = {table.registrations[row.player_id]: i for i, row in enumerate(rows)}
@@ -112,7 +121,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
-                nxt = swiss_round(order, history)
+                nxt = swiss_round(order, history, teams=seating_teams(series, ids))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             created = [_store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]

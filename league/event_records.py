@@ -1,0 +1,221 @@
+"""The series header line: what an event is beyond its games, so a whole
+event round-trips through ``export_games`` / ``import_games``.
+
+An event series' export starts with one JSON line before the game lines::
+
+    {"tenbou_series": 1, "name": ..., "kind": "tournament", "rules": {...}, "min_games": 0, "start_date": ...,
+     "tournament": {...settings...}, "event_rules": {...tie-breaks, teams, EMA...},
+     "registrations": [...], "rounds": [...], "stages": [...], "playoffs": [...]}
+
+``tenbou_series`` is the format's version: an importer refuses a version it
+does not know rather than guess. Rounds name their seats by event number
+(registered player, substitute or null) and are tied to the imported games
+by round and table. Seeds of a cut stage are exported as the cut froze them.
+The event's audit trail stays with the installation, as cancelled penalties do.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError
+from django.db.models import Prefetch
+
+from league.exports import series_games
+from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
+from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.tournament import event_of
+from league.records import export_lines
+
+VERSION = 1
+KEY = "tenbou_series"
+TOURNAMENT_FIELDS = ("rounds", "seating", "seed", "time_limit", "ending", "substitute_result", "substitute_score",
+                     "substitute_uma", "substitutes_in_standings", "hidden_from_round")
+RULES_FIELDS = ("tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_name", "ema_city", "ema_country",
+                "ema_qualification", "ema_days")
+REGISTRATION_FIELDS = ("number", "first_name", "last_name", "ema_number", "country", "club", "team", "is_substitute",
+                       "status", "code")
+STAGE_FIELDS = ("number", "name", "first_round", "last_round", "entry", "top", "carry", "fixed_points", "seating")
+
+
+class HeaderError(Exception):
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.field = code, message, field
+
+
+def _when(value: datetime.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def header_line(series: Series) -> str | None:
+    """The header for an event series (None for a league: its export stays game lines only)."""
+    tournament = event_of(series)  # no query when the series was read with select_related("tournament")
+    if tournament is None:
+        return None
+    rules = EventRules.objects.filter(series=series).first()
+    regs = list(Registration.objects.filter(series=series).select_related("player").order_by("number"))
+    number = {r.pk: r.number for r in regs}
+    rounds = []
+    for rnd in series.event_rounds.order_by("number").prefetch_related(
+            Prefetch("tables", queryset=RoundTable.objects.order_by("number").prefetch_related("seats"))):
+        rounds.append({
+            "number": rnd.number, "status": rnd.status, "seated_by": rnd.seated_by, "time_limit": rnd.time_limit,
+            "published_at": _when(rnd.published_at), "started_at": _when(rnd.started_at),
+            "tables": [{"number": t.number, "extra_minutes": t.extra_minutes, "seats": [
+                [number[s.registration_id], number[s.substitute_id] if s.substitute_id else None]
+                for s in sorted(t.seats.all(), key=lambda s: s.wind)]} for t in rnd.tables.all()],
+        })
+    stages = []
+    for stage in Stage.objects.filter(series=series).order_by("number"):
+        out = {f: getattr(stage, f) for f in STAGE_FIELDS}
+        out["cut_at"] = _when(stage.cut_at)
+        out["entries"] = [[number[e.registration_id], e.seed, e.previous_total, e.carried]
+                          for e in stage.entries.order_by("seed")]
+        stages.append(out)
+    header = {
+        KEY: VERSION, "name": series.name, "kind": series.kind, "rules": series.rules, "min_games": series.min_games,
+        "start_date": series.start_date.isoformat() if series.start_date else None,
+        "end_date": series.end_date.isoformat() if series.end_date else None,
+        "tournament": {f: getattr(tournament, f) for f in TOURNAMENT_FIELDS},
+        "event_rules": {f: getattr(rules, f) for f in RULES_FIELDS} if rules else None,
+        "registrations": [{**{f: getattr(r, f) for f in REGISTRATION_FIELDS}, "player": r.player.name,
+                           "checked_in_at": _when(r.checked_in_at), "dropped_at": _when(r.dropped_at)} for r in regs],
+        "rounds": rounds, "stages": stages,
+        "playoffs": [[p.stage.number if p.stage else None, number[p.registration_id], p.place]
+                     for p in Playoff.objects.filter(series=series).select_related("stage")],
+    }
+    return json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def series_lines(series: Series) -> Iterator[str]:
+    """The whole series as ``export_games`` writes it: the header (events only), then one line per game."""
+    header = header_line(series)
+    if header is not None:
+        yield header
+    yield from export_lines(series_games(series))
+
+
+def is_header(data: Any) -> bool:
+    return isinstance(data, dict) and KEY in data
+
+
+def check_header(data: dict[str, Any]) -> dict[str, Any]:
+    """The header's shape, refused with the field at fault."""
+    if data.get(KEY) != VERSION:
+        raise HeaderError("unsupported_version", f"series header version {data.get(KEY)!r} is not one this Tenbou "
+                          f"reads (it reads {VERSION})", KEY)
+    for key, kind in (("name", str), ("rules", dict), ("tournament", dict), ("registrations", list),
+                      ("rounds", list), ("stages", list), ("playoffs", list)):
+        if not isinstance(data.get(key), kind):
+            raise HeaderError("invalid_header", f"{key} must be a JSON {'object' if kind is dict else kind.__name__}"
+                              if kind is not list else f"{key} must be a list", key)
+    return data
+
+
+def restore_event(series: Series, data: dict[str, Any]) -> None:
+    """Rebuild the event of ``series`` from its header, after its games were
+    imported. Runs inside the import's transaction: any error and nothing stays."""
+    try:
+        _restore(series, data)
+    except (KeyError, TypeError, ValueError, IntegrityError) as err:
+        # A hand-edited header missing a key or holding the wrong type: refused, named as well as we can.
+        raise HeaderError("invalid_header", f"the series header is damaged ({type(err).__name__}: {err})", KEY) from None
+
+
+def _restore(series: Series, data: dict[str, Any]) -> None:
+    if Registration.objects.filter(series=series).exists() or Stage.objects.filter(series=series).exists():
+        raise HeaderError("event_exists", f"{series.slug} already has an event; import into a new series", KEY)
+    series.kind, series.min_games = data.get("kind", Series.Kind.TOURNAMENT), data.get("min_games", 0)
+    series.start_date, series.end_date = _date(data.get("start_date")), _date(data.get("end_date"))
+    _clean(series, "series", exclude=["slug", "name", "rules"])
+    series.save(update_fields=["kind", "min_games", "start_date", "end_date"])
+    tournament = Tournament(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
+    _clean(tournament, "tournament")
+    tournament.save()
+    if data.get("event_rules"):
+        rules = EventRules(series=series, **_pick(data["event_rules"], RULES_FIELDS, "event_rules"))
+        _clean(rules, "event_rules")
+        rules.save()
+    regs: dict[int, Registration] = {}
+    for i, r in enumerate(data["registrations"]):
+        where = f"registrations[{i}]"
+        if not isinstance(r, dict) or not isinstance(r.get("player"), str):
+            raise HeaderError("invalid_header", "a registration is an object naming its player", where)
+        player, _ = Player.objects.get_or_create(name=r["player"])
+        values = _pick(r, REGISTRATION_FIELDS, where)
+        if Registration.objects.filter(code=values.get("code")).exists():
+            values.pop("code")  # taken here already: the registration gets a new short link
+        reg = Registration(series=series, player=player, checked_in_at=_time(r.get("checked_in_at"), where),
+                           dropped_at=_time(r.get("dropped_at"), where), **values)
+        _clean(reg, where, exclude=["series", "player"])
+        reg.save()
+        regs[reg.number] = reg
+    games = {(g.round_number, g.table): g for g in Game.objects.filter(series=series)}
+    for i, rd in enumerate(data["rounds"]):
+        where = f"rounds[{i}]"
+        rnd = Round.objects.create(series=series, number=rd["number"], status=rd["status"], seated_by=rd["seated_by"],
+                                   time_limit=rd["time_limit"], published_at=_time(rd.get("published_at"), where),
+                                   started_at=_time(rd.get("started_at"), where))
+        for t in rd["tables"]:
+            game = games.get((rnd.number, str(t["number"])))
+            if rnd.status == Round.Status.STARTED and game is None:
+                raise HeaderError("missing_game", f"round {rnd.number} table {t['number']} started but no game line "
+                                  "has that round and table", where)
+            table = RoundTable.objects.create(round=rnd, number=t["number"], extra_minutes=t["extra_minutes"],
+                                              game=game if rnd.status == Round.Status.STARTED else None)
+            for wind, (reg_number, sub_number) in enumerate(t["seats"]):
+                if reg_number not in regs or (sub_number is not None and sub_number not in regs):
+                    raise HeaderError("unknown_registration", f"round {rnd.number} table {t['number']} names an event "
+                                      "number no registration has", where)
+                RoundSeat.objects.create(round=rnd, table=table, wind=wind, registration=regs[reg_number],
+                                         substitute=regs[sub_number] if sub_number is not None else None)
+    stages: dict[int, Stage] = {}
+    for i, s in enumerate(data["stages"]):
+        where = f"stages[{i}]"
+        stage = Stage(series=series, cut_at=_time(s.get("cut_at"), where), **_pick(s, STAGE_FIELDS, where))
+        _clean(stage, where)
+        stage.save()
+        stages[stage.number] = stage
+        for reg_number, seed, previous, carried in s.get("entries", []):
+            StageEntry.objects.create(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
+                                      carried=carried)
+    for stage_number, reg_number, place in data["playoffs"]:
+        Playoff.objects.create(series=series, stage=stages.get(stage_number) if stage_number else None,
+                               registration=regs[reg_number], place=place)
+
+
+def _pick(values: Any, fields: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(values, dict):
+        raise HeaderError("invalid_header", f"{where} must be a JSON object", where)
+    return {f: values[f] for f in fields if f in values}
+
+
+def _date(value: Any) -> datetime.date | None:
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise HeaderError("invalid_value", f"{value!r} is not an ISO 8601 date", "start_date") from None
+
+
+def _time(value: Any, where: str) -> datetime.datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise HeaderError("invalid_value", f"{value!r} is not an ISO 8601 date and time", where) from None
+
+
+def _clean(obj: Any, where: str, exclude: list[str] | None = None) -> None:
+    try:
+        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+    except ValidationError as err:
+        name, messages = next(iter(err.message_dict.items()))
+        raise HeaderError("invalid_value", f"{name}: {messages[0]}", f"{where}.{name}") from None

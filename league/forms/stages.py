@@ -1,0 +1,129 @@
+"""Staff forms for stages, tie-breaks, teams, playoffs and the EMA details.
+
+Stages are written one per line, the way a director says them::
+
+    Qualifying: rounds 1-4
+    Final: round 5, top 4, half, snake
+    Grand final: round 6, top 4, fixed +8.0/+4.0/0/-4.0
+
+Each line is a name, then the rounds, then for a cut stage ``top K``, the
+carry-over (full, half, none, or fixed with one figure per seed) and the
+seating (snake, locked or swiss).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from league.models import Registration, Series
+from league.models.stages import EventRules, Stage
+from league.services.stages import StagePlan
+
+ROUNDS = re.compile(r"^rounds?\s+(\d+)(?:\s*-\s*(\d+))?$")
+
+
+def parse_stages(text: str) -> list[StagePlan]:
+    """Stage lines as plans; a bad line is refused with its number and why.
+
+    >>> parse_stages("Qualifying: rounds 1-4\\nFinal: round 5, top 4, half")[1]
+    StagePlan(name='Final', first_round=5, last_round=5, entry='top', top=4, carry='half', fixed_points=(), seating='snake')
+    """
+    plans = []
+    for n, line in enumerate((ln.strip() for ln in text.splitlines()), start=1):
+        if not line:
+            continue
+        name, sep, rest = line.partition(":")
+        if not sep or not name.strip():
+            raise ValidationError(f"line {n}: start with the stage's name and a colon, e.g. 'Final: round 5, top 4'",
+                                  code="invalid_stage")
+        parts = [p.strip().lower() for p in rest.split(",") if p.strip()]
+        if not parts or not (m := ROUNDS.match(parts[0])):
+            raise ValidationError(f"line {n}: say its rounds first, e.g. 'rounds 1-4' or 'round 5'", code="invalid_stage")
+        first = int(m.group(1))
+        plan: dict[str, Any] = {"name": name.strip(), "first_round": first, "last_round": int(m.group(2) or first)}
+        for part in parts[1:]:
+            word, _, value = part.partition(" ")
+            if word == "top" and value.strip().isdigit():
+                plan["entry"], plan["top"] = "top", int(value)
+            elif part in Stage.Carry.values and part != Stage.Carry.FIXED:
+                plan["carry"] = part
+            elif word == Stage.Carry.FIXED:
+                plan["carry"], plan["fixed_points"] = "fixed", _fixed(n, value)
+            elif part in Stage.Seating.values:
+                plan["seating"] = part
+            else:
+                raise ValidationError(f"line {n}: {part!r} is not 'top K', a carry-over (full, half, none, fixed "
+                                      "+8.0/+4.0/...) or a seating (snake, locked, swiss)", code="invalid_stage")
+        if plan.get("entry") == "top" and "carry" not in plan:
+            plan["carry"] = "full"
+        plans.append(StagePlan(**plan))
+    return plans
+
+
+def _fixed(line: int, value: str) -> tuple[int, ...]:
+    try:
+        figures = [Decimal(v.strip()) for v in value.split("/") if v.strip()]
+    except InvalidOperation:
+        raise ValidationError(f"line {line}: fixed points are figures split by '/', e.g. +8.0/+4.0/0/-4.0",
+                              code="invalid_stage") from None
+    if any((f * 1000) % 1 for f in figures):
+        raise ValidationError(f"line {line}: fixed points have at most three decimals", code="invalid_stage")
+    return tuple(int(f * 1000) for f in figures)
+
+
+def stages_text(stages: list[Stage]) -> str:
+    """The stage lines that ``parse_stages`` reads back."""
+    lines = []
+    for s in stages:
+        rounds = f"round {s.first_round}" if s.first_round == s.last_round else f"rounds {s.first_round}-{s.last_round}"
+        parts = [rounds]
+        if s.is_cut:
+            parts += [f"top {s.top}", s.carry if s.carry != Stage.Carry.FIXED else "fixed " + "/".join(
+                f"{Decimal(p) / 1000:+}" for p in s.fixed_points), s.seating]
+        lines.append(f"{s.name}: {', '.join(parts)}")
+    return "\n".join(lines)
+
+
+class StagesForm(forms.Form):
+    template_name = "league/staff_form.html"
+    stages = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+                             help_text="One stage per line, e.g. 'Qualifying: rounds 1-4' and "
+                                       "'Final: round 5, top 4, half, snake'.")
+
+    def clean_stages(self) -> list[StagePlan]:
+        return parse_stages(self.cleaned_data["stages"])
+
+
+class EventRulesForm(forms.ModelForm):
+    template_name = "league/staff_form.html"
+
+    class Meta:
+        model = EventRules
+        fields = ["tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_name", "ema_city", "ema_country",
+                  "ema_qualification", "ema_days"]
+        widgets = {"team_scoring": forms.RadioSelect}
+
+
+class PlayoffForm(forms.Form):
+    template_name = "league/staff_form.html"
+    stage = forms.IntegerField(min_value=1, help_text="The stage whose standings the playoff settles.")
+    places = forms.CharField(help_text="Event numbers, winner first, e.g. '6, 4'.")
+
+    def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.series = series
+
+    def clean_places(self) -> list[tuple[Registration, int]]:
+        numbers = [p.strip() for p in self.cleaned_data["places"].split(",") if p.strip()]
+        if not all(n.isdigit() for n in numbers):
+            raise ValidationError("event numbers split by commas, winner first", code="invalid_places")
+        regs = {r.number: r for r in self.series.registrations.filter(number__in=[int(n) for n in numbers])}
+        unknown = [n for n in numbers if int(n) not in regs]
+        if unknown:
+            raise ValidationError(f"no player registered as {', '.join(unknown)}", code="not_registered")
+        return [(regs[int(n)], i) for i, n in enumerate(numbers, start=1)]

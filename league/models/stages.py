@@ -1,0 +1,197 @@
+"""Stages, tie-breaks and teams of an event: what a federation's results need
+beyond one flat table.
+
+A ``Stage`` is a run of consecutive rounds (``first_round``..``last_round``).
+The first stage takes everyone; a later one takes the top K of the stage
+before it, frozen as ``StageEntry`` rows when the director makes the cut, with
+the points each seed carries in (full, half, none, or fixed per seed). Games
+always start from the ruleset's start score: carry-over only moves the
+standings. A series without stages is one stage of every round.
+
+``EventRules`` holds the series' tie-break order, how teams score, and the
+EMA details of the results file. ``Playoff`` rows are the playoffs staff
+record to separate players level after every other rule.
+
+Writes go through ``league.services.stages``; each leaves a
+``TournamentAudit`` row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from league.models.games import Series, Standings
+from league.models.tournament import Registration
+from league.tiebreaks import DEFAULT_RULES, RULES, Entry, Game, TiebreakError, check_rules
+from league.tiebreaks import rank as rank_entries
+
+
+def validate_tiebreaks(value: str) -> None:
+    try:
+        check_rules(split_rules(value))
+    except TiebreakError as err:
+        raise ValidationError(err.message, code=err.code) from None
+
+
+def split_rules(value: str) -> list[str]:
+    return [r.strip() for r in value.split(",") if r.strip()]
+
+
+class EventRules(models.Model):
+    """The series' tie-breaks, team scoring and EMA details. One per event series."""
+
+    class TeamScoring(models.TextChoices):
+        SUM = "sum", "Sum of every member's points"
+        BEST = "best", "Sum of the best K members' points in each round"
+
+    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="event_rules")
+    tiebreaks = models.CharField(
+        max_length=200, default=",".join(DEFAULT_RULES), validators=[validate_tiebreaks],
+        help_text="After points, in order, comma-separated: " + ", ".join(RULES),
+    )
+    team_scoring = models.CharField(max_length=10, choices=TeamScoring.choices, default=TeamScoring.SUM)
+    team_best = models.PositiveSmallIntegerField("best K members", default=2)
+    teammates_apart = models.BooleanField(default=True, help_text="Seat teammates at different tables where possible.")
+    # The EMA results file (league.ema): what the event's records cannot say.
+    ema_name = models.CharField("tournament name for the EMA", max_length=200, blank=True,
+                                help_text="Blank: the series' name.")
+    ema_city = models.CharField("city", max_length=100, blank=True)
+    ema_country = models.CharField("host country", max_length=2, blank=True, help_text="ISO 3166 code")
+    ema_qualification = models.BooleanField("qualification required", default=False,
+                                            help_text="A championship with qualification: +1 MERS weight.")
+    ema_days = models.PositiveSmallIntegerField("days", null=True, blank=True,
+                                                help_text="Blank: the days on which the event's games were played.")
+
+    def __str__(self) -> str:
+        return f"{self.series} (event rules)"
+
+    @property
+    def tiebreak_list(self) -> list[str]:
+        return split_rules(self.tiebreaks)
+
+
+class Stage(models.Model):
+    class Entry(models.TextChoices):
+        ALL = "all", "Everyone"
+        TOP = "top", "The top K of the previous stage"
+
+    class Carry(models.TextChoices):
+        FULL = "full", "Full points carried over"
+        HALF = "half", "Half the points carried over"
+        NONE = "none", "Points reset to zero"
+        FIXED = "fixed", "Fixed points per seed"
+
+    class Seating(models.TextChoices):
+        SNAKE = "snake", "Seeded: 1, 8, 9, 16 at one table (snake), then Swiss"
+        LOCKED = "locked", "Locked groups by standings: 1-4, 5-8, ..."
+        SWISS = "swiss", "Swiss by the stage's standings, no repeats where possible"
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    first_round = models.PositiveSmallIntegerField()
+    last_round = models.PositiveSmallIntegerField()
+    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
+    top = models.PositiveSmallIntegerField("K", null=True, blank=True)
+    carry = models.CharField(max_length=10, choices=Carry.choices, default=Carry.FULL)
+    fixed_points = models.JSONField(default=list, blank=True,
+                                    help_text="Thousandths per seed, seed 1 first: +8.0 is 8000.")
+    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.SNAKE)
+    cut_at = models.DateTimeField(null=True, blank=True, help_text="When the director made the cut into this stage.")
+
+    class Meta:
+        ordering = ["series_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["series", "number"], name="stage_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (rounds {self.rounds_label})"
+
+    @property
+    def rounds_label(self) -> str:
+        return str(self.first_round) if self.first_round == self.last_round else f"{self.first_round}-{self.last_round}"
+
+    @property
+    def round_count(self) -> int:
+        return self.last_round - self.first_round + 1
+
+    def has_round(self, number: int) -> bool:
+        return self.first_round <= number <= self.last_round
+
+    @property
+    def is_cut(self) -> bool:
+        return self.entry == self.Entry.TOP
+
+
+class StageEntry(models.Model):
+    """A seed of a cut stage, as the cut froze it."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_entries")
+    seed = models.PositiveSmallIntegerField()
+    previous_total = models.IntegerField(help_text="Thousandths: the total in the previous stage's standings.")
+    carried = models.IntegerField(help_text="Thousandths carried into this stage.")
+
+    class Meta:
+        ordering = ["stage_id", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "seed"], name="stageentry_unique_seed"),
+            models.UniqueConstraint(fields=["stage", "registration"], name="stageentry_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seed {self.seed}: {self.registration.name}"
+
+
+class Playoff(models.Model):
+    """A playoff staff recorded between players level after every other rule
+    (in a stage's standings; no stage: the event's single table)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="playoffs")
+    stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, related_name="playoffs")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="playoffs")
+    place = models.PositiveSmallIntegerField(help_text="1 won the playoff.")
+
+    class Meta:
+        ordering = ["series_id", "stage_id", "place"]
+        constraints = [models.UniqueConstraint(fields=["series", "stage", "registration"], name="playoff_unique_player")]
+
+    def __str__(self) -> str:
+        return f"playoff place {self.place}: {self.registration.name}"
+
+
+def seating_teams(series: Series, players: list[int]) -> dict[int, str] | None:
+    """Registration -> team for the seating engine, among ``players``, when the
+    series keeps teammates apart (the default) and anyone has a team; else None."""
+    rules = EventRules.objects.filter(series=series).first()
+    if rules is not None and not rules.teammates_apart:
+        return None
+    teams = dict(Registration.objects.filter(series=series, pk__in=players).exclude(team="").values_list("id", "team"))
+    return teams or None
+
+
+def apply_tiebreaks(series: Series, standings: Standings, games: dict[int, list[tuple[int, int, int]]]) -> Standings:
+    """``standings`` with the series' tie-breaks ordering players level on
+    points (``games``: Player id -> (game id, points, place) per counted game).
+    Players level after every rule keep a shared rank."""
+    rules = EventRules.objects.filter(series=series).values_list("tiebreaks", flat=True).first()
+    names = split_rules(rules) if rules is not None else list(DEFAULT_RULES)
+    totals = [r.total for r in standings.ranked]
+    if len(set(totals)) == len(totals):
+        return standings  # no tie: nothing to break, no query
+    playoff = dict(Playoff.objects.filter(series=series, stage=None).values_list("registration__player_id", "place"))
+    entries = [Entry(id=r.player_id, name=r.name, total=r.total, data=r,
+                     games=tuple(Game(table=g, points=p, place=pl) for g, p, pl in games.get(r.player_id, ())))
+               for r in standings.ranked]
+    ranked = tuple(dataclasses.replace(x.entry.data, rank=x.rank, tied=x.tied)
+                   for x in rank_entries(entries, names, playoff=playoff))
+    return Standings(ranked=ranked, unranked=standings.unranked)
+
+
+def first_cut_round(series: Series) -> int | None:
+    """The first round of the series' first cut stage (None: no cut): the
+    event's own seating stops before it, the stages page seats from it."""
+    return Stage.objects.filter(series=series, entry=Stage.Entry.TOP).order_by("number").values_list(
+        "first_round", flat=True).first()

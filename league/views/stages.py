@@ -1,0 +1,207 @@
+"""Stages, teams and the EMA results of an event.
+
+Public: the stage standings (each stage, its cut line and the rule that drew
+it, the overall result) and the team page. Staff: the stages page (define
+stages, make a cut, seat a cut stage's round, record a playoff, tie-break and
+team rules) and the EMA page (the players the EMA will ask about, each
+player's MERS base rank, the tournament's weight, the CSV and Excel files).
+Views are thin: a form validates, one service in ``league.services.stages`` writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from league import ema
+from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
+from league.models import Series, Tournament
+from league.models.stages import EventRules, Stage
+from league.services import ServiceError
+from league.services import stages as st
+from league.tiebreaks import RULES
+from league.views.staff import staff_required
+from league.views.tournament import _event_for_scorer, _post_only, _report
+
+
+def _public_event(slug: str) -> tuple[Series, Tournament]:
+    series = get_object_or_404(Series, slug=slug)
+    tournament = Tournament.objects.filter(series=series).first()
+    if tournament is None:
+        raise Http404("this series is not run as an event")
+    return series, tournament
+
+
+def _rule_names() -> dict[str, str]:
+    return {**RULES, "points": "points"}
+
+
+# -- public -----------------------------------------------------------------------------------------
+
+
+def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every stage's standings with its cut line, and the overall result.
+    Closed while the director hides results (a cut shows who scored what)."""
+    series, tournament = _public_event(slug)
+    hidden = tournament.results_hidden
+    tables = [] if hidden else st.stage_tables(series)
+    ctx: dict[str, Any] = {
+        "series": series, "tournament": tournament, "hidden": hidden, "tables": tables,
+        "final": [] if hidden else st.final_result(series, tables), "rules": st.rules_of(series).tiebreak_list,
+        "rule_names": _rule_names(), "staged": Stage.objects.filter(series=series).exists(),
+    }
+    return render(request, "league/stages_standings.html", ctx)
+
+
+def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
+    """The team page: team standings, each round's team points, the members."""
+    series, tournament = _public_event(slug)
+    hidden = tournament.results_hidden
+    results = None if hidden else st.event_results(series)
+    teams = [] if results is None else st.team_standings(series, results)
+    rounds = sorted({r for t in teams for r in t.by_round})
+    ctx = {"series": series, "hidden": hidden, "teams": teams, "rounds": rounds, "rules": st.rules_of(series),
+           "totals": {p.id: sum(g.points for g in results.games.get(p.id, [])) for t in teams for p in t.members}
+           if results else {}}
+    return render(request, "league/stages_teams.html", ctx)
+
+
+# -- staff: stages ----------------------------------------------------------------------------------
+
+
+@staff_required
+def stages_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if request.method == "POST":
+        form = StagesForm(request.POST)
+        if form.is_valid():
+            try:
+                st.set_stages(series=series, plans=form.cleaned_data["stages"], by=request.user)
+                messages.success(request, "Stages saved.")
+                return redirect("stages-manage", slug=series.slug)
+            except ServiceError as err:
+                form.add_error("stages", err.message)
+        return _manage_page(request, series, stages_form=form, status=400)
+    return _manage_page(request, series)
+
+
+def _manage_page(request: HttpRequest, series: Series, status: int = 200, **forms: Any) -> HttpResponse:
+    stages = list(Stage.objects.filter(series=series).order_by("number"))
+    rules = EventRules.objects.filter(series=series).first() or EventRules(series=series)
+    ctx = {
+        "series": series, "stages": stages, "tables": st.stage_tables(series),
+        "stages_form": forms.get("stages_form") or StagesForm(initial={"stages": stages_text(stages) or
+                                                                       "Qualifying: rounds 1-4\nFinal: round 5, top 4, half, snake"}),
+        "rules_form": forms.get("rules_form") or EventRulesForm(instance=rules),
+        "playoff_form": forms.get("playoff_form") or PlayoffForm(series=series),
+        "rule_names": _rule_names(),
+    }
+    return render(request, "league/stages_manage.html", ctx, status=status)
+
+
+@staff_required
+def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    rules = EventRules.objects.filter(series=series).first() or EventRules(series=series)
+    form = EventRulesForm(request.POST, instance=rules)
+    if not form.is_valid():
+        return _manage_page(request, series, rules_form=form, status=400)
+    values = {name: form.cleaned_data[name] for name in form.Meta.fields}
+    try:
+        st.configure_event_rules(series=series, by=request.user, **values)
+    except ServiceError as err:
+        form.add_error(None, err.message)
+        return _manage_page(request, series, rules_form=form, status=400)
+    messages.success(request, "Tie-breaks, teams and EMA details saved.")
+    return redirect("stages-manage", slug=series.slug)
+
+
+@staff_required
+def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    stage = get_object_or_404(Stage, series=series, number=number)
+    try:
+        entries = st.cut_to_stage(stage=stage, by=request.user)
+        messages.success(request, f"Cut made: {len(entries)} players go on to {stage.name}.")
+    except ServiceError as err:
+        _report(request, err)
+    return redirect("stages-manage", slug=series.slug)
+
+
+@staff_required
+def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    stage = get_object_or_404(Stage, series=series, number=number)
+    try:
+        rnd = st.seat_stage_round(stage=stage, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+        return redirect("stages-manage", slug=series.slug)
+    messages.success(request, f"Round {rnd.number} seated for {stage.name}: review, swap and publish it.")
+    return redirect("event-round", slug=series.slug, number=rnd.number)
+
+
+@staff_required
+def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    form = PlayoffForm(request.POST, series=series)
+    if not form.is_valid():
+        return _manage_page(request, series, playoff_form=form, status=400)
+    stage = Stage.objects.filter(series=series, number=form.cleaned_data["stage"]).first()
+    if stage is None and Stage.objects.filter(series=series).exists():
+        form.add_error("stage", "no such stage")
+        return _manage_page(request, series, playoff_form=form, status=400)
+    try:
+        st.record_playoff(series=series, stage=stage, places=form.cleaned_data["places"], by=request.user)
+    except ServiceError as err:
+        form.add_error(None, err.message)
+        return _manage_page(request, series, playoff_form=form, status=400)
+    messages.success(request, "Playoff recorded.")
+    return redirect("stages-manage", slug=series.slug)
+
+
+# -- staff: EMA -------------------------------------------------------------------------------------
+
+
+@staff_required
+def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    export = st.ema_export(series)
+    ranks = ema.base_ranks([p.place for p in export.players])
+    shared = ema.shared_places([p.place for p in export.players])
+    ctx = {
+        "series": series, "export": export, "missing": ema.missing(export.players), "weight": export.weight,
+        "rows": [{"player": p, "rank": r, "shared": f"{float(s):g}"} for p, r, s in zip(export.players, ranks, shared,
+                                                                                       strict=True)],
+        "w": {k: ema.half(getattr(export.weight, k))
+              for k in ("days", "players", "countries", "qualification", "total", "countries_2018")},
+        "header": ema.HEADER,
+    }
+    return render(request, "league/ema_preview.html", ctx)
+
+
+@staff_required
+def ema_file(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
+    series = _event_for_scorer(request, slug)
+    export = st.ema_export(series)
+    if kind == "csv":
+        response = HttpResponse(ema.csv_bytes(export.event, export.players), content_type="text/csv; charset=utf-8")
+    elif kind == "xlsx":
+        response = HttpResponse(ema.xlsx_bytes(export.event, export.players), content_type=(
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"))
+    else:
+        raise Http404("the EMA file is csv or xlsx")
+    response["Content-Disposition"] = f'attachment; filename="{series.slug}-ema.{kind}"'
+    return response
+
