@@ -34,6 +34,7 @@ from league.services import ServiceError, record_final_scores
 from league.services import stages as st
 from league.services import tournament as event
 from league.services.stages import StagePlan
+from league.services.tournament.rounds import _store_round as store_round
 from tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def play_round(series: Series, number: int, tables: list[list[int]], scores: dic
     """Seat ``tables`` (event numbers in finishing order, seated East to North), start and finish them."""
     regs = {r.number: r.pk for r in series.registrations.all()}
     tournament = event.tournament_of(series)
-    rnd = event._store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "test")
+    rnd = store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "test")
     play_seated(series, rnd, {i: (scores or {}).get(i, P) for i in range(1, len(tables) + 1)}, now=now)
 
 
