@@ -25,6 +25,7 @@ so a large import never holds the database for long (``import_lines``).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import time
@@ -256,47 +257,51 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
     report = ImportReport(series=series)  # type: ignore[arg-type]
     players: dict[str, Player] = {}
     done = 0
-    while done < len(parsed) or (series is None and (parsed or header is not None)):
-        began, counts = time.monotonic(), (report.games, report.hands, len(report.new_players))
-        upto = done
-        try:
-            with transaction.atomic():
-                if series is None:
-                    # An event's header names the series and its rules; else the first record's rules.
-                    spec = header["rules"] if header is not None else parsed[0].record.rules.to_spec()
-                    series = report.series = Series.objects.create(
-                        slug=slug, name=name or (header["name"] if header is not None else slug), rules=spec)
-                    report.created_series = True
-                upto = done
-                while upto < len(parsed) and upto - done < CHUNK_GAMES and (
-                        upto == done or time.monotonic() - began < CHUNK_SECONDS):
-                    _import_game(parsed[upto], series, players, report)
-                    upto += 1
-        except (ImportRefused, DatabaseError) as failed:
-            report.games, report.hands = counts[0], counts[1]
-            del report.new_players[counts[2]:]
-            line = parsed[done].line
-            errors = failed.errors if isinstance(failed, ImportRefused) else [
-                RecordError(parsed[upto].line, "database_error", f"the database refused the write: {failed}", None)]
-            raise ImportRefused([*errors, RecordError(
-                line, "partly_imported",
-                f"stopped while writing: the {report.games} game(s) before line {line} were imported, each whole; "
-                f"import from line {line} on once it is fixed", None,
-            )]) from None
-        done = upto
-        if connection.vendor == "sqlite" and done < len(parsed):
-            time.sleep(SQLITE_PAUSE_SECONDS)
-    if header is not None:
-        # The event itself (registrations, rounds, stages...) once its games are in.
-        from league.event_records import HeaderError, restore_event
+    # An event (a file with a series header) is imported whole or not at all:
+    # its games, registrations and rounds only make sense together, and an
+    # event is a few dozen games, not the thousands chunks are for.
+    with transaction.atomic() if header is not None else contextlib.nullcontext():
+        while done < len(parsed) or (series is None and (parsed or header is not None)):
+            began, counts = time.monotonic(), (report.games, report.hands, len(report.new_players))
+            upto = done
+            try:
+                with transaction.atomic():
+                    if series is None:
+                        # An event's header names the series and its rules; else the first record's rules.
+                        spec = header["rules"] if header is not None else parsed[0].record.rules.to_spec()
+                        series = report.series = Series.objects.create(
+                            slug=slug, name=name or (header["name"] if header is not None else slug), rules=spec)
+                        report.created_series = True
+                    upto = done
+                    while upto < len(parsed) and upto - done < CHUNK_GAMES and (
+                            upto == done or time.monotonic() - began < CHUNK_SECONDS):
+                        _import_game(parsed[upto], series, players, report)
+                        upto += 1
+            except (ImportRefused, DatabaseError) as failed:
+                report.games, report.hands = counts[0], counts[1]
+                del report.new_players[counts[2]:]
+                line = parsed[done].line
+                errors = failed.errors if isinstance(failed, ImportRefused) else [
+                    RecordError(parsed[upto].line, "database_error", f"the database refused the write: {failed}", None)]
+                if header is not None:
+                    raise ImportRefused(errors) from None  # the event's one transaction: nothing stays
+                raise ImportRefused([*errors, RecordError(
+                    line, "partly_imported",
+                    f"stopped while writing: the {report.games} game(s) before line {line} were imported, each whole; "
+                    f"import from line {line} on once it is fixed", None,
+                )]) from None
+            done = upto
+            if header is None and connection.vendor == "sqlite" and done < len(parsed):
+                time.sleep(SQLITE_PAUSE_SECONDS)
+        if header is not None:
+            # The event itself (registrations, rounds, stages...) once its games are in.
+            from league.event_records import HeaderError, restore_event
 
-        try:
-            with transaction.atomic():
-                restore_event(series, header)  # type: ignore[arg-type]
-        except HeaderError as err:
-            raise ImportRefused([RecordError(header_at, err.code, err.message, err.field), RecordError(
-                header_at, "partly_imported", f"the {report.games} game(s) were imported, but not the event "
-                "they belong to", None)]) from None
+            try:
+                with transaction.atomic():
+                    restore_event(series, header)  # type: ignore[arg-type]
+            except HeaderError as err:
+                raise ImportRefused([RecordError(header_at, err.code, err.message, err.field)]) from None
     return report
 
 
