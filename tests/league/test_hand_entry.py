@@ -20,30 +20,9 @@ from django.urls import reverse
 from league import services
 from league.models import AuditEntry, EntryKey, Game
 from scoring.game import hand_to_dict
-from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
+from tests.factories import draw, make_players, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def series() -> Any:
-    return make_series("ari-ari", slug="club")
-
-
-@pytest.fixture
-def scorer(series: Any) -> User:
-    return make_scorer(series, password="pw")
-
-
-@pytest.fixture
-def game(series: Any) -> Game:
-    return make_game(series)
-
-
-@pytest.fixture
-def as_scorer(client: Client, scorer: User) -> Client:
-    client.force_login(scorer)
-    return client
 
 
 def fresh(client: Client, url: str) -> dict[str, str]:

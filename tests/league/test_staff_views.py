@@ -12,30 +12,9 @@ from django.urls import reverse
 
 from league import services
 from league.models import Game, Hand, Penalty
-from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
+from tests.factories import draw, make_game, make_players, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def series() -> Any:
-    return make_series("ari-ari", slug="club")
-
-
-@pytest.fixture
-def scorer(series: Any) -> User:
-    return make_scorer(series, password="pw")
-
-
-@pytest.fixture
-def game(series: Any) -> Game:
-    return make_game(series)
-
-
-@pytest.fixture
-def as_scorer(client: Client, scorer: User) -> Client:
-    client.force_login(scorer)
-    return client
 
 
 def staff_urls(game: Game) -> list[str]:
