@@ -1,7 +1,8 @@
 """What a league stores, one module per concern: ``games`` (players, series,
-games, seats, hands, penalties, the audit trail and standings) and
+games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
-substitutions and the clock). Callers import from this package
+substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
+``signoff`` (the table's confirmation of a game's result). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -22,10 +23,12 @@ from league.models.games import (
     Standings,
     Win,
     build_record,
+    counting,
     seat_list,
     stored_hand_input,
     validate_rules,
 )
+from league.models.signoff import SignOff
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import (
     Registration,
@@ -39,6 +42,6 @@ from league.models.tournament import (
 __all__ = [
     "SEAT", "SEATS", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "Registration", "Round",
-    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "StandingRow", "Standings", "Tournament",
-    "TournamentAudit", "Win", "build_record", "seat_list", "stored_hand_input", "validate_rules",
+    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "StandingRow", "Standings", "Tournament",
+    "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",
 ]

@@ -62,6 +62,9 @@ class Player(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
+    # The personal PIN a player types on the scorer's phone to sign a game's
+    # result (league.services.signoff), hashed like a password; blank: none set.
+    signoff_pin = models.CharField("sign-off PIN", max_length=128, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -98,6 +101,11 @@ class Series(models.Model):
         help_text='A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}',
     )
     min_games = models.PositiveIntegerField("minimum games to be ranked", default=0)
+    requires_signoff = models.BooleanField(
+        "a game counts only after sign-off", default=False,
+        help_text="Standings, Swiss seating and cuts count a finished game only once its four players "
+                  "(or a referee) confirmed its result.",
+    )
     scorers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
         help_text="Logins allowed to enter this series' results.",
@@ -139,9 +147,10 @@ class Series(models.Model):
         return get_ruleset(self.rules or None)
 
     def standings(self, *, through_round: int | None = None, through_date: datetime.date | None = None) -> Standings:
-        """Standings over finished games, optionally as they stood after a
-        round or at the end of a day. One query whatever the series' size."""
-        return Seat.objects.finished().for_series(self).through(round=through_round, date=through_date).standings(
+        """Standings over the games that count (finished; signed off where the
+        series asks), optionally as they stood after a round or at the end of
+        a day. One query whatever the series' size."""
+        return Seat.objects.counted(self).through(round=through_round, date=through_date).standings(
             min_games=self.min_games
         )
 
@@ -151,7 +160,7 @@ class Series(models.Model):
     ) -> tuple[Standings, Standings]:
         """``standings(through_round, through_date)`` and the standings at an
         earlier stage (``before_round``, ``before_date``), in one query."""
-        seats = Seat.objects.finished().for_series(self).through(round=through_round, date=through_date)
+        seats = Seat.objects.counted(self).through(round=through_round, date=through_date)
         return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
 
 
@@ -194,6 +203,11 @@ class Game(models.Model):
     discrepancies = models.JSONField(
         null=True, blank=True, help_text="Where the log and our replay differ; kept when staff imported it anyway."
     )
+    # When the fourth seat confirmed the result as it stands (league.services.signoff);
+    # cleared when a change of the result withdraws the sign-offs, which also
+    # moves ``signoff_round`` so every per-seat link handed out before is dead.
+    signed_off_at = models.DateTimeField(null=True, blank=True, editable=False)
+    signoff_round = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         # Default orderings name a foreign key by its column ("series_id"):
@@ -226,6 +240,12 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    def counts(self, series: Series | None = None) -> bool:
+        """Does this game count in the standings, Swiss seating and cuts?
+        The Python twin of :func:`counting`, for a game already in hand."""
+        series = series or self.series
+        return self.is_finished and (not series.requires_signoff or self.signed_off_at is not None)
+
     @property
     def kept_by_end_scores(self) -> bool:
         return self.final_scores is not None
@@ -252,6 +272,21 @@ class Game(models.Model):
 
     def next_hand_number(self) -> int:
         return (self.hands.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def counting(series: Series | None = None, *, prefix: str = "") -> Q:
+    """The games that count in the standings, Swiss seating and the cuts:
+    finished, and signed off by the table where the series asks for it.
+
+    The one place that decides (``Game.counts`` is its twin for a row in
+    hand). ``prefix`` reaches the game from another model (``"game__"`` from
+    a seat); given the series, no join to it is needed.
+    """
+    finished = Q(**{f"{prefix}status": Game.Status.FINISHED})
+    signed = Q(**{f"{prefix}signed_off_at__isnull": False})
+    if series is None:
+        return finished & (Q(**{f"{prefix}series__requires_signoff": False}) | signed)
+    return finished & signed if series.requires_signoff else finished
 
 
 def build_record(
@@ -282,6 +317,10 @@ def build_record(
 class SeatQuerySet(models.QuerySet["Seat"]):
     def finished(self) -> SeatQuerySet:
         return self.filter(game__status=Game.Status.FINISHED)
+
+    def counted(self, series: Series) -> SeatQuerySet:
+        """The seats of ``series``' games that count (see :func:`counting`)."""
+        return self.filter(counting(series, prefix="game__"), game__series=series)
 
     def for_series(self, series: Series) -> SeatQuerySet:
         return self.filter(game__series=series)
@@ -623,6 +662,11 @@ class AuditEntry(models.Model):
         ADD_PENALTY = "add_penalty", "Add penalty"
         CANCEL_PENALTY = "cancel_penalty", "Cancel penalty"
         IMPORT_LOG = "import_log", "Import log"
+        # The table's sign-off of the result (league.services.signoff).
+        SIGN_OFF = "sign_off", "Result confirmed by a player"
+        DISPUTE = "dispute", "Result disputed by a player"
+        RESOLVE = "resolve_dispute", "Dispute resolved by staff"
+        WITHDRAW_SIGNOFFS = "signoffs_withdrawn", "Sign-offs withdrawn (result changed)"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
     action = models.CharField(max_length=20, choices=Action.choices)

@@ -27,7 +27,7 @@ from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings
+from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
 from league.tournament.countries import COUNTRIES
 from league.tournament.results import SubstituteResult, registered_result
 
@@ -330,14 +330,14 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     limit = through_round
     if hidden is not None:
         limit = hidden - 1 if limit is None else min(limit, hidden - 1)
-    seats = RoundSeat.objects.filter(round__series=series, table__game__status=Game.Status.FINISHED)
+    seats = RoundSeat.objects.filter(counting(series, prefix="table__game__"), round__series=series)
     if limit is not None:
         seats = seats.filter(round__number__lte=limit)
     rows = list(seats.values("registration_id", "substitute_id", "wind", "table__game_id"))
     regs = {r["id"]: r for r in Registration.objects.filter(series=series).values(
         "id", "player_id", "first_name", "last_name", "is_substitute")}
     results = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
-        game__round_table__round__series=series, game__status=Game.Status.FINISHED,
+        counting(series, prefix="game__"), game__round_table__round__series=series,
     ).values("game_id", "seat", "points", "place", "end_score")}
     substituted_games = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
     penalties: dict[tuple[int, int], int] = {}

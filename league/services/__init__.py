@@ -1,8 +1,9 @@
 """Every write that touches more than one row of a game, one module per concern:
 ``games`` (start a game, record, correct and undo hands, finish, end scores),
 ``penalties``, ``previews`` (what a save would do, nothing saved), ``logs``
-(Tenhou logs in and out), with ``replay`` (the lock, the replay and the
-snapshots every write shares), ``audit`` and ``errors`` beneath them. Callers
+(Tenhou logs in and out), ``signoff`` (the table confirms a finished game's
+result), with ``replay`` (the lock, the replay and the snapshots every write
+shares), ``audit`` and ``errors`` beneath them. Callers
 import the package (``from league import services``) and call ``services.record_hand``.
 
 Each function is one transaction that first locks the game row
@@ -51,6 +52,17 @@ from league.services.penalties import (
 )
 from league.services.previews import HandPreview, describe_entry, describe_payments, entry_state, preview_hand
 from league.services.replay import check_hand_bounds, check_result_bounds
+from league.services.signoff import (
+    game_signoff,
+    open_disputes,
+    read_link,
+    resolve_dispute,
+    result_digest,
+    seat_link_token,
+    set_pins,
+    sign_off,
+    tables_waiting,
+)
 
 __all__ = [
     "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
@@ -59,4 +71,7 @@ __all__ = [
     "describe_payments", "entry_state", "export_tenhou_log", "finish_game", "import_tenhou_log", "preview_finish",
     "preview_hand", "record_final_scores", "record_hand", "record_hands", "refresh_snapshots", "reopen_game",
     "same_rules", "start_game", "undo_last_hand",
+    # the table's sign-off (league.services.signoff)
+    "game_signoff", "open_disputes", "read_link", "resolve_dispute", "result_digest", "seat_link_token",
+    "set_pins", "sign_off", "tables_waiting",
 ]

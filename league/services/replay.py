@@ -16,6 +16,7 @@ from league.bounds import MAX_HAN, MAX_INTEGER, MAX_SEAT_POINTS, text_problem
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
+from league.services.signoff import withdraw_signoffs
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
@@ -230,7 +231,8 @@ def _sync_hand_results(game: Game, result: sg.GameResult) -> None:
 def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
-    resettle) if there is one."""
+    resettle) if there is one; a change of results withdraws the table's
+    sign-offs (``league.services.signoff``)."""
     seats = _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result)
     if not result.finished and not game.is_finished:
@@ -254,6 +256,9 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEn
     after = _results(game)
     if before == after:
         return
+    if before is not None:
+        # What the table signed is no longer the result: their sign-offs go.
+        withdraw_signoffs(game, by)
     if action is None:
         action = Action.FINISH if before is None else Action.REOPEN if after is None else Action.RESETTLE
     if after is not None:

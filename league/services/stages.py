@@ -39,6 +39,7 @@ from league.models import (
     Series,
     Tournament,
     TournamentAudit,
+    counting,
 )
 from league.models.games import _div_round
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
@@ -98,10 +99,10 @@ def event_results(series: Series) -> EventResults:
         ema_number=r["ema_number"], is_substitute=r["is_substitute"], dropped=r["status"] == Registration.Status.DROPPED,
     ) for r in Registration.objects.filter(series=series).values(
         "id", "number", "first_name", "last_name", "team", "country", "ema_number", "is_substitute", "status")}
-    rows = list(RoundSeat.objects.filter(round__series=series, table__game__status=Game.Status.FINISHED).values(
+    rows = list(RoundSeat.objects.filter(counting(series, prefix="table__game__"), round__series=series).values(
         "registration_id", "substitute_id", "wind", "table__game_id", "round__number"))
     seats = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
-        game__round_table__round__series=series, game__status=Game.Status.FINISHED).values(
+        counting(series, prefix="game__"), game__round_table__round__series=series).values(
         "game_id", "seat", "points", "place")}
     substituted = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
     penalties: dict[tuple[int, int], int] = {}
@@ -249,11 +250,12 @@ def _carry_or_zero(stage: Stage, seed: int, total: int) -> int:
 
 
 def _finished_rounds(series: Series) -> set[int]:
-    """Round numbers started with every table's game finished."""
+    """Round numbers started with every table's game counted (finished, and
+    signed off where the series asks: a cut waits for the last signature)."""
     done = set()
     for rnd in series.event_rounds.filter(status=Round.Status.STARTED).prefetch_related("tables__game"):
         tables = list(rnd.tables.all())
-        if tables and all(t.game is not None and t.game.is_finished for t in tables):
+        if tables and all(t.game is not None and t.game.counts(series) for t in tables):
             done.add(rnd.number)
     return done
 
@@ -609,8 +611,9 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         if not stage.has_round(number):
             raise ServiceError("stage_full", f"{stage.name} is rounds {stage.rounds_label}; the next round is {number}",
                                field="stage")
-        if rounds and Game.objects.filter(round_table__round=rounds[-1]).exclude(status=Game.Status.FINISHED).exists():
-            raise ServiceError("round_playing", f"round {rounds[-1].number} is still being played", field="stage")
+        if rounds and Game.objects.filter(round_table__round=rounds[-1]).exclude(counting(series)).exists():
+            raise ServiceError("round_playing", f"round {rounds[-1].number} is still being played (or waits for "
+                               "its tables' sign-off)", field="stage")
         history = [_round_tables(r) for r in rounds if stage.has_round(r.number)]
         everything = [_round_tables(r) for r in rounds]
         rules = rules_of(series)

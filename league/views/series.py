@@ -22,7 +22,7 @@ from django_tables2 import RequestConfig, Table
 
 from league import charts, versions
 from league.bounds import MAX_INTEGER
-from league.models import Game, Seat, Series, Standings
+from league.models import Game, Seat, Series, Standings, counting
 from league.models.tournament import event_standings, hidden_from, is_event
 from league.tables import StandingsTable
 from league.templatetags.league import points
@@ -214,7 +214,7 @@ def _series_results(series: Series, through_round: int | None, through_date: dat
     # from these few timestamps: a date cast per game row in SQL is what made
     # this query slow on SQLite.
     stages = list(
-        Game.objects.filter(series=series, status=Game.Status.FINISHED)
+        Game.objects.filter(counting(series), series=series)
         .values("round_number")
         .annotate(first=Min("finished_at"), last=Max("finished_at"))
         .order_by()
@@ -288,7 +288,7 @@ def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[
     per_round: dict[int, dict[int, int]] = defaultdict(dict)
     last_round: dict[int, int] = {}
     for row in (
-        Seat.objects.finished().for_series(series)
+        Seat.objects.counted(series)
         .annotate(bucket=ExpressionWrapper(bucket, output_field=IntegerField()))
         .values("player_id", "bucket")
         .annotate(p=Sum("points"), last=Max("game__round_number"))

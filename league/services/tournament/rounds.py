@@ -22,6 +22,7 @@ from league.models import (
     Seat,
     Series,
     Tournament,
+    counting,
 )
 from league.models.stages import first_cut_round, seating_teams
 from league.models.tournament import event_standings
@@ -104,9 +105,9 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             for r in drafts:
                 r.delete()
             played = [r for r in existing if r.status != Round.Status.DRAFT]
-            if played and Game.objects.filter(round_table__round__in=played, status=Game.Status.IN_PROGRESS).exists():
-                raise ServiceError("round_playing", "the last round is still being played; Swiss seats the next "
-                                   "round from its results", field="rounds")
+            if played and Game.objects.filter(round_table__round__in=played).exclude(counting(series)).exists():
+                raise ServiceError("round_playing", "the last round is still being played (or waits for its "
+                                   "tables' sign-off); Swiss seats the next round from its results", field="rounds")
             if played and any(not r.is_started for r in played):
                 raise ServiceError("round_not_started", "a published round has not started yet", field="rounds")
             cut = first_cut_round(series)

@@ -1,0 +1,348 @@
+"""The table signs a finished game's result: each of the four players confirms
+it (or disputes it, with a note for the referee), either with a personal PIN
+typed on the scorer's phone or through a signed per-seat link opened on their
+own phone. Nobody signs for another seat: a PIN is checked against the seat's
+own player, and a link names its game, seat, the digest of the result it was
+made for and the game's sign-off round, under Django's signature.
+
+Every write here is one transaction that locks the game row first (as the
+game services do), so a sign-off and a correction never interleave: a
+sign-off names the result it saw, and one made on a result that changed
+since is a ``Conflict``. Any change of a finished game's result (a
+correction, an undo, a penalty, a reopening) withdraws every sign-off in
+force and kills the links handed out (``withdraw_signoffs``, called by
+``replay.sync_result`` in the change's transaction). Every sign-off, dispute,
+resolution and withdrawal is in the audit trail.
+
+Whether a game counts in the standings is decided in one place,
+``league.models.counting``; when that answer changes for a game (its fourth
+sign-off, or a withdrawal of a complete one) ``counting_changed`` runs, in
+the same transaction: the one call site for anything kept per player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.core import signing
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from league.models import SEATS, AuditEntry, Game, Player, Seat, Series, SignOff
+from league.services.audit import Actor, audit, bump_version, user_of
+from league.services.errors import Conflict, ServiceError
+
+log = logging.getLogger(__name__)
+Action = AuditEntry.Action
+
+LINK_SALT = "league.signoff.seat"
+LINK_MAX_AGE = 2 * 24 * 3600  # seconds: a link outlives a long event day, not a week
+PIN_LENGTHS = (4, 8)  # digits
+PIN_ATTEMPTS = 5  # wrong PINs per player before the lock
+PIN_LOCK_SECONDS = 15 * 60
+
+
+# -- what is signed ------------------------------------------------------------------------------
+
+
+def result_digest(game: Game) -> str:
+    """SHA-256 of the result the table signs: who sat where, and each seat's end
+    score, place and points. A change to any of them is another result."""
+    seats = list(Seat.objects.filter(game=game).order_by("seat").values_list(
+        "seat", "player_id", "end_score", "place", "points"))
+    text = json.dumps({"game": game.pk, "seats": seats}, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def seat_link_token(game: Game, seat: int) -> str:
+    """The signed token of ``seat``'s link to sign ``game``'s result as it is now."""
+    return signing.dumps({"g": game.pk, "s": seat, "r": result_digest(game), "n": game.signoff_round},
+                         salt=LINK_SALT, compress=True)
+
+
+@dataclass(frozen=True)
+class LinkSeat:
+    game: Game
+    seat: int
+    result: str
+
+
+def read_link(token: str) -> LinkSeat:
+    """The game and seat a link's token names, if it still stands for the
+    result as it is. Anything else is refused with a code: ``link_invalid``
+    (not made by this server, altered, or expired), ``link_stale`` (the
+    result changed since it was made: ask the scorer for a new one)."""
+    try:
+        data = signing.loads(token, salt=LINK_SALT, max_age=LINK_MAX_AGE)
+        game_id, seat, result, round_ = int(data["g"]), int(data["s"]), str(data["r"]), int(data["n"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): ask the scorer "
+                                             "for a new one."), field="token") from None
+    game = Game.objects.select_related("series").filter(pk=game_id).first()
+    if game is None or seat not in SEATS:
+        raise ServiceError("link_invalid", _("This sign-off link is not valid."), field="token")
+    if round_ != game.signoff_round or result != result_digest(game):
+        raise Conflict("link_stale", _("The result changed after this link was made: ask the scorer for a new "
+                                       "link."), field="token")
+    return LinkSeat(game=game, seat=seat, result=result)
+
+
+# -- PINs ----------------------------------------------------------------------------------------
+
+
+def check_pin_format(pin: str, *, field: str = "pin") -> str:
+    pin = (pin or "").strip()
+    low, high = PIN_LENGTHS
+    if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
+        raise ServiceError("invalid_pin", _("A PIN is %(low)d to %(high)d digits.") % {"low": low, "high": high},
+                           field=field)
+    return pin
+
+
+def set_pins(*, pins: Mapping[Player, str], by: Actor = None) -> int:
+    """Give each player their sign-off PIN (stored hashed); returns how many.
+    Every PIN is checked first: one bad PIN and none is set, the error naming
+    the player's field (``pin-<player id>``)."""
+    checked = {p: check_pin_format(pin, field=f"pin-{p.pk}") for p, pin in pins.items()}
+    with transaction.atomic():
+        for player, pin in checked.items():
+            Player.objects.filter(pk=player.pk).update(signoff_pin=make_password(pin))
+    if checked:
+        log.info("sign-off PINs set for %d players by %s", len(checked), getattr(user_of(by), "username", "system"))
+    return len(checked)
+
+
+def _pin_key(player: Player) -> str:
+    return f"signoff-pin-failures:{player.pk}"
+
+
+def _check_pin(player: Player, pin: str) -> None:
+    """Refuse a wrong PIN, and any PIN after ``PIN_ATTEMPTS`` wrong ones in a
+    row for ``PIN_LOCK_SECONDS``: four digits are otherwise a matter of minutes.
+    Counted per player in the cache (shared between workers in production),
+    so trying one player's PIN at several tables counts once."""
+    key = _pin_key(player)
+    failures = cache.get(key, 0)
+    if failures >= PIN_ATTEMPTS:
+        raise ServiceError("pin_locked", _("Too many wrong PINs for %(player)s: try again in %(minutes)d minutes, "
+                                           "or use the seat's link.") % {"player": player.name,
+                                                                          "minutes": PIN_LOCK_SECONDS // 60},
+                           field="pin")
+    if not player.signoff_pin:
+        raise ServiceError("no_pin", _("%(player)s has no PIN yet: staff set one, or use the seat's link.")
+                           % {"player": player.name}, field="pin")
+    if not check_password(pin or "", player.signoff_pin):
+        if not cache.add(key, 1, PIN_LOCK_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between the two calls
+                cache.add(key, 1, PIN_LOCK_SECONDS)
+        if failures + 1 >= PIN_ATTEMPTS:
+            log.warning("sign-off PIN of player %s locked after %d wrong attempts", player.pk, PIN_ATTEMPTS)
+        raise ServiceError("wrong_pin", _("Wrong PIN for %(player)s.") % {"player": player.name}, field="pin")
+    cache.delete(key)
+
+
+# -- signing -------------------------------------------------------------------------------------
+
+
+def _lock(game: Game) -> Game:
+    # The same lock as the game services: a sign-off waits for a correction
+    # being saved, then sees the new result and refuses the old one.
+    return Game.objects.select_for_update().select_related("series").get(pk=game.pk)
+
+
+def sign_off(
+    *, game: Game, seat: int, result: str, dispute: bool = False, note: str = "", pin: str | None = None,
+    token: str | None = None, by: Actor = None,
+) -> SignOff:
+    """Seat ``seat`` confirms ``game``'s result (``dispute``: disputes it, with
+    ``note`` for the referee), proven by the seat's player's ``pin`` or by
+    the seat's link ``token``; exactly one of the two.
+
+    ``result`` is the digest of the result the player was shown
+    (``result_digest``): another result stored now is a ``Conflict``. A seat
+    signs once per result; a second time is refused. The fourth seat's
+    agreement completes the sign-off (``counting_changed``). Locks the game row.
+    """
+    if seat not in SEATS:
+        raise ServiceError("invalid_seat", _("A seat is 0 to 3."), field="seat")
+    if (pin is None) == (token is None):
+        raise ServiceError("proof_needed", _("Sign with the player's PIN or with the seat's link."), field="pin")
+    note = (note or "").strip()
+    if dispute and not note:
+        raise ServiceError("note_needed", _("Say what is wrong with the result, for the referee."), field="note")
+    if "\x00" in note or len(note) > 2000:
+        raise ServiceError("invalid_note", _("A note is at most 2,000 characters."), field="note")
+    with transaction.atomic():
+        game = _lock(game)
+        if not game.is_finished:
+            raise ServiceError("not_finished", _("This game is not finished: there is no result to sign yet."),
+                               field="game")
+        if result != result_digest(game):
+            raise Conflict("result_changed", _("The result changed after it was shown: look at it again."),
+                           field="result")
+        row = Seat.objects.select_related("player").get(game=game, seat=seat)
+        player = row.player
+        if token is not None:
+            link = read_link(token)
+            if link.game.pk != game.pk or link.seat != seat:
+                raise ServiceError("link_invalid", _("This link is for another seat."), field="token")
+            via = SignOff.Via.LINK
+        else:
+            _check_pin(player, pin or "")
+            via = SignOff.Via.PIN
+        if SignOff.objects.filter(game=game, seat=seat, withdrawn_at=None).exists():
+            raise ServiceError("already_signed", _("%(player)s has already answered for this result.")
+                               % {"player": player.name}, field="seat")
+        kind = SignOff.Kind.DISPUTE if dispute else SignOff.Kind.CONFIRM
+        signed = SignOff.objects.create(game=game, seat=seat, player=player, kind=kind, via=via, result=result,
+                                        note=note)
+        audit(game, Action.DISPUTE if dispute else Action.SIGN_OFF, by, after={
+            "seat": seat, "player": player.name, "via": via.value, "result": result, **({"note": note} if note else {}),
+        })
+        _complete_if_agreed(game)
+    return signed
+
+
+def resolve_dispute(*, signoff: SignOff, by: Actor = None) -> SignOff:
+    """The referee accepts the result as it stands over a player's dispute:
+    the seat then counts as agreed. (To correct the result instead, staff
+    correct the game, which withdraws every sign-off.) Locks the game row."""
+    with transaction.atomic():
+        game = _lock(signoff.game)
+        signoff = SignOff.objects.select_related("player").get(pk=signoff.pk)
+        if not signoff.open_dispute:
+            raise ServiceError("no_dispute", _("This dispute is no longer open."), field="signoff")
+        signoff.resolution = SignOff.Resolution.ACCEPTED
+        signoff.resolved_at = timezone.now()
+        signoff.resolved_by = user_of(by)
+        signoff.save(update_fields=["resolution", "resolved_at", "resolved_by"])
+        audit(game, Action.RESOLVE, by, before={"seat": signoff.seat, "player": signoff.player.name,
+                                                "note": signoff.note},
+              after={"resolution": signoff.resolution, "result": signoff.result})
+        _complete_if_agreed(game)
+    return signoff
+
+
+def _complete_if_agreed(game: Game) -> None:
+    in_force = list(SignOff.objects.filter(game=game, withdrawn_at=None))
+    if game.signed_off_at is None and len({s.seat for s in in_force if s.accepts}) == len(SEATS):
+        game.signed_off_at = timezone.now()
+        game.save(update_fields=["signed_off_at"])
+        counting_changed(game)
+
+
+def withdraw_signoffs(game: Game, by: Actor) -> None:
+    """The result of ``game`` changed: every sign-off in force is withdrawn
+    (an open dispute is closed as corrected), the links handed out are dead
+    (the round moves), and a complete sign-off is undone. Runs inside the
+    change's transaction, the game row locked (``replay.sync_result``)."""
+    now = timezone.now()
+    in_force = SignOff.objects.filter(game=game, withdrawn_at=None)
+    rows = list(in_force.values("seat", "kind", "resolution"))
+    in_force.filter(kind=SignOff.Kind.DISPUTE, resolution="").update(
+        resolution=SignOff.Resolution.CORRECTED, resolved_at=now, resolved_by=user_of(by))
+    in_force.update(withdrawn_at=now)
+    was_signed = game.signed_off_at is not None
+    Game.objects.filter(pk=game.pk).update(signoff_round=F("signoff_round") + 1, signed_off_at=None)
+    game.refresh_from_db(fields=["signoff_round", "signed_off_at"])
+    if rows:
+        audit(game, Action.WITHDRAW_SIGNOFFS, by, before={"seats": rows, "signed_off": was_signed})
+    if was_signed:
+        counting_changed(game)
+
+
+def counting_changed(game: Game) -> None:
+    """Whether ``game`` counts has just changed (its sign-off completed, or a
+    complete one was withdrawn), inside the transaction that changed it.
+
+    The one call site for what depends on it: the series' results stamp moves
+    here (league/versions.py), and stored per-player totals are to be
+    refreshed here for the game's four players."""
+    bump_version(game.series_id, results=True)
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSignOff:
+    seat: int
+    player: Player
+    end_score: int | None
+    place: int | None
+    points: int | None
+    answer: SignOff | None  # the row in force, if the seat answered
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``confirmed``, ``disputed`` or ``accepted`` (a dispute the referee overruled)."""
+        if self.answer is None:
+            return "waiting"
+        if self.answer.kind == SignOff.Kind.CONFIRM:
+            return "confirmed"
+        return "accepted" if self.answer.resolution == SignOff.Resolution.ACCEPTED else "disputed"
+
+
+@dataclass(frozen=True)
+class GameSignOff:
+    game: Game
+    seats: list[SeatSignOff]
+    result: str  # the digest of the result as it is ("" while the game is played)
+
+    @property
+    def complete(self) -> bool:
+        return self.game.signed_off_at is not None
+
+    @property
+    def disputes(self) -> list[SignOff]:
+        return [s.answer for s in self.seats if s.answer is not None and s.answer.open_dispute]
+
+    @property
+    def waiting_for(self) -> list[Player]:
+        return [s.player for s in self.seats if s.answer is None]
+
+
+def game_signoff(game: Game) -> GameSignOff:
+    """Each seat of ``game`` with its result and its answer in force."""
+    answers = {s.seat: s for s in SignOff.objects.filter(game=game, withdrawn_at=None)}
+    seats = [SeatSignOff(seat=s.seat, player=s.player, end_score=s.end_score, place=s.place, points=s.points,
+                         answer=answers.get(s.seat))
+             for s in Seat.objects.filter(game=game).select_related("player").order_by("seat")]
+    return GameSignOff(game=game, seats=seats, result=result_digest(game) if game.is_finished else "")
+
+
+def tables_waiting(series: Series) -> list[GameSignOff]:
+    """The games of ``series`` whose table has signing to do, for the public
+    tables view: finished games not signed off where the series asks for
+    sign-off (they do not count yet), else those where it has begun or is
+    disputed. Three queries whatever the number of games."""
+    games = Game.objects.filter(series=series, status=Game.Status.FINISHED, signed_off_at=None)
+    if not series.requires_signoff:
+        games = games.filter(signoffs__withdrawn_at__isnull=True, signoffs__isnull=False).distinct()
+    games = list(games.order_by("-finished_at", "-pk").prefetch_related("seats__player"))
+    answers: dict[int, dict[int, SignOff]] = {}
+    for s in SignOff.objects.filter(game__in=games, withdrawn_at=None):
+        answers.setdefault(s.game_id, {})[s.seat] = s
+    out = []
+    for g in games:
+        got = answers.get(g.pk, {})
+        seats = [SeatSignOff(seat=s.seat, player=s.player, end_score=s.end_score, place=s.place, points=s.points,
+                             answer=got.get(s.seat)) for s in sorted(g.seats.all(), key=lambda s: s.seat)]
+        out.append(GameSignOff(game=g, seats=seats, result=""))
+    return out
+
+
+def open_disputes(series: Series) -> list[SignOff]:
+    """The disputes waiting for a referee in ``series``, oldest first."""
+    return list(SignOff.objects.filter(game__series=series, kind=SignOff.Kind.DISPUTE, withdrawn_at=None,
+                                       resolution="").select_related("game", "player").order_by("at", "pk"))
