@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, players, series, staff, stages, tournament
+from league.views import exports, games, health, imports, players, series, signoff, staff, stages, tournament
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -31,6 +31,12 @@ urlpatterns = [
     path("staff/games/<int:pk>/end-scores/", staff.final_scores, name="staff-final-scores"),
     path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
     path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),
+    # -- the table signs the result (issue 20) --
+    path("staff/games/<int:pk>/signoff/", signoff.staff_signoff, name="staff-signoff"),
+    path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),
+    path("staff/series/<slug:slug>/pins/", signoff.pins, name="staff-pins"),
+    path("signoff/<str:token>/", signoff.seat_link, name="signoff-link"),
+    path("series/<slug:slug>/tables/", signoff.tables, name="signoff-tables"),
     # -- log import (issue 8) --
     path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),
     path("staff/games/<int:pk>/tenhou6.json", imports.export_log, name="staff-export-log"),

@@ -63,7 +63,7 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     # The personal PIN a player types on the scorer's phone to sign a game's
-    # result (league.services.signoff), hashed like a password; blank: none set.
+    # result (league.services.signoff), as a keyed hash (signoff.hash_pin); blank: none set.
     signoff_pin = models.CharField("sign-off PIN", max_length=128, blank=True, editable=False)
 
     class Meta:

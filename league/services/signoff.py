@@ -28,12 +28,12 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
 
 from league.models import SEATS, AuditEntry, Game, Player, Seat, Series, SignOff
@@ -107,6 +107,25 @@ def check_pin_format(pin: str, *, field: str = "pin") -> str:
     return pin
 
 
+def hash_pin(pin: str, *, salt: str | None = None) -> str:
+    """A PIN as stored: ``hmac-sha256$salt$digest``, keyed by the SECRET_KEY.
+
+    Not a password hasher: four to eight digits fall to any offline search
+    however slow the hash, so slowness would buy nothing but a registration
+    desk waiting half a second per player. The key is what protects them:
+    a copy of the database alone does not reveal a PIN. Guessing online is
+    what the lock (``PIN_ATTEMPTS``) stops."""
+    salt = salt or get_random_string(12)
+    digest = salted_hmac("league.signoff.pin", f"{salt}${pin}", algorithm="sha256").hexdigest()
+    return f"hmac-sha256${salt}${digest}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    scheme, _, rest = stored.partition("$")
+    salt, _, _ = rest.partition("$")
+    return scheme == "hmac-sha256" and bool(salt) and constant_time_compare(hash_pin(pin, salt=salt), stored)
+
+
 def set_pins(*, pins: Mapping[Player, str], by: Actor = None) -> int:
     """Give each player their sign-off PIN (stored hashed); returns how many.
     Every PIN is checked first: one bad PIN and none is set, the error naming
@@ -114,7 +133,7 @@ def set_pins(*, pins: Mapping[Player, str], by: Actor = None) -> int:
     checked = {p: check_pin_format(pin, field=f"pin-{p.pk}") for p, pin in pins.items()}
     with transaction.atomic():
         for player, pin in checked.items():
-            Player.objects.filter(pk=player.pk).update(signoff_pin=make_password(pin))
+            Player.objects.filter(pk=player.pk).update(signoff_pin=hash_pin(pin))
     if checked:
         log.info("sign-off PINs set for %d players by %s", len(checked), getattr(user_of(by), "username", "system"))
     return len(checked)
@@ -139,7 +158,7 @@ def _check_pin(player: Player, pin: str) -> None:
     if not player.signoff_pin:
         raise ServiceError("no_pin", _("%(player)s has no PIN yet: staff set one, or use the seat's link.")
                            % {"player": player.name}, field="pin")
-    if not check_password(pin or "", player.signoff_pin):
+    if not pin_matches(pin or "", player.signoff_pin):
         if not cache.add(key, 1, PIN_LOCK_SECONDS):
             try:
                 cache.incr(key)

@@ -1,0 +1,166 @@
+"""The table's sign-off pages: the scorer's phone (each player types a PIN, or
+scans the seat's QR code to sign on their own phone), the per-seat link's
+page, the referee's resolution of a dispute, the staff page that sets PINs,
+and the public "tables" view of who still has to sign.
+
+The PINs and links never reach a public page: the QR codes are drawn only on
+the staff page, for a login that scores the series. Views are thin: one
+service call each (``league.services.signoff``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+
+from league import services, versions
+from league.models import Player, Series, SignOff
+from league.models.tournament import hidden_from
+from league.views.cached import public_page
+from league.views.staff import _game_for, series_for_scorer, staff_required
+
+WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
+
+
+def _qr_svg(url: str) -> str:
+    # Drawn inline (no script, no extra request): the page is the only place the link is shown.
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+
+
+def _seat_cards(request: HttpRequest, state: services.signoff.GameSignOff, errors: dict[int, str]) -> list[dict[str, Any]]:
+    cards = []
+    for s in state.seats:
+        card: dict[str, Any] = {"seat": s, "wind": WINDS[s.seat], "error": errors.get(s.seat, "")}
+        if s.answer is None and state.game.is_finished:
+            url = request.build_absolute_uri(reverse("signoff-link", args=[services.seat_link_token(state.game, s.seat)]))
+            card.update(link=url, qr=_qr_svg(url))
+        cards.append(card)
+    return cards
+
+
+@staff_required
+@never_cache
+def staff_signoff(request: HttpRequest, pk: int) -> HttpResponse:
+    """The scorer's phone after the last hand: the result, each seat's answer,
+    a PIN form per seat still to answer, and the seat's QR code."""
+    game = _game_for(request, pk)
+    errors: dict[int, str] = {}
+    status = 200
+    if request.method == "POST":
+        seat = _seat_param(request.POST.get("seat"))
+        dispute = request.POST.get("action") == "dispute"
+        try:
+            services.sign_off(game=game, seat=seat, result=request.POST.get("result", ""), dispute=dispute,
+                              note=request.POST.get("note", ""), pin=request.POST.get("pin", ""), by=request.user)
+        except services.ServiceError as err:
+            errors[seat if seat in range(4) else -1] = err.message
+            status = 409 if isinstance(err, services.Conflict) else 400
+        else:
+            who = game.seats.get(seat=seat).player
+            messages.success(request, (_("%(player)s disputed the result: the referee is called.") if dispute
+                                       else _("%(player)s confirmed the result.")) % {"player": who.name})
+            return redirect("staff-signoff", pk=game.pk)
+    game.refresh_from_db()
+    state = services.game_signoff(game)
+    ctx = {"series": game.series, "game": game, "state": state, "cards": _seat_cards(request, state, errors),
+           "general_error": errors.get(-1, ""), "disputes": state.disputes,
+           "history": game.audit.filter(action__in=_SIGNOFF_ACTIONS)[:20]}
+    return render(request, "league/signoff_staff.html", ctx, status=status)
+
+
+_SIGNOFF_ACTIONS = ("sign_off", "dispute", "resolve_dispute", "signoffs_withdrawn")
+
+
+def _seat_param(value: str | None) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        return -1
+
+
+@staff_required
+def resolve(request: HttpRequest, pk: int, signoff_pk: int) -> HttpResponse:
+    """The referee accepts the result over a dispute (POST only)."""
+    game = _game_for(request, pk)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    row = get_object_or_404(SignOff, pk=signoff_pk, game=game)
+    try:
+        services.resolve_dispute(signoff=row, by=request.user)
+    except services.ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, _("The result stands; %(player)s's dispute is resolved.") % {"player": row.player.name})
+    return redirect("staff-signoff", pk=game.pk)
+
+
+@never_cache
+def seat_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own phone, through the per-seat link the scorer's screen
+    showed: the result, and Confirm or Dispute for that seat only."""
+    try:
+        link = services.read_link(token)
+    except services.ServiceError as err:
+        status = 409 if isinstance(err, services.Conflict) else 404
+        return render(request, "league/signoff_link.html", {"refused": err.message}, status=status)
+    error, status = "", 200
+    if request.method == "POST":
+        dispute = request.POST.get("action") == "dispute"
+        try:
+            services.sign_off(game=link.game, seat=link.seat, result=link.result, dispute=dispute,
+                              note=request.POST.get("note", ""), token=token)
+        except services.ServiceError as err:
+            error, status = err.message, 409 if isinstance(err, services.Conflict) else 400
+        else:
+            return redirect("signoff-link", token=token)
+    state = services.game_signoff(link.game)
+    mine = state.seats[link.seat]
+    ctx = {"game": link.game, "series": link.game.series, "state": state, "mine": mine, "wind": WINDS[link.seat],
+           "winds": WINDS, "error": error, "note": request.POST.get("note", "")}
+    response = render(request, "league/signoff_link.html", ctx, status=status)
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on
+    return response
+
+
+@public_page(lambda slug: versions.series_for_slug(slug), {})
+def tables(request: HttpRequest, slug: str) -> HttpResponse:
+    """Public: the games whose table still has to sign, seat by seat. No PIN,
+    no link: players sign at the scorer's phone or from its QR code."""
+    series = get_object_or_404(Series, slug=slug)
+    hidden = hidden_from(series)
+    rows = [{"state": g, "hide_result": hidden is not None and g.game.round_number >= hidden,
+             "seats": [(WINDS[s.seat], s) for s in g.seats]} for g in services.tables_waiting(series)]
+    return render(request, "league/signoff_tables.html", {"series": series, "rows": rows})
+
+
+@staff_required
+def pins(request: HttpRequest, slug: str) -> HttpResponse:
+    """Staff give players their sign-off PIN, many at once (registration
+    desk): a blank box leaves that player's PIN as it is."""
+    series = series_for_scorer(request, slug)
+    players = list(Player.objects.filter(Q(seats__game__series=series) | Q(registrations__series=series))
+                   .distinct().order_by("name"))
+    errors: dict[int, str] = {}
+    if request.method == "POST":
+        given = {p: request.POST.get(f"pin-{p.pk}", "").strip() for p in players}
+        given = {p: pin for p, pin in given.items() if pin}
+        try:
+            count = services.set_pins(pins=given, by=request.user)
+        except services.ServiceError as err:
+            errors[int((err.field or "pin-0").split("-")[1])] = err.message
+        else:
+            messages.success(request, _("PINs set for %(count)d players.") % {"count": count})
+            return redirect("staff-pins", slug=series.slug)
+    rows = [{"player": p, "has_pin": bool(p.signoff_pin), "error": errors.get(p.pk, "")} for p in players]
+    return render(request, "league/signoff_pins.html", {"series": series, "rows": rows},
+                  status=400 if errors else 200)
+
