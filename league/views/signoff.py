@@ -125,9 +125,13 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
     state = services.game_signoff(link.game)
     mine = state.seats[link.seat]
     ctx = {"game": link.game, "series": link.game.series, "state": state, "mine": mine, "wind": WINDS[link.seat],
-           "winds": WINDS, "error": error, "note": request.POST.get("note", "")}
+           "others": [s for s in state.seats if s.seat != link.seat], "error": error,
+           "note": request.POST.get("note", "")}
     response = render(request, "league/signoff_link.html", ctx, status=status)
-    response["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on
+    # The token is in the address: never passed to another site. Not
+    # "no-referrer", which makes the browser post with "Origin: null" and
+    # Django's CSRF check refuse the player's own confirmation.
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
