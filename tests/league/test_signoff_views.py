@@ -170,3 +170,28 @@ def test_the_staff_game_page_links_the_sign_off_after_the_last_hand(as_scorer: C
 @pytest.fixture
 def scorer(series: Series) -> User:
     return make_scorer(series, password="pw")
+
+
+def test_the_tables_view_of_a_series_that_does_not_require_it_lists_sign_offs_begun(client: Client) -> None:
+    series = make_series("ari-ari", slug="relaxed")
+    quiet, begun = (make_game(series, make_players(), table=t) for t in ("1", "2"))
+    for g in (quiet, begun):
+        services.record_final_scores(game=g, scores=END_SCORES)
+    services.sign_off(game=begun, seat=2, result=services.result_digest(begun),
+                      token=services.seat_link_token(begun, 2))
+    page = client.get(reverse("signoff-tables", args=[series.slug])).content.decode()
+    assert "table 2" in page and "table 1" not in page
+
+
+def test_the_tables_view_shows_no_points_of_a_round_the_director_hides(client: Client) -> None:
+    from league.services import tournament as event
+
+    series = make_series("ari-ari", slug="open", kind="tournament", requires_signoff=True)
+    event.configure_tournament(series=series, rounds=3)
+    game = make_game(series, make_players(), round_number=2, table="1")
+    services.record_final_scores(game=game, scores=END_SCORES)
+    path = reverse("signoff-tables", args=[series.slug])
+    assert "+60.0" in client.get(path).content.decode()
+    event.hide_results(series=series, from_round=2)
+    page = client.get(path).content.decode()
+    assert "+60.0" not in page and "-50.0" not in page and page.count('class="answer waiting"') == 4
