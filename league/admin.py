@@ -26,6 +26,7 @@ from league.models import (
     Registration,
     Seat,
     Series,
+    SignOff,
     Stage,
     StageEntry,
     TournamentAudit,
@@ -308,6 +309,17 @@ class WinAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ["hand__game__series__name"]
     list_select_related = ["hand__game__series"]
     ordering = [*by_game("hand__game__"), "hand__number", "order"]
+
+
+@admin.register(SignOff)
+class SignOffAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The table's answers, read-only: signing goes through the sign-off pages."""
+
+    list_display = ["game", "seat", "player", "kind", "via", "at", "withdrawn_at", "resolution", "note"]
+    list_filter = ["kind", "via", "resolution", "game__series"]
+    search_fields = ["player__name", "game__series__name", "note"]
+    list_select_related = ["game__series", "player"]
+    ordering = [*by_game("game__"), "seat", "at"]
 
 
 @admin.register(Seat)

@@ -195,3 +195,13 @@ def test_the_tables_view_shows_no_points_of_a_round_the_director_hides(client: C
     event.hide_results(series=series, from_round=2)
     page = client.get(path).content.decode()
     assert "+60.0" not in page and "-50.0" not in page and page.count('class="answer waiting"') == 4
+
+
+def test_the_admin_lists_the_answers_read_only(client: Client, game: Game) -> None:
+    services.sign_off(game=game, seat=3, result=services.result_digest(game), pin=PINS[3], dispute=True,
+                      note="wrong uma")
+    client.force_login(User.objects.create_superuser("admin", "admin@example.com", "pw"))
+    page = client.get(reverse("admin:league_signoff_changelist"))
+    assert page.status_code == 200 and "wrong uma" in page.content.decode()
+    row = SignOff.objects.get()
+    assert client.post(reverse("admin:league_signoff_change", args=[row.pk]), {"note": "x"}).status_code == 403
