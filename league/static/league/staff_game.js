@@ -1,0 +1,118 @@
+/* Live preview and one-tap save. The server says what the hand pays as the
+   scorer taps; Save stays where it is (a fixed bar) and, tapped while a
+   preview is on its way, waits for it and then saves: one tap. Each entry
+   carries a key made here, so a double tap, a retry or a lost answer never
+   saves twice; a Save with no network keeps the entry on screen, marked as
+   not sent, and sends it (same key) when the network is back.
+   Without this script "Show what is paid", then Save, do the same. */
+(function () {
+  var form = document.querySelector("form.hand-form");
+  if (!form || !window.fetch || !window.FormData) return;
+  var box = document.getElementById("preview"), save = document.getElementById("save-button");
+  var status = document.getElementById("save-status"), look = form.querySelector("button.look");
+  var checked = form.querySelector("input[name=checked]"), key = form.querySelector("input[name=key]");
+  var timer = null, seq = 0, pending = null, sending = false, waiting = false, tried = false, dirty = false;
+  // The server's key is the fallback; a key made on the phone replaces it, unless the
+  // browser restored an earlier one (Back): then the entry is the one already sent.
+  if (key && window.crypto && crypto.randomUUID && key.value === key.defaultValue) key.value = crypto.randomUUID();
+  save.hidden = false;
+  if (look) look.hidden = true;
+  form.classList.add("js");
+  function update() {
+    var n = ++seq, body = new FormData(form);
+    dirty = false;
+    body.delete("action");
+    form.classList.add("loading");
+    pending = fetch(form.dataset.preview, {method: "POST", body: body, credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (n !== seq) return pending;
+        box.innerHTML = html;
+        markErrors();
+        var ok = box.querySelector("[data-digest]");
+        checked.value = ok ? ok.dataset.digest : "";
+        status.textContent = ok ? ok.dataset.summary : (box.querySelector("[data-errors]") ? "Not ready: see above." : "");
+        form.classList.remove("loading");
+        pending = null;
+        return ok;
+      });
+    pending.catch(function () { form.classList.remove("loading"); pending = null; });
+    return pending;
+  }
+  // Each error next to its field, as the page without this script shows it: once Save
+  // was tapped (before that, a half-entered hand is not an error, just not finished).
+  function markErrors() {
+    form.querySelectorAll(".field.has-error").forEach(function (f) {
+      f.classList.remove("has-error");
+      f.querySelectorAll(":scope > .errorlist").forEach(function (e) { e.remove(); });
+    });
+    if (!tried) return;
+    box.querySelectorAll("[data-field]").forEach(function (li) {
+      var input = form.querySelector('[name="' + li.dataset.field + '"]');
+      var field = input && input.closest(".field");
+      if (!field) return;
+      var list = document.createElement("ul"), item = document.createElement("li");
+      list.className = "errorlist";
+      item.textContent = li.dataset.message;
+      list.appendChild(item);
+      field.classList.add("has-error");
+      field.appendChild(list);
+    });
+  }
+  function later(ms) { clearTimeout(timer); checked.value = ""; dirty = true; timer = setTimeout(update, ms); }
+  function showErrors() {
+    markErrors();
+    var bad = form.querySelector(".has-error") || box.querySelector("[data-errors], [data-stale]");
+    if (bad) bad.scrollIntoView({block: "center"});
+  }
+  function send() {
+    if (sending) return;
+    sending = true;
+    var body = new FormData(form);
+    body.set("action", "save");
+    status.textContent = "Saving…";
+    fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+      .then(function (r) {
+        return r.text().then(function (text) {
+          if (r.status === 200 && r.headers.get("X-Tenbou-Saved")) { window.location.assign(text); return; }
+          // Refused or a conflict: the server's page, as it would be without this script.
+          document.open(); document.write(text); document.close();
+        });
+      })
+      .catch(function () {
+        // Not sent (no network, or no answer): keep everything on screen; the same key goes
+        // again when the network returns, so the server saves it at most once.
+        sending = false;
+        form.classList.add("unsent");
+        status.textContent = "Not sent: offline. Kept here; it is sent when the network is back.";
+        if (!waiting) {
+          waiting = true;
+          window.addEventListener("online", function again() {
+            window.removeEventListener("online", again); waiting = false;
+            form.classList.remove("unsent");
+            if (checked.value) send(); else update().then(function () { if (checked.value) send(); });
+          });
+        }
+      });
+  }
+  form.addEventListener("change", function () { later(60); });
+  form.addEventListener("input", function (e) { if (e.target.type === "text" || e.target.type === "number") later(400); });
+  form.addEventListener("submit", function (e) {
+    var action = e.submitter ? e.submitter.value : "save";
+    if (action !== "save") return;
+    e.preventDefault();
+    tried = true;
+    if (sending || form.classList.contains("unsent") && !navigator.onLine) return;
+    clearTimeout(timer);
+    // One tap: wait for the preview of the form as it is now (asking for it if the last
+    // change has not been sent yet; an older one on its way does not count), then save it.
+    var ready = dirty || !(checked.value || pending) ? update() : (pending || Promise.resolve(true));
+    ready.then(function () {
+      // A stale form goes to the server all the same: it answers with the conflict page.
+      if (checked.value || box.querySelector("[data-stale]")) send(); else showErrors();
+    }, function () { send(); });
+  });
+  if (form.querySelector("input[name=outcome]:checked")) update();
+  var shown = form.querySelector(".has-error");
+  if (shown) { tried = true; shown.scrollIntoView({block: "center"}); }
+})();
