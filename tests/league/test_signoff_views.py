@@ -205,3 +205,19 @@ def test_the_admin_lists_the_answers_read_only(client: Client, game: Game) -> No
     assert page.status_code == 200 and "wrong uma" in page.content.decode()
     row = SignOff.objects.get()
     assert client.post(reverse("admin:league_signoff_change", args=[row.pk]), {"note": "x"}).status_code == 403
+
+
+def test_the_public_game_page_says_a_game_waits_for_its_sign_off(client: Client, game: Game) -> None:
+    path = reverse("game-detail", args=[game.pk])
+    assert "not counted yet" in client.get(path).content.decode()
+    for seat in range(4):
+        services.sign_off(game=game, seat=seat, result=services.result_digest(game), pin=PINS[seat])
+    assert "not counted yet" not in client.get(path).content.decode()
+
+
+def test_the_database_holds_one_answer_in_force_per_seat(game: Game) -> None:
+    from django.db import IntegrityError, transaction
+
+    first = services.sign_off(game=game, seat=0, result=services.result_digest(game), pin=PINS[0])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        SignOff.objects.create(game=game, seat=0, player=first.player, kind="confirm", via="pin", result=first.result)
