@@ -38,7 +38,6 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -49,12 +48,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repository's root
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.serve import serve  # noqa: E402
 
 
 def build(games: int) -> tuple[str, int, int, int]:
@@ -228,80 +224,68 @@ def main() -> None:
     slug, game_pk, player_pk, live_pk = build(args.games)
     print(f"built {args.games:,} games in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})")
 
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "league.wsgi", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )
     try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        pages = {
-            "trivial view (/healthz)": "/healthz",
-            "static, series page size": "/bench/static",
-            "game page": f"/games/{game_pk}/",
-            "series page": f"/series/{slug}/",
-            "series live fragment": f"/series/{slug}/?partial=1",
-            "player page": f"/series/{slug}/players/{player_pk}/",
-        }
-        # The static response is the series page's own bytes.
-        Path(env["BENCH_STATIC_FILE"]).write_bytes(fetch(base + pages["series page"])[2])
-        for path in pages.values():  # warm both workers (imports, template cache, page cache)
-            for _ in range(4):
-                fetch(base + path)
-        from league.models import Series
-        from league.services.audit import bump_version
+        with serve(env, workers=2) as base:
+            port = int(base.rsplit(":", 1)[1])
+            pages = {
+                "trivial view (/healthz)": "/healthz",
+                "static, series page size": "/bench/static",
+                "game page": f"/games/{game_pk}/",
+                "series page": f"/series/{slug}/",
+                "series live fragment": f"/series/{slug}/?partial=1",
+                "player page": f"/series/{slug}/players/{player_pk}/",
+            }
+            # The static response is the series page's own bytes.
+            Path(env["BENCH_STATIC_FILE"]).write_bytes(fetch(base + pages["series page"])[2])
+            for path in pages.values():  # warm both workers (imports, template cache, page cache)
+                for _ in range(4):
+                    fetch(base + path)
+            from league.models import Series
+            from league.services.audit import bump_version
 
-        series_id = Series.objects.get(slug=slug).pk
-        measured = [name for name in pages if name.startswith(("game", "series", "player"))]
-        # After a hand in a game being played: what happens every minute of an event.
-        cold_hand = {name: cold_request(base + pages[name], lambda: enter_hand(live_pk)) for name in measured}
-        # After a change of results (here the version moved as a finished game's change moves it).
-        cold = {name: cold_request(base + pages[name], lambda: bump_version(series_id)) for name in measured}
-        sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
-        gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
-        etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
-        refresh = refresh_bytes_per_hour(port, pages["series live fragment"])
-        # Every page runs between two runs of the trivial view, and is
-        # compared with their mean: on a shared machine the load drifts
-        # within minutes, and a single yardstick at the start misleads.
-        trivial_path = pages["trivial view (/healthz)"]
+            series_id = Series.objects.get(slug=slug).pk
+            measured = [name for name in pages if name.startswith(("game", "series", "player"))]
+            # After a hand in a game being played: what happens every minute of an event.
+            cold_hand = {name: cold_request(base + pages[name], lambda: enter_hand(live_pk)) for name in measured}
+            # After a change of results (here the version moved as a finished game's change moves it).
+            cold = {name: cold_request(base + pages[name], lambda: bump_version(series_id)) for name in measured}
+            sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
+            gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
+            etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
+            refresh = refresh_bytes_per_hour(port, pages["series live fragment"])
+            # Every page runs between two runs of the trivial view, and is
+            # compared with their mean: on a shared machine the load drifts
+            # within minutes, and a single yardstick at the start misleads.
+            trivial_path = pages["trivial view (/healthz)"]
 
-        def run(path: str, headers: dict[str, str] | None = None) -> tuple[float, str]:
-            out = wrk(base + path, args.seconds, args.connections, headers)
-            time.sleep(2)  # let the workers drain what wrk left queued before the next run
-            return out
+            def run(path: str, headers: dict[str, str] | None = None) -> tuple[float, str]:
+                out = wrk(base + path, args.seconds, args.connections, headers)
+                time.sleep(2)  # let the workers drain what wrk left queued before the next run
+                return out
 
-        yardsticks = [run(trivial_path)[0]]
-        results, beside = {}, {}
-        for name, path in pages.items():
-            if path == trivial_path:
-                continue
-            results[name] = run(path)
-            yardsticks.append(run(trivial_path)[0])
-            beside[name] = (yardsticks[-2] + yardsticks[-1]) / 2
-        conditional = {}
-        for name, path in pages.items():
-            if name.startswith(("game", "series", "player")):
-                # Without an ETag the page answers 200 in full: sent anyway, to show it.
-                headers = {"If-None-Match": etags[name] or '"none"'}
-                status = fetch(base + path, headers)[0]
-                conditional[name] = (*run(path, headers), status)
+            yardsticks = [run(trivial_path)[0]]
+            results, beside = {}, {}
+            for name, path in pages.items():
+                if path == trivial_path:
+                    continue
+                results[name] = run(path)
                 yardsticks.append(run(trivial_path)[0])
-                beside[f"{name} (conditional)"] = (yardsticks[-2] + yardsticks[-1]) / 2
-        # The same pages once more, in this process: CPU per request.
-        cpu_paths = {name: (path, {}) for name, path in pages.items()}
-        cpu_paths.update({f"{name}, If-None-Match": (pages[name], {"If-None-Match": etags[name] or '"none"'})
-                          for name in conditional})
-        cpu = in_process(cpu_paths, args.calls)
+                beside[name] = (yardsticks[-2] + yardsticks[-1]) / 2
+            conditional = {}
+            for name, path in pages.items():
+                if name.startswith(("game", "series", "player")):
+                    # Without an ETag the page answers 200 in full: sent anyway, to show it.
+                    headers = {"If-None-Match": etags[name] or '"none"'}
+                    status = fetch(base + path, headers)[0]
+                    conditional[name] = (*run(path, headers), status)
+                    yardsticks.append(run(trivial_path)[0])
+                    beside[f"{name} (conditional)"] = (yardsticks[-2] + yardsticks[-1]) / 2
+            # The same pages once more, in this process: CPU per request.
+            cpu_paths = {name: (path, {}) for name, path in pages.items()}
+            cpu_paths.update({f"{name}, If-None-Match": (pages[name], {"If-None-Match": etags[name] or '"none"'})
+                              for name in conditional})
+            cpu = in_process(cpu_paths, args.calls)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
 
     caching = os.environ.get("CACHE_URL", "locmem://")

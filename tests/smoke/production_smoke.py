@@ -19,16 +19,18 @@ from __future__ import annotations
 import html.parser
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))  # run as a script: tests.serve is found from the repository's root
+
+from tests.serve import serve  # noqa: E402
+
 PY = sys.executable
 SETUP = """
 import datetime
@@ -50,12 +52,6 @@ def check(condition: bool, what: str) -> None:
         print(f"SMOKE FAILED: {what}", file=sys.stderr)
         raise SystemExit(1)
     print(f"ok  {what}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -148,18 +144,8 @@ def main() -> None:
     check(made.returncode == 0, "a series, a scorer and a game" + (f": {made.stderr}" if made.returncode else ""))
     game = int(made.stdout.strip().splitlines()[-1])
 
-    port = free_port()
     log = Path(os.environ.get("SMOKE_LOG", "/tmp/tenbou-smoke.log"))
-    server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                               "--capture-output", "--error-logfile", str(log)], cwd=REPO, env=env)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
+    with serve(env, workers=2, args=("--capture-output", "--error-logfile", str(log))) as base:
         b = Browser(base)
         status, _, page, _ = b.request("/series/smoke/")
         check(status == 200 and "Smoke night" in page, "the series page")
@@ -211,9 +197,6 @@ def main() -> None:
         subprocess.run(["redis-cli", "-p", str(redis_port), "shutdown", "nosave"], capture_output=True)
         status = Browser(base).request("/series/smoke/games.csv")[0]
         check(status == 500, "a deliberate 500: the cache (Redis) stopped under a download")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     text = log.read_text(errors="replace")
     check("Internal Server Error: /series/smoke/games.csv" in text and "Traceback" in text
           and "ConnectionError" in text, f"the 500 in the log ({log}) with its traceback")
