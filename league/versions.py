@@ -20,15 +20,18 @@ first page after it recomputes the game's part, not the whole series.
 The stamps must be seen by every worker and by any command that changes a
 series: with a shared cache (redis) they live in its ``versions`` alias, and
 with a per-process cache in a directory of this machine (``VERSIONS_DIR``),
-one small file per stamp, which reads in microseconds where Django's file
-cache (pickle, expiry, compression) takes tens.
+one small file per stamp, remembered by each process until a shared
+generation moves (``DirectoryStore``): a request that finds nothing changed
+reads no file at all.
 """
 
 from __future__ import annotations
 
 import functools
+import mmap
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -59,22 +62,97 @@ class Store(Protocol):
 class DirectoryStore:
     """Keys as files of one directory: a write replaces a file whole
     (``os.replace``), an add creates it only if absent (``os.link``), so a
-    reader never sees half a value. Keys are slugs and numbers: file names."""
+    reader never sees half a value. Keys are slugs and numbers: file names.
 
-    def __init__(self, path: str) -> None:
+    Reads are remembered in the process, and a *generation* says when to
+    forget them: eight bytes in the file ``.generation``, mapped into every
+    process's memory (``mmap``, shared), which every write overwrites with
+    new random bytes after its files are in place. A read compares them with
+    those its memory was filled under (no system call) and empties the memory
+    if they moved: a request costs no file read while nothing changes. The
+    generation is read before a file, so what is remembered is never older
+    than the generation it is remembered under. Random bytes, not a counter:
+    two writers need no lock, and a value never comes back to one a reader
+    saw (no ABA).
+
+    If a cleaner of the temporary directory takes the directory away, a
+    process still maps the deleted file: each process checks at most every
+    ``recheck`` seconds (one ``stat``) that its mapping is the file in the
+    directory, and the writers check before every write.
+    """
+
+    GENERATION = ".generation"
+
+    def __init__(self, path: str, *, recheck: float = 1.0) -> None:
         self.path = Path(path)
         self.path.mkdir(parents=True, exist_ok=True)
         self.prefix = f"{self.path}{os.sep}"  # every request reads here: no pathlib
+        self.recheck = recheck
+        # The generation read and what was read under it, replaced whole: a
+        # thread that read an older generation fills a dict no longer used.
+        self._memo: tuple[bytes, dict[str, str | None]] = (b"", {})
+        self._map: mmap.mmap | None = None
+        self._file: tuple[int, int] | None = None  # (device, inode) of the mapped generation
+        self._checked = float("-inf")
+        self._lock = threading.Lock()  # a threaded server: one remap at a time
+
+    def _mapping(self, *, now: bool = False) -> mmap.mmap:
+        """The generation's mapping, checked against the directory if it is
+        ``recheck`` seconds since the last check (or ``now``)."""
+        if self._map is not None and not now and time.monotonic() < self._checked + self.recheck:
+            return self._map
+        with self._lock:
+            path = self.prefix + self.GENERATION
+            try:
+                st = os.stat(path)
+                current = (st.st_dev, st.st_ino) == self._file and st.st_size >= 8
+            except FileNotFoundError:
+                current = False
+            if not current or self._map is None:
+                self._map, self._file = self._open(path)
+                self._memo = (b"", {})  # remembered under a file that is gone
+            self._checked = time.monotonic()
+            return self._map
+
+    def _open(self, path: str) -> tuple[mmap.mmap, tuple[int, int]]:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            st = os.fstat(fd)
+            if st.st_size < 8:
+                os.ftruncate(fd, 8)  # zeros: a generation like any other
+            return mmap.mmap(fd, 8), (st.st_dev, st.st_ino)
+        finally:
+            os.close(fd)  # the mapping keeps the file
 
     def get(self, key: str) -> str | None:
+        generation = self._mapping()[:8]
+        seen, memo = self._memo
+        if generation != seen:
+            memo = {}
+            self._memo = (generation, memo)
+        try:
+            return memo[key]
+        except KeyError:
+            pass
         try:
             fd = os.open(self.prefix + key, os.O_RDONLY)
         except FileNotFoundError:
-            return None
-        try:
-            return os.read(fd, 256).decode()
-        finally:
-            os.close(fd)
+            value = None
+        else:
+            try:
+                value = os.read(fd, 256).decode()
+            finally:
+                os.close(fd)
+        memo[key] = value
+        return value
+
+    def _moved(self) -> None:
+        """Tell every process that read before this write to read again."""
+        self._mapping(now=True)[:8] = secrets.token_bytes(8)
 
     def _written(self, value: str) -> Path:
         tmp = self.path / f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
@@ -90,6 +168,7 @@ class DirectoryStore:
     def set_many(self, values: dict[str, str]) -> None:
         for key, value in values.items():
             os.replace(self._written(value), self.path / key)
+        self._moved()
 
     def add(self, key: str, value: str) -> None:
         tmp = self._written(value)
@@ -99,14 +178,18 @@ class DirectoryStore:
             pass
         finally:
             tmp.unlink()
+        self._moved()
 
     def delete_many(self, keys: list[str]) -> None:
         for key in keys:
             (self.path / key).unlink(missing_ok=True)
+        self._moved()
 
     def clear(self) -> None:
         for f in self.path.iterdir():
-            f.unlink(missing_ok=True)
+            if f.name != self.GENERATION:
+                f.unlink(missing_ok=True)
+        self._moved()
 
 
 class CacheStore:
@@ -138,6 +221,7 @@ def _new_stamp() -> str:
     return f"{secrets.token_hex(8)}:{int(time.time())}"
 
 
+@functools.lru_cache(maxsize=1024)
 def _stamp(text: str) -> Stamp:
     token, changed = text.split(":")
     return Stamp(token, int(changed))
