@@ -37,7 +37,9 @@ from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 
@@ -191,6 +193,51 @@ def _visitor_specific(request: HttpRequest) -> bool:
     return any(name in request.COOKIES for name in _VISITOR_COOKIES)
 
 
+class Page(NamedTuple):
+    """What ``public_page`` knows of a view: how to find its series and its parameters."""
+
+    series_of: Callable[..., int | str | None]
+    params: Params
+    fragment: Callable[[Mapping[str, str]], bool]
+
+
+class Lookup(NamedTuple):
+    """One request's place in the cache, and the entry found there if any."""
+
+    stamp: versions.Stamp
+    query: dict[str, str]
+    key: str
+    fragment: bool
+    cache_key: str
+    visitor_specific: bool
+    entry: Entry | None
+
+
+# The views public_page wrapped, by the function the URL resolver returns.
+_pages: dict[Callable[..., HttpResponseBase], Page] = {}
+
+
+def _look_up(request: HttpRequest, page: Page, series: int | str) -> Lookup:
+    query = canonical_query(request, page.params)
+    # The stamp is read before the view reads anything: what it renders
+    # is at least as new as the stamp it is cached under.
+    stamp = versions.stamp(series)
+    key = _page_key(request, query)
+    is_fragment = page.fragment(query)
+    cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
+    visitor_specific = not is_fragment and _visitor_specific(request)
+    entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
+    return Lookup(stamp, query, key, is_fragment, cache_key, visitor_specific, entry)
+
+
+def _remember(cache_key: str, entry: Entry) -> None:
+    if cache_key not in _local:
+        with _local_lock:  # a threaded server: one eviction at a time
+            if len(_local) >= LOCAL_PAGES:
+                _local.pop(next(iter(_local)), None)  # the oldest
+            _local[cache_key] = entry
+
+
 def public_page(
     series_of: Callable[..., int | str | None], params: Params, *,
     fragment: Callable[[Mapping[str, str]], bool] = lambda query: False,
@@ -203,49 +250,91 @@ def public_page(
     ``params`` are the query parameters the view reads: it sees only those,
     canonical. ``fragment(query)`` says whether the request is for a
     fragment, which shows nothing about the visitor and so is cached for
-    everyone.
+    everyone. A page found in the cache is usually served before it gets
+    here, by ``CachedPageMiddleware``; the view runs when it is not there.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
+        page = Page(series_of, params, fragment)
+
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
             series = series_of(**kwargs)
             if series is None or request.method not in ("GET", "HEAD"):
                 return view(request, **kwargs)
-            query = canonical_query(request, params)
-            # The stamp is read before the view reads anything: what it
-            # renders is at least as new as the stamp it is cached under.
-            stamp = versions.stamp(series)
-            key = _page_key(request, query)
-            is_fragment = fragment(query)
-            cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
-            visitor_specific = not is_fragment and _visitor_specific(request)
-            entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
+            found = _look_up(request, page, series)
+            entry = found.entry
             if entry is None:
-                request.GET = _as_get(query)
-                live = key if is_fragment else _page_key(request, {**query, "partial": "1"})
-                request.live_etag = _etags(stamp, live)[0]  # type: ignore[attr-defined]
+                request.GET = _as_get(found.query)
+                live = found.key if found.fragment else _page_key(request, {**found.query, "partial": "1"})
+                request.live_etag = _etags(found.stamp, live)[0]  # type: ignore[attr-defined]
                 response = view(request, **kwargs)
-                if visitor_specific:
+                if found.visitor_specific:
                     response["Cache-Control"] = "private, no-cache"
                     patch_vary_headers(response, ("Cookie",))
                     return response
                 if response.status_code != 200 or response.streaming:
                     return response
-                etag, gzip_etag = _etags(stamp, key)
+                etag, gzip_etag = _etags(found.stamp, found.key)
                 body = response.content
-                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, stamp.changed)
-                cache.set(cache_key, entry, PAGE_CACHE_SECONDS)
-            if cache_key not in _local:
-                with _local_lock:  # a threaded server: one eviction at a time
-                    if len(_local) >= LOCAL_PAGES:
-                        _local.pop(next(iter(_local)), None)  # the oldest
-                    _local[cache_key] = entry
+                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
+                cache.set(found.cache_key, entry, PAGE_CACHE_SECONDS)
+            _remember(found.cache_key, entry)
             return _respond(request, entry)
 
+        _pages[wrapper] = page
         return wrapper
 
     return decorate
+
+
+class CachedPageMiddleware:
+    """Serve a public page found in the cache before the rest of the
+    middleware runs, as WhiteNoise serves a static file: it goes right after
+    SecurityMiddleware and WhiteNoise (whose headers it keeps), with
+    XFrameOptionsMiddleware before it.
+
+    What the middleware it skips would do to such a request is nothing: an
+    anonymous GET of a page that holds no CSRF token and no message, whose
+    session is never read (a full page is served here only without a session
+    or messages cookie, as in ``public_page``), on a URL that resolved
+    (CommonMiddleware's slash redirect is for 404s); the host is checked
+    here as CommonMiddleware checks it. Anything else, and any page not in
+    the cache, goes on to the view. The page key holds the language, which
+    LocaleMiddleware would set later in the chain: with it installed, this
+    middleware steps aside and the pages are served by the view's decorator.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        if "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE:
+            raise MiddlewareNotUsed("the page key's language is known only after LocaleMiddleware")
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD"):
+            response = _from_cache(request)
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+
+def _from_cache(request: HttpRequest) -> HttpResponse | None:
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    page = _pages.get(match.func)  # a view wrapped again by another decorator is not here: it runs
+    if page is None or match.args:
+        return None
+    series = page.series_of(**match.kwargs)
+    if series is None:
+        return None
+    found = _look_up(request, page, series)
+    if found.entry is None:
+        return None
+    request.get_host()  # DisallowedHost (a 400) for a host not in ALLOWED_HOSTS
+    _remember(found.cache_key, found.entry)
+    return _respond(request, found.entry)
 
 
 def _sorted(query: QueryDict) -> QueryDict:

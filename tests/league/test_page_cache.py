@@ -237,3 +237,40 @@ def test_after_a_hand_only_the_games_being_played_are_read_again(
     # The series and player rows; the player's games being played; their statistics and the series'.
     with django_assert_num_queries(5):
         assert client.get(player_url).status_code == 200
+
+
+@pytest.mark.django_db  # reads only: no commits needed
+def test_a_cached_page_is_served_before_the_session_and_login_middleware(client: Client, one_series) -> None:
+    """As a static file: the second request never reaches the session, auth or
+    messages middleware (no ``request.user``), and keeps the headers of the
+    middleware in front of it."""
+    url = reverse("series-standings", args=[one_series["series"].slug])
+    first = client.get(url)
+    assert hasattr(first.wsgi_request, "user")  # computed by the view, through every middleware
+    again = client.get(url)
+    assert not hasattr(again.wsgi_request, "user")
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    for header in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy"):
+        assert again[header] == first[header], header
+    assert again["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.django_db  # reads only: no commits needed
+def test_a_cached_page_still_checks_the_host(client: Client, one_series) -> None:
+    url = reverse("series-standings", args=[one_series["series"].slug])
+    assert client.get(url).status_code == 200
+    assert client.get(url, HTTP_HOST="attacker.example").status_code == 400
+
+
+@pytest.mark.django_db  # reads only: no commits needed
+def test_a_visitor_with_a_session_is_never_served_the_anonymous_page_early(
+    client: Client, one_series, admin_user
+) -> None:
+    url = reverse("series-standings", args=[one_series["series"].slug])
+    client.get(url), client.get(url)
+    client.force_login(admin_user)
+    response = client.get(url)
+    assert response.wsgi_request.user == admin_user and ">Admin</a>" in response.content.decode()
+    # Its fragment, the same for everyone, is (once cached).
+    client.get(url + "?partial=1")
+    assert not hasattr(client.get(url + "?partial=1").wsgi_request, "user")
