@@ -47,7 +47,7 @@ from league.seating import SeatingError, assess, seat_winds, swiss_round
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.tournament import lock_series, log, tournament_of
-from league.services.tournament.rounds import _round_tables, _store_round
+from league.services.tournament.rounds import round_tables, store_round
 from league.tiebreaks import Entry, TiebreakError, check_rules, rank
 from league.tiebreaks import Game as TbGame
 from league.tournament.results import SubstituteResult, registered_result
@@ -614,8 +614,8 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         if rounds and Game.objects.filter(round_table__round=rounds[-1]).exclude(counting(series)).exists():
             raise ServiceError("round_playing", f"round {rounds[-1].number} is still being played (or waits for "
                                "its tables' sign-off)", field="stage")
-        history = [_round_tables(r) for r in rounds if stage.has_round(r.number)]
-        everything = [_round_tables(r) for r in rounds]
+        history = [round_tables(r) for r in rounds if stage.has_round(r.number)]
+        everything = [round_tables(r) for r in rounds]
         rules = rules_of(series)
         teams = {k: v for k, v in teams_of(series).items() if k in {e.registration_id for e in entries}}
         teams = teams if rules.teammates_apart and teams else {}
@@ -633,7 +633,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
                 seated = swiss_round(order, history, teams=teams or None).round
         except SeatingError as err:
             raise ServiceError(err.code, err.message, field=err.field) from None
-        rnd = _store_round(series, tournament, number, seated, f"stage:{stage.seating}")
+        rnd = store_round(series, tournament, number, seated, f"stage:{stage.seating}")
         quality = assess([*history, seated], len(order), teams or None)
         log(series, Action.SEAT, by, f"seated round {number} ({stage.name}, {stage.get_seating_display().lower()}): "
             f"{quality.repeat_count} repeat meetings, {quality.teammates_together} teammates together",

@@ -97,7 +97,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
                 r.delete()
-            created = [_store_round(series, tournament, n, tables, "pregenerated")
+            created = [store_round(series, tournament, n, tables, "pregenerated")
                        for n, tables in enumerate(result.rounds, start=1)]
             quality = result.quality
         else:
@@ -118,14 +118,14 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             rows = [*table.standings.ranked, *table.standings.unranked]
             rank = {table.registrations[row.player_id]: i for i, row in enumerate(rows)}
             order = sorted(ids, key=lambda pk: (rank.get(pk, len(rank)), pk))
-            history = [_round_tables(r) for r in played]
+            history = [round_tables(r) for r in played]
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
                 nxt = swiss_round(order, history, teams=seating_teams(series, ids))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
-            created = [_store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
+            created = [store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
             quality = nxt.quality
         log(series, Action.SEAT, by,
             f"seated round{'s' if len(created) > 1 else ''} {', '.join(str(r.number) for r in created)}: "
@@ -134,8 +134,11 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     return SeatingReport(rounds=created, quality=quality, substitutes_seated=fillers)
 
 
-def _store_round(series: Series, tournament: Tournament, number: int, tables: Sequence[Sequence[int]],
-                 mode: str) -> Round:
+def store_round(series: Series, tournament: Tournament, number: int, tables: Sequence[Sequence[int]],
+                mode: str) -> Round:
+    """Save round ``number`` as seated: tables of registration ids, East
+    first; ``mode`` says who seated it. The caller holds the series lock,
+    inside its transaction, and logs the seating."""
     rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=tournament.time_limit)
     table_rows = RoundTable.objects.bulk_create(RoundTable(round=rnd, number=i) for i in range(1, len(tables) + 1))
     RoundSeat.objects.bulk_create(
@@ -145,7 +148,7 @@ def _store_round(series: Series, tournament: Tournament, number: int, tables: Se
     return rnd
 
 
-def _round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
+def round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
     """A round as the seating engine sees it: tables of registration ids, East first."""
     tables: dict[int, list[int]] = {}
     for s in rnd.seats.order_by("table__number", "wind").values("table__number", "registration_id"):
@@ -155,7 +158,7 @@ def _round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
 
 def schedule_quality(series: Series) -> Quality | None:
     """The quality of every round seated so far (repeats, meetings, winds)."""
-    rounds = [_round_tables(r) for r in series.event_rounds.order_by("number")]
+    rounds = [round_tables(r) for r in series.event_rounds.order_by("number")]
     if not rounds:
         return None
     players = {p for rnd in rounds for t in rnd for p in t}

@@ -34,7 +34,7 @@ from league.services import ServiceError, record_final_scores
 from league.services import stages as st
 from league.services import tournament as event
 from league.services.stages import StagePlan
-from league.services.tournament.rounds import _store_round as store_round
+from league.services.tournament.rounds import store_round
 from tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
