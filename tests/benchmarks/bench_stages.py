@@ -28,7 +28,6 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 PATTERNS = [[45000, 35000, 25000, 15000], [38000, 32000, 17000, 33000], [30000, 30000, 30000, 30000],
             [52000, 28000, 21000, 19000]]  # EMA: 30,000 each
@@ -45,16 +44,11 @@ def main() -> None:
     from league.services import stages as st
     from league.services import tournament as event
     from league.services.stages import StagePlan
-    from tests.factories import make_series
+    from tests.benchmarks.events import new_event, roster, throwaway_database, timed
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        series = make_series("ema-2016", name="Benchmark open", kind="tournament")
-        event.configure_tournament(series=series, rounds=args.rounds)
-        roster = "number,first name,last name,team,country\n" + "".join(
-            f"{i},P{i},L{i},Team {(i - 1) // 4},NL\n" for i in range(1, args.players + 1))
-        event.import_registrations(series=series, text=roster)
+    with throwaway_database():
+        series = new_event(args.rounds)
+        event.import_registrations(series=series, text=roster(args.players, teams=True))
         st.set_stages(series=series, plans=[
             StagePlan("Qualifying", 1, args.rounds),
             StagePlan("Top 16", args.rounds + 1, args.rounds + 2, entry="top", top=16, carry="half"),
@@ -67,18 +61,6 @@ def main() -> None:
             event.publish_round(round=rnd)
             for i, game in enumerate(event.start_round(round=rnd)):
                 services.record_final_scores(game=game, scores=PATTERNS[(i + rnd.number) % len(PATTERNS)])
-
-        def timed(fn):  # type: ignore[no-untyped-def]
-            best, queries, result = None, 0, None
-            for _ in range(5):
-                connection.queries_log.clear()
-                with CaptureQueriesContext(connection) as ctx:
-                    t = time.perf_counter()
-                    result = fn()
-                    elapsed = time.perf_counter() - t
-                best = elapsed if best is None else min(best, elapsed)
-                queries = len(ctx)
-            return best, queries, result
 
         base_time, base_queries, base = timed(lambda: event_standings(series))
         stage_time, stage_queries, tables = timed(lambda: st.stage_tables(series))
@@ -98,8 +80,6 @@ def main() -> None:
         print(f"ema_export():                 {ema_time * 1000:7.1f} ms, {ema_queries} queries   "
               f"ratio {ema_time / base_time:.2f}x ({len(export.players)} players)")
         assert len(base.standings.ranked) == len(tables[0].rows) == args.players
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 END_SCORES = [45000, 35000, 25000, 15000]  # EMA: 30,000 each
 
@@ -42,16 +41,14 @@ def main() -> None:
     from league.models import Game, Round
     from league.models.tournament import event_standings
     from league.services import tournament as event
+    from tests.benchmarks.events import new_event, roster, throwaway_database, timed
     from tests.factories import make_series
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        series = make_series("ema-2016", name="Benchmark open", kind="tournament")
-        event.configure_tournament(series=series, rounds=args.rounds)
-        roster = "number,first name,last name\n" + "".join(f"{i},P{i},L{i}\n" for i in range(1, args.players + 1))
+    with throwaway_database():
+        series = new_event(args.rounds)
+        text = roster(args.players)
         t0 = time.perf_counter()
-        event.import_registrations(series=series, text=roster)
+        event.import_registrations(series=series, text=text)
         imported = time.perf_counter() - t0
         t0 = time.perf_counter()
         report = event.seat_rounds(series=series)
@@ -77,18 +74,6 @@ def main() -> None:
             for g in games:
                 services.record_final_scores(game=g, scores=END_SCORES)
 
-        def timed(fn):  # type: ignore[no-untyped-def]
-            best, queries, result = None, 0, None
-            for _ in range(5):
-                connection.queries_log.clear()  # the log keeps 9,000 queries; the set-up filled it
-                with CaptureQueriesContext(connection) as ctx:
-                    t = time.perf_counter()
-                    result = fn()
-                    elapsed = time.perf_counter() - t
-                best = elapsed if best is None else min(best, elapsed)
-                queries = len(ctx)
-            return best, queries, result
-
         ev_time, ev_queries, ev = timed(lambda: event_standings(series))
         st_time, st_queries, st = timed(series.standings)
         assert [r.total for r in ev.standings.ranked] == [r.total for r in st.ranked]  # same totals, same order
@@ -101,8 +86,6 @@ def main() -> None:
         print(f"bare start_game x {args.players // 4}:   {best_bare * 1000:7.1f} ms   ratio {best_start / best_bare:.2f}x")
         print(f"event_standings():  {ev_time * 1000:7.1f} ms, {ev_queries} queries")
         print(f"Series.standings(): {st_time * 1000:7.1f} ms, {st_queries} query   ratio {ev_time / st_time:.2f}x")
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":
