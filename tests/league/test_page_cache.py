@@ -274,3 +274,19 @@ def test_a_visitor_with_a_session_is_never_served_the_anonymous_page_early(
     # Its fragment, the same for everyone, is (once cached).
     client.get(url + "?partial=1")
     assert not hasattr(client.get(url + "?partial=1").wsgi_request, "user")
+
+
+@pytest.mark.django_db  # reads only: no commits needed
+@pytest.mark.parametrize("name", ["series-standings-csv", "series-games-csv", "series-hands-csv"])
+def test_a_csv_is_gzipped_for_a_client_that_accepts_it(client: Client, one_series, name: str) -> None:
+    url = reverse(name, args=[one_series["series"].slug])
+    plain = client.get(url)
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(body(packed)) == body(plain)
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+    # A strong ETag per encoding; either one names the current file.
+    assert packed["ETag"] != plain["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=plain["ETag"], HTTP_ACCEPT_ENCODING="gzip").status_code == 304
+    not_modified = client.get(url, HTTP_IF_NONE_MATCH=packed["ETag"], HTTP_ACCEPT_ENCODING="gzip")
+    assert not_modified.status_code == 304 and not_modified["ETag"] == packed["ETag"]
