@@ -115,16 +115,22 @@ class DirectoryStore:
             return self._map
 
     def _open(self, path: str) -> tuple[mmap.mmap, tuple[int, int]]:
+        # Made as the stamp files are (0o666 less the umask); a process that
+        # may not write it (another user's) still maps it to read.
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except FileNotFoundError:
-            self.path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            except FileNotFoundError:
+                self.path.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            access = mmap.ACCESS_WRITE
+        except PermissionError:
+            fd, access = os.open(path, os.O_RDONLY), mmap.ACCESS_READ
         try:
             st = os.fstat(fd)
-            if st.st_size < 8:
+            if st.st_size < 8 and access == mmap.ACCESS_WRITE:
                 os.ftruncate(fd, 8)  # zeros: a generation like any other
-            return mmap.mmap(fd, 8), (st.st_dev, st.st_ino)
+            return mmap.mmap(fd, 8, access=access), (st.st_dev, st.st_ino)
         finally:
             os.close(fd)  # the mapping keeps the file
 
