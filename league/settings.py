@@ -62,6 +62,29 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): every script is a static file, never
+# inline, and no nonce, because public pages are cached whole and served to
+# everyone (league/views/cached.py): a nonce would be the same for all. Styles
+# stay inline ('unsafe-inline' for style-src only): the templates carry their
+# <style> blocks and the hand form writes a per-seat rule; a style cannot run
+# code, and every value in it is escaped. 'wasm-unsafe-eval' lets WebAssembly
+# (offline entry under /staff/) compile, never JavaScript's eval. README
+# "Content-Security-Policy" says how to extend it.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'wasm-unsafe-eval'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "worker-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+    },
+}
+
 # ADMINS="Ada <ada@example.org>, Ben <ben@example.org>": who is mailed a 500
 # (with EMAIL_URL-style settings of the host); every error goes to stderr anyway.
 ADMINS = [(name or address, address) for name, address in getaddresses([os.environ.get("ADMINS", "")]) if address]
@@ -84,6 +107,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Before the cached pages: a page served from the cache carries the policy too.
+    "csp.middleware.CSPMiddleware",
     # A public page found in the cache is answered here, as a static file is
     # by WhiteNoise: the middleware below has nothing to do for it, and cost
     # more than the page (league/views/cached.py says why it may skip them).

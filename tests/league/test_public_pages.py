@@ -208,7 +208,7 @@ def test_game_in_progress_polls_and_says_what_comes_next(client: Client, league)
     play(game, hanchan_passing_deal()[:3])
     url = reverse("game-detail", args=[game.pk])
     html = client.get(url).content.decode()
-    assert 'data-live="1"' in html and "<script>" in html and 'http-equiv="refresh"' in html
+    assert 'data-live="1"' in html and "league/live_poll.js" in html and 'http-equiv="refresh"' in html
     assert "Next hand: E4, dealer North, 1 honba, 0 riichi sticks" in text(client.get(url))
     partial = client.get(url, {"partial": 1}).content.decode()
     assert partial.lstrip().startswith('<div id="live"') and "<html" not in partial

@@ -157,6 +157,12 @@ def main() -> None:
         check(status == 301 and headers["Location"].startswith("https://"), "plain HTTP redirected to HTTPS")
         status, headers, _, _ = b.request("/series/smoke/")
         check("max-age=31536000" in headers.get("Strict-Transport-Security", ""), "HSTS for a year")
+        # The Content-Security-Policy, on the page served whole from the cache (Redis) too.
+        csp = headers.get("Content-Security-Policy", "")
+        check("script-src 'self' 'wasm-unsafe-eval'" in csp and "frame-ancestors 'none'" in csp
+              and "object-src 'none'" in csp, "a Content-Security-Policy with scripts from the site only")
+        status, headers, _, _ = b.request("/series/smoke/")
+        check(headers.get("Content-Security-Policy") == csp, "the same policy on the cached page")
 
         staff = Browser(base)
         status, _, _, cookies = staff.request("/accounts/login/")
@@ -167,7 +173,8 @@ def main() -> None:
         check(status == 302 and any("sessionid" in c and "Secure" in c for c in cookies), "a login, secure session")
 
         # A tsumo, entered as a scorer without JavaScript: check the payments, then save.
-        status, _, page, _ = staff.request(f"/staff/games/{game}/")
+        status, headers, page, _ = staff.request(f"/staff/games/{game}/")
+        check(headers.get("Content-Security-Policy") == csp, "the policy on the staff game page")
         form = fields_of(page, "outcome")
         data: dict[str, list[str]] = {}
         for name, value in form["fields"]:

@@ -1,0 +1,42 @@
+// A light poll while something is being played: every data-seconds s fetch
+// this page with ?partial=1 and swap #live. Each poll sends the ETag of the
+// fragment it holds (data-etag on this script tag gives the first), so when
+// nothing changed the answer is a 304 of a few hundred bytes and the page is
+// left alone. Without JavaScript a <noscript> refresh keeps the page current.
+(function () {
+  var script = document.currentScript;
+  var box = document.getElementById("live");
+  if (!script || !box || !window.fetch) return;
+  var seconds = parseInt(script.getAttribute("data-seconds"), 10) || 30;
+  var etag = script.getAttribute("data-etag") || "";
+  function tick() {
+    if (box.getAttribute("data-live") !== "1" || document.hidden) { return schedule(); }
+    var url = new URL(window.location.href);
+    url.searchParams.set("partial", "1");
+    var headers = {"X-Requested-With": "fetch"};
+    if (etag) headers["If-None-Match"] = etag;
+    // no-store: the browser's cache stays out of it, so a 304 reaches us as a 304.
+    fetch(url, {headers: headers, credentials: "same-origin", cache: "no-store"})
+      .then(function (r) {
+        if (!r.ok) return null;  // a 304 is not "ok": nothing changed
+        etag = r.headers.get("ETag") || "";
+        return r.text();
+      })
+      .then(function (html) {
+        if (html === null) return;
+        var holder = document.createElement("div");
+        holder.innerHTML = html;
+        var fresh = holder.querySelector("#live");
+        if (fresh) {
+          box.innerHTML = fresh.innerHTML;
+          box.setAttribute("data-live", fresh.getAttribute("data-live"));
+          var stamp = document.getElementById("live-updated");
+          if (stamp) stamp.textContent = "Updated " + new Date().toLocaleTimeString();
+        }
+      })
+      .catch(function () {})
+      .then(schedule);
+  }
+  function schedule() { window.setTimeout(tick, seconds * 1000); }
+  schedule();
+})();
