@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, players, series, signoff, staff, stages, tournament
+from league.views import exports, games, health, imports, offline, players, series, signoff, staff, stages, tournament
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -31,6 +31,12 @@ urlpatterns = [
     path("staff/games/<int:pk>/end-scores/", staff.final_scores, name="staff-final-scores"),
     path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
     path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),
+    # -- offline entry (issue 20): the phone's engine, OFFLINE_CONTRACT.md --
+    path("staff/offline/engine.json", offline.engine_info, name="offline-engine"),
+    path("staff/offline/engine.js", offline.engine_js, name="offline-engine-js"),
+    path("staff/offline/engine.zip", offline.engine_zip, name="offline-engine-zip"),
+    path("staff/offline/pyodide/<str:name>", offline.runtime, name="offline-runtime"),
+    path("staff/games/<int:pk>/offline.json", offline.game_state, name="staff-offline-game"),
     # -- the table signs the result (issue 20) --
     path("staff/games/<int:pk>/signoff/", signoff.staff_signoff, name="staff-signoff"),
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),

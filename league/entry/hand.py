@@ -1,38 +1,141 @@
-"""A winner's hand value as the scorer gave it: han and fu, yakuman, picked
-yaku or the tiles, checked against each other and through ``scoring``."""
+"""One hand as the scorer entered it, read into a ``scoring`` hand: the
+checks of the staff hand form that go beyond one field (who won, who dealt
+in, han and fu against yaku or tiles, the draw, abort and chombo details).
+
+Pure Python, no Django: the server's ``HandForm`` runs it on its cleaned data
+and the phone runs it in Pyodide on the same fields (``league.entry.phone``),
+so a hand is read the same way on both. Errors are kept per form field, in
+the order found, with the engine's code where there is one.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
-
-from league.forms.hand_fields import yaku_table, yakuman_table, yakuman_worth
+from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
 
+SEATS = (0, 1, 2, 3)
+RON, TSUMO, DRAW, ABORT, CHOMBO = "ron", "tsumo", "draw", "abort", "chombo"
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 
-class WinValueMixin:
-    """The value entry of ``HandForm``: one winner's han, fu and yakuman.
+def seat_set(values: Sequence[str]) -> tuple[int, ...]:
+    return tuple(sorted(int(v) for v in values))
 
-    It reads the form's cleaned data and adds its errors to the form; the
-    tiles and yaku it accepts are kept on ``tiles`` and ``yaku`` for the hand.
+
+class HandEntry:
+    """Read ``data`` (the hand form's cleaned fields) into ``hand``.
+
+    ``state`` is where the game stood before the hand (the tile analysis'
+    winds). ``errors`` maps a field (None: the whole form) to its
+    ``(message, code)`` list; ``has_errors`` says whether single fields were
+    refused before (then no hand is built). A field given an error leaves
+    ``data``, as a Django form's does.
     """
 
-    rules: Ruleset
-    state: sg.TableState
-    names: list[str]
-    tiles: list[dict[str, Any]]
-    yaku: list[dict[str, Any]]
-    counted: dict[int, str]  # per winner, what was counted: "4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"
-    add_error: Callable[..., None]
+    def __init__(self, rules: Ruleset, names: Sequence[str], state: sg.TableState, data: dict[str, Any], *,
+                 has_errors: bool = False) -> None:
+        self.rules, self.names, self.state, self.data = rules, list(names), state, data
+        self.errors: dict[str | None, list[tuple[str, str | None]]] = {}
+        self._earlier = has_errors
+        self.win_seats: tuple[int, ...] = ()
+        self.hand: sg.HandInput | None = None
+        self.tiles: list[dict[str, Any]] = []
+        self.yaku: list[dict[str, Any]] = []
+        self.counted: dict[int, str] = {}  # per winner: "4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"
+        self._clean(data)
+
+    @property
+    def has_errors(self) -> bool:
+        return self._earlier or bool(self.errors)
+
+    def add_error(self, field: str | None, message: str, code: str | None = None) -> None:
+        self.errors.setdefault(field, []).append((message, code))
+        self.data.pop(field, None)  # type: ignore[arg-type]
+
+    def _clean(self, data: dict[str, Any]) -> None:
+        outcome = data.get("outcome")
+        if not outcome:
+            return
+        riichi = seat_set(data.get("riichi", []))
+        result: sg.Outcome | None = None
+        if outcome == RON:
+            result = self._clean_ron(data)
+        elif outcome == TSUMO:
+            result = self._clean_tsumo(data)
+        elif outcome == DRAW:
+            tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
+            if not tenpai and not nagashi and not data.get("all_noten"):
+                # An untouched draw is more often a forgotten tap than four noten hands.
+                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+            elif data.get("all_noten") and tenpai:
+                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+            else:
+                result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
+        elif outcome == ABORT:
+            if not data.get("abort_reason"):
+                self.add_error("abort_reason", "Choose why the hand was aborted.")
+            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
+                # Four sticks go on the table before the abort; without them 4,000 would vanish.
+                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
+            else:
+                result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
+        elif outcome == CHOMBO:
+            if not data.get("offender"):
+                self.add_error("offender", "Choose who made the chombo.")
+            else:
+                result = sg.Chombo(offender=int(data["offender"]))
+            riichi = ()  # a chombo voids the hand: no stick from it is paid
+        if result is not None and not self.has_errors:
+            self.hand = sg.HandInput(
+                outcome=result, riichi=riichi, tiles=self.tiles or None, yaku=self.yaku or None,
+                note=data.get("note") or None,
+            )
+
+    def _clean_ron(self, data: dict[str, Any]) -> sg.Ron | None:
+        winners = seat_set(data.get("winners", []))
+        loser = data.get("loser")
+        if not winners:
+            self.add_error("winners", "Tick who won.")
+        elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
+            # Said here, before han and fu are asked for three winners.
+            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                      "then Sanchahou.")
+            return None
+        elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
+            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
+                                      "tick one.")
+            return None
+        if not loser:
+            self.add_error("loser", "Choose who dealt in.")
+        elif int(loser) in winners:
+            self.add_error("loser", f"{self.names[int(loser)]} cannot both win and deal in.")
+        # Winners are listed from the discarder's right, as the engine reads them.
+        if loser:
+            winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
+        self.win_seats = winners
+        wins = [self._win(data, s, tsumo=False) for s in winners]
+        if self.has_errors or not loser:
+            return None
+        return sg.Ron(loser=int(loser), wins=tuple(w for w in wins if w is not None))
+
+    def _clean_tsumo(self, data: dict[str, Any]) -> sg.Tsumo | None:
+        if not data.get("winner"):
+            self.add_error("winner", "Choose who won.")
+            return None
+        s = int(data["winner"])
+        self.win_seats = (s,)
+        win = self._win(data, s, tsumo=True)
+        if win is None:
+            return None
+        return sg.Tsumo(winner=s, han=win.han, fu=win.fu, yakuman=win.yakuman, pao=win.pao)
 
     def _win(self, data: dict[str, Any], s: int, *, tsumo: bool) -> sg.Win | None:
         """One winner's value: han and fu, or yakuman; filled from picked yaku
@@ -94,7 +197,7 @@ class WinValueMixin:
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
-            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", ValidationError(err.message, code=err.code))
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", err.message, err.code)
             return None
         self.counted[s] = f"{han} han" + (f" {fu} fu" if fu is not None else "") + (
             f" ({', '.join(reasons)})" if reasons else "")
@@ -163,7 +266,7 @@ class WinValueMixin:
         except ScoringError as err:
             field = {"win": f"win_tile_{s}", "melds": f"melds_{s}", "dora": "dora_indicators",
                      "ura": "ura_indicators"}.get((err.field or "").split("[")[0].split(".")[0], f"tiles_{s}")
-            self.add_error(field, ValidationError(err.message, code=err.code))
+            self.add_error(field, err.message, err.code)
             return None
         stored = {k: v for k, v in request.items() if k != "rules"}
         self.tiles.append({"winner": s, **stored})
