@@ -1,7 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, offline, players, series, signoff, staff, stages, tournament
+from league.views import (
+    exports,
+    games,
+    health,
+    imports,
+    offline,
+    players,
+    series,
+    signoff,
+    staff,
+    stages,
+    tournament,
+    webapp,
+)
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -20,6 +33,10 @@ urlpatterns = [
     path("series/<slug:slug>/hands.csv", exports.hands_csv, name="series-hands-csv"),
     # -- staff entry (issue 6) --
     path("staff/", staff.home, name="staff-home"),
+    # the staff pages as a web app that works offline (issue 20): under /staff/ for the worker's scope
+    path("staff/sw.js", webapp.service_worker, name="staff-sw"),
+    path("staff/manifest.webmanifest", webapp.manifest, name="staff-manifest"),
+    path("staff/session/", webapp.login_again, name="staff-login-again"),
     path("staff/series/<slug:slug>/", staff.series_games, name="staff-series"),
     path("staff/series/<slug:slug>/start/", staff.start_game, name="staff-start"),
     path("staff/games/<int:pk>/", staff.game, name="staff-game"),
