@@ -45,9 +45,10 @@ class FetchError(Exception):
     pass
 
 
-def fetch(dest: Path = ASSETS, *, npm: str = "npm") -> dict[str, dict[str, int]]:
+def fetch(dest: Path | None = None, *, npm: str = "npm") -> dict[str, dict[str, int]]:
     """Download pyodide@PYODIDE_VERSION with ``npm pack``, check its SHA-256,
     keep RUNTIME_FILES in ``dest`` and return their sizes (raw and gzip)."""
+    dest = ASSETS if dest is None else dest
     if shutil.which(npm) is None:
         raise FetchError(f"{npm} is not installed (Debian: apt-get install nodejs npm)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,8 +88,9 @@ class Status:
     sizes: dict[str, dict[str, int]]  # runtime file -> {"bytes", "gzip_bytes"}, engine.zip included
 
 
-def status(dest: Path = ASSETS) -> Status:
+def status(dest: Path | None = None) -> Status:
     """Whether the runtime is here, and what a phone downloads for offline use."""
+    dest = ASSETS if dest is None else dest
     engine = engine_zip()
     sizes = {"engine.zip": {"bytes": len(engine.data), "gzip_bytes": engine.gzip_bytes}}
     if not all((dest / name).is_file() for name in (*RUNTIME_FILES, SIZES)):

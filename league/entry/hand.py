@@ -11,12 +11,13 @@ the order found, with the engine's code where there is one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
+from league.bounds import MAX_HAN, text_problem
 from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
 from scoring import game as sg
-from scoring.errors import ScoringError
+from scoring.errors import HandError, ScoringError
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
@@ -28,6 +29,64 @@ DORA_IDS = ("dora", "aka_dora", "ura_dora")
 
 def seat_set(values: Sequence[str]) -> tuple[int, ...]:
     return tuple(sorted(int(v) for v in values))
+
+
+def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
+    """Refuse what the database cannot hold (``league.bounds``): han past
+    ``MAX_HAN``, NUL in the note, tiles or yaku, detail nested too deep.
+
+    The engine takes any han, and a hand's ``tiles`` and ``yaku`` are detail it
+    ignores, kept as given: this is the one check they get.
+    """
+    o = hand.outcome
+    wins = list(o.wins) if isinstance(o, sg.Ron) else [o] if isinstance(o, sg.Tsumo) else []
+    for i, w in enumerate(wins):
+        if isinstance(w.han, int) and w.han > MAX_HAN:
+            where = f"{field}.outcome.wins[{i}].han" if isinstance(o, sg.Ron) else f"{field}.outcome.han"
+            raise HandError("out_of_range", f"han is at most {MAX_HAN}, not {w.han:,}", field=where)
+    for key in ("note", "tiles", "yaku"):
+        problem = text_problem(getattr(hand, key))
+        if problem:
+            raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
+
+
+def caller_field(err: ScoringError, hand_index: int | None = None) -> tuple[str | None, str]:
+    """The engine's field and message from the caller's side: a hand being
+    entered is ``outcome.loser``, any other hand of the game ``hands[5].outcome``
+    (and the message says that later hand would no longer be possible)."""
+    field, message = err.field, err.message
+    if field is not None and hand_index is not None:
+        own = f"hands[{hand_index}]"
+        if field == own or field.startswith(own + "."):
+            field = field[len(own) + 1 :] or None
+        elif field.startswith("hands["):
+            later = int(field[6 : field.index("]")]) + 1
+            message = f"hand {later} would no longer be possible: {message}"
+    return field, message
+
+
+def form_field(field: str | None, win_seats: Sequence[int], fields: Container[str]) -> str | None:
+    """The hand form's field an engine error names (``outcome.wins[1].han``
+    is the second winner's han), or None for the whole form."""
+    if not field:
+        return None
+    m = re.fullmatch(r"outcome\.wins\[(\d+)\](?:\.(\w+))?", field)
+    if m and int(m[1]) < len(win_seats):
+        part = m[2] if m[2] in ("han", "fu", "yakuman", "pao") else None
+        return f"{part}_{win_seats[int(m[1])]}" if part else "winners"
+    m = re.fullmatch(r"outcome\.(han|fu|yakuman|pao)", field)
+    if m and win_seats:
+        return f"{m[1]}_{win_seats[0]}"
+    if field.startswith("riichi"):
+        return "riichi"
+    simple = {
+        "outcome.loser": "loser", "outcome.wins": "winners", "outcome.winner": "winner",
+        "outcome.tenpai": "tenpai", "outcome.nagashi": "nagashi", "outcome.reason": "abort_reason",
+        "outcome.offender": "offender", "outcome.type": "outcome", "outcome": "outcome",
+    }
+    key = re.sub(r"\[\d+\]$", "", field)
+    name = simple.get(key)
+    return name if name in fields else None
 
 
 class HandEntry:

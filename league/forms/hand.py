@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from league.entry.hand import HandEntry
+from league.entry.hand import HandEntry, form_field
 from league.forms.base import SEATS, StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.models import Game, Hand
@@ -54,25 +54,7 @@ class HandForm(StaffForm):
     # -- errors from the services ---------------------------------------------------
 
     def service_field(self, field: str | None) -> str | None:
-        if not field:
-            return None
-        m = re.fullmatch(r"outcome\.wins\[(\d+)\](?:\.(\w+))?", field)
-        if m and int(m[1]) < len(self.win_seats):
-            part = m[2] if m[2] in ("han", "fu", "yakuman", "pao") else None
-            return f"{part}_{self.win_seats[int(m[1])]}" if part else "winners"
-        m = re.fullmatch(r"outcome\.(han|fu|yakuman|pao)", field)
-        if m and self.win_seats:
-            return f"{m[1]}_{self.win_seats[0]}"
-        if field.startswith("riichi"):
-            return "riichi"
-        simple = {
-            "outcome.loser": "loser", "outcome.wins": "winners", "outcome.winner": "winner",
-            "outcome.tenpai": "tenpai", "outcome.nagashi": "nagashi", "outcome.reason": "abort_reason",
-            "outcome.offender": "offender", "outcome.type": "outcome", "outcome": "outcome",
-        }
-        key = re.sub(r"\[\d+\]$", "", field)
-        name = simple.get(key)
-        return name if name in self.fields else None
+        return form_field(field, self.win_seats, self.fields)
 
     # -- display helpers ------------------------------------------------------------
 

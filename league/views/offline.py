@@ -73,6 +73,6 @@ def game_state(request: HttpRequest, pk: int) -> JsonResponse:
     rows = hands_of(game)
     record = game.record(hands=[r.to_input() for r in rows])
     return JsonResponse({
-        "game": game.pk, "names": seat_names(game), "record": sg.record_to_dict(record),
+        "game": game.pk, "title": str(game), "names": seat_names(game), "record": sg.record_to_dict(record),
         "number": len(rows) + 1, "state": state_digest(rows), "finished": game.is_finished,
     })
