@@ -25,7 +25,7 @@
   var gameUrl = page.dataset.gameUrl, base = page.dataset.staffUrl, user = page.dataset.user;
   var storeKey = "tenbou.queue." + gameUrl;
   var canQueue = !!(E && localStorage.getItem("tenbou.engine") === "1");
-  var offline = !navigator.onLine, syncing = false, correcting = null, loggingIn = null;
+  var offline = !navigator.onLine, syncing = false, correcting = null, loggingIn = null, engine = "";
   var store = load();
   var server = null;  // the game as the server last told it (offline.json)
 
@@ -51,7 +51,9 @@
   }
   function pts(n) { return n.toLocaleString("en-US"); }
   function signed(n) { return n > 0 ? "+" + pts(n) : pts(n); }
-  function roundName(r) { return ["East", "South", "West", "North"][Math.floor(r / 4) % 4] + " " + (r % 4 + 1); }
+  function roundName(label) {  // "E3" -> "East 3", as the server's round_name filter
+    return ({E: "East", S: "South", W: "West", N: "North"}[label.charAt(0)] || label.charAt(0)) + " " + label.slice(1);
+  }
 
   // -- the service worker, and the files it keeps for an offline reload --------------
   if ("serviceWorker" in navigator && base) {
@@ -65,7 +67,8 @@
         if (!info) return;
         localStorage.setItem("tenbou.engine", info.available ? "1" : "0");
         canQueue = !!(E && info.available);
-        var urls = [gameUrl, gameUrl + "offline.json"].concat(info.available ? info.files : []);
+        var urls = [gameUrl, gameUrl + "offline.json", base + "offline/engine.json"]
+          .concat(info.available ? info.files : []);
         if (navigator.serviceWorker) {
           navigator.serviceWorker.ready.then(function (reg) {
             if (reg.active) reg.active.postMessage({type: "keep", urls: urls});
@@ -95,8 +98,10 @@
     var n = store ? store.ops.length : 0;
     var words = n === 1 ? "1 entry is" : n + " entries are";
     var text = "";
-    if (offline) text = "No network. " + (n ? words + " on this phone, not yet saved; " : "Go on entering hands: ") +
-      "they are sent when the network is back.";
+    if (offline && engine === "loading") text = "No network. Getting this phone ready to price hands…";
+    else if (offline && canQueue) text = "No network. " + (n ? words + " on this phone, not yet saved; " :
+      "Go on entering hands: they are kept on this phone and ") + "sent when the network is back.";
+    else if (offline) text = "No network: a hand saved now stays on screen until the network is back.";
     else if (store && store.stop) text = "Sending stopped: see below. " + words + " on this phone, not yet saved.";
     else if (n) text = "Sending " + words.replace(" is", "").replace(" are", "") + " to the server…";
     banner.textContent = text;
@@ -110,15 +115,15 @@
   function render() {
     showBanner();
     if (!store || !store.game) return;
-    var g = store.game, last = store.ops.length ? store.ops[store.ops.length - 1] : null;
+    var g = store.game;
     var where = document.querySelector(".state .where"), who = document.querySelector(".state .who");
-    var after = last && last.after;
-    if (after && where) {
+    var after = store.table;
+    if (after && after.round && where) {
       where.textContent = roundName(after.round) + ", " + after.honba + " honba, " +
         (after.riichi_sticks ? after.riichi_sticks + " stick" + (after.riichi_sticks === 1 ? "" : "s") + " on the table"
           : "no sticks on the table");
     }
-    if (after && who) {
+    if (after && after.dealer !== null && who) {
       who.textContent = "";
       who.append("Hand " + g.number + " · ");
       who.appendChild(el("strong", "", g.names[after.dealer]));
@@ -239,6 +244,7 @@
     }).catch(function (why) {
       // No engine after all (its files were not kept, or it failed): the page keeps
       // the hand on screen instead, as without this script.
+      if (window.console) console.warn("Tenbou: this phone cannot price the hand:", why);
       canQueue = !!(store && store.ops.length);
       render();
       throw why;
@@ -249,6 +255,10 @@
   function preview(box) {
     return price().then(function (p) {
       if (!store) store = {game: p.game, ops: [], sent: {}, stop: null};
+      if (p.result.ok && !correcting && store.ops.length) {
+        store.table = Object.assign({}, p.result.before, {scores: p.result.before.scores});
+        render();
+      }
       return showPrice(box, p.result, p.number) ? "phone" : "";
     });
   }
@@ -270,9 +280,20 @@
       // The phone's price of every hand, as it stands after this entry (a correction
       // re-prices the later hands): what the server must agree with.
       store.priced = store.priced || {};
+      var old = Object.assign({}, store.priced);
       store.priced[p.number] = r.payments;
       (r.later || []).forEach(function (l) { if (l.payments) store.priced[l.number] = l.payments; });
-      if (correcting) op.after = store.ops.length ? store.ops[store.ops.length - 1].after : r.after;
+      if (!correcting || !store.table || p.number === p.game.number - 1) {
+        store.table = r.after;
+      } else {
+        // A correction of an earlier hand: the scores move by what its hand and the later
+        // ones pay differently; where the game stands comes with the next hand's price.
+        var scores = store.table.scores.slice();
+        Object.keys(store.priced).forEach(function (n) {
+          (old[n] || [0, 0, 0, 0]).forEach(function (v, i) { scores[i] += store.priced[n][i] - v; });
+        });
+        store.table = Object.assign({}, store.table, {scores: scores});
+      }
       store.ops.push(op);
       save();
       box.textContent = "";
@@ -450,7 +471,10 @@
       if (now) {
         now.querySelectorAll("h2").forEach(function (h) { h.remove(); });
         now.querySelectorAll("[id]").forEach(function (n) { n.removeAttribute("id"); });
-        theirs.appendChild(document.importNode(now, true));
+        // The server's own words for the game as it is now (its conflict page), not a copy of ours.
+        Array.prototype.forEach.call(now.matches("section") ? now.childNodes : [now], function (n) {
+          theirs.appendChild(document.importNode(n, true));
+        });
       }
     }
     sides.appendChild(mine);
@@ -521,6 +545,7 @@
         store.ops = out;
         store.game = game;
         store.priced = priced;
+        if (out.length) store.table = out[out.length - 1].after;
         store.stop = null;
         save();
         var old = document.getElementById("stopped");
@@ -601,10 +626,23 @@
   // -- the network going and coming ----------------------------------------------------
   function wentOffline() {
     offline = true;
+    start();
     render();
     return canQueue;
   }
-  window.addEventListener("offline", function () { offline = true; render(); });
+  // The engine starts when the network goes (it holds the page for a few seconds, so
+  // not on every page load): by the time the hand is entered, it prices it.
+  function start() {
+    if (!canQueue || engine) return;
+    engine = "loading";
+    E.ready().then(function () { engine = "ready"; render(); }, function (why) {
+      if (window.console) console.warn("Tenbou: no engine on this phone:", why);
+      engine = "";
+      canQueue = !!(store && store.ops.length);
+      render();
+    });
+  }
+  window.addEventListener("offline", wentOffline);
   window.addEventListener("online", function () {
     offline = false;
     render();
@@ -623,6 +661,7 @@
     login: login,
   };
   if (navigator.onLine) prepare();
+  if (offline || store) start();
   render();
   if (store && store.stop) {
     if (store.stop.kind === "review") { store.stop = null; showReview(); } else showStop();

@@ -34,6 +34,8 @@ self.addEventListener("message", function (event) {
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return Promise.all(data.urls.map(function (url) {
+      // The runtime never changes for a version: fetched once. The rest afresh each time.
+      if (url.indexOf("/pyodide/") === -1) return cache.add(url).catch(function () {});
       return cache.match(url).then(function (hit) { return hit || cache.add(url).catch(function () {}); });
     }));
   }));
@@ -49,7 +51,7 @@ function keep(request, response) {
 }
 
 function fromCopy(request) {
-  return caches.match(request, {ignoreSearch: true}).then(function (hit) {
+  return caches.match(request, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
     if (hit) return hit;
     if (request.mode === "navigate") {
       return new Response("<!doctype html><meta name=viewport content='width=device-width'><title>Offline</title>" +
