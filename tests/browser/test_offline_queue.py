@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
 from django.core.signals import request_started
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
@@ -331,3 +332,25 @@ def test_a_hand_entered_by_another_scorer_stops_the_queue_and_nothing_is_lost(
     assert isinstance(hands[5].outcome, Ron) and hands[5].outcome.wins[0].winner == 0
     prices = server_prices(game)
     assert {n: prices[n] for n in phone} == phone
+
+
+def test_an_expired_login_asks_for_the_password_in_place_and_the_hand_is_kept(
+        phone: Page, live_server: Any, game: Game) -> None:
+    page = phone
+    open_game(page, live_server.url, game)
+    enter_tsumo(page, 1, 2, 30)
+    expect(page.locator("#preview")).to_contain_text("East Alice pays South Bob 1,000")
+    Session.objects.all().delete()  # the login expired while the hand was being entered
+    page.locator("#save-button").tap()
+    prompt = page.locator("form.login-again")
+    expect(prompt).to_contain_text("Your login has expired. Enter the password for referee")
+    expect(page.locator("input[name=han_1][value='2']")).to_be_checked()  # nothing typed is lost
+    shot(page, "session-expired")
+    assert game.hands.count() == 0
+    prompt.locator("input[type=password]").fill("not it")
+    prompt.get_by_role("button", name="Log in again").tap()
+    expect(prompt).to_contain_text("That password is not right.")
+    prompt.locator("input[type=password]").fill("table-side-42")
+    prompt.get_by_role("button", name="Log in again").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1

@@ -97,7 +97,11 @@
     status.textContent = "Saving…";
     fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) {
-        if (r.status === 401 && Q) { sending = false; return Q.login().then(send); }
+        if (r.status === 401 && Q) {
+          sending = false;
+          status.textContent = "Not saved yet: your login expired. Enter your password at the top of the page.";
+          return Q.login().then(send);
+        }
         return r.text().then(function (text) {
           if (r.status === 200 && r.headers.get("X-Tenbou-Saved")) { window.location.assign(text); return; }
           // Refused or a conflict: the server's page, as it would be without this script.
