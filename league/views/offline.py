@@ -43,7 +43,13 @@ def runtime(request: HttpRequest, name: str) -> FileResponse:
     path = offline.ASSETS / name
     if name not in offline.RUNTIME_FILES or not path.is_file():
         raise Http404("offline entry is off: the Pyodide runtime was not fetched")
-    response = FileResponse(path.open("rb"), content_type=CONTENT_TYPES[path.suffix])
+    packed = path.with_name(name + ".gz")
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "") and packed.is_file()
+    # FileResponse would guess "application/gzip" for the .gz: the type is the file's own.
+    response = FileResponse((packed if gzipped else path).open("rb"), content_type=CONTENT_TYPES[path.suffix])
+    if gzipped:
+        response["Content-Encoding"] = "gzip"
+    response["Vary"] = "Accept-Encoding"
     response["Cache-Control"] = "public, max-age=86400"
     return response
 

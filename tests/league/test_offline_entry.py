@@ -8,6 +8,7 @@ tests/browser/test_offline_engine.py.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import offline, services
-from league.entry.fields import field_specs
+from league.entry.fields import EMPTY, clean_one, field_specs
 from league.entry.phone import price
 from league.forms import HandForm
 from league.models import Game
@@ -51,6 +52,13 @@ def test_the_phone_reads_the_fields_the_server_form_has(preset):
     ours = [(s.name, s.kind, s.choices, s.required, s.max_length, s.min_value, s.max_value)
             for s in field_specs(game.ruleset())]
     assert ours == theirs
+
+
+@pytest.mark.parametrize("preset", ["ari-ari", "wrc-2022"])
+def test_a_field_not_sent_reads_as_its_empty_value(preset):
+    for spec in field_specs(PRESETS[preset]):
+        if not spec.required:
+            assert clean_one(spec, {}) == EMPTY[spec.kind](), spec.name
 
 
 def _post(fields: dict[str, Any], number: int) -> QueryDict:
@@ -174,6 +182,13 @@ def test_with_the_runtime_every_file_the_phone_keeps_is_served(client, monkeypat
         response = client.get(url)
         assert response.status_code == 200, url
     assert client.get(reverse("offline-runtime", args=["console.html"])).status_code == 404
+    # Gzipped where the phone accepts it, with the file's own type.
+    (tmp_path / "pyodide.asm.wasm.gz").write_bytes(gzip.compress(b"x" * 10))
+    response = client.get(reverse("offline-runtime", args=["pyodide.asm.wasm"]), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert (response["Content-Type"], response["Content-Encoding"]) == ("application/wasm", "gzip")
+    assert gzip.decompress(b"".join(response.streaming_content)) == b"x" * 10
+    plain = client.get(reverse("offline-runtime", args=["pyodide.asm.wasm"]))
+    assert not plain.has_header("Content-Encoding") and b"".join(plain.streaming_content) == b"x" * 10
     response = client.get(reverse("offline-engine-zip"), HTTP_IF_NONE_MATCH=zipped.etag)
     assert response.status_code == 304
 

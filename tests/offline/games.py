@@ -127,13 +127,13 @@ def random_fields(rng: random.Random, rules: Ruleset) -> dict[str, Any]:
 
 
 def random_game(seed: int) -> dict[str, Any]:
-    """A seeded game: its ruleset and up to 14 steps, with an occasional
+    """A seeded game: its ruleset and up to 9 steps, with an occasional
     correction of an earlier hand."""
     rng = random.Random(seed)
     preset = rng.choice(sorted(PRESETS))
     rules = PRESETS[preset]
     steps: list[tuple[int | None, dict[str, Any]]] = []
-    for i in range(rng.randint(3, 14)):
+    for i in range(rng.randint(2, 9)):
         if i > 1 and rng.random() < 0.06:
             steps.append((rng.randint(1, i - 1), random_fields(rng, rules)))
         steps.append((None, random_fields(rng, rules)))
