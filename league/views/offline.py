@@ -24,11 +24,11 @@ CONTENT_TYPES = {".js": "text/javascript", ".wasm": "application/wasm", ".zip": 
 def engine_info(request: HttpRequest) -> JsonResponse:
     """Whether offline entry is on, and every URL (with its size) the phone must keep."""
     st = offline.status()
-    files = [reverse("offline-engine-js"), reverse("offline-engine-zip")]
+    files = []
     if st.available:
+        # engine.json itself too: engine.js reads it first, offline as well.
+        files = [reverse("offline-engine"), reverse("offline-engine-js"), reverse("offline-engine-zip")]
         files += [reverse("offline-runtime", args=[name]) for name in offline.RUNTIME_FILES]
-    else:
-        files = []
     return JsonResponse({
         "available": st.available, "notice": st.notice, "pyodide": offline.PYODIDE_VERSION, "files": files,
         "bytes": sum(s["bytes"] for s in st.sizes.values()) if st.available else 0,

@@ -55,6 +55,8 @@ def test_the_page_prices_a_hand_as_the_server_previews_and_saves_it(page: Page, 
     base = live_server.url
     log_in(page, base, "referee", "table-side-42")
     page.goto(base + reverse("staff-game", args=[game.pk]))
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url.removeprefix(base)))
     # Hand 3: West Carol (riichi) rons South Bob for 3 han 40 fu.
     page.check('input[name="outcome"][value="ron"]')
     page.check('input[name="winners"][value="2"]')
@@ -71,6 +73,11 @@ def test_the_page_prices_a_hand_as_the_server_previews_and_saves_it(page: Page, 
     assert answer["payments"] == [0, -5500, 6500, 0]
     for line in answer["lines"]:
         expect(preview).to_contain_text(line)  # the server's live preview says the same words
+    # Everything the engine fetched is in the list the service worker keeps for offline use.
+    kept = set(page.evaluate("async () => (await (await fetch('/staff/offline/engine.json')).json()).files"))
+    engine_files = {url for url in fetched if url.startswith("/staff/offline/")}
+    assert {"/staff/offline/pyodide/pyodide.asm.wasm", "/staff/offline/engine.zip"} <= engine_files
+    assert engine_files <= kept
     screenshot(page, "offline-engine-priced")
     page.locator("#save-button").click()
     expect(page.locator(".messages")).to_contain_text("Hand 3 saved.")
