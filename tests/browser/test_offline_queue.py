@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from league.models import EntryKey, Game
 from scoring.game import Draw, Ron, Tsumo
+from tests.browser.axe import assert_accessible
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import PHONE, phone_page
 from tests.factories import make_game, make_player, make_series, play, ron, tsumo
@@ -230,7 +231,9 @@ def server_prices(game: Game) -> dict[int, list[int]]:
 
 
 def shot(page: Page, name: str) -> None:
+    """The whole page, and the screen as the scorer sees it."""
     ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen-360.png"))  # first: a full-page shot scrolls
     page.screenshot(path=str(ARTIFACTS / f"{name}-360.png"), full_page=True)
 
 
@@ -264,6 +267,7 @@ def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
     save(page, 6)
     expect(page.locator(".offline-banner")).to_contain_text("6 entries are on this phone, not yet saved")
     shot(page, "offline-queue")
+    assert_accessible(page, "the queue offline")
 
     page.reload()  # a closed tab, a restarted phone: the page comes from the worker, the queue from storage
     expect(queued(page)).to_have_count(6)
@@ -286,9 +290,16 @@ def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
     assert hand2.outcome.wins[0].fu == 30  # the correction landed
     expect(queued(page)).to_have_count(0)
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('tenbou.queue.')).length") == 0
+    # The baseline of the same run: one hand saved online, from the tap to the page after it.
+    enter_draw(page, 1)
+    expect(page.locator("#preview")).to_contain_text("Hand 6 pays")
+    tapped = time.monotonic()
+    page.locator("#save-button").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 6 saved.")
+    online = time.monotonic() - tapped
     (ARTIFACTS / "offline-sync.json").write_text(json.dumps(
-        {"entries": 6, "hands": 5, "reconnect_to_saved_s": round(took, 2),
-         "requests_while_offline": len(while_offline)}) + "\n")
+        {"entries": 6, "hands": 5, "reconnect_to_saved_s": round(took, 2), "one_online_save_s": round(online, 2),
+         "ratio": round(took / online, 1), "requests_while_offline": len(while_offline)}) + "\n")
     assert page.viewport_size == PHONE
 
 
@@ -317,6 +328,7 @@ def test_a_hand_entered_by_another_scorer_stops_the_queue_and_nothing_is_lost(
     expect(stop.locator(".now")).to_contain_text("Hand 3 was saved by second")
     expect(queued(page)).to_have_count(2)  # both still on the phone
     shot(page, "offline-conflict")
+    assert_accessible(page, "the conflict view")
     assert game.hands.count() == 3
 
     page.get_by_role("button", name="Keep mine as the next hand").tap()
