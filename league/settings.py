@@ -44,6 +44,11 @@ CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS"
 # HTTP request is redirected. Off by default: the development server has no TLS.
 HTTPS = envbool("HTTPS", "0")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+# A scorer is not logged out in the middle of an event: a login lasts
+# SESSION_DAYS (4 by default, a long weekend) from the last request, as
+# league.sessions moves the expiry on (hourly). An expired one keeps the page's
+# input and asks for the password in place (league/views/webapp.py).
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_DAYS", "4")) * 24 * 3600
 SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1" if HTTPS else "0")
@@ -117,6 +122,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "league.sessions.SlidingSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 page.
     "axes.middleware.AxesMiddleware",

@@ -1,7 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from league.views import exports, games, health, imports, players, series, signoff, staff, stages, tournament
+from league.views import (
+    exports,
+    games,
+    health,
+    imports,
+    offline,
+    players,
+    series,
+    signoff,
+    staff,
+    stages,
+    tournament,
+    webapp,
+)
 
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
@@ -20,6 +33,10 @@ urlpatterns = [
     path("series/<slug:slug>/hands.csv", exports.hands_csv, name="series-hands-csv"),
     # -- staff entry (issue 6) --
     path("staff/", staff.home, name="staff-home"),
+    # the staff pages as a web app that works offline (issue 20): under /staff/ for the worker's scope
+    path("staff/sw.js", webapp.service_worker, name="staff-sw"),
+    path("staff/manifest.webmanifest", webapp.manifest, name="staff-manifest"),
+    path("staff/session/", webapp.login_again, name="staff-login-again"),
     path("staff/series/<slug:slug>/", staff.series_games, name="staff-series"),
     path("staff/series/<slug:slug>/start/", staff.start_game, name="staff-start"),
     path("staff/games/<int:pk>/", staff.game, name="staff-game"),
@@ -31,6 +48,12 @@ urlpatterns = [
     path("staff/games/<int:pk>/end-scores/", staff.final_scores, name="staff-final-scores"),
     path("staff/games/<int:pk>/penalties/", staff.penalties, name="staff-penalties"),
     path("staff/games/<int:pk>/penalties/<int:penalty_pk>/cancel/", staff.cancel_penalty, name="staff-cancel-penalty"),
+    # -- offline entry (issue 20): the phone's engine, OFFLINE_CONTRACT.md --
+    path("staff/offline/engine.json", offline.engine_info, name="offline-engine"),
+    path("staff/offline/engine.js", offline.engine_js, name="offline-engine-js"),
+    path("staff/offline/engine.zip", offline.engine_zip, name="offline-engine-zip"),
+    path("staff/offline/pyodide/<str:name>", offline.runtime, name="offline-runtime"),
+    path("staff/games/<int:pk>/offline.json", offline.game_state, name="staff-offline-game"),
     # -- the table signs the result (issue 20) --
     path("staff/games/<int:pk>/signoff/", signoff.staff_signoff, name="staff-signoff"),
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),

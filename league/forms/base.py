@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from league.entry.words import seat_words
 from league.models import WINDS, Game
 from league.services import ServiceError
 
@@ -46,8 +46,6 @@ class StaffForm(forms.Form):
 
     def words(self, message: str) -> str:
         """The engine counts seats 0-3; staff know them by wind and name."""
-        if not self.names:
-            return message
-        return re.sub(r"\bseat ([0-3])\b", lambda m: self.names[int(m[1])], message)
+        return seat_words(message, self.names)
 
 

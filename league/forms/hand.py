@@ -1,7 +1,7 @@
 """The hand form: one hand as the scorer saw it, turned into a ``scoring``
 ``HandInput`` (``HandForm.hand``), with service errors put back on the field
-they name. Its fields are built in ``hand_fields``; a winner's value is read
-by ``hand_value``."""
+they name. Its fields are built in ``hand_fields``; the checks across fields
+are ``league.entry.hand``'s, shared with the phone's offline engine."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from league.forms.base import SEATS, StaffForm, seat_set
+from django.core.exceptions import ValidationError
+
+from league.entry.hand import HandEntry, form_field
+from league.forms.base import SEATS, StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
-from league.forms.hand_value import WinValueMixin
 from league.models import Game, Hand
 from scoring import game as sg
 
 
-class HandForm(WinValueMixin, StaffForm):
+class HandForm(StaffForm):
     """One hand, as the scorer saw it. ``state`` is where the game stood
     before it (for the tile analysis' winds); ``hand`` is the result."""
 
@@ -40,108 +42,19 @@ class HandForm(WinValueMixin, StaffForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        outcome = data.get("outcome")
-        if not outcome:
-            return data
-        riichi = seat_set(data.get("riichi", []))
-        self.tiles: list[dict[str, Any]] = []
-        self.yaku: list[dict[str, Any]] = []
-        self.counted: dict[int, str] = {}
-        result: sg.Outcome | None = None
-        if outcome == Hand.Outcome.RON:
-            result = self._clean_ron(data)
-        elif outcome == Hand.Outcome.TSUMO:
-            result = self._clean_tsumo(data)
-        elif outcome == Hand.Outcome.DRAW:
-            tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
-            if not tenpai and not nagashi and not data.get("all_noten"):
-                # An untouched draw is more often a forgotten tap than four noten hands.
-                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
-            elif data.get("all_noten") and tenpai:
-                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
-            else:
-                result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
-        elif outcome == Hand.Outcome.ABORT:
-            if not data.get("abort_reason"):
-                self.add_error("abort_reason", "Choose why the hand was aborted.")
-            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
-                # Four sticks go on the table before the abort; without them 4,000 would vanish.
-                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
-            else:
-                result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
-        elif outcome == Hand.Outcome.CHOMBO:
-            if not data.get("offender"):
-                self.add_error("offender", "Choose who made the chombo.")
-            else:
-                result = sg.Chombo(offender=int(data["offender"]))
-            riichi = ()  # a chombo voids the hand: no stick from it is paid
-        if result is not None and not self.errors:
-            self.hand = sg.HandInput(
-                outcome=result, riichi=riichi, tiles=self.tiles or None, yaku=self.yaku or None,
-                note=data.get("note") or None,
-            )
+        # The checks across fields are league.entry's, which the phone runs too.
+        entry = HandEntry(self.rules, self.names, self.state, data, has_errors=bool(self.errors))
+        for field, errors in entry.errors.items():
+            for message, code in errors:
+                self.add_error(field, ValidationError(message, code=code))
+        self.win_seats, self.hand = entry.win_seats, entry.hand
+        self.tiles, self.yaku, self.counted = entry.tiles, entry.yaku, entry.counted
         return data
-
-    def _clean_ron(self, data: dict[str, Any]) -> sg.Ron | None:
-        winners = seat_set(data.get("winners", []))
-        loser = data.get("loser")
-        if not winners:
-            self.add_error("winners", "Tick who won.")
-        elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
-            # Said here, before han and fu are asked for three winners.
-            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
-                                      "then Sanchahou.")
-            return None
-        elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
-            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
-                                      "tick one.")
-            return None
-        if not loser:
-            self.add_error("loser", "Choose who dealt in.")
-        elif int(loser) in winners:
-            self.add_error("loser", f"{self.names[int(loser)]} cannot both win and deal in.")
-        # Winners are listed from the discarder's right, as the engine reads them.
-        if loser:
-            winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
-        self.win_seats = winners
-        wins = [self._win(data, s, tsumo=False) for s in winners]
-        if self.errors or not loser:
-            return None
-        return sg.Ron(loser=int(loser), wins=tuple(w for w in wins if w is not None))
-
-    def _clean_tsumo(self, data: dict[str, Any]) -> sg.Tsumo | None:
-        if not data.get("winner"):
-            self.add_error("winner", "Choose who won.")
-            return None
-        s = int(data["winner"])
-        self.win_seats = (s,)
-        win = self._win(data, s, tsumo=True)
-        if win is None:
-            return None
-        return sg.Tsumo(winner=s, han=win.han, fu=win.fu, yakuman=win.yakuman, pao=win.pao)
 
     # -- errors from the services ---------------------------------------------------
 
     def service_field(self, field: str | None) -> str | None:
-        if not field:
-            return None
-        m = re.fullmatch(r"outcome\.wins\[(\d+)\](?:\.(\w+))?", field)
-        if m and int(m[1]) < len(self.win_seats):
-            part = m[2] if m[2] in ("han", "fu", "yakuman", "pao") else None
-            return f"{part}_{self.win_seats[int(m[1])]}" if part else "winners"
-        m = re.fullmatch(r"outcome\.(han|fu|yakuman|pao)", field)
-        if m and self.win_seats:
-            return f"{m[1]}_{self.win_seats[0]}"
-        if field.startswith("riichi"):
-            return "riichi"
-        simple = {
-            "outcome.loser": "loser", "outcome.wins": "winners", "outcome.winner": "winner",
-            "outcome.tenpai": "tenpai", "outcome.nagashi": "nagashi", "outcome.reason": "abort_reason",
-            "outcome.offender": "offender", "outcome.type": "outcome", "outcome": "outcome",
-        }
-        key = re.sub(r"\[\d+\]$", "", field)
-        name = simple.get(key)
-        return name if name in self.fields else None
+        return form_field(field, self.win_seats, self.fields)
 
     # -- display helpers ------------------------------------------------------------
 

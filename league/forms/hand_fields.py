@@ -10,107 +10,20 @@ from typing import Any
 
 from django import forms
 
+from league.entry.tables import (  # noqa: F401  (re-exported: the form's vocabulary lives in league.entry)
+    FLAG_CHOICES,
+    FU_CHOICES,
+    HAN_CHOICES,
+    SHOWN,
+    YAKU,
+    YAKUMAN,
+    yaku_table,
+    yakuman_table,
+    yakuman_worth,
+)
 from league.forms.base import SEATS, seat_choices
 from league.models import Hand
-from scoring.rules import Renhou, Ruleset
-
-FU_CHOICES = (20, 25, *range(30, 150, 10))
-HAN_CHOICES = tuple((str(h), str(h)) for h in range(1, 13)) + (("13", "13+"),)
-
-# Yakuman by name: (id, name, worth under a double-yakuman ruleset). The ids
-# are the tile analysis' own; "other" keeps a count entered without a name.
-YAKUMAN: tuple[tuple[str, str, int], ...] = (
-    ("daisangen", "Daisangen", 1),
-    ("kokushi", "Kokushi", 1),
-    ("suuankou", "Suuankou", 1),
-    ("tsuuiisou", "Tsuuiisou", 1),
-    ("shousuushii", "Shousuushii", 1),
-    ("daisuushii", "Daisuushii", 2),
-    ("ryuuiisou", "Ryuuiisou", 1),
-    ("chinroutou", "Chinroutou", 1),
-    ("suukantsu", "Suukantsu", 1),
-    ("chuuren", "Chuuren poutou", 1),
-    ("suuankou_tanki", "Suuankou tanki", 2),
-    ("junsei_chuuren", "Junsei chuuren poutou", 2),
-    ("kokushi_13", "Kokushi, 13-sided wait", 2),
-    ("tenhou", "Tenhou", 1),
-    ("chiihou", "Chiihou", 1),
-    ("other", "Another yakuman", 1),
-    ("other_double", "Another double yakuman", 2),
-)
-# How many choices each value field shows as tap targets; the rest sit behind a "more" target.
-SHOWN = {"han": 6, "fu": 7, "yakuman": 3}
-FLAG_CHOICES = (
-    ("ippatsu", "Ippatsu"),
-    ("double_riichi", "Double riichi"),
-    ("haitei", "Haitei"),
-    ("houtei", "Houtei"),
-    ("rinshan", "Rinshan"),
-    ("chankan", "Chankan"),
-)
-
-# Yaku a scorer may pick instead of counting han: (id, name, closed han, open
-# han); open han 0 means a closed hand only. Standard values; renhou and open
-# tanyao follow the ruleset (``yaku_table``). Yakuman are counted, not picked.
-YAKU: tuple[tuple[str, str, int, int], ...] = (
-    ("riichi", "Riichi", 1, 0),
-    ("double_riichi", "Double riichi", 2, 0),
-    ("ippatsu", "Ippatsu", 1, 0),
-    ("menzen_tsumo", "Menzen tsumo", 1, 0),
-    ("pinfu", "Pinfu", 1, 0),
-    ("iipeikou", "Iipeikou", 1, 0),
-    ("tanyao", "Tanyao", 1, 1),
-    ("yakuhai", "Yakuhai (each)", 1, 1),
-    ("yakuhai_2", "Yakuhai, second set", 1, 1),
-    ("double_wind", "Double wind (seat and round)", 2, 2),
-    ("haitei", "Haitei / houtei", 1, 1),
-    ("rinshan", "Rinshan kaihou", 1, 1),
-    ("chankan", "Chankan", 1, 1),
-    ("sanshoku", "Sanshoku", 2, 1),
-    ("ittsuu", "Ittsuu", 2, 1),
-    ("chanta", "Chanta", 2, 1),
-    ("chiitoitsu", "Chiitoitsu (seven pairs)", 2, 0),
-    ("toitoi", "Toitoi", 2, 2),
-    ("sanankou", "Sanankou", 2, 2),
-    ("sankantsu", "Sankantsu", 2, 2),
-    ("sanshoku_doukou", "Sanshoku doukou", 2, 2),
-    ("honroutou", "Honroutou", 2, 2),
-    ("shousangen", "Shousangen", 2, 2),
-    ("ryanpeikou", "Ryanpeikou", 3, 0),
-    ("junchan", "Junchan", 3, 2),
-    ("honitsu", "Honitsu", 3, 2),
-    ("chinitsu", "Chinitsu", 6, 5),
-)
-
-
-def yaku_table(rules: Ruleset) -> dict[str, tuple[str, int, int]]:
-    """The pickable yaku under ``rules``: id -> (name, closed han, open han)."""
-    table = {y: (name, closed, open_) for y, name, closed, open_ in YAKU}
-    if not rules.open_tanyao:
-        table["tanyao"] = ("Tanyao", 1, 0)
-    if rules.renhou is Renhou.HAN5:
-        table["renhou"] = ("Renhou", 5, 0)
-    elif rules.renhou is Renhou.MANGAN:
-        table["renhou"] = ("Renhou (mangan)", 5, 0)
-    return table
-
-
-def yakuman_table(rules: Ruleset) -> dict[str, tuple[str, int]]:
-    """The yakuman a scorer may name under ``rules``: id -> (name, worth)."""
-    table = {y: (name, worth if rules.double_yakuman else 1) for y, name, worth in YAKUMAN}
-    if rules.renhou is Renhou.YAKUMAN:
-        table["renhou"] = ("Renhou", 1)
-    return table
-
-
-def yakuman_worth(rules: Ruleset, picked: Sequence[str]) -> int:
-    """How many yakuman the named ones make: added up where the ruleset
-    stacks them, else the biggest."""
-    table = yakuman_table(rules)
-    worths = [table[y][1] for y in picked if y in table]
-    if not worths:
-        return 0
-    return sum(worths) if rules.yakuman_stacking else max(worths)
+from scoring.rules import Ruleset
 
 
 def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from league.entry.hand import caller_field
 from scoring.errors import ScoringError
 
 
@@ -25,14 +26,7 @@ class ServiceError(Exception):
     def from_scoring(cls, err: ScoringError, *, hand_index: int | None = None) -> ServiceError:
         """Name the field from the caller's side: a hand being entered is
         ``outcome.loser``, any other hand of the game ``hands[5].outcome``."""
-        field, message = err.field, err.message
-        if field is not None and hand_index is not None:
-            own = f"hands[{hand_index}]"
-            if field == own or field.startswith(own + "."):
-                field = field[len(own) + 1 :] or None
-            elif field.startswith("hands["):
-                later = int(field[6 : field.index("]")]) + 1
-                message = f"hand {later} would no longer be possible: {message}"
+        field, message = caller_field(err, hand_index)
         return cls(err.code, message, field=field)
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from league.bounds import MAX_HAN, MAX_INTEGER, MAX_SEAT_POINTS, text_problem
+from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
+from league.entry.hand import check_hand_bounds
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
@@ -20,7 +21,7 @@ from league.services.signoff import withdraw_signoffs
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
-from scoring.errors import HandError, ScoringError
+from scoring.errors import ScoringError
 from scoring.settlement import MAX_SCORE
 
 Action = AuditEntry.Action
@@ -122,25 +123,6 @@ def replay_game(game: Game, inputs: list[sg.HandInput], *, hand_index: int | Non
         return sg.replay(game.record(hands=inputs))
     except ScoringError as err:
         raise ServiceError.from_scoring(err, hand_index=hand_index) from None
-
-
-def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
-    """Refuse what the database cannot hold (``league.bounds``): han past
-    ``MAX_HAN``, NUL in the note, tiles or yaku, detail nested too deep.
-
-    The engine takes any han, and a hand's ``tiles`` and ``yaku`` are detail it
-    ignores, kept as given: this is the one check they get.
-    """
-    o = hand.outcome
-    wins = list(o.wins) if isinstance(o, sg.Ron) else [o] if isinstance(o, sg.Tsumo) else []
-    for i, w in enumerate(wins):
-        if isinstance(w.han, int) and w.han > MAX_HAN:
-            where = f"{field}.outcome.wins[{i}].han" if isinstance(o, sg.Ron) else f"{field}.outcome.han"
-            raise HandError("out_of_range", f"han is at most {MAX_HAN}, not {w.han:,}", field=where)
-    for key in ("note", "tiles", "yaku"):
-        problem = text_problem(getattr(hand, key))
-        if problem:
-            raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
 
 
 def check_result_bounds(result: sg.GameResult) -> None:

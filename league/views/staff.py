@@ -9,15 +9,17 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
@@ -29,7 +31,23 @@ from league.views.series import int_param
 from scoring import game as sg
 from scoring.errors import ScoringError
 
-staff_required = login_required(login_url="login")
+_to_login = login_required(login_url="login")
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A login, or the login page; the game page's script (it sends
+    ``X-Tenbou-Entry``) gets a 401 it can read instead of a redirect, so it asks
+    for the password in place and sends the entry again: nothing typed is lost."""
+    redirecting = _to_login(view)
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and request.headers.get("X-Tenbou-Entry"):
+            body = {"error": {"code": "login_required", "message": "Your login has expired: enter your password."}}
+            return JsonResponse(body, status=401)
+        return redirecting(request, *args, **kwargs)
+
+    return wrapped
 
 ENDED_BY = {
     sg.EndReason.ALL_LAST: "the last hand passed the deal",

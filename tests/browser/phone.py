@@ -79,9 +79,12 @@ class Meter:
         path.write_text(json.dumps(self.table(), indent=1) + "\n")
 
 
-def phone_page(browser: Browser) -> Iterator[Page]:
-    """A touch phone, 360 x 740: taps are touch events, the viewport a phone's."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+def phone_page(browser: Browser, **options: object) -> Iterator[Page]:
+    """A touch phone, 360 x 740: taps are touch events, the viewport a phone's.
+    ``options`` go to the browser context (``service_workers="block"``: a phone
+    that keeps nothing for offline use)."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2,
+                                  **options)  # type: ignore[arg-type]
     context.set_default_timeout(10_000)
     try:
         yield context.new_page()

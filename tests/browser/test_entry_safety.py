@@ -210,9 +210,17 @@ def test_a_stale_correction_gets_the_conflict_page_not_a_404(phone: Page, other_
     assert game.hands.count() == 1
 
 
-def test_offline_save_keeps_the_entry_and_sends_it_once_when_back(phone: Page, live_server: Any,
+@pytest.fixture
+def phone_keeping_nothing(browser: Browser) -> Iterator[Page]:
+    """A phone without the offline engine (no service worker to keep its files)."""
+    yield from phone_page(browser, service_workers="block")
+
+
+def test_offline_save_keeps_the_entry_and_sends_it_once_when_back(phone_keeping_nothing: Page, live_server: Any,
                                                                   game: Game) -> None:
-    page = phone
+    # Without the engine the hand stays on screen and goes when the network is back;
+    # with it, the hand is queued on the phone instead (test_offline_queue.py).
+    page = phone_keeping_nothing
     open_game(page, live_server.url, game)
     tsumo_2_30(page)
     expect(page.locator("#preview")).to_contain_text(f"{E} pays {S} 1,000")

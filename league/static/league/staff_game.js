@@ -4,7 +4,10 @@
    carries a key made here, so a double tap, a retry or a lost answer never
    saves twice; a Save with no network keeps the entry on screen, marked as
    not sent, and sends it (same key) when the network is back.
-   Without this script "Show what is paid", then Save, do the same. */
+   Without this script "Show what is paid", then Save, do the same.
+   While there is no network (or hands wait to be sent), queue.js prices and
+   keeps each hand on the phone instead (window.TenbouQueue); an expired login
+   is asked for there too, and the request then goes again. */
 (function () {
   var form = document.querySelector("form.hand-form");
   if (!form || !window.fetch || !window.FormData) return;
@@ -18,12 +21,27 @@
   save.hidden = false;
   if (look) look.hidden = true;
   form.classList.add("js");
+  var Q = window.TenbouQueue;
   function update() {
     var n = ++seq, body = new FormData(form);
     dirty = false;
     body.delete("action");
     form.classList.add("loading");
-    pending = fetch(form.dataset.preview, {method: "POST", body: body, credentials: "same-origin"})
+    if (Q && Q.active()) {
+      pending = Q.preview(box).then(function (ok) {
+        if (n !== seq) return pending;
+        markErrors();
+        checked.value = ok;
+        status.textContent = ok ? box.querySelector("[data-summary]").dataset.summary : "Not ready: see above.";
+        form.classList.remove("loading");
+        pending = null;
+        return ok;
+      });
+      pending.catch(function () { form.classList.remove("loading"); pending = null; });
+      return pending;
+    }
+    pending = fetch(form.dataset.preview, {method: "POST", body: body, credentials: "same-origin",
+                                           headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         if (n !== seq) return pending;
@@ -36,7 +54,12 @@
         pending = null;
         return ok;
       });
-    pending.catch(function () { form.classList.remove("loading"); pending = null; });
+    pending.catch(function (why) {
+      form.classList.remove("loading");
+      pending = null;
+      if (why === 401 && Q) Q.login().then(update);
+      else if (typeof why !== "number" && Q && !Q.active() && Q.down() && n === seq) update();  // priced here
+    });
     return pending;
   }
   // Each error next to its field, as the page without this script shows it: once Save
@@ -67,12 +90,18 @@
   }
   function send() {
     if (sending) return;
+    if (Q && Q.active()) { keep(); return; }
     sending = true;
     var body = new FormData(form);
     body.set("action", "save");
     status.textContent = "Saving…";
     fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) {
+        if (r.status === 401 && Q) {
+          sending = false;
+          status.textContent = "Not saved yet: your login expired. Enter your password at the top of the page.";
+          return Q.login().then(send);
+        }
         return r.text().then(function (text) {
           if (r.status === 200 && r.headers.get("X-Tenbou-Saved")) { window.location.assign(text); return; }
           // Refused or a conflict: the server's page, as it would be without this script.
@@ -81,19 +110,29 @@
       })
       .catch(function () {
         // Not sent (no network, or no answer): keep everything on screen; the same key goes
-        // again when the network returns, so the server saves it at most once.
+        // again when the network returns, so the server saves it at most once. With
+        // the phone's engine, it joins the queue of hands kept on the phone (same key).
         sending = false;
-        form.classList.add("unsent");
-        status.textContent = "Not sent: offline. Kept here; it is sent when the network is back.";
-        if (!waiting) {
-          waiting = true;
-          window.addEventListener("online", function again() {
-            window.removeEventListener("online", again); waiting = false;
-            form.classList.remove("unsent");
-            if (checked.value) send(); else update().then(function () { if (checked.value) send(); });
-          });
-        }
+        if (Q && Q.down()) keep(); else unsent();
       });
+  }
+  function unsent() {
+    form.classList.add("unsent");
+    status.textContent = "Not sent: offline. Kept here; it is sent when the network is back.";
+    if (!waiting) {
+      waiting = true;
+      window.addEventListener("online", function again() {
+        window.removeEventListener("online", again); waiting = false;
+        form.classList.remove("unsent");
+        if (checked.value) send(); else update().then(function () { if (checked.value) send(); });
+      });
+    }
+  }
+  // Queued on the phone: priced there; kept and listed, or its errors shown by their fields.
+  function keep() {
+    Q.save(box).then(function (kept) {
+      if (kept) { checked.value = ""; tried = false; } else { tried = true; showErrors(); }
+    }, unsent);  // the phone could not price it (its engine did not load): kept on screen
   }
   form.addEventListener("change", function () { later(60); });
   form.addEventListener("input", function (e) { if (e.target.type === "text" || e.target.type === "number") later(400); });

@@ -1,0 +1,335 @@
+"""One hand as the scorer entered it, read into a ``scoring`` hand: the
+checks of the staff hand form that go beyond one field (who won, who dealt
+in, han and fu against yaku or tiles, the draw, abort and chombo details).
+
+Pure Python, no Django: the server's ``HandForm`` runs it on its cleaned data
+and the phone runs it in Pyodide on the same fields (``league.entry.phone``),
+so a hand is read the same way on both. Errors are kept per form field, in
+the order found, with the engine's code where there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container, Sequence
+from typing import Any
+
+from league.bounds import MAX_HAN, text_problem
+from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
+from scoring import game as sg
+from scoring.errors import HandError, ScoringError
+from scoring.hand_api import hand_request
+from scoring.payment import check_han_fu
+from scoring.rules import Ruleset
+
+SEATS = (0, 1, 2, 3)
+RON, TSUMO, DRAW, ABORT, CHOMBO = "ron", "tsumo", "draw", "abort", "chombo"
+DORA_IDS = ("dora", "aka_dora", "ura_dora")
+
+
+def seat_set(values: Sequence[str]) -> tuple[int, ...]:
+    return tuple(sorted(int(v) for v in values))
+
+
+def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
+    """Refuse what the database cannot hold (``league.bounds``): han past
+    ``MAX_HAN``, NUL in the note, tiles or yaku, detail nested too deep.
+
+    The engine takes any han, and a hand's ``tiles`` and ``yaku`` are detail it
+    ignores, kept as given: this is the one check they get.
+    """
+    o = hand.outcome
+    wins = list(o.wins) if isinstance(o, sg.Ron) else [o] if isinstance(o, sg.Tsumo) else []
+    for i, w in enumerate(wins):
+        if isinstance(w.han, int) and w.han > MAX_HAN:
+            where = f"{field}.outcome.wins[{i}].han" if isinstance(o, sg.Ron) else f"{field}.outcome.han"
+            raise HandError("out_of_range", f"han is at most {MAX_HAN}, not {w.han:,}", field=where)
+    for key in ("note", "tiles", "yaku"):
+        problem = text_problem(getattr(hand, key))
+        if problem:
+            raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
+
+
+def caller_field(err: ScoringError, hand_index: int | None = None) -> tuple[str | None, str]:
+    """The engine's field and message from the caller's side: a hand being
+    entered is ``outcome.loser``, any other hand of the game ``hands[5].outcome``
+    (and the message says that later hand would no longer be possible)."""
+    field, message = err.field, err.message
+    if field is not None and hand_index is not None:
+        own = f"hands[{hand_index}]"
+        if field == own or field.startswith(own + "."):
+            field = field[len(own) + 1 :] or None
+        elif field.startswith("hands["):
+            later = int(field[6 : field.index("]")]) + 1
+            message = f"hand {later} would no longer be possible: {message}"
+    return field, message
+
+
+def form_field(field: str | None, win_seats: Sequence[int], fields: Container[str]) -> str | None:
+    """The hand form's field an engine error names (``outcome.wins[1].han``
+    is the second winner's han), or None for the whole form."""
+    if not field:
+        return None
+    m = re.fullmatch(r"outcome\.wins\[(\d+)\](?:\.(\w+))?", field)
+    if m and int(m[1]) < len(win_seats):
+        part = m[2] if m[2] in ("han", "fu", "yakuman", "pao") else None
+        return f"{part}_{win_seats[int(m[1])]}" if part else "winners"
+    m = re.fullmatch(r"outcome\.(han|fu|yakuman|pao)", field)
+    if m and win_seats:
+        return f"{m[1]}_{win_seats[0]}"
+    if field.startswith("riichi"):
+        return "riichi"
+    simple = {
+        "outcome.loser": "loser", "outcome.wins": "winners", "outcome.winner": "winner",
+        "outcome.tenpai": "tenpai", "outcome.nagashi": "nagashi", "outcome.reason": "abort_reason",
+        "outcome.offender": "offender", "outcome.type": "outcome", "outcome": "outcome",
+    }
+    key = re.sub(r"\[\d+\]$", "", field)
+    name = simple.get(key)
+    return name if name in fields else None
+
+
+class HandEntry:
+    """Read ``data`` (the hand form's cleaned fields) into ``hand``.
+
+    ``state`` is where the game stood before the hand (the tile analysis'
+    winds). ``errors`` maps a field (None: the whole form) to its
+    ``(message, code)`` list; ``has_errors`` says whether single fields were
+    refused before (then no hand is built). A field given an error leaves
+    ``data``, as a Django form's does.
+    """
+
+    def __init__(self, rules: Ruleset, names: Sequence[str], state: sg.TableState, data: dict[str, Any], *,
+                 has_errors: bool = False) -> None:
+        self.rules, self.names, self.state, self.data = rules, list(names), state, data
+        self.errors: dict[str | None, list[tuple[str, str | None]]] = {}
+        self._earlier = has_errors
+        self.win_seats: tuple[int, ...] = ()
+        self.hand: sg.HandInput | None = None
+        self.tiles: list[dict[str, Any]] = []
+        self.yaku: list[dict[str, Any]] = []
+        self.counted: dict[int, str] = {}  # per winner: "4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"
+        self._clean(data)
+
+    @property
+    def has_errors(self) -> bool:
+        return self._earlier or bool(self.errors)
+
+    def add_error(self, field: str | None, message: str, code: str | None = None) -> None:
+        self.errors.setdefault(field, []).append((message, code))
+        self.data.pop(field, None)  # type: ignore[arg-type]
+
+    def _clean(self, data: dict[str, Any]) -> None:
+        outcome = data.get("outcome")
+        if not outcome:
+            return
+        riichi = seat_set(data.get("riichi", []))
+        result: sg.Outcome | None = None
+        if outcome == RON:
+            result = self._clean_ron(data)
+        elif outcome == TSUMO:
+            result = self._clean_tsumo(data)
+        elif outcome == DRAW:
+            tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
+            if not tenpai and not nagashi and not data.get("all_noten"):
+                # An untouched draw is more often a forgotten tap than four noten hands.
+                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+            elif data.get("all_noten") and tenpai:
+                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+            else:
+                result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
+        elif outcome == ABORT:
+            if not data.get("abort_reason"):
+                self.add_error("abort_reason", "Choose why the hand was aborted.")
+            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
+                # Four sticks go on the table before the abort; without them 4,000 would vanish.
+                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
+            else:
+                result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
+        elif outcome == CHOMBO:
+            if not data.get("offender"):
+                self.add_error("offender", "Choose who made the chombo.")
+            else:
+                result = sg.Chombo(offender=int(data["offender"]))
+            riichi = ()  # a chombo voids the hand: no stick from it is paid
+        if result is not None and not self.has_errors:
+            self.hand = sg.HandInput(
+                outcome=result, riichi=riichi, tiles=self.tiles or None, yaku=self.yaku or None,
+                note=data.get("note") or None,
+            )
+
+    def _clean_ron(self, data: dict[str, Any]) -> sg.Ron | None:
+        winners = seat_set(data.get("winners", []))
+        loser = data.get("loser")
+        if not winners:
+            self.add_error("winners", "Tick who won.")
+        elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
+            # Said here, before han and fu are asked for three winners.
+            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                      "then Sanchahou.")
+            return None
+        elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
+            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
+                                      "tick one.")
+            return None
+        if not loser:
+            self.add_error("loser", "Choose who dealt in.")
+        elif int(loser) in winners:
+            self.add_error("loser", f"{self.names[int(loser)]} cannot both win and deal in.")
+        # Winners are listed from the discarder's right, as the engine reads them.
+        if loser:
+            winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
+        self.win_seats = winners
+        wins = [self._win(data, s, tsumo=False) for s in winners]
+        if self.has_errors or not loser:
+            return None
+        return sg.Ron(loser=int(loser), wins=tuple(w for w in wins if w is not None))
+
+    def _clean_tsumo(self, data: dict[str, Any]) -> sg.Tsumo | None:
+        if not data.get("winner"):
+            self.add_error("winner", "Choose who won.")
+            return None
+        s = int(data["winner"])
+        self.win_seats = (s,)
+        win = self._win(data, s, tsumo=True)
+        if win is None:
+            return None
+        return sg.Tsumo(winner=s, han=win.han, fu=win.fu, yakuman=win.yakuman, pao=win.pao)
+
+    def _win(self, data: dict[str, Any], s: int, *, tsumo: bool) -> sg.Win | None:
+        """One winner's value: han and fu, or yakuman; filled from picked yaku
+        or from tiles when the scorer gave those instead."""
+        han, fu = data.get(f"han_{s}"), data.get(f"fu_{s}")
+        named = list(data.get(f"yakuman_{s}") or [])
+        yakuman = yakuman_worth(self.rules, named)
+        pao = data.get(f"pao_{s}") or None
+        reasons: list[str] = []
+        if named:
+            table = yakuman_table(self.rules)
+            reasons = [table[y][0] for y in named]
+            self.yaku.append({"winner": s, "yakuman": named})
+        analysed = self._from_tiles(data, s, tsumo=tsumo)
+        if analysed is not None:
+            t_han, t_fu, t_yakuman, reasons = analysed
+            if t_yakuman:
+                if yakuman and yakuman != t_yakuman:
+                    self.add_error(f"yakuman_{s}", f"The tiles make {t_yakuman}x yakuman.")
+                yakuman, han, fu = t_yakuman, None, None
+            elif han is None and fu is None and not yakuman:
+                han, fu = t_han, t_fu
+            elif (han, fu) != (t_han, t_fu):
+                self.add_error(f"han_{s}", f"The tiles make {t_han} han {t_fu} fu; clear han and fu or fix the tiles.")
+        picked = data.get(f"yaku_{s}") or []
+        if picked and not yakuman:
+            total = self._from_yaku(data, s, picked)
+            if total is not None:
+                table = yaku_table(self.rules)
+                dora = data.get(f"dora_{s}") or 0
+                reasons = [table[y][0] for y in picked] + ([f"{dora} dora"] if dora else [])
+                if han is None:
+                    han = min(total, 13)
+                elif han != min(total, 13):
+                    self.add_error(f"han_{s}", f"The yaku picked make {total} han, not {han}.")
+                if fu is None and "chiitoitsu" in picked:
+                    fu = 25
+                elif fu is None and "pinfu" in picked:
+                    fu = 20 if tsumo else 30
+        if yakuman:
+            if han is not None or fu is not None:
+                self.add_error(f"yakuman_{s}", "Give han and fu, or yakuman, not both.")
+                return None
+            if pao is not None and int(pao) == s:
+                self.add_error(f"pao_{s}", "The liable seat cannot be the winner.")
+                return None
+            if pao is not None and named and not set(named) & set(self.rules.pao):
+                self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
+                return None
+            self.counted[s] = ("yakuman" if yakuman == 1 else f"{yakuman}x yakuman") + (
+                f" ({', '.join(reasons)})" if reasons else "")
+            return sg.Win(winner=s, yakuman=yakuman, pao=None if pao is None else int(pao))
+        if pao is not None:
+            self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
+            return None
+        if han is None:
+            self.add_error(f"han_{s}", f"How many han for {self.names[s]}?")
+            return None
+        try:
+            check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
+        except ScoringError as err:
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", err.message, err.code)
+            return None
+        self.counted[s] = f"{han} han" + (f" {fu} fu" if fu is not None else "") + (
+            f" ({', '.join(reasons)})" if reasons else "")
+        return sg.Win(winner=s, han=han, fu=fu)
+
+    def _pao_names(self) -> str:
+        table = yakuman_table(self.rules)
+        return " and ".join(table[y][0] if y in table else y for y in sorted(self.rules.pao)) or "no yakuman here"
+
+    def _from_yaku(self, data: dict[str, Any], s: int, picked: Sequence[str]) -> int | None:
+        table = yaku_table(self.rules)
+        is_open = bool(data.get(f"open_{s}"))
+        total = data.get(f"dora_{s}") or 0
+        sticks = data.get("riichi") or []
+        for y in picked:
+            name, closed, open_ = table[y]
+            if y in ("riichi", "double_riichi") and str(s) not in sticks:
+                self.add_error(f"yaku_{s}", f"{name} is picked but {self.names[s]}'s riichi stick is not ticked.")
+                return None
+            if is_open and not open_:
+                self.add_error(f"yaku_{s}", f"{name} needs a closed hand.")
+                return None
+            total += open_ if is_open else closed
+        self.yaku.append({"winner": s, "yaku": list(picked), "dora": data.get(f"dora_{s}") or 0, "open": is_open})
+        return total
+
+    def _from_tiles(self, data: dict[str, Any], s: int, *,
+                    tsumo: bool) -> tuple[int, int | None, int, list[str]] | None:
+        """Han, fu and yakuman from the tiles, through ``scoring.hand_api``."""
+        tiles = (data.get(f"tiles_{s}") or "").replace(" ", "")
+        if not tiles:
+            return None
+        win = (data.get(f"win_tile_{s}") or "").strip()
+        if not win:
+            self.add_error(f"win_tile_{s}", "Which tile completed the hand?")
+            return None
+        melds = []
+        for part in filter(None, (p.strip() for p in re.split(r"[,;]", data.get(f"melds_{s}") or ""))):
+            kind, _, meld_tiles = part.partition(" ")
+            melds.append({"type": kind.lower(), "tiles": meld_tiles.replace(" ", "")})
+        winds = "ESWN"
+        request: dict[str, Any] = {
+            "rules": self.rules.to_spec(),
+            "tiles": tiles,
+            "win": win,
+            "melds": melds,
+            "seat": winds[(s - self.state.dealer) % 4],
+            "round": winds[self.state.round // 4 % 4],
+            "dora": (data.get("dora_indicators") or "").split(),
+            "ura": (data.get("ura_indicators") or "").split(),
+            "tsumo": tsumo,
+        }
+        riichi = str(s) in (data.get("riichi") or [])
+        flags = set(data.get(f"flags_{s}") or [])
+        if "double_riichi" in flags:
+            if not riichi:
+                self.add_error(f"flags_{s}", f"Double riichi is ticked but {self.names[s]}'s riichi stick is not.")
+                return None
+            request["double_riichi"] = True
+        elif riichi:
+            request["riichi"] = True
+        for flag in flags - {"double_riichi"}:
+            request[flag] = True
+        try:
+            out = hand_request(request)
+        except ScoringError as err:
+            field = {"win": f"win_tile_{s}", "melds": f"melds_{s}", "dora": "dora_indicators",
+                     "ura": "ura_indicators"}.get((err.field or "").split("[")[0].split(".")[0], f"tiles_{s}")
+            self.add_error(field, err.message, err.code)
+            return None
+        stored = {k: v for k, v in request.items() if k != "rules"}
+        self.tiles.append({"winner": s, **stored})
+        reasons = [y["id"].replace("_", " ") + (f" {y['han']}" if y["id"] in DORA_IDS else "") for y in out["yaku"]]
+        if out["yakuman"]:
+            return 0, None, out["yakuman"], reasons
+        return out["han"], out["fu"], 0, reasons

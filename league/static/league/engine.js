@@ -1,0 +1,114 @@
+/* The hand engine on the phone: the server's own Python (scoring and
+   league/entry) in Pyodide, so a hand entered without network is priced
+   exactly as the server will price it. Contract: OFFLINE_CONTRACT.md.
+
+   TenbouEngine.available()              -> Promise<bool>
+   TenbouEngine.ready()                  -> Promise<void>, loads once, lazily
+   TenbouEngine.fieldsOf(form)           -> {name: string | string[]}
+   TenbouEngine.price(game, fields, n?)  -> Promise<{ok: true, hand, payments, lines, counted, summary,
+                                              before, after, settlement, later, state, digest}
+                                             | {ok: false, errors: [{field, message, code}]}>
+   TenbouEngine.apply(game, result)      -> the game after the priced hand is saved
+
+   `game` is /staff/games/<pk>/offline.json. Pyodide runs on the page's own
+   thread: pricing a hand takes milliseconds, and a page that owns its engine
+   needs no worker for the service worker to control. */
+(function (root) {
+  "use strict";
+
+  var BASE = "/staff/offline/";
+  // Fields the form posts as several values (checkboxes): always arrays here.
+  var MULTI = /^(winners|tenpai|nagashi|riichi|(yakuman|yaku|flags)_[0-3])$/;
+  var info = null;
+  var loading = null;
+
+  function engineInfo() {
+    if (!info) {
+      info = fetch(BASE + "engine.json", { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) throw new Error("offline entry is unavailable (engine.json: HTTP " + r.status + ")");
+        return r.json();
+      });
+      info.catch(function () { info = null; });  // a failed look is asked again next time
+    }
+    return info;
+  }
+
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = function () { reject(new Error("could not load " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+
+  function boot() {
+    return engineInfo().then(function (meta) {
+      if (!meta.available) throw new Error(meta.notice || "offline entry is unavailable");
+      var runtime = BASE + "pyodide/";
+      return loadScript(runtime + "pyodide.js").then(function () {
+        return Promise.all([
+          root.loadPyodide({ indexURL: runtime, fullStdLib: false }),
+          fetch(BASE + "engine.zip", { credentials: "same-origin" }).then(function (r) {
+            if (!r.ok) throw new Error("could not load engine.zip: HTTP " + r.status);
+            return r.arrayBuffer();
+          }),
+        ]);
+      });
+    }).then(function (both) {
+      var py = both[0];
+      py.unpackArchive(both[1], "zip", { extractDir: "/engine" });
+      py.runPython("import sys; sys.path.insert(0, '/engine')\nfrom league.entry.phone import price_json");
+      return py.globals.get("price_json");
+    });
+  }
+
+  function ready() {
+    if (!loading) {
+      loading = boot();
+      loading.catch(function () { loading = null; });
+    }
+    return loading.then(function () {});
+  }
+
+  function fieldsOf(form) {
+    var out = {};
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      if (MULTI.test(name)) (out[name] = out[name] || []).push(value);
+      else out[name] = value;
+    });
+    return out;
+  }
+
+  function price(game, fields, number) {
+    if (!loading) ready();
+    return loading.then(function (priceJson) {
+      var n = number == null ? game.number : number;
+      return JSON.parse(priceJson(JSON.stringify(game), JSON.stringify(fields), n));
+    });
+  }
+
+  function apply(game, result) {
+    if (!result.ok) throw new Error("only a priced hand can be applied");
+    var next = JSON.parse(JSON.stringify(game));
+    var hands = next.record.hands;
+    if (result.correction) {
+      hands[result.number - 1] = result.hand;
+    } else {
+      hands.push(result.hand);
+      next.number = hands.length + 1;
+    }
+    next.state = result.digest;
+    next.finished = result.after.ended;
+    return next;
+  }
+
+  function available() {
+    return engineInfo().then(function (m) { return !!m.available; }, function () { return false; });
+  }
+
+  root.TenbouEngine = { available: available, ready: ready, fieldsOf: fieldsOf, price: price, apply: apply,
+                        info: engineInfo };
+})(typeof window !== "undefined" ? window : globalThis);

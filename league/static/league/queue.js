@@ -1,0 +1,669 @@
+/* Entry through a dead network, and a login that expired, on the game page.
+
+   While the network is down the scorer goes on: each hand (or correction) is
+   priced on the phone by the server's own Python (engine.js), kept in this
+   browser's storage (localStorage: it survives closing the tab and restarting
+   the phone) and listed as "on this phone, not yet saved". When the network is
+   back the queue is sent in order, each entry as the same two requests the
+   page makes online (the preview, then the save, with its hand number, the
+   digest of the hands it was built on and its own key), so the server checks
+   it exactly as if typed online, and a key seen before is never saved twice.
+   A conflict (another scorer's hand, a correction that moved the game) stops
+   the queue and shows both sides; nothing leaves the phone's list without the
+   scorer's tap. The page's own script (staff_game.js) hands its preview and
+   Save over to this one while there is a queue or no network.
+
+   An expired login: the server answers the page's requests with a 401, and
+   the password is asked for here, in place; then the same request goes again.
+   Without engine.js's files (engine.json says so) nothing is queued: the
+   page keeps an unsent hand on screen and sends it when the network is back. */
+(function () {
+  var form = document.querySelector("form.hand-form");
+  var page = document.querySelector("[data-game-url]");
+  if (!page || !window.fetch || !window.localStorage || !window.JSON) return;
+  var E = window.TenbouEngine;
+  var gameUrl = page.dataset.gameUrl, base = page.dataset.staffUrl, user = page.dataset.user;
+  var storeKey = "tenbou.queue." + gameUrl;
+  var canQueue = !!(E && localStorage.getItem("tenbou.engine") === "1");
+  var offline = !navigator.onLine, syncing = false, correcting = null, loggingIn = null, engine = "";
+  var store = load();
+  var server = null;  // the game as the server last told it (offline.json)
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(storeKey)) || null; } catch (e) { return null; }
+  }
+  function save() {
+    if (store && (store.ops.length || store.stop)) localStorage.setItem(storeKey, JSON.stringify(store));
+    else localStorage.removeItem(storeKey);
+  }
+  function uuid() {
+    return window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
+  }
+  function csrf() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function pts(n) { return n.toLocaleString("en-US"); }
+  function signed(n) { return n > 0 ? "+" + pts(n) : pts(n); }
+  function roundName(label) {  // "E3" -> "East 3", as the server's round_name filter
+    return ({E: "East", S: "South", W: "West", N: "North"}[label.charAt(0)] || label.charAt(0)) + " " + label.slice(1);
+  }
+
+  // -- the service worker, and the files it keeps for an offline reload --------------
+  if ("serviceWorker" in navigator && base) {
+    navigator.serviceWorker.register(base + "sw.js", {scope: base}).catch(function () {});
+  }
+  function prepare() {
+    // Online: learn whether the engine can run here, and have the worker keep its files.
+    fetch(base + "offline/engine.json", {credentials: "same-origin"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (info) {
+        if (!info) return;
+        localStorage.setItem("tenbou.engine", info.available ? "1" : "0");
+        canQueue = !!(E && info.available);
+        var urls = [gameUrl, gameUrl + "offline.json", base + "offline/engine.json"]
+          .concat(info.available ? info.files : []);
+        if (navigator.serviceWorker) {
+          navigator.serviceWorker.ready.then(function (reg) {
+            if (reg.active) reg.active.postMessage({type: "keep", urls: urls});
+          });
+        }
+      }).catch(function () {});
+    fetchServer().catch(function () {});
+  }
+  function fetchServer() {
+    return fetch(gameUrl + "offline.json", {credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (g) { server = g; return g; });
+  }
+  // The phone's view of the game: the server's, with every queued entry applied.
+  function phoneGame() {
+    if (store && store.game) return Promise.resolve(store.game);
+    return server ? Promise.resolve(server) : fetchServer();
+  }
+
+  // -- the banner -------------------------------------------------------------------------
+  var banner = el("div", "offline-banner");
+  banner.setAttribute("role", "status");
+  banner.hidden = true;
+  var main = document.querySelector("main");
+  if (main) main.insertBefore(banner, main.firstChild);
+  function showBanner() {
+    var n = store ? store.ops.length : 0;
+    var words = n === 1 ? "1 entry is" : n + " entries are";
+    var text = "";
+    if (offline && engine === "loading") text = "No network. Getting this phone ready to price hands…";
+    else if (offline && canQueue) text = "No network. " + (n ? words + " on this phone, not yet saved; " :
+      "Go on entering hands: they are kept on this phone and ") + "sent when the network is back.";
+    else if (offline) text = "No network: a hand saved now stays on screen until the network is back.";
+    else if (store && store.stop) text = "Sending stopped: see below. " + words + " on this phone, not yet saved.";
+    else if (n) text = "Sending " + words.replace(" is", "").replace(" are", "") + " to the server…";
+    banner.textContent = text;
+    banner.hidden = !text;
+    document.body.classList.toggle("queue-mode", active());
+  }
+
+  function active() { return canQueue && (offline || !!(store && (store.ops.length || store.stop))); }
+
+  // -- the page after each queued entry --------------------------------------------------
+  function render() {
+    showBanner();
+    if (!store || !store.game) return;
+    var g = store.game;
+    var where = document.querySelector(".state .where"), who = document.querySelector(".state .who");
+    var after = store.table;
+    if (after && after.round && where) {
+      where.textContent = roundName(after.round) + ", " + after.honba + " honba, " +
+        (after.riichi_sticks ? after.riichi_sticks + " stick" + (after.riichi_sticks === 1 ? "" : "s") + " on the table"
+          : "no sticks on the table");
+    }
+    if (after && after.dealer !== null && who) {
+      who.textContent = "";
+      who.append("Hand " + g.number + " · ");
+      who.appendChild(el("strong", "", g.names[after.dealer]));
+      who.append(" deals");
+    }
+    if (after) {
+      document.querySelectorAll(".state .scores li").forEach(function (li, i) {
+        var p = li.querySelector(".pts");
+        if (p) p.textContent = pts(after.scores[i]);
+        li.classList.toggle("dealer", i === after.dealer);
+        var tag = li.querySelector(".tag");
+        if (tag) tag.hidden = i !== after.dealer;
+      });
+    }
+    if (form && !correcting) setEntry(g.number, g.state, "Hand " + g.number, "Save hand " + g.number);
+    if (form) form.hidden = !!g.finished && !correcting;
+    var over = document.getElementById("phone-over");
+    if (g.finished && !over && form) {
+      over = el("p", "notice", "The game is over on this phone; it is saved when the queue is sent.");
+      over.id = "phone-over";
+      form.parentNode.insertBefore(over, form);
+    }
+    listQueued();
+  }
+  function setEntry(number, state, title, label) {
+    form.querySelector("input[name=number]").value = number;
+    form.querySelector("input[name=state]").value = state;
+    var h = document.querySelector("h2.entry-title");
+    if (h) h.textContent = title;
+    var saveButton = document.getElementById("save-button");
+    if (saveButton) saveButton.textContent = label;
+  }
+  function listQueued() {
+    var box = document.getElementById("queued");
+    if (!box) {
+      box = el("section", "queued");
+      box.id = "queued";
+      box.setAttribute("aria-label", "On this phone, not yet saved");
+      var hands = document.querySelector(".table-wrap[aria-label=Hands]") || document.querySelector("p.muted");
+      var column = hands ? hands.parentNode : document.querySelector(".columns > div:last-child");
+      if (!column) return;
+      column.insertBefore(box, hands ? hands.nextSibling : null);
+    }
+    box.textContent = "";
+    if (!store || !store.ops.length) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("h3", "", "On this phone, not yet saved"));
+    var list = el("ol", "queue");
+    store.ops.forEach(function (op) {
+      var li = el("li", op.kind === "correction" ? "op correction" : "op");
+      li.dataset.number = op.number;
+      li.appendChild(el("strong", "", (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number));
+      li.append(": " + op.summary + " ");
+      li.appendChild(el("span", "badge", "on this phone"));
+      li.appendChild(el("span", "pay", op.lines.join("; ")));
+      if (op.kind === "hand" && !store.stop) {
+        var fix = el("button", "fix", "Correct…");
+        fix.type = "button";
+        fix.setAttribute("aria-label", "Correct hand " + op.number);
+        fix.addEventListener("click", function () { startCorrection(op); });
+        li.appendChild(fix);
+      }
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+  }
+
+  // -- pricing and queueing on the phone --------------------------------------------------
+  function fields() {
+    var f = E.fieldsOf(form);
+    ["csrfmiddlewaretoken", "action", "checked", "number", "state", "key", "editing"].forEach(function (n) {
+      delete f[n];
+    });
+    return f;
+  }
+  function showPrice(box, result, number) {
+    box.textContent = "";
+    if (!result.ok) {
+      var errs = el("div", "preview pending");
+      errs.dataset.errors = "1";
+      errs.appendChild(el("p")).appendChild(el("strong", "", "Before it can be saved:"));
+      var ul = el("ul", "errorlist");
+      result.errors.forEach(function (e) {
+        var li = el("li", "", e.message);
+        if (e.field) { li.dataset.field = e.field; li.dataset.message = e.message; }
+        ul.appendChild(li);
+      });
+      errs.appendChild(ul);
+      box.appendChild(errs);
+      return false;
+    }
+    var div = el("div", "preview phone");
+    div.dataset.summary = result.payments.map(function (d, i) { return d ? store_names()[i] + " " + signed(d) : ""; })
+      .filter(Boolean).join(" · ");
+    div.appendChild(el("h3", "", "Hand " + number + " pays (priced on this phone)"));
+    if (result.counted && result.counted.length) {
+      var counted = el("ul", "counted");
+      result.counted.forEach(function (l) { counted.appendChild(el("li", "", l)); });
+      div.appendChild(counted);
+    }
+    var pay = el("ul", "payments");
+    result.lines.forEach(function (l) { pay.appendChild(el("li", "", l)); });
+    div.appendChild(pay);
+    var rows = el("ul", "scores");
+    result.payments.forEach(function (d, i) {
+      rows.appendChild(el("li", "", store_names()[i] + " " + signed(d) + " → " + pts(result.after.scores[i])));
+    });
+    div.appendChild(rows);
+    box.appendChild(div);
+    return true;
+  }
+  function store_names() { return (store && store.game || server || {names: ["", "", "", ""]}).names; }
+
+  function price() {
+    return phoneGame().then(function (g) {
+      var number = correcting ? correcting.number : g.number;
+      return E.price(g, fields(), number).then(function (result) { return {game: g, result: result, number: number}; });
+    }).catch(function (why) {
+      // No engine after all (its files were not kept, or it failed): the page keeps
+      // the hand on screen instead, as without this script.
+      if (window.console) console.warn("Tenbou: this phone cannot price the hand:", why);
+      canQueue = !!(store && store.ops.length);
+      render();
+      throw why;
+    });
+  }
+
+  /* The live preview while queueing: what the hand pays, from the phone. */
+  function preview(box) {
+    return price().then(function (p) {
+      if (!store) store = {game: p.game, ops: [], sent: {}, stop: null};
+      if (p.result.ok && !correcting && store.ops.length) {
+        store.table = Object.assign({}, p.result.before, {scores: p.result.before.scores});
+        render();
+      }
+      return showPrice(box, p.result, p.number) ? "phone" : "";
+    });
+  }
+
+  /* Save while queueing: the entry joins the queue (never the network directly). */
+  function queue(box) {
+    return price().then(function (p) {
+      if (!store) store = {game: p.game, ops: [], sent: {}, stop: null};
+      if (!showPrice(box, p.result, p.number)) return false;
+      var r = p.result, key = form.querySelector("input[name=key]").value;
+      var op = {
+        id: uuid(), kind: correcting ? "correction" : "hand", number: p.number,
+        slot: correcting ? correcting.slot : null, fields: fields(), state: r.state, key: key,
+        payments: r.payments, lines: r.lines, summary: r.summary, after: r.after, digest: r.digest,
+        at: Date.now(),
+      };
+      if (!op.slot) op.slot = op.id;
+      store.game = E.apply(p.game, r);
+      // The phone's price of every hand, as it stands after this entry (a correction
+      // re-prices the later hands): what the server must agree with.
+      store.priced = store.priced || {};
+      var old = Object.assign({}, store.priced);
+      store.priced[p.number] = r.payments;
+      (r.later || []).forEach(function (l) { if (l.payments) store.priced[l.number] = l.payments; });
+      if (!correcting || !store.table || p.number === p.game.number - 1) {
+        store.table = r.after;
+      } else {
+        // A correction of an earlier hand: the scores move by what its hand and the later
+        // ones pay differently; where the game stands comes with the next hand's price.
+        var scores = store.table.scores.slice();
+        Object.keys(store.priced).forEach(function (n) {
+          (old[n] || [0, 0, 0, 0]).forEach(function (v, i) { scores[i] += store.priced[n][i] - v; });
+        });
+        store.table = Object.assign({}, store.table, {scores: scores});
+      }
+      store.ops.push(op);
+      save();
+      box.textContent = "";
+      var status = document.getElementById("save-status");
+      if (status) {
+        status.textContent = (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number +
+          ": on this phone, not yet saved.";
+      }
+      endCorrection();
+      nextEntry();
+      render();
+      if (!offline) sync();
+      return true;
+    });
+  }
+  function nextEntry() {
+    form.reset();
+    form.querySelector("input[name=key]").value = uuid();
+    form.querySelector("input[name=checked]").value = "";
+    form.querySelectorAll(".field.has-error").forEach(function (f) { f.classList.remove("has-error"); });
+    form.querySelectorAll(".errorlist").forEach(function (e) { e.remove(); });
+  }
+
+  // -- a correction of a hand still on this phone --------------------------------------
+  function startCorrection(op) {
+    var latest = op;
+    store.ops.forEach(function (o) { if (o.slot === op.slot) latest = o; });
+    correcting = {slot: op.slot, number: op.number};
+    nextEntry();
+    Object.keys(latest.fields).forEach(function (name) {
+      var values = [].concat(latest.fields[name]);
+      form.querySelectorAll('[name="' + name + '"]').forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") input.checked = values.indexOf(input.value) !== -1;
+        else input.value = values[0];
+      });
+    });
+    setEntry(op.number, store.game.state, "Correct hand " + op.number, "Save correction");
+    var cancel = document.getElementById("cancel-correction");
+    if (!cancel) {
+      cancel = el("button", "", "Cancel the correction");
+      cancel.type = "button";
+      cancel.id = "cancel-correction";
+      cancel.addEventListener("click", function () { endCorrection(); nextEntry(); render(); });
+      form.parentNode.insertBefore(cancel, form);
+    }
+    form.hidden = false;
+    form.dispatchEvent(new Event("change"));
+    form.scrollIntoView({block: "start"});
+  }
+  function endCorrection() {
+    correcting = null;
+    var cancel = document.getElementById("cancel-correction");
+    if (cancel) cancel.remove();
+  }
+
+  // -- sending the queue -----------------------------------------------------------------
+  function bodyOf(op, action, checked) {
+    var body = new FormData();
+    Object.keys(op.fields).forEach(function (name) {
+      [].concat(op.fields[name]).forEach(function (v) { body.append(name, v); });
+    });
+    body.set("csrfmiddlewaretoken", csrf());
+    body.set("number", op.kind === "correction" ? op.number : op.number);
+    body.set("state", op.state);
+    body.set("key", op.key);
+    if (op.kind === "correction") body.set("editing", op.number);
+    if (action) body.set("action", action);
+    if (checked) body.set("checked", checked);
+    return body;
+  }
+  function post(url, body) {
+    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+      .then(function (r) {
+        if (r.status === 401) return login().then(function () { return "again"; });
+        return r;
+      });
+  }
+  function urlOf(op) { return op.kind === "correction" ? gameUrl + "hands/" + op.number + "/" : gameUrl; }
+
+  function sendOne(op) {
+    // The preview first, as online: the server's check of the hand and its price.
+    return post(gameUrl + "preview/", bodyOf(op)).then(function (r) {
+      if (r === "again") return sendOne(op);
+      if (!r.ok) return Promise.reject({kind: "http", status: r.status});
+      return r.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var ok = doc.querySelector("[data-digest]"), errors = doc.querySelector("[data-errors]");
+        if (errors && !doc.querySelector("[data-stale]")) {
+          return Promise.reject({kind: "refused", html: errors.outerHTML, op: op});
+        }
+        if (ok && ok.dataset.deltas && !op.anyPrice) {
+          var theirs = ok.dataset.deltas.split(" ").map(Number);
+          if (theirs.join() !== op.payments.join()) {
+            return Promise.reject({kind: "price", theirs: theirs, op: op});
+          }
+        }
+        // A stale entry goes to the server all the same: it knows a key it saved before,
+        // and answers anything else with its conflict page.
+        return post(urlOf(op), bodyOf(op, "save", ok ? ok.dataset.digest : "")).then(function (s) {
+          if (s === "again") return sendOne(op);
+          return s.text().then(function (text) {
+            if (s.status === 200 && s.headers.get("X-Tenbou-Saved")) return text;
+            if (s.status === 409) return Promise.reject({kind: "conflict", html: text, op: op});
+            return Promise.reject({kind: "refused", html: text, op: op, status: s.status});
+          });
+        });
+      });
+    });
+  }
+
+  function sync() {
+    if (syncing || offline || !store || !store.ops.length || store.stop || loggingIn) return;
+    syncing = true;
+    render();
+    var started = performance.now(), next = null;
+    (function step() {
+      if (!store.ops.length) {
+        syncing = false;
+        window.__tenbouSynced = performance.now() - started;
+        store = null;
+        save();
+        window.location.assign(next || gameUrl);
+        return;
+      }
+      var op = store.ops[0];
+      sendOne(op).then(function (url) {
+        store.sent[op.slot] = op.number;
+        store.ops.shift();
+        next = url;
+        save();
+        render();
+        step();
+      }, function (why) {
+        syncing = false;
+        if (why instanceof TypeError || why && why.kind === "http" && why.status >= 500) {
+          wentOffline();  // no answer: the entry stays first in the queue, tried again later
+          return;
+        }
+        store.stop = {kind: why.kind, html: why.html || "", theirs: why.theirs || null, id: op.id};
+        save();
+        render();
+        showStop();
+      });
+    })();
+  }
+
+  // -- a stop: both sides, and the scorer's choice --------------------------------------
+  function showStop() {
+    var old = document.getElementById("stopped");
+    if (old) old.remove();
+    if (!store || !store.stop) return;
+    var stop = store.stop, op = store.ops[0];
+    var box = el("section", "stopped");
+    box.id = "stopped";
+    box.setAttribute("role", "alert");
+    var title = {conflict: "Not saved: the game changed on the server",
+                 price: "Not saved: the server prices this hand differently",
+                 refused: "Not saved: the server did not take this entry"}[stop.kind];
+    box.appendChild(el("h2", "", title));
+    var sides = el("div", "conflict");
+    var mine = el("section", "side mine");
+    mine.appendChild(el("h3", "", "On this phone"));
+    mine.appendChild(el("p", "", (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number + ": " +
+      op.summary + "."));
+    mine.appendChild(el("p", "", op.lines.join("; ")));
+    if (store.ops.length > 1) mine.appendChild(el("p", "muted", (store.ops.length - 1) + " more after it, kept."));
+    var theirs = el("section", "side now");
+    theirs.appendChild(el("h3", "", "On the server"));
+    if (stop.kind === "price") {
+      theirs.appendChild(el("p", "", store_names().map(function (n, i) { return n + " " + signed(stop.theirs[i]); })
+        .join(" · ")));
+    } else {
+      var doc = new DOMParser().parseFromString(stop.html, "text/html");
+      var now = doc.querySelector("section.now") || doc.querySelector(".notice, [data-errors], .errorlist");
+      if (now) {
+        now.querySelectorAll("h2").forEach(function (h) { h.remove(); });
+        now.querySelectorAll("[id]").forEach(function (n) { n.removeAttribute("id"); });
+        // The server's own words for the game as it is now (its conflict page), not a copy of ours.
+        Array.prototype.forEach.call(now.matches("section") ? now.childNodes : [now], function (n) {
+          theirs.appendChild(document.importNode(n, true));
+        });
+      }
+    }
+    sides.appendChild(mine);
+    sides.appendChild(theirs);
+    box.appendChild(sides);
+    var buttons = el("div", "buttons");
+    function button(text, cls, fn) {
+      var b = el("button", cls, text);
+      b.type = "button";
+      b.addEventListener("click", fn);
+      buttons.appendChild(b);
+      return b;
+    }
+    if (stop.kind === "price") {
+      button("Send it as the server prices it", "", function () { op.anyPrice = true; resume(); });
+    } else if (op.kind === "hand") {
+      button("Keep mine as the next hand", "primary", function () { rebase(null); });
+    }
+    var drop = button("Remove mine from this phone…", "danger", function () {
+      if (!drop.dataset.sure) {
+        drop.dataset.sure = "1";
+        drop.textContent = "Tap again: remove " + (op.kind === "correction" ? "the correction of hand " : "hand ") +
+          op.number + " for good";
+        return;
+      }
+      rebase(op.id);
+    });
+    box.appendChild(buttons);
+    var at = document.querySelector(".columns") || main;
+    at.parentNode.insertBefore(box, at);
+    box.scrollIntoView({block: "start"});
+  }
+  function resume() {
+    store.stop = null;
+    save();
+    var old = document.getElementById("stopped");
+    if (old) old.remove();
+    render();
+    sync();
+  }
+
+  /* The queue aimed anew at the game as the server has it now: each entry
+     re-priced on the phone, in order, with its new number and state. The
+     dropped one (if the scorer said so) is the only one that goes. Nothing is
+     sent until the scorer has seen the new prices and tapped Send. */
+  function rebase(dropId) {
+    fetchServer().then(function (g) {
+      var numbers = {}, ops = store.ops.filter(function (o) { return o.id !== dropId; }), out = [];
+      Object.keys(store.sent).forEach(function (s) { numbers[s] = store.sent[s]; });
+      var priced = {};
+      var chain = Promise.resolve(g);
+      ops.forEach(function (op) {
+        chain = chain.then(function (game) {
+          if (op.kind === "correction" && !(op.slot in numbers)) return game;  // its hand was removed
+          var number = op.kind === "correction" ? numbers[op.slot] : game.number;
+          return E.price(game, op.fields, number).then(function (r) {
+            if (!r.ok) return Promise.reject({op: op, errors: r.errors});
+            if (op.kind === "hand") numbers[op.slot] = number;
+            priced[number] = r.payments;
+            (r.later || []).forEach(function (l) { if (l.payments) priced[l.number] = l.payments; });
+            out.push(Object.assign({}, op, {number: number, state: r.state, payments: r.payments, lines: r.lines,
+                                            summary: r.summary, after: r.after, digest: r.digest, anyPrice: false}));
+            return E.apply(game, r);
+          });
+        });
+      });
+      return chain.then(function (game) {
+        store.ops = out;
+        store.game = game;
+        store.priced = priced;
+        if (out.length) store.table = out[out.length - 1].after;
+        store.stop = null;
+        save();
+        var old = document.getElementById("stopped");
+        if (old) old.remove();
+        render();
+        showReview();
+      });
+    }).catch(function (why) {
+      var box = document.getElementById("stopped");
+      var msg = why && why.errors ? "Hand " + why.op.number + " no longer fits the game: " +
+        why.errors.map(function (e) { return e.message; }).join(" ") : "The server could not be reached; try again.";
+      if (box) box.appendChild(el("p", "notice", msg));
+    });
+  }
+  function showReview() {
+    if (!store || !store.ops.length) { sync(); return; }
+    store.stop = {kind: "review"};
+    save();
+    showBanner();
+    var box = el("section", "stopped");
+    box.id = "stopped";
+    box.appendChild(el("h2", "", "Check the new numbers, then send"));
+    box.appendChild(el("p", "", "Your entries now follow the game as the server has it; each is priced again above."));
+    var send = el("button", "primary", "Send " + store.ops.length + (store.ops.length === 1 ? " entry" : " entries"));
+    send.type = "button";
+    send.addEventListener("click", resume);
+    box.appendChild(send);
+    var at = document.querySelector(".columns") || main;
+    at.parentNode.insertBefore(box, at);
+  }
+
+  // -- a login that expired, asked for in place -----------------------------------------
+  function login() {
+    if (loggingIn) return loggingIn;
+    loggingIn = new Promise(function (resolve) {
+      var box = el("form", "login-again notice");
+      box.setAttribute("role", "alert");
+      box.appendChild(el("p", "", "Your login has expired. Enter the password for " + user +
+        " to go on: nothing you entered is lost."));
+      var label = el("label", "", "Password ");
+      var input = el("input");
+      input.type = "password";
+      input.name = "password";
+      input.autocomplete = "current-password";
+      input.id = "login-again-password";
+      label.appendChild(input);
+      box.appendChild(label);
+      var go = el("button", "primary", "Log in again");
+      go.type = "submit";
+      box.appendChild(go);
+      var said = el("p", "errorlist");
+      box.appendChild(said);
+      box.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var body = new FormData();
+        body.set("username", user);
+        body.set("password", input.value);
+        body.set("csrfmiddlewaretoken", csrf());
+        fetch(base + "session/", {method: "POST", body: body, credentials: "same-origin"})
+          .then(function (r) { return r.json().then(function (j) { return {ok: r.ok, j: j}; }); })
+          .then(function (a) {
+            if (!a.ok) { said.textContent = a.j.error ? a.j.error.message : "Not logged in."; return; }
+            document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.value = a.j.csrf; });
+            box.remove();
+            var done = loggingIn;
+            loggingIn = null;
+            resolve();
+            return done;
+          })
+          .catch(function () { said.textContent = "No answer from the server: try again."; });
+      });
+      (main || document.body).insertBefore(box, (main || document.body).firstChild);
+      input.focus();
+    });
+    return loggingIn;
+  }
+
+  // -- the network going and coming ----------------------------------------------------
+  function wentOffline() {
+    offline = true;
+    start();
+    render();
+    return canQueue;
+  }
+  // The engine starts when the network goes (it holds the page for a few seconds, so
+  // not on every page load): by the time the hand is entered, it prices it.
+  function start() {
+    if (!canQueue || engine) return;
+    engine = "loading";
+    E.ready().then(function () { engine = "ready"; render(); }, function (why) {
+      if (window.console) console.warn("Tenbou: no engine on this phone:", why);
+      engine = "";
+      canQueue = !!(store && store.ops.length);
+      render();
+    });
+  }
+  window.addEventListener("offline", wentOffline);
+  window.addEventListener("online", function () {
+    offline = false;
+    render();
+    prepare();
+    sync();
+  });
+  // A network that fails without the browser noticing: look again now and then.
+  setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
+    15000);
+
+  window.TenbouQueue = {
+    active: active,
+    preview: preview,
+    save: queue,
+    down: wentOffline,
+    login: login,
+  };
+  if (navigator.onLine) prepare();
+  if (offline || store) start();
+  render();
+  if (store && store.stop) {
+    if (store.stop.kind === "review") { store.stop = null; showReview(); } else showStop();
+  } else if (!offline) sync();
+})();

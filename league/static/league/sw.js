@@ -1,0 +1,88 @@
+/* Tenbou's service worker, served from /staff/sw.js so that it controls the
+   staff pages (league/views/webapp.py puts ASSETS and VERSION above this).
+
+   It keeps what a game page needs to open again with no network: the game
+   pages a scorer has opened, their offline.json, the page's scripts and the
+   offline engine's files. Pages and game data ask the network first and fall
+   back to the copy (after a few seconds, for a network that hangs rather than
+   fails); the engine's runtime never changes for a version, so its copy
+   is used first. Nothing is queued here: the hands waiting to be sent live
+   in the page's storage (queue.js), so the scorer sees them and decides. */
+/* global ASSETS, VERSION */
+var CACHE = "tenbou-" + VERSION;
+var WAIT_MS = 4000;
+var GAME_PAGE = /^\/staff\/games\/\d+\/(offline\.json)?$/;
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    // One by one: a file the server does not have (engine.js before its build) fails alone.
+    return Promise.all(ASSETS.map(function (url) { return cache.add(url).catch(function () {}); }));
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("tenbou-") === 0 && n !== CACHE; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+// A page asks for the engine's files to be kept (the list engine.json gives), so
+// that the first hand entered offline can be priced even if the engine never ran.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return Promise.all(data.urls.map(function (url) {
+      // The runtime never changes for a version: fetched once. The rest afresh each time.
+      if (url.indexOf("/pyodide/") === -1) return cache.add(url).catch(function () {});
+      return cache.match(url).then(function (hit) { return hit || cache.add(url).catch(function () {}); });
+    }));
+  }));
+});
+
+function keep(request, response) {
+  // Only a real answer is kept: never a redirect to the login page or an error.
+  if (response.ok && !response.redirected && response.type === "basic") {
+    var copy = response.clone(), url = new URL(request.url);
+    caches.open(CACHE).then(function (cache) { cache.put(url.origin + url.pathname, copy); });
+  }
+  return response;
+}
+
+function fromCopy(request) {
+  return caches.match(request, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
+    if (hit) return hit;
+    if (request.mode === "navigate") {
+      return new Response("<!doctype html><meta name=viewport content='width=device-width'><title>Offline</title>" +
+        "<p>No network, and this page was not kept on this phone. Go back to the game page.</p>",
+        {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
+    }
+    return Response.error();
+  });
+}
+
+function networkFirst(request) {
+  var controller = new AbortController();
+  var timer = setTimeout(function () { controller.abort(); }, WAIT_MS);
+  return fetch(request, {signal: controller.signal})
+    .then(function (response) { clearTimeout(timer); return keep(request, response); })
+    .catch(function () { clearTimeout(timer); return fromCopy(request); });
+}
+
+function copyFirst(request) {
+  return caches.match(request).then(function (hit) {
+    return hit || fetch(request).then(function (response) { return keep(request, response); });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request, url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.indexOf("/staff/offline/pyodide/") === 0) {
+    event.respondWith(copyFirst(request));
+  } else if (GAME_PAGE.test(url.pathname) || url.pathname.indexOf("/staff/offline/") === 0 ||
+             ASSETS.indexOf(url.pathname) !== -1) {
+    event.respondWith(networkFirst(request));
+  }
+});

@@ -1,0 +1,84 @@
+"""What a phone fetches to price hands without network (OFFLINE_CONTRACT.md):
+the Pyodide runtime and the server's own Python (``league.offline``), and one
+game as the engine reads it. The runtime and the Python are public (they hold
+nothing of the league's); a game's state is for its scorers only."""
+
+from __future__ import annotations
+
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from league import offline
+from league.forms import seat_names
+from league.services.replay import hands_of, state_digest
+from league.views.staff import _game_for, staff_required
+from scoring import game as sg
+
+ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
+CONTENT_TYPES = {".js": "text/javascript", ".wasm": "application/wasm", ".zip": "application/zip",
+                 ".json": "application/json"}
+
+
+@require_GET
+def engine_info(request: HttpRequest) -> JsonResponse:
+    """Whether offline entry is on, and every URL (with its size) the phone must keep."""
+    st = offline.status()
+    files = []
+    if st.available:
+        # engine.json itself too: engine.js reads it first, offline as well.
+        files = [reverse("offline-engine"), reverse("offline-engine-js"), reverse("offline-engine-zip")]
+        files += [reverse("offline-runtime", args=[name]) for name in offline.RUNTIME_FILES]
+    return JsonResponse({
+        "available": st.available, "notice": st.notice, "pyodide": offline.PYODIDE_VERSION, "files": files,
+        "bytes": sum(s["bytes"] for s in st.sizes.values()) if st.available else 0,
+        "gzip_bytes": sum(s["gzip_bytes"] for s in st.sizes.values()) if st.available else 0,
+        "sizes": st.sizes if st.available else {},
+    })
+
+
+@require_GET
+def runtime(request: HttpRequest, name: str) -> FileResponse:
+    """One file of the pinned Pyodide runtime (its version never changes under this URL)."""
+    path = offline.ASSETS / name
+    if name not in offline.RUNTIME_FILES or not path.is_file():
+        raise Http404("offline entry is off: the Pyodide runtime was not fetched")
+    packed = path.with_name(name + ".gz")
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "") and packed.is_file()
+    # FileResponse would guess "application/gzip" for the .gz: the type is the file's own.
+    response = FileResponse((packed if gzipped else path).open("rb"), content_type=CONTENT_TYPES[path.suffix])
+    if gzipped:
+        response["Content-Encoding"] = "gzip"
+    response["Vary"] = "Accept-Encoding"
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_GET
+def engine_zip(request: HttpRequest) -> HttpResponse:
+    """The phone's Python (scoring, league.entry) as one zip, with an ETag."""
+    z = offline.engine_zip()
+    if request.headers.get("If-None-Match") == z.etag:
+        return HttpResponseNotModified(headers={"ETag": z.etag})
+    return HttpResponse(z.data, content_type="application/zip", headers={"ETag": z.etag, "Cache-Control": "no-cache"})
+
+
+@require_GET
+def engine_js(request: HttpRequest) -> HttpResponse:
+    """engine.js under /staff/, inside the service worker's scope."""
+    return HttpResponse(ENGINE_JS.read_bytes(), content_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@staff_required
+@require_GET
+def game_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """The game as the phone's engine reads it: its GAME RECORD, the seats'
+    names, the next hand's number and the digest of the stored hands."""
+    game = _game_for(request, pk)
+    rows = hands_of(game)
+    record = game.record(hands=[r.to_input() for r in rows])
+    return JsonResponse({
+        "game": game.pk, "title": str(game), "names": seat_names(game), "record": sg.record_to_dict(record),
+        "number": len(rows) + 1, "state": state_digest(rows), "finished": game.is_finished,
+    })

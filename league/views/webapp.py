@@ -1,0 +1,84 @@
+"""The staff pages as an installable web app that keeps working through a dead
+network: the manifest, the service worker, and a login again in place.
+
+The service worker is served from ``/staff/sw.js`` (a view, not a static file)
+so that its scope is ``/staff/``: a worker may only control pages at or below
+its own address. It keeps copies of the game pages and of the offline engine's
+files (league/static/league/sw.js says which, and when it asks the network);
+the hands entered while the network is down wait in the page's own storage
+(league/static/league/queue.js), never in the worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.contrib.auth import authenticate, login
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import get_token
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+
+# The static files a game page needs, kept by the worker for a reload offline.
+PAGE_ASSETS = ["league/staff_game.js", "league/queue.js", "league/engine.js", "league/icon.svg"]
+
+
+@never_cache
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The worker's script, with the addresses of the page's static files and
+    a version taken from their contents. Never cached by HTTP: the browser
+    compares it byte for byte, so a changed file installs a new worker, which
+    fetches fresh copies."""
+    path = finders.find("league/sw.js")
+    if not path:  # the file ships with the app
+        raise Http404("no service worker")
+    with open(path, "rb") as fh:
+        text = fh.read()
+    digest = hashlib.sha256(text)
+    for name in PAGE_ASSETS:
+        found = finders.find(name)
+        if found:
+            with open(found, "rb") as fh:
+                digest.update(fh.read())
+    head = (f"const ASSETS = {json.dumps([static(n) for n in PAGE_ASSETS])};\n"
+            f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n")
+    return HttpResponse(head.encode() + text, content_type="text/javascript; charset=utf-8")
+
+
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the staff pages open full screen from the home screen."""
+    body = {
+        "name": "Tenbou scoring",
+        "short_name": "Tenbou",
+        "start_url": reverse("staff-home"),
+        "scope": reverse("staff-home"),
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#14324f",
+        "icons": [{"src": static("league/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+    }
+    response = JsonResponse(body)
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+def login_again(request: HttpRequest) -> HttpResponse:
+    """An expired login renewed from the page the scorer is on: the password
+    posted by the page's script, the answer in JSON, the page left as it was.
+
+    Goes through ``authenticate`` like the login page, so django-axes counts a
+    wrong password here too. Logging in rotates the CSRF token: the new one is
+    in the answer, for the forms already on the page.
+    """
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    username = request.POST.get("username", "")
+    user = authenticate(request, username=username, password=request.POST.get("password", ""))
+    if user is None:
+        return JsonResponse({"error": {"code": "wrong_password", "field": "password",
+                                       "message": "That password is not right."}}, status=400)
+    login(request, user)
+    return JsonResponse({"ok": True, "user": user.get_username(), "csrf": get_token(request)})

@@ -1,0 +1,142 @@
+"""The phone's engine, run as the phone runs it: the server's Python
+(``league.entry.phone`` and ``scoring``, as engine.zip) in Pyodide, driven by
+engine.js's own ``TenbouEngine.apply``, under Node (tests/offline/run_engine.cjs).
+Every real game in ../shared/realdata and 10,000 seeded random games are
+played step by step on both sides; every answer of the phone must equal the
+server's CPython answer, field for field, and every real hand's payment the
+real game's (issue 20: "the phone's price of every hand equals the server's").
+
+``league.entry.phone`` is held to the server's form, preview and save by
+tests/league/test_offline_entry.py. This module lives with the browser tests
+so that CI runs it once (not again on PostgreSQL: it needs no database).
+It needs the fetched Pyodide (``manage.py fetch_offline_assets``) and node;
+without them it skips with the reason, and fails under CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from league import offline
+from league.entry.phone import price
+from league.tenhou import LogError, import_log_file
+from scoring import game as sg
+from tests.offline.games import play_steps, random_game, real_game, start_state
+from tests.realdata import REALDATA, require_realdata
+
+RUNNER = Path(__file__).resolve().parents[1] / "offline" / "run_engine.cjs"
+ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
+RANDOM_GAMES = 10_000
+
+
+def _need_engine() -> str:
+    node = shutil.which("node")
+    reason = None
+    if node is None:
+        reason = "node is not installed (apt-get install nodejs)"
+    elif not offline.status().available:
+        reason = f"Pyodide {offline.PYODIDE_VERSION} was not fetched (python manage.py fetch_offline_assets)"
+    if reason is not None:
+        if os.environ.get("CI") or os.environ.get("TENBOU_REQUIRE_OFFLINE"):
+            pytest.fail(f"the offline engine cannot be tested: {reason}")
+        pytest.skip(reason)
+    assert node is not None
+    return node
+
+
+def _real_games() -> tuple[list[dict[str, Any]], dict[str, sg.GameRecord], list[str]]:
+    """Every full four-player game among the real logs, and the files that are not one."""
+    games, records, not_games = [], {}, []
+    for path in sorted(p for p in (REALDATA / "tenhou").rglob("*") if p.is_file()):
+        name = str(path.relative_to(REALDATA))
+        try:
+            record = import_log_file(path).record
+        except LogError:
+            not_games.append(name)  # a fragment of a game, or three-player: the importer refuses it
+            continue
+        games.append(real_game(name, record))
+        records[name] = record
+    return games, records, not_games
+
+
+def _play_on_both(node: str, games: list[dict[str, Any]], tmp: Path) -> tuple[list[Any], list[Any], dict[str, float]]:
+    """Every game's answers from Pyodide (Node) and from CPython, computed side by side."""
+    games_file, out_file, zip_file = tmp / "games.jsonl", tmp / "answers.jsonl", tmp / "engine.zip"
+    with games_file.open("w") as f:
+        for g in games:
+            f.write(json.dumps({"id": g["id"], "start": start_state(g), "steps": g["steps"]}) + "\n")
+    zip_file.write_bytes(offline.engine_zip().data)
+    started = time.monotonic()
+    proc = subprocess.Popen([node, str(RUNNER), str(offline.ASSETS), str(zip_file), str(ENGINE_JS), str(games_file),
+                             str(out_file)], stderr=subprocess.PIPE, text=True)
+    try:
+        server = [play_steps(g, price) for g in games]
+        cpython = time.monotonic() - started
+        _, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-3000:]
+    lines = [json.loads(line) for line in out_file.read_text().splitlines()]
+    assert [line["id"] for line in lines] == [g["id"] for g in games]
+    print(f"\n{len(games)} games: CPython {cpython:.1f} s, Pyodide in Node {time.monotonic() - started:.1f} s "
+          f"({err.strip()})")
+    return [line["results"] for line in lines], server, {"cpython": cpython}
+
+
+def _mismatches(phone: list[Any], server: list[Any], games: list[dict[str, Any]]) -> list[str]:
+    return [g["id"] for g, a, b in zip(games, phone, server, strict=True) if a != b]
+
+
+def test_every_real_game_is_priced_on_the_phone_as_on_the_server(tmp_path):
+    node = _need_engine()
+    require_realdata()
+    games, records, not_games = _real_games()
+    # 187 logs: 164 whole games; the rest are fragments starting mid-game or three-player.
+    assert (len(games), len(not_games)) == (164, 23)
+    phone, server, _ = _play_on_both(node, games, tmp_path)
+    assert _mismatches(phone, server, games) == []
+    hands = 0
+    for g, answers in zip(games, phone, strict=True):
+        original = sg.replay(records[g["id"]])
+        assert all(a["ok"] for a in answers), g["id"]
+        assert len(answers) == len(original.hands)
+        for a, played in zip(answers, original.hands, strict=True):
+            assert a["payments"] == list(played.deltas), (g["id"], played.number)
+            assert a["after"]["scores"] == list(played.scores)
+            assert (a["before"]["dealer"], a["before"]["honba"], a["before"]["riichi_sticks"]) == (
+                played.dealer, played.honba, played.riichi_sticks)
+            hands += 1
+        if records[g["id"]].end is None:
+            assert answers[-1]["after"]["ended"] == original.finished
+            if original.settlement is not None:
+                assert answers[-1]["settlement"]["final_scores"] == list(original.settlement.final_scores)
+                assert answers[-1]["settlement"]["points"] == list(original.settlement.points)
+    assert hands == 1452
+
+
+def test_ten_thousand_random_games_are_priced_on_the_phone_as_on_the_server(tmp_path):
+    node = _need_engine()
+    games = [random_game(seed) for seed in range(RANDOM_GAMES)]
+    phone, server, _ = _play_on_both(node, games, tmp_path)
+    assert _mismatches(phone, server, games) == []
+    answers = [a for game in phone for a in game]
+    priced = [a for a in answers if a["ok"]]
+    codes = {e["code"] for a in answers if not a["ok"] for e in a["errors"]}
+    # What the random games reach, so that the equality above covers it.
+    # (Seeds 0-9,999: 54,055 answers, 42,629 hands priced, 1,421 corrections, 1,734 game ends, 655 double ron.)
+    assert len(answers) > 50_000
+    assert sum(a["correction"] for a in priced) > 1_000
+    assert sum(a["after"]["ended"] for a in priced) > 1_500
+    assert sum(a["settlement"] is not None for a in priced) > 1_500
+    assert sum(a["hand"]["outcome"]["type"] == "ron" and len(a["hand"]["outcome"]["wins"]) == 2
+               for a in priced) > 500
+    assert {"fu_not_possible", "invalid_choice", "game_over", "max_length"} <= codes

@@ -1,0 +1,368 @@
+"""Scoring through a dead network, on a 360 x 740 touch phone.
+
+The phone reaches the server through a plug (a socket relay in this test)
+that is pulled out while the phone is offline, as well as the browser's own
+offline switch: Chromium's switch does not stop a service worker's own
+fetches, the pulled plug does, and the server counts every request it gets,
+so "nothing reached the server while offline" is a measured fact, not the
+switch's word.
+
+Seats: East Alice (0), South Bob (1), West Carol (2), North Dave (3); ari-ari.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
+from django.core.signals import request_started
+from django.urls import reverse
+from playwright.sync_api import Browser, Page, expect
+
+from league.models import EntryKey, Game
+from scoring.game import Draw, Ron, Tsumo
+from tests.browser.axe import assert_accessible
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.phone import PHONE, phone_page
+from tests.factories import make_game, make_player, make_series, play, ron, tsumo
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Plug:
+    """A relay between the phone and the server that can be pulled out: while
+    out, every connection (open or new) is closed before a byte reaches the server."""
+
+    def __init__(self, target: str) -> None:
+        parts = urlsplit(target)
+        self.target = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.connected = True
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.connected:
+                client.close()
+                continue
+            server = socket.create_connection(self.target)
+            with self.lock:
+                self.open.update((client, server))
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+                with self.lock:
+                    self.open.discard(s)
+
+    def pull(self) -> None:
+        self.connected = False
+        with self.lock:
+            for s in list(self.open):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+            self.open.clear()
+
+    def push(self) -> None:
+        self.connected = True
+
+    def close(self) -> None:
+        self.pull()
+        self.listener.close()
+
+
+class Counter:
+    """Every request the server starts, by path."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        request_started.connect(self.seen)
+
+    def seen(self, sender: Any, environ: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        self.paths.append((environ or {}).get("PATH_INFO", "?"))
+
+    def close(self) -> None:
+        request_started.disconnect(self.seen)
+
+
+@pytest.fixture
+def game() -> Game:
+    series = make_series("ari-ari", slug="club-night", name="Club night")
+    for name in ("referee", "second"):
+        series.scorers.add(User.objects.create_user(name, password="table-side-42"))
+    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
+
+
+@pytest.fixture
+def plug(live_server: Any) -> Iterator[Plug]:
+    p = Plug(live_server.url)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def counter() -> Iterator[Counter]:
+    c = Counter()
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    for page in phone_page(browser):
+        # What the page's scripts say shows in a failing test's output.
+        page.on("console", lambda m: print("console:", m.type, m.text))
+        page.on("pageerror", lambda e: print("page error:", e))
+        yield page
+
+
+@pytest.fixture
+def other_phone(browser: Browser) -> Iterator[Page]:
+    yield from phone_page(browser)
+
+
+def open_game(page: Page, base: str, game: Game, user: str = "referee") -> None:
+    page.goto(base + reverse("login"))
+    page.fill("#id_username", user)
+    page.fill("#id_password", "table-side-42")
+    page.click("button[type=submit]")
+    page.goto(base + reverse("staff-game", args=[game.pk]))
+
+
+def tap(page: Page, name: str, value: str | int) -> None:
+    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def ready_for_offline(page: Page) -> None:
+    """Wait until the worker controls the page and keeps the page and the engine."""
+    deadline = time.monotonic() + 60
+    script = """async () => {
+      if (!navigator.serviceWorker.controller) return false;
+      const cache = await caches.open((await caches.keys()).find(n => n.startsWith("tenbou-")) || "none");
+      const kept = (await cache.keys()).map(r => new URL(r.url).pathname);
+      return kept.some(p => p.endsWith("pyodide.asm.wasm")) && kept.some(p => p.endsWith("offline.json"))
+        && kept.some(p => p.endsWith("engine.json"))
+        && kept.some(p => /^\\/staff\\/games\\/\\d+\\/$/.test(p));
+    }"""
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, "the service worker did not keep the page and the engine"
+        page.wait_for_timeout(250)
+
+
+def go_offline(page: Page, plug: Plug) -> None:
+    plug.pull()
+    page.context.set_offline(True)
+    # The engine starts as the network goes; the banner says when the phone prices hands.
+    expect(page.locator(".offline-banner")).to_contain_text("Go on entering hands", timeout=60_000)
+
+
+def go_online(page: Page, plug: Plug) -> None:
+    plug.push()
+    page.context.set_offline(False)
+
+
+def queued(page: Page) -> Any:
+    return page.locator("#queued li")
+
+
+def save(page: Page, count: int) -> None:
+    page.locator("#save-button").tap()
+    expect(queued(page)).to_have_count(count, timeout=60_000)  # the first waits for the engine to start
+
+
+def enter_tsumo(page: Page, seat: int, han: int, fu: int) -> None:
+    tap(page, "outcome", "tsumo")
+    tap(page, "winner", seat)
+    tap(page, f"han_{seat}", han)
+    tap(page, f"fu_{seat}", fu)
+
+
+def enter_ron(page: Page, winner: int, loser: int, han: int, fu: int) -> None:
+    tap(page, "outcome", "ron")
+    tap(page, "winners", winner)
+    tap(page, "loser", loser)
+    tap(page, f"han_{winner}", han)
+    tap(page, f"fu_{winner}", fu)
+
+
+def enter_draw(page: Page, *tenpai: int) -> None:
+    tap(page, "outcome", "draw")
+    for seat in tenpai:
+        tap(page, "tenpai", seat)
+
+
+def phone_prices(page: Page, game: Game) -> dict[int, list[int]]:
+    store = page.evaluate(f"localStorage.getItem('tenbou.queue.{reverse('staff-game', args=[game.pk])}')")
+    return {int(n): p for n, p in json.loads(store)["priced"].items()}
+
+
+def server_prices(game: Game) -> dict[int, list[int]]:
+    return {i + 1: list(h.deltas) for i, h in enumerate(game.replay().hands)}
+
+
+def shot(page: Page, name: str) -> None:
+    """The whole page, and the screen as the scorer sees it."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-screen-360.png"))  # first: a full-page shot scrolls
+    page.screenshot(path=str(ARTIFACTS / f"{name}-360.png"), full_page=True)
+
+
+def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
+        phone: Page, live_server: Any, plug: Plug, counter: Counter, game: Game) -> None:
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    go_offline(page, plug)
+    before = len(counter.paths)
+
+    enter_tsumo(page, 1, 2, 30)
+    save(page, 1)
+    expect(page.locator(".offline-banner")).to_contain_text("No network")
+    expect(page.locator("h2.entry-title")).to_have_text("Hand 2")
+    enter_ron(page, 2, 0, 3, 40)
+    save(page, 2)
+    enter_draw(page, 0, 3)
+    save(page, 3)
+    enter_tsumo(page, 3, 4, 30)
+    save(page, 4)
+    shot(page, "offline-banner")
+    # The correction: hand 2 was 3 han 40 fu, it is 3 han 30 fu.
+    page.get_by_role("button", name="Correct hand 2").tap()
+    expect(page.locator("h2.entry-title")).to_have_text("Correct hand 2")
+    expect(page.locator("input[name=han_2][value='3']")).to_be_checked()
+    tap(page, "fu_2", 30)
+    save(page, 5)
+    expect(page.locator("h2.entry-title")).to_have_text("Hand 5")
+    enter_ron(page, 1, 3, 1, 30)
+    save(page, 6)
+    expect(page.locator(".offline-banner")).to_contain_text("6 entries are on this phone, not yet saved")
+    shot(page, "offline-queue")
+    assert_accessible(page, "the queue offline")
+
+    page.reload()  # a closed tab, a restarted phone: the page comes from the worker, the queue from storage
+    expect(queued(page)).to_have_count(6)
+    expect(page.locator("#queued")).to_contain_text("On this phone, not yet saved")
+    expect(page.locator("h2.entry-title")).to_have_text("Hand 6")
+    phone = phone_prices(page, game)
+    assert sorted(phone) == [1, 2, 3, 4, 5]
+    while_offline = counter.paths[before:]
+    assert while_offline == []  # nothing reached the server while the phone was offline
+    assert game.hands.count() == 0
+
+    started = time.monotonic()
+    go_online(page, plug)
+    expect(page.locator(".messages")).to_contain_text("Hand 5 saved.", timeout=60_000)
+    took = time.monotonic() - started
+    assert game.hands.count() == 5
+    assert EntryKey.objects.filter(game=game).count() == 6  # five hands and one correction, each once
+    assert server_prices(game) == phone
+    hand2 = game.hands.get(number=2).to_input()
+    assert hand2.outcome.wins[0].fu == 30  # the correction landed
+    expect(queued(page)).to_have_count(0)
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('tenbou.queue.')).length") == 0
+    # The baseline of the same run: one hand saved online, from the tap to the page after it.
+    enter_draw(page, 1)
+    expect(page.locator("#preview")).to_contain_text("Hand 6 pays")
+    tapped = time.monotonic()
+    page.locator("#save-button").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 6 saved.")
+    online = time.monotonic() - tapped
+    (ARTIFACTS / "offline-sync.json").write_text(json.dumps(
+        {"entries": 6, "hands": 5, "reconnect_to_saved_s": round(took, 2), "one_online_save_s": round(online, 2),
+         "ratio": round(took / online, 1), "requests_while_offline": len(while_offline)}) + "\n")
+    assert page.viewport_size == PHONE
+
+
+def test_a_hand_entered_by_another_scorer_stops_the_queue_and_nothing_is_lost(
+        phone: Page, other_phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), tsumo(2, 2, 30)])
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    go_offline(page, plug)
+    enter_tsumo(page, 3, 3, 30)
+    save(page, 1)
+    enter_ron(page, 0, 1, 2, 30)
+    save(page, 2)
+
+    # Meanwhile, at the same table, a second scorer online saves hand 3.
+    open_game(other_phone, live_server.url, game, user="second")
+    enter_draw(other_phone, 1)
+    other_phone.locator("#save-button").tap()
+    expect(other_phone.locator(".messages")).to_contain_text("Hand 3 saved.")
+
+    go_online(page, plug)
+    stop = page.locator("#stopped")
+    expect(stop).to_contain_text("Not saved: the game changed on the server", timeout=30_000)
+    expect(stop.locator(".mine")).to_contain_text("Hand 3")
+    expect(stop.locator(".now")).to_contain_text("Hand 3 was saved by second")
+    expect(queued(page)).to_have_count(2)  # both still on the phone
+    shot(page, "offline-conflict")
+    assert_accessible(page, "the conflict view")
+    assert game.hands.count() == 3
+
+    page.get_by_role("button", name="Keep mine as the next hand").tap()
+    expect(stop).to_contain_text("Check the new numbers, then send")
+    expect(queued(page).first).to_contain_text("Hand 4")
+    phone = phone_prices(page, game)
+    page.get_by_role("button", name="Send 2 entries").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 5 saved.", timeout=30_000)
+    assert game.hands.count() == 5
+    hands = {h.number: h.to_input() for h in game.hands.all()}
+    assert isinstance(hands[3].outcome, Draw)  # the other scorer's hand, kept
+    assert isinstance(hands[4].outcome, Tsumo) and hands[4].outcome.winner == 3  # mine, after it
+    assert isinstance(hands[5].outcome, Ron) and hands[5].outcome.wins[0].winner == 0
+    prices = server_prices(game)
+    assert {n: prices[n] for n in phone} == phone
+
+
+def test_an_expired_login_asks_for_the_password_in_place_and_the_hand_is_kept(
+        phone: Page, live_server: Any, game: Game) -> None:
+    page = phone
+    open_game(page, live_server.url, game)
+    enter_tsumo(page, 1, 2, 30)
+    expect(page.locator("#preview")).to_contain_text("East Alice pays South Bob 1,000")
+    Session.objects.all().delete()  # the login expired while the hand was being entered
+    page.locator("#save-button").tap()
+    prompt = page.locator("form.login-again")
+    expect(prompt).to_contain_text("Your login has expired. Enter the password for referee")
+    expect(page.locator("input[name=han_1][value='2']")).to_be_checked()  # nothing typed is lost
+    shot(page, "session-expired")
+    assert game.hands.count() == 0
+    prompt.locator("input[type=password]").fill("not it")
+    prompt.get_by_role("button", name="Log in again").tap()
+    expect(prompt).to_contain_text("That password is not right.")
+    prompt.locator("input[type=password]").fill("table-side-42")
+    prompt.get_by_role("button", name="Log in again").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
