@@ -28,17 +28,19 @@ class StandingsTable(tables.Table):
     # Places gained since the previous round or date; the view passes them.
     move = tables.Column("Move", accessor="player_id", attrs=NUM, orderable=False)
     name = tables.Column("Player", attrs={"th": {"scope": "col"}, "td": {"class": "name"}})
-    games = tables.Column("Games", attrs=NUM)
-    total = tables.Column("Points", attrs=NUM)
-    average_points = tables.Column("Avg", attrs=NUM)
+    games = tables.Column("Games", attrs=NUM, initial_sort_descending=True)
+    # A first click sorts the way a player reads the column: the best first
+    # (most points, firsts, seconds; the lowest average place and fewest fourths).
+    total = tables.Column("Points", attrs=NUM, initial_sort_descending=True)
+    average_points = tables.Column("Avg", attrs=NUM, initial_sort_descending=True)
     average_place = tables.Column("Avg place", attrs=NUM)
-    first = tables.Column("1st", accessor="places__0", attrs=NUM)
-    second = tables.Column("2nd", accessor="places__1", attrs=NUM)
+    first = tables.Column("1st", accessor="places__0", attrs=NUM, initial_sort_descending=True)
+    second = tables.Column("2nd", accessor="places__1", attrs=NUM, initial_sort_descending=True)
     third = tables.Column("3rd", accessor="places__2", attrs=NUM)
     fourth = tables.Column("4th", accessor="places__3", attrs=NUM)
-    average_score = tables.Column("Avg score", attrs=NUM)
-    best = tables.Column("Best", attrs=NUM)
-    worst = tables.Column("Worst", attrs=NUM)
+    average_score = tables.Column("Avg score", attrs=NUM, initial_sort_descending=True)
+    best = tables.Column("Best", attrs=NUM, initial_sort_descending=True)
+    worst = tables.Column("Worst", attrs=NUM, initial_sort_descending=True)
 
     class Meta:
         template_name = "league/_table.html"
@@ -95,15 +97,15 @@ class StandingsTable(tables.Table):
 class PlayerGamesTable(tables.Table):
     """One player's games in a series, newest first (dicts from the view)."""
 
-    round = tables.Column("Round", attrs=NUM)
+    round = tables.Column("Round", attrs=NUM, initial_sort_descending=True)
     table = tables.Column("Table", attrs=COL)
     # Not a DateColumn: that compiles a template for every cell, which was a
     # third of this page's first request on a player with a thousand games.
     date = tables.Column(verbose_name="Date", attrs=COL)
     seat = tables.Column("Seat", attrs=COL)
     place = tables.Column("Place", attrs=NUM)
-    end_score = tables.Column("End score", attrs=NUM)
-    points = tables.Column("Points", attrs=NUM)
+    end_score = tables.Column("End score", attrs=NUM, initial_sort_descending=True)
+    points = tables.Column("Points", attrs=NUM, initial_sort_descending=True)
     game = tables.Column("Game", attrs=COL, orderable=False)
 
     class Meta:

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import EmptyPage
@@ -111,8 +112,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if partial:
         return HttpResponse(fragment)
-    ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS}
+    ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS,
+           "csv_query": csv_query(request)}
     return render(request, "league/series_detail.html", ctx)
+
+
+def csv_query(request: HttpRequest) -> str:
+    """The query string that gives the CSV files the stage the page shows:
+    ``?round=3`` after round 3, ``?date=...`` as of a day, else nothing."""
+    stage = {}
+    if (through_round := int_param(request.GET.get("round"))) is not None:
+        stage["round"] = through_round
+    if (through_date := date_param(request.GET.get("date"))) is not None:
+        stage["date"] = through_date.isoformat()
+    return "?" + urlencode(stage) if stage else ""
 
 
 def render_cached(

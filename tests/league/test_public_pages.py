@@ -380,3 +380,47 @@ def test_standings_average_points_show_two_places(value: int, shown: str) -> Non
 def test_player_page_of_someone_who_never_played_in_the_series_is_not_found(client: Client, league) -> None:
     stranger = make_players(1)[0]
     assert client.get(reverse("player-detail", args=["hand-worked", stranger.pk])).status_code == 404
+
+
+def sort_links(page: str, table_class: str) -> dict[str, str]:
+    """Column heading -> the sort its link asks for, in the table's header."""
+    table = re.search(rf'<table[^>]*class="{table_class}".*?</thead>', page, flags=re.S).group(0)
+    return {html_module.unescape(re.sub(r"<[^>]+>", "", label)).strip(): sort
+            for sort, label in re.findall(r'<a href="\?[^"]*?sort=(-?\w+)[^"]*">(.*?)</a>', table, flags=re.S)}
+
+
+def test_series_standings_first_click_sorts_the_best_first(client: Client, league) -> None:
+    links = sort_links(client.get(reverse("series-standings", args=["hand-worked"])).content.decode(), "standings")
+    # Points, averages and firsts descending; average place and fourths ascending.
+    assert {k: links[k] for k in ("Points", "Avg", "1st", "2nd", "Avg score", "Best", "Games")} == {
+        "Points": "-total", "Avg": "-average_points", "1st": "-first", "2nd": "-second",
+        "Avg score": "-average_score", "Best": "-best", "Games": "-games",
+    }
+    assert {k: links[k] for k in ("Avg place", "4th", "Rank", "Player")} == {
+        "Avg place": "average_place", "4th": "fourth", "Rank": "rank", "Player": "name",
+    }
+    by_first = standings_rows(client.get(reverse("series-standings", args=["hand-worked"]), {"s-sort": "-first"})
+                              .content.decode())
+    assert {r[2] for r in by_first[:2]} == {"Bram", "Chen"}  # the two players with a first
+
+
+def test_player_games_first_click_sorts_points_descending(client: Client, league) -> None:
+    page = client.get(reverse("player-detail", args=["hand-worked", league["c"].pk])).content.decode()
+    links = sort_links(page, "player-games")
+    assert links["Points"] == "-points" and links["End score"] == "-end_score" and links["Place"] == "place"
+
+
+def test_series_page_links_all_three_csv_files_with_its_round_or_date(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    latest = client.get(url).content.decode()
+    for name in ("standings", "games", "hands"):
+        assert f'href="/series/hand-worked/{name}.csv"' in latest
+    after_1 = client.get(url, {"round": "1"}).content.decode()
+    for name in ("standings", "games", "hands"):
+        assert f'href="/series/hand-worked/{name}.csv?round=1"' in after_1
+    day = league["game_a"].finished_at.date().isoformat()
+    on_day = client.get(url, {"date": day}).content.decode()
+    assert f'href="/series/hand-worked/games.csv?date={day}"' in on_day
+    # The link gives what the page shows: after round 1, game B is not in the file.
+    body = b"".join(client.get("/series/hand-worked/games.csv?round=1").streaming_content).decode("utf-8-sig")
+    assert {line.split(",")[0] for line in body.splitlines()[1:]} == {str(league["game_a"].pk)}
