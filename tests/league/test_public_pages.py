@@ -43,12 +43,14 @@ from league import services, versions
 from league.models import Game, Player, Series
 from tests.factories import (
     bulk_finished_games,
+    chombo,
     hanchan_passing_deal,
     make_game,
     make_player,
     make_players,
     make_series,
     play,
+    ron,
 )
 
 pytestmark = pytest.mark.django_db
@@ -424,3 +426,20 @@ def test_series_page_links_all_three_csv_files_with_its_round_or_date(client: Cl
     # The link gives what the page shows: after round 1, game B is not in the file.
     body = b"".join(client.get("/series/hand-worked/games.csv?round=1").streaming_content).decode("utf-8-sig")
     assert {line.split(",")[0] for line in body.splitlines()[1:]} == {str(league["game_a"].pk)}
+
+
+def test_game_chart_labels_each_hand_once_and_the_last_whole(client: Client) -> None:
+    series = make_series(slug="chombo-chart")
+    game = make_game(series, make_players(), round_number=1)
+    # E1-0 ron; E2-0 a chombo, so E2-0 is played again: the dealer wins it and
+    # the next (E2-1), then a chombo at E2-2.
+    play(game, [ron(0, 1, 3, 40), chombo(2), ron(2, 1, 2, 30), ron(0, 1, 1, 30), chombo(3)])
+    page = client.get(reverse("game-detail", args=[game.pk])).content.decode()
+    svg = re.search(r'<figure class="chart">(.*?)</figure>', page, flags=re.S).group(1)
+    labels = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="(\w+)" fill="#555">([^<]*)</text>', svg)
+    names = [name for _x, _anchor, name in labels if not name.endswith("k")]  # the y axis is in thousands
+    assert names == ["start", "E1-0", "E2-0", "E2-0 (2)", "E2-1", "E2-2"]
+    assert len(set(names)) == len(names)
+    x, anchor, _ = labels[-1]
+    width = int(re.search(r'viewBox="0 0 (\d+)', svg).group(1))
+    assert anchor == "end" and float(x) <= width  # ends inside the drawing: shown whole
