@@ -146,9 +146,13 @@ def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
          percent(s.deal_in_rate)),
         ("Riichi rate", "of hands played", percent(p.riichi_rate), percent(s.riichi_rate)),
         ("Tsumo rate", "of wins", percent(p.tsumo_rate), percent(s.tsumo_rate)),
-        ("Call rate", f"wins with an open meld, of the wins whose tiles were kept ({p.wins_with_tiles})",
-         percent(p.call_rate), percent(s.call_rate)),
+        ("Open wins", f"wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept "
+         f"({p.wins_with_tiles}); calls in hands not won are not recorded",
+         percent(p.open_win_rate), percent(s.open_win_rate)),
         ("Average win", "the hand's value, without honba and riichi sticks", avg(p.average_win), avg(s.average_win)),
         ("Average deal-in", "the hand's value paid, without honba", avg(p.average_deal_in), avg(s.average_deal_in)),
         ("Average place", "finished games", average(p.average_place), average(s.average_place)),
+        ("Top-two rate", "finished games ended 1st or 2nd", percent(p.top_two_rate), percent(s.top_two_rate)),
+        ("Fourth-avoidance rate", "finished games not ended 4th", percent(p.fourth_avoidance_rate),
+         percent(s.fourth_avoidance_rate)),
     ]

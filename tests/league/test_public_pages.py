@@ -235,13 +235,18 @@ def test_player_statistics_next_to_the_series(client: Client, league) -> None:
         "Deal-in rate of hands played, discarding the winning tile 12.5% 9.4%",
         "Riichi rate of hands played 12.5% 3.1%",
         "Tsumo rate of wins 0.0% 50.0%",
-        "Call rate wins with an open meld, of the wins whose tiles were kept (1) 100.0% 100.0%",
+        "Open wins wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept (1);"
+        " calls in hands not won are not recorded 100.0% 100.0%",
         "Average win the hand's value, without honba and riichi sticks 1,800 3,300",
         "Average deal-in the hand's value paid, without honba 5,200 2,933",
         "Average place finished games 3.00 2.50",
+        # Aiko 3rd twice; the series' 8 seats: places 1, 2, 3, 4 in each game.
+        "Top-two rate finished games ended 1st or 2nd 0.0% 50.0%",
+        "Fourth-avoidance rate finished games not ended 4th 100.0% 75.0%",
     ]:
         assert row in page, row
     assert "Rank =3" in page and "Points -35.8" in page
+    assert "Call rate" not in page  # calls of hands not won are not recorded: no such rate
     assert "Games 0 0 2 0" in page  # placement counts: twice 3rd
 
 
