@@ -361,3 +361,38 @@ PLACE_SUMS: dict[str, Any] = {
     "top_two": Count("id", filter=Q(place__lte=2)),
     "fourths": Count("id", filter=Q(place=4)),
 }
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """A rate the standings can show as a column: its name in the table,
+    its heading, what it counts (the legend under the table), the HandStats
+    property it reads, and whether a first click sorts it highest first."""
+
+    name: str
+    heading: str
+    definition: str
+    attr: str
+    descending: bool = True
+
+
+# The main rates a player compares, as optional standings columns.
+STANDINGS_STATS = (
+    StatColumn("win_rate", "Win %", "hands won, of hands played", "win_rate"),
+    StatColumn("deal_in_rate", "Deal-in %", "hands dealt in (the winning tile discarded), of hands played",
+               "deal_in_rate", descending=False),
+    StatColumn("riichi_rate", "Riichi %", "hands with riichi declared, of hands played", "riichi_rate"),
+    StatColumn("top_two_rate", "Top-two %", "finished games ended 1st or 2nd", "top_two_rate"),
+    StatColumn("fourth_avoidance_rate", "No-4th %", "finished games not ended 4th (fourth avoidance)",
+               "fourth_avoidance_rate"),
+)
+
+
+def stats_by_player(seats: QuerySet[Seat]) -> dict[int, HandStats]:
+    """Each player's statistics over ``seats``, from the stored snapshots in
+    one query (the standings' optional columns); nothing is replayed."""
+    sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
+    rows = seats.values("player_id").annotate(**sums, **PLACE_SUMS).order_by()
+    return {
+        r["player_id"]: HandStats(**{n: r[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)}) for r in rows
+    }

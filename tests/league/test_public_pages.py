@@ -38,6 +38,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from league import services, versions
 from league.models import Game, Player, Series
@@ -115,13 +116,20 @@ def test_series_standings_sort_and_paginate(client: Client, league) -> None:
     assert [r[0] for r in by_points_up] == ["5", "=3", "=3", "2", "1"]  # ranks stay what the totals give
     by_place = standings_rows(client.get(url, {"s-sort": "-average_place"}).content.decode())
     assert by_place[0][2] == "Emil"  # 4th in his only game
-    # 20 more players (five more games) make 25 rows: 20 on page 1, 5 on page 2.
+    # 20 more players (five more games) make 25 rows: one page at the series' default of 100 ...
     for _ in range(5):
         game = make_game(league["series"], make_players(), round_number=3)
         services.record_final_scores(game=game, scores=[25000, 25000, 25000, 25000])
-    assert len(standings_rows(client.get(url).content.decode())) == 20
+    assert len(standings_rows(client.get(url).content.decode())) == 25
+    # ... and, when the series lists 20 a page, 20 on page 1, 5 on page 2, and all on one page on demand.
+    Series.objects.filter(pk=league["series"].pk).update(standings_per_page=20)
+    versions.changed([league["series"].pk])
+    first = client.get(url).content.decode()
+    assert len(standings_rows(first)) == 20
+    assert 'href="?s-per_page=500#standings-h"' in first and "All 25 players on one page" in first
     second = standings_rows(client.get(url, {"s-page": 2}).content.decode())
     assert [r[2] for r in second][-1] == "Emil" and len(second) == 5
+    assert len(standings_rows(client.get(url, {"s-per_page": 500}).content.decode())) == 25
 
 
 def test_series_players_under_the_minimum_are_apart(client: Client, league) -> None:
@@ -286,6 +294,7 @@ def _query_counts(client: Client, series: Series, game: Game, player: Player, *,
         "series": reverse("series-standings", args=[series.slug]),
         "series after round 2": reverse("series-standings", args=[series.slug]) + "?round=2",
         "series partial": reverse("series-standings", args=[series.slug]) + "?partial=1",
+        "series with rates": reverse("series-standings", args=[series.slug]) + "?stats=1",
         "game": reverse("game-detail", args=[game.pk]),
         "player": reverse("player-detail", args=[series.slug, player.pk]),
     }
@@ -318,12 +327,14 @@ def test_public_pages_query_counts_do_not_grow(client: Client, django_assert_num
     # Computed afresh: the series' (or the game's series') pk, which is then
     # remembered, and what the page shows.
     assert large == {
-        "index": 1, "series": 9, "series after round 2": 9, "series partial": 9, "game": 6, "player": 10,
-    }
+        "index": 1, "series": 9, "series after round 2": 9, "series partial": 9, "series with rates": 10,
+        "game": 6, "player": 10,
+    }  # the rates: one query more, over the seats' stored statistics
     assert small_cached == large_cached
     # Cached: none; the series' stamp is a cache entry, not a row.
     assert large_cached == {
-        "index": 0, "series": 0, "series after round 2": 0, "series partial": 0, "game": 0, "player": 0,
+        "index": 0, "series": 0, "series after round 2": 0, "series partial": 0, "series with rates": 0,
+        "game": 0, "player": 0,
     }
     clear_caches()
     with django_assert_num_queries(6):
@@ -425,7 +436,7 @@ def test_series_page_links_all_three_csv_files_with_its_round_or_date(client: Cl
     after_1 = client.get(url, {"round": "1"}).content.decode()
     for name in ("standings", "games", "hands"):
         assert f'href="/series/hand-worked/{name}.csv?round=1"' in after_1
-    day = league["game_a"].finished_at.date().isoformat()
+    day = timezone.localdate(Game.objects.get(pk=league["game_a"].pk).finished_at).isoformat()
     on_day = client.get(url, {"date": day}).content.decode()
     assert f'href="/series/hand-worked/games.csv?date={day}"' in on_day
     # The link gives what the page shows: after round 1, game B is not in the file.
@@ -448,3 +459,52 @@ def test_game_chart_labels_each_hand_once_and_the_last_whole(client: Client) -> 
     x, anchor, _ = labels[-1]
     width = int(re.search(r'viewBox="0 0 (\d+)', svg).group(1))
     assert anchor == "end" and float(x) <= width  # ends inside the drawing: shown whole
+
+
+def test_series_standings_search_finds_a_player_on_any_page(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    Series.objects.filter(pk=league["series"].pk).update(standings_per_page=2)
+    versions.changed([league["series"].pk])
+    page = client.get(url, {"q": "  da "}).content.decode()
+    # Dana ranks =3, on page 2 of two a page: the search lists her, her rank kept.
+    assert [(r[0], r[2]) for r in standings_rows(page)] == [("=3", "Dana")]
+    assert "1 player named “da”" in text(client.get(url, {"q": "da"}))
+    assert 'id="standings-q"' in page and '<label for="standings-q">Find a player</label>' in page
+    # Case does not matter; the matches are paged like the standings.
+    assert [r[2] for r in standings_rows(client.get(url, {"q": "A"}).content.decode())] == ["Bram", "Aiko"]
+    assert [r[2] for r in standings_rows(client.get(url, {"q": "A", "s-page": 2}).content.decode())] == ["Dana"]
+    assert "No ranked player’s name holds “zz”" in text(client.get(url, {"q": "zz"}))
+    # After a round, the search keeps the round.
+    after_1 = client.get(url, {"q": "da", "round": 1}).content.decode()
+    assert '<input type="hidden" name="round" value="1">' in after_1
+
+
+def test_series_standings_rates_as_optional_columns(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    plain = client.get(url).content.decode()
+    assert "Win %" not in plain and 'href="?stats=1#standings-h"' in plain
+    page = client.get(url, {"stats": 1}).content.decode()
+    rows = {r[2]: r[14:] for r in standings_rows(page)}
+    # win, deal-in, riichi, top two, no fourth; Aiko as on her page, Emil
+    # played only game B (end scores: no hands), 4th; Chen 2nd and 1st.
+    assert rows["Aiko"] == ["25.0%", "12.5%", "12.5%", "0.0%", "100.0%"]
+    assert rows["Emil"] == ["–", "–", "–", "0.0%", "0.0%"]
+    assert rows["Chen"][3:] == ["100.0%", "100.0%"]
+    assert rows["Dana"][3:] == ["50.0%", "50.0%"]
+    legend = text_of_section(page, 'class="legend"')
+    for heading, definition in [("Win %", "hands won, of hands played"),
+                                ("No-4th %", "finished games not ended 4th (fourth avoidance)")]:
+        assert f"{heading} {definition}" in legend
+    links = sort_links(page, "standings")
+    assert links["Win %"] == "-win_rate" and links["Deal-in %"] == "deal_in_rate"
+    by_win = standings_rows(client.get(url, {"stats": 1, "s-sort": "-win_rate"}).content.decode())
+    rates = [float(r[14].rstrip("%")) for r in by_win if r[14] != "–"]
+    assert rates == sorted(rates, reverse=True) and by_win[-1][2] == "Emil"  # no hands: last
+
+
+def test_standings_rate_columns_are_the_stats_listed() -> None:
+    from league import stats
+    from league.tables import StandingsTable
+
+    names = [c.name for c in stats.STANDINGS_STATS]
+    assert list(StandingsTable.base_columns)[-len(names):] == names
