@@ -22,6 +22,11 @@ COL = {"th": {"scope": "col"}}
 OPT = {"th": {"class": "num opt", "scope": "col"}, "td": {"class": "num opt"}}
 
 
+def labelled(attrs: dict[str, dict[str, str]], label: str) -> dict[str, dict[str, str]]:
+    """Column attrs whose cells carry their heading, for a phone's stacked rows."""
+    return {**attrs, "td": {**attrs.get("td", {}), "data-label": label}}
+
+
 class WithStats:
     """A standings row with its player's hand statistics (``.stats``), for
     the optional rate columns; everything else is the row's."""
@@ -136,20 +141,20 @@ class StandingsTable(tables.Table):
 class PlayerGamesTable(tables.Table):
     """One player's games in a series, newest first (dicts from the view)."""
 
-    round = tables.Column("Round", attrs=NUM, initial_sort_descending=True)
-    table = tables.Column("Table", attrs=COL)
+    round = tables.Column("Round", attrs=labelled(NUM, "Round"), initial_sort_descending=True)
+    table = tables.Column("Table", attrs=labelled(COL, "Table"))
     # Not a DateColumn: that compiles a template for every cell, which was a
     # third of this page's first request on a player with a thousand games.
-    date = tables.Column(verbose_name="Date", attrs=COL)
-    seat = tables.Column("Seat", attrs=COL)
-    place = tables.Column("Place", attrs=NUM)
-    end_score = tables.Column("End score", attrs=NUM, initial_sort_descending=True)
-    points = tables.Column("Points", attrs=NUM, initial_sort_descending=True)
-    game = tables.Column("Game", attrs=COL, orderable=False)
+    date = tables.Column(verbose_name="Date", attrs=labelled(COL, "Date"))
+    seat = tables.Column("Seat", attrs=labelled(COL, "Seat"))
+    place = tables.Column("Place", attrs=labelled(NUM, "Place"))
+    end_score = tables.Column("End score", attrs=labelled(NUM, "End score"), initial_sort_descending=True)
+    points = tables.Column("Points", attrs=labelled(NUM, "Points"), initial_sort_descending=True)
+    game = tables.Column("Game", attrs=labelled(COL, "Game"), orderable=False)
 
     class Meta:
         template_name = "league/_table.html"
-        attrs = {"class": "player-games"}
+        attrs = {"class": "player-games stacked"}
         order_by = ("-round",)
 
     def render_date(self, value: datetime.date) -> str:

@@ -402,7 +402,7 @@ def test_player_page_of_someone_who_never_played_in_the_series_is_not_found(clie
 
 def sort_links(page: str, table_class: str) -> dict[str, str]:
     """Column heading -> the sort its link asks for, in the table's header."""
-    table = re.search(rf'<table[^>]*class="{table_class}".*?</thead>', page, flags=re.S).group(0)
+    table = re.search(rf'<table[^>]*class="{table_class}[" ].*?</thead>', page, flags=re.S).group(0)
     return {html_module.unescape(re.sub(r"<[^>]+>", "", label)).strip(): sort
             for sort, label in re.findall(r'<a href="\?[^"]*?sort=(-?\w+)[^"]*">(.*?)</a>', table, flags=re.S)}
 
@@ -508,3 +508,43 @@ def test_standings_rate_columns_are_the_stats_listed() -> None:
 
     names = [c.name for c in stats.STANDINGS_STATS]
     assert list(StandingsTable.base_columns)[-len(names):] == names
+
+
+def test_player_across_series_totals_and_links(client: Client, league) -> None:
+    """Aiko: -35.8 in two games of the hand-worked league (3rd twice); in a
+    second series one game, 1st on 40,000 / 30,000 / 20,000 / 10,000:
+    (40 - 30) + 30 + 20 = +60.0. Overall 3 games, +24.2, average +8.067,
+    average place (3 + 3 + 1) / 3 = 2.33. A game in progress counts nowhere."""
+    other = make_series(name="Winter Cup", slug="winter-cup")
+    a = league["a"]
+    game = make_game(other, [a, *make_players(3)], round_number=1)
+    services.record_final_scores(game=game, scores=[40000, 30000, 20000, 10000])
+    make_game(other, [a, *make_players(3)], round_number=2)  # in progress
+    url = reverse("player-series", args=[a.pk])
+    assert url == f"/players/{a.pk}/"
+    page = text(client.get(url))
+    assert "Series 2 Games 3 Points +24.2 Average +8.067 Average place 2.33 1st / 2nd / 3rd / 4th 1 / 0 / 2 / 0" in page
+    html = client.get(url).content.decode()
+    assert html.index("Winter Cup") < html.index("Hand-worked League")  # the latest played first
+    assert f'href="/series/winter-cup/players/{a.pk}/"' in html
+    assert f'href="/series/hand-worked/players/{a.pk}/"' in html
+    assert "Winter Cup 1 +60.0 +60.0 1.00 1 / 0 / 0 / 0" in page
+    assert "Hand-worked League 2 -35.8 -17.9 3.00 0 / 0 / 2 / 0" in page
+    # The series player page links here; a player with no counted game has no page.
+    series_page = client.get(reverse("player-detail", args=["hand-worked", a.pk])).content.decode()
+    assert f'href="{url}"' in series_page
+    assert client.get(reverse("player-series", args=[make_player("Nobody").pk])).status_code == 404
+
+
+def test_player_across_series_is_cached_and_moves_with_any_series(
+    client: Client, league, django_capture_on_commit_callbacks
+) -> None:
+    url = reverse("player-series", args=[league["e"].pk])
+    assert "Games 1 Points -48.0" in text(client.get(url))
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    assert len(queries) == 0  # served whole from the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(league["series"], [league["e"], *make_players(3)], round_number=3)
+        services.record_final_scores(game=game, scores=[40000, 30000, 20000, 10000])
+    assert "Games 2 Points +12.0" in text(client.get(url))
