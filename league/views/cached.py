@@ -5,7 +5,9 @@ the 30-second refresh fetches) is a function of its series' state, its
 parameters and the language, and of nothing about who is looking. So its
 whole response is cached under the series' stamp (``league.versions``), the
 path, the parameters it understands in a canonical form and the language; a
-repeat costs two cache reads and no database query. Every response carries a
+repeat costs a dict lookup or two (the stamps and the page, remembered in the
+process) and no database query, and is answered by ``CachedPageMiddleware``
+before the middleware that has nothing to do for it. Every response carries a
 strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
 current ETag gets 304 with no body.
 
