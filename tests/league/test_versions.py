@@ -72,5 +72,5 @@ def test_what_a_process_remembers_is_bounded(tmp_path) -> None:
     store.set_many({"stamp-1": "a:1"})
     for n in range(3 * store.MEMO_LIMIT):
         store.get(f"game-{n}")
-    assert len(store._memo[1]) < store.MEMO_LIMIT
+    assert len(store._memo[1]) <= store.MEMO_LIMIT
     assert store.get("stamp-1") == "a:1"
