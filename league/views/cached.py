@@ -179,8 +179,12 @@ def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
         return response
     if use_gzip:
         headers["Content-Encoding"] = "gzip"
+    body = entry.gzipped if use_gzip else entry.body
     headers["Content-Type"] = entry.content_type
-    return HttpResponse(entry.gzipped if use_gzip else entry.body, headers=headers)
+    # What CommonMiddleware adds, which a page served by CachedPageMiddleware
+    # never reaches: without it the server sends the page in chunks.
+    headers["Content-Length"] = str(len(body))
+    return HttpResponse(body, headers=headers)
 
 
 @functools.lru_cache(maxsize=256)
