@@ -325,15 +325,27 @@ class CachedPageMiddleware:
         return self.get_response(request)
 
 
-def _from_cache(request: HttpRequest) -> HttpResponse | None:
+@functools.lru_cache(maxsize=1024)
+def _route(urlconf: str, path: str) -> tuple[Page, dict[str, Any]] | None:
+    """The public page at ``path`` and its URL's arguments, or None. Kept:
+    the handler resolves the path again for any request not answered here,
+    and resolving it twice made every other request (``/healthz`` too) pay."""
     try:
-        match = resolve(request.path_info)
+        match = resolve(path, urlconf)
     except Resolver404:
         return None
     page = _pages.get(match.func)  # a view wrapped again by another decorator is not here: it runs
     if page is None or match.args:
         return None
-    series = page.series_of(**match.kwargs)
+    return page, match.kwargs
+
+
+def _from_cache(request: HttpRequest) -> HttpResponse | None:
+    route = _route(settings.ROOT_URLCONF, request.path_info)
+    if route is None:
+        return None
+    page, kwargs = route
+    series = page.series_of(**kwargs)
     if series is None:
         return None
     found = _look_up(request, page, series)
