@@ -82,6 +82,7 @@ class DirectoryStore:
     """
 
     GENERATION = ".generation"
+    MEMO_LIMIT = 10_000  # keys remembered per process (series, slugs, games looked up)
 
     def __init__(self, path: str, *, recheck: float = 1.0) -> None:
         self.path = Path(path)
@@ -137,8 +138,8 @@ class DirectoryStore:
     def get(self, key: str) -> str | None:
         generation = self._mapping()[:8]
         seen, memo = self._memo
-        if generation != seen:
-            memo = {}
+        if generation != seen or len(memo) >= self.MEMO_LIMIT:
+            memo = {}  # bounded: a crawler asking for every game number is forgotten
             self._memo = (generation, memo)
         try:
             return memo[key]

@@ -5,7 +5,9 @@ the 30-second refresh fetches) is a function of its series' state, its
 parameters and the language, and of nothing about who is looking. So its
 whole response is cached under the series' stamp (``league.versions``), the
 path, the parameters it understands in a canonical form and the language; a
-repeat costs two cache reads and no database query. Every response carries a
+repeat costs a dict lookup or two (the stamps and the page, remembered in the
+process) and no database query, and is answered by ``CachedPageMiddleware``
+before the middleware that has nothing to do for it. Every response carries a
 strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
 current ETag gets 304 with no body.
 
@@ -177,8 +179,12 @@ def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
         return response
     if use_gzip:
         headers["Content-Encoding"] = "gzip"
+    body = entry.gzipped if use_gzip else entry.body
     headers["Content-Type"] = entry.content_type
-    return HttpResponse(entry.gzipped if use_gzip else entry.body, headers=headers)
+    # What CommonMiddleware adds, which a page served by CachedPageMiddleware
+    # never reaches: without it the server sends the page in chunks.
+    headers["Content-Length"] = str(len(body))
+    return HttpResponse(body, headers=headers)
 
 
 @functools.lru_cache(maxsize=256)
@@ -319,15 +325,27 @@ class CachedPageMiddleware:
         return self.get_response(request)
 
 
-def _from_cache(request: HttpRequest) -> HttpResponse | None:
+@functools.lru_cache(maxsize=1024)
+def _route(urlconf: str, path: str) -> tuple[Page, dict[str, Any]] | None:
+    """The public page at ``path`` and its URL's arguments, or None. Kept:
+    the handler resolves the path again for any request not answered here,
+    and resolving it twice made every other request (``/healthz`` too) pay."""
     try:
-        match = resolve(request.path_info)
+        match = resolve(path, urlconf)
     except Resolver404:
         return None
     page = _pages.get(match.func)  # a view wrapped again by another decorator is not here: it runs
     if page is None or match.args:
         return None
-    series = page.series_of(**match.kwargs)
+    return page, match.kwargs
+
+
+def _from_cache(request: HttpRequest) -> HttpResponse | None:
+    route = _route(settings.ROOT_URLCONF, request.path_info)
+    if route is None:
+        return None
+    page, kwargs = route
+    series = page.series_of(**kwargs)
     if series is None:
         return None
     found = _look_up(request, page, series)

@@ -18,21 +18,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from league import ema
 from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
-from league.models import Series, Tournament
+from league.models import Series
 from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
 from league.tiebreaks import RULES
 from league.views.staff import staff_required
-from league.views.tournament import _event_for_scorer, _post_only, _report
-
-
-def _public_event(slug: str) -> tuple[Series, Tournament]:
-    series = get_object_or_404(Series, slug=slug)
-    tournament = Tournament.objects.filter(series=series).first()
-    if tournament is None:
-        raise Http404("this series is not run as an event")
-    return series, tournament
+from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
 
 def _rule_names() -> dict[str, str]:

@@ -436,7 +436,8 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
 # -- public: the event, a player's next table, short link, QR -------------------------------------------
 
 
-def _tournament(slug: str) -> tuple[Series, Tournament]:
+def _public_event(slug: str) -> tuple[Series, Tournament]:
+    """The series and its tournament, for anyone, if it is run as an event (else 404)."""
     series = get_object_or_404(Series, slug=slug)
     tournament = Tournament.objects.filter(series=series).first()
     if tournament is None:
@@ -447,7 +448,7 @@ def _tournament(slug: str) -> tuple[Series, Tournament]:
 def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     """The public event page: the published round's tables and the standings
     (without the rounds the director hides); names lead to each player's page."""
-    series, tournament = _tournament(slug)
+    series, tournament = _public_event(slug)
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
     tables = round_tables(current, now=timezone.now()) if current else []
@@ -468,7 +469,7 @@ def _current_round(published: list[Round]) -> Round | None:
 
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """"My next table and wind": the published rounds' seats of one player."""
-    series, tournament = _tournament(slug)
+    series, tournament = _public_event(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     seats = next_seats(reg)
     upcoming = next((s for s in seats if s.table.game is None or not s.table.game.is_finished), None)
@@ -490,7 +491,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponse:
 
 def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The player's short link as a QR code (SVG, black on white, prints sharp)."""
-    series, _ = _tournament(slug)
+    series, _ = _public_event(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
     out = io.BytesIO()
@@ -510,7 +511,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Projector pages: the countdown, the seating (by player name, paged) and
     the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
     the next kind after its last page, so one screen shows all three."""
-    series, tournament = _tournament(slug)
+    series, tournament = _public_event(slug)
     if kind not in SCREENS:
         raise Http404("no such screen")
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -57,6 +58,8 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install -y wrk)")
+    # Stopped with kill: the servers stop too (serve's cleanup runs on SystemExit).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
 
     tmp = Path(tempfile.mkdtemp(prefix="tenbou-compare-"))
     env = dict(os.environ)

@@ -253,9 +253,12 @@ def test_a_cached_page_is_served_before_the_session_and_login_middleware(client:
     again = client.get(url)
     assert not hasattr(again.wsgi_request, "user")
     assert again.content == first.content and again["ETag"] == first["ETag"]
-    for header in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy"):
+    for header in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy",
+                   "Content-Length"):
         assert again[header] == first[header], header
-    assert again["X-Frame-Options"] == "DENY"
+    assert again["X-Frame-Options"] == "DENY" and again["Content-Length"] == str(len(again.content))
+    packed = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Length"] == str(len(packed.content))
 
 
 @pytest.mark.django_db  # reads only: no commits needed

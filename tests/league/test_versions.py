@@ -64,3 +64,13 @@ def test_a_process_mapping_a_cleaned_away_directory_finds_the_new_one(tmp_path) 
     shutil.rmtree(tmp_path / "stamps")
     versions.DirectoryStore(str(tmp_path / "stamps")).set_many({"stamp-1": "b:2"})
     assert worker.get("stamp-1") == "b:2"
+
+
+def test_what_a_process_remembers_is_bounded(tmp_path) -> None:
+    """A crawler asking for every game number does not grow a worker without end."""
+    store = versions.DirectoryStore(str(tmp_path))
+    store.set_many({"stamp-1": "a:1"})
+    for n in range(3 * store.MEMO_LIMIT):
+        store.get(f"game-{n}")
+    assert len(store._memo[1]) <= store.MEMO_LIMIT
+    assert store.get("stamp-1") == "a:1"
