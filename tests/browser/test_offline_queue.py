@@ -366,3 +366,30 @@ def test_an_expired_login_asks_for_the_password_in_place_and_the_hand_is_kept(
     prompt.get_by_role("button", name="Log in again").tap()
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
     assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+
+
+def test_removing_the_phones_hand_takes_two_taps_and_keeps_the_other_scorers(
+        phone: Page, other_phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), tsumo(2, 2, 30)])
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    go_offline(page, plug)
+    enter_draw(page, 1)
+    save(page, 1)
+    open_game(other_phone, live_server.url, game, user="second")  # the same hand, entered twice
+    enter_draw(other_phone, 1)
+    other_phone.locator("#save-button").tap()
+    expect(other_phone.locator(".messages")).to_contain_text("Hand 3 saved.")
+
+    go_online(page, plug)
+    stop = page.locator("#stopped")
+    expect(stop).to_contain_text("Not saved: the game changed on the server", timeout=30_000)
+    remove = page.get_by_role("button", name="Remove mine from this phone…")
+    remove.tap()
+    expect(stop.get_by_role("button", name="Tap again: remove hand 3 for good")).to_be_visible()
+    expect(queued(page)).to_have_count(1)  # one tap removes nothing
+    stop.get_by_role("button", name="Tap again: remove hand 3 for good").tap()
+    expect(page.locator("h2.entry-title")).to_have_text("Hand 4")  # the game as the server has it
+    expect(queued(page)).to_have_count(0)
+    assert game.hands.count() == 3 and game.hands.get(number=3).entered_by.username == "second"
