@@ -393,3 +393,19 @@ def test_removing_the_phones_hand_takes_two_taps_and_keeps_the_other_scorers(
     expect(page.locator("h2.entry-title")).to_have_text("Hand 4")  # the game as the server has it
     expect(queued(page)).to_have_count(0)
     assert game.hands.count() == 3 and game.hands.get(number=3).entered_by.username == "second"
+
+
+def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
+        phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    # The club's Wi-Fi is up but the server is not: the browser never says "offline".
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    plug.pull()
+    enter_tsumo(page, 1, 2, 30)  # the preview's request fails: the phone prices it
+    expect(page.locator(".offline-banner")).to_contain_text("No network", timeout=60_000)
+    save(page, 1)
+    assert game.hands.count() == 0
+    plug.push()  # no "online" event: the page looks again on its own (every 15 s)
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=40_000)
+    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
