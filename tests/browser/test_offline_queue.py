@@ -242,6 +242,10 @@ def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
     page = phone
     open_game(page, plug.url, game)
     ready_for_offline(page)
+    # Chromium's own check that the page installs as an app (manifest, icons, service worker);
+    # a test browser's context is incognito, where nothing installs, so that one reason is expected.
+    errors = page.context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
     go_offline(page, plug)
     before = len(counter.paths)
 
