@@ -165,6 +165,8 @@ def tap(page: Page, name: str, value: str | int) -> None:
 
 def ready_for_offline(page: Page) -> None:
     """Wait until the worker controls the page and keeps the page and the engine."""
+    info = page.evaluate("fetch('/staff/offline/engine.json').then(r => r.json())")
+    assert info["available"], f"no offline engine: {info['notice']} (python manage.py fetch_offline_assets)"
     deadline = time.monotonic() + 60
     script = """async () => {
       if (!navigator.serviceWorker.controller) return false;
