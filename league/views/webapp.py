@@ -58,7 +58,11 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "display": "standalone",
         "background_color": "#ffffff",
         "theme_color": "#14324f",
-        "icons": [{"src": static("league/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+        "icons": [
+            {"src": static("league/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("league/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("league/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
     }
     response = JsonResponse(body)
     response["Content-Type"] = "application/manifest+json"

@@ -165,6 +165,8 @@ def tap(page: Page, name: str, value: str | int) -> None:
 
 def ready_for_offline(page: Page) -> None:
     """Wait until the worker controls the page and keeps the page and the engine."""
+    info = page.evaluate("fetch('/staff/offline/engine.json').then(r => r.json())")
+    assert info["available"], f"no offline engine: {info['notice']} (python manage.py fetch_offline_assets)"
     deadline = time.monotonic() + 60
     script = """async () => {
       if (!navigator.serviceWorker.controller) return false;
@@ -242,6 +244,12 @@ def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
     page = phone
     open_game(page, plug.url, game)
     ready_for_offline(page)
+    # Chromium's own check that the page installs as an app (manifest, icons, service worker);
+    # a test browser's context is incognito, where nothing installs, so that one reason is expected.
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    cdp.detach()  # a session left open keeps the page from hearing the network come back
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
     go_offline(page, plug)
     before = len(counter.paths)
 
@@ -365,4 +373,47 @@ def test_an_expired_login_asks_for_the_password_in_place_and_the_hand_is_kept(
     prompt.locator("input[type=password]").fill("table-side-42")
     prompt.get_by_role("button", name="Log in again").tap()
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+
+
+def test_removing_the_phones_hand_takes_two_taps_and_keeps_the_other_scorers(
+        phone: Page, other_phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 40), tsumo(2, 2, 30)])
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    go_offline(page, plug)
+    enter_draw(page, 1)
+    save(page, 1)
+    open_game(other_phone, live_server.url, game, user="second")  # the same hand, entered twice
+    enter_draw(other_phone, 1)
+    other_phone.locator("#save-button").tap()
+    expect(other_phone.locator(".messages")).to_contain_text("Hand 3 saved.")
+
+    go_online(page, plug)
+    stop = page.locator("#stopped")
+    expect(stop).to_contain_text("Not saved: the game changed on the server", timeout=30_000)
+    remove = page.get_by_role("button", name="Remove mine from this phone…")
+    remove.tap()
+    expect(stop.get_by_role("button", name="Tap again: remove hand 3 for good")).to_be_visible()
+    expect(queued(page)).to_have_count(1)  # one tap removes nothing
+    stop.get_by_role("button", name="Tap again: remove hand 3 for good").tap()
+    expect(page.locator("h2.entry-title")).to_have_text("Hand 4")  # the game as the server has it
+    expect(queued(page)).to_have_count(0)
+    assert game.hands.count() == 3 and game.hands.get(number=3).entered_by.username == "second"
+
+
+def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
+        phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    # The club's Wi-Fi is up but the server is not: the browser never says "offline".
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    plug.pull()
+    enter_tsumo(page, 1, 2, 30)  # the preview's request fails: the phone prices it
+    expect(page.locator(".offline-banner")).to_contain_text("No network", timeout=60_000)
+    save(page, 1)
+    assert game.hands.count() == 0
+    plug.push()  # no "online" event: the page looks again on its own (every 15 s)
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=60_000)
     assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1

@@ -10,6 +10,7 @@ steps, keeping a priced hand (``ok``) and skipping a refused one.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,7 @@ from league.entry.tables import FU_CHOICES, yaku_table, yakuman_table
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.rules import PRESETS, Ruleset
+from tests.scoring.hand_generator import Case, generate
 
 SEATS = (0, 1, 2, 3)
 NAMES = ["East Ann", "South Ben", "West Cleo", "North Dai"]
@@ -62,15 +64,32 @@ def fields_from_hand(hand: sg.HandInput, rules: Ruleset) -> dict[str, Any]:
     return f
 
 
+@functools.lru_cache(maxsize=1)
+def _tile_cases() -> list[Case]:
+    return generate(20, 400)
+
+
 def _value(rng: random.Random, rules: Ruleset, s: int, f: dict[str, Any], *, tsumo: bool) -> None:
     """One winner's value: han and fu mostly, sometimes picked yaku, a yakuman, or nonsense."""
     roll = rng.random()
-    if roll < 0.05:
+    if roll < 0.08:
+        # The tiles, as a scorer types them: the tile analysis reads the seat and round winds from the game.
+        case = rng.choice(_tile_cases()).request
+        f[f"tiles_{s}"] = case["tiles"]
+        f[f"win_tile_{s}"] = case["win"]
+        f[f"melds_{s}"] = ", ".join(f"{m['type']} {m['tiles']}" for m in case["melds"])
+        f["dora_indicators"] = " ".join(case.get("dora", []))
+        f["ura_indicators"] = " ".join(case.get("ura", []))
+        f[f"flags_{s}"] = [k for k in ("ippatsu", "haitei", "houtei", "rinshan", "chankan") if case.get(k)]
+        if case.get("riichi") and str(s) not in f["riichi"]:
+            f["riichi"].append(str(s))
+        return
+    if roll < 0.13:
         named = rng.sample(sorted(yakuman_table(rules)), rng.choice((1, 1, 1, 2)))
         f[f"yakuman_{s}"] = named
         if rules.pao and rng.random() < 0.3:
             f[f"pao_{s}"] = str(rng.choice(SEATS))  # sometimes the winner: refused on both sides
-    elif roll < 0.15:
+    elif roll < 0.23:
         table = yaku_table(rules)
         picked = rng.sample(sorted(table), rng.choice((1, 2, 3)))
         f[f"yaku_{s}"] = picked
@@ -79,7 +98,7 @@ def _value(rng: random.Random, rules: Ruleset, s: int, f: dict[str, Any], *, tsu
             f[f"open_{s}"] = "on"
         if rng.random() < 0.3:
             f[f"fu_{s}"] = str(rng.choice(FU_CHOICES))
-    elif roll < 0.18:
+    elif roll < 0.26:
         f[f"han_{s}"] = rng.choice(("0", "14", "x", ""))  # refused as a choice, or missing
     else:
         han = rng.choice((1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 11, 13))

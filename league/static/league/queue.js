@@ -408,11 +408,10 @@
     if (syncing || offline || !store || !store.ops.length || store.stop || loggingIn) return;
     syncing = true;
     render();
-    var started = performance.now(), next = null;
+    var next = null;
     (function step() {
       if (!store.ops.length) {
         syncing = false;
-        window.__tenbouSynced = performance.now() - started;
         store = null;
         save();
         window.location.assign(next || gameUrl);
@@ -561,7 +560,12 @@
     });
   }
   function showReview() {
-    if (!store || !store.ops.length) { sync(); return; }
+    if (!store || !store.ops.length) {  // nothing left on the phone: the game as the server has it
+      store = null;
+      save();
+      window.location.assign(gameUrl);
+      return;
+    }
     store.stop = {kind: "review"};
     save();
     showBanner();
