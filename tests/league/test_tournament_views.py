@@ -191,3 +191,18 @@ def test_settings_store_the_substitute_rule_in_thousandths(director: Client, ser
     assert (t.rounds, t.seating, t.time_limit, t.ending, t.substitute_score, t.substitute_uma,
             t.substitutes_in_standings) == (6, "swiss", 75, "one_more_hand", -15000, -12500, True)
     assert series.event_audit.filter(action="settings").exists()
+
+
+def test_hidden_results_stay_off_the_player_across_series(director: Client, series: Series) -> None:
+    games = started(series)
+    for game in games:
+        record_final_scores(game=game, scores=[40000, 30000, 20000, 10000])
+    winner = games[0].seats.get(seat=0).player  # 1st: +60.0
+    public = Client()
+    across = url("player-series", winner.pk)
+    assert "+60.0" in public.get(across).content.decode()
+    director.post(url("event-results", "open"), {"from_round": 1})
+    # The event was this player's only series, and every round of it is hidden now.
+    assert public.get(across).status_code == 404
+    director.post(url("event-results", "open"), {"reveal": "1"})
+    assert "+60.0" in public.get(across).content.decode()

@@ -28,7 +28,18 @@
         holder.innerHTML = html;
         var fresh = holder.querySelector("#live");
         if (fresh) {
+          // What the reader set in the box (a search being typed, "every
+          // column" ticked) survives the swap.
+          var kept = Array.prototype.map.call(box.querySelectorAll("input[id]"), function (el) {
+            return {id: el.id, value: el.value, checked: el.checked, focused: el === document.activeElement};
+          });
           box.innerHTML = fresh.innerHTML;
+          kept.forEach(function (k) {
+            var el = document.getElementById(k.id);
+            if (!el) return;
+            if (el.type === "checkbox") { el.checked = k.checked; } else { el.value = k.value; }
+            if (k.focused) el.focus();
+          });
           box.setAttribute("data-live", fresh.getAttribute("data-live"));
           var stamp = document.getElementById("live-updated");
           if (stamp) stamp.textContent = "Updated " + new Date().toLocaleTimeString();
