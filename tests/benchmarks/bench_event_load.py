@@ -171,35 +171,45 @@ async def log_in(base: str, n: int) -> httpx.AsyncClient:
 
 async def scorer(client: httpx.AsyncClient, n: int, game: int, stats: Stats, until: float,
                  pause: tuple[float, float], hands: int | None = None) -> None:
-    async with client:
+    try:
         done = 0
         rng = random.Random(n)
         while time.monotonic() < until and (hands is None or done < hands):
             await asyncio.sleep(rng.uniform(*pause))
-            t0 = time.perf_counter()
-            response = await client.get(f"/staff/games/{game}/")
-            stats.timed("game page (scorer)", t0, response.status_code, response.status_code == 200)
-            if response.status_code != 200:
-                continue
-            form = fields_of(response.text, "outcome")
-            data: dict[str, list[str]] = defaultdict(list)
-            for name, value in form["fields"]:
-                data[name].append(value)
-            number = int(data["number"][0])
-            data.update(hand(number))
-            t0 = time.perf_counter()
-            response = await client.post(f"/staff/games/{game}/preview/", data=data)
-            digest = DIGEST.search(response.text) if response.status_code == 200 else None
-            stats.timed("preview", t0, response.status_code, digest is not None)
-            if digest is None:
-                continue
-            data["checked"] = [digest.group(1)]
-            data["action"] = ["save"]
-            t0 = time.perf_counter()
-            response = await client.post(f"/staff/games/{game}/", data=data, headers={"X-Tenbou-Entry": "1"})
-            saved = response.status_code == 200 and response.headers.get("X-Tenbou-Saved") == "1"
-            stats.timed("save", t0, response.status_code, saved)
-            done += saved
+            try:
+                done += await one_hand(client, game, stats)
+            except httpx.HTTPError as err:  # no answer at all (a timeout, a refused connection)
+                stats.errors[f"scorer: {type(err).__name__}"] += 1
+    finally:
+        await client.aclose()
+
+
+async def one_hand(client: httpx.AsyncClient, game: int, stats: Stats) -> bool:
+    """The game page, the preview, the save with the preview's digest; saved or not."""
+    t0 = time.perf_counter()
+    response = await client.get(f"/staff/games/{game}/")
+    stats.timed("game page (scorer)", t0, response.status_code, response.status_code == 200)
+    if response.status_code != 200:
+        return False
+    form = fields_of(response.text, "outcome")
+    data: dict[str, list[str]] = defaultdict(list)
+    for name, value in form["fields"]:
+        data[name].append(value)
+    number = int(data["number"][0])
+    data.update(hand(number))
+    t0 = time.perf_counter()
+    response = await client.post(f"/staff/games/{game}/preview/", data=data)
+    digest = DIGEST.search(response.text) if response.status_code == 200 else None
+    stats.timed("preview", t0, response.status_code, digest is not None)
+    if digest is None:
+        return False
+    data["checked"] = [digest.group(1)]
+    data["action"] = ["save"]
+    t0 = time.perf_counter()
+    response = await client.post(f"/staff/games/{game}/", data=data, headers={"X-Tenbou-Entry": "1"})
+    saved = response.status_code == 200 and response.headers.get("X-Tenbou-Saved") == "1"
+    stats.timed("save", t0, response.status_code, saved)
+    return saved
 
 
 async def spectator(client: httpx.AsyncClient, path: str, stats: Stats, until: float, every: float,
@@ -229,8 +239,15 @@ async def spectator(client: httpx.AsyncClient, path: str, stats: Stats, until: f
 async def run_phase(base: str, games: list[int], scorers: int, spectators: int, seconds: float,
                     pause: tuple[float, float], hands: int | None = None, polls: int | None = None) -> Stats:
     stats = Stats()
-    # Log every scorer in first (a password hash each), then start the clock.
-    clients = await asyncio.gather(*(log_in(base, n) for n in range(scorers)))
+    # Log every scorer in first, then start the clock: a password hash each, so
+    # a few at a time (50 at once would queue past any timeout on two cores).
+    gate = asyncio.Semaphore(4)
+
+    async def gated(n: int) -> httpx.AsyncClient:
+        async with gate:
+            return await log_in(base, n)
+
+    clients = await asyncio.gather(*(gated(n) for n in range(scorers)))
     until = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
