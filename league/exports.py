@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum, TextField
 from django.db.models.functions import Cast, Coalesce
@@ -109,14 +110,34 @@ class _Echo:
 _AS_THEY_ARE = frozenset({int, Decimal, type(None)})
 
 
+class Cells(list):
+    """A row already as the csv module should write it: numbers, None for an
+    empty cell, words of our own ("E1", "ron", "0;2") and free text that went
+    through ``safe_text``. ``csv_chunks`` writes it without looking at each
+    cell; a generator of 100,000 rows that knows its columns says so with it."""
+
+    __slots__ = ()
+
+
+LINES_PER_CHUNK = 200  # a chunk of the stream: tens of kB, not one socket write per row
+
+
 def csv_chunks(rows: Iterable[Row]) -> Iterator[str]:
-    """The BOM, then one CSV line per row (CRLF, as RFC 4180 has it)."""
+    """The BOM, then the CSV lines (CRLF, as RFC 4180 has it), a few hundred rows to a chunk."""
     writerow = csv.writer(_Echo()).writerow
     yield BOM
+    lines: list[str] = []
     for row in rows:
-        # Most cells are numbers or empty: no call for them (this line runs for
-        # every cell of 100,000 hands).
-        yield writerow([v if type(v) in _AS_THEY_ARE else cell(v) for v in row])
+        if type(row) is Cells:
+            lines.append(writerow(row))
+        else:
+            # Most cells are numbers or empty: no call for them.
+            lines.append(writerow([v if type(v) in _AS_THEY_ARE else cell(v) for v in row]))
+        if len(lines) == LINES_PER_CHUNK:
+            yield "".join(lines)
+            lines.clear()
+    if lines:
+        yield "".join(lines)
 
 
 def csv_response(rows: Iterable[Row], filename: str) -> StreamingHttpResponse:
@@ -204,25 +225,23 @@ def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
         for hand_id, *win in (Win.objects.filter(hand__game_id__in=ids).order_by("hand_id", "order")
                               .values_list("hand_id", "winner", "han", "fu", "yakuman")):
             wins[hand_id].append(win)
+        hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         # The JSON columns as text: this loop reads 100,000 rows, and the
         # riichi seats are written back as they are (a few distinct texts,
-        # each read once), so only the result is decoded: the batch's results
-        # in one json.loads, not a call per hand.
-        rows = list(Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
-                    .annotate(riichi_text=Cast("riichi", TextField()), result_text=Cast("result", TextField()))
-                    .values_list("game_id", "id", "number", "outcome", "loser", "riichi_text", "note", "result_text"))
-        results = iter(json.loads("[" + ",".join(r[-1] for r in rows if r[-1] is not None) + "]"))
-        hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-        for game_id, hand_id, number, outcome, loser, riichi, note, res_text in rows:
-            hands[game_id].append((hand_id, number, outcome, loser, riichi, note,
-                                   None if res_text is None else next(results)))
-        del rows
+        # each read once), so only the result is decoded, by orjson (a fifth
+        # of json.loads's time, which was a quarter of the whole export).
+        for game_id, *row in (Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
+                              .annotate(riichi_text=Cast("riichi", TextField()), result_text=Cast("result", TextField()))
+                              .values_list("game_id", "id", "number", "outcome", "loser", "riichi_text", "note",
+                                           "result_text")):
+            hands[game_id].append(row)
         seats_cells: dict[str, int | str | None] = {}
         replay_inputs = None
         for pk, rules in batch:
             game_hands = hands.get(pk, [])
             if all(h[-1] is not None for h in game_hands):
-                for hand_id, number, outcome, loser, riichi, note, res in game_hands:
+                for hand_id, number, outcome, loser, riichi, note, res_text in game_hands:
+                    res = orjson.loads(res_text)
                     w = wins.get(hand_id)
                     if w is None:  # a draw, an abort, a chombo
                         winners = han = fu = yakuman = None
@@ -234,11 +253,11 @@ def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
                     riichi_cell = seats_cells.get(riichi, seats_cells)
                     if riichi_cell is seats_cells:
                         riichi_cell = seats_cells[riichi] = _seats_cell(riichi)
-                    yield [
+                    yield Cells((
                         pk, number, res["round"], res["dealer"], res["honba"], res["sticks"], outcome,
                         winners, loser, han, fu, yakuman, riichi_cell,
-                        *res["deltas"], *res["scores"], note or None,
-                    ]
+                        *res["deltas"], *res["scores"], safe_text(note) if note else None,
+                    ))
                 continue
             if replay_inputs is None:
                 replay_inputs = hand_inputs(ids)

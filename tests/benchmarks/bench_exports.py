@@ -165,8 +165,8 @@ def ours(rows: Iterable[Any]) -> Callable[[], int]:
         n = 0
         for chunk in exports.csv_chunks(rows() if callable(rows) else rows):
             sink.write(chunk)
-            n += 1
-        return n - 1  # the BOM
+            n += chunk.count("\r\n")  # a chunk holds many lines (no note here spans lines)
+        return n
 
     return run
 

@@ -1,0 +1,321 @@
+"""An event day's load on the production set-up: PostgreSQL, Redis, gunicorn.
+
+50 scorers each save a hand every few seconds, asking for the live preview
+first, as the staff page's script does (GET the game page, POST the preview,
+POST the save with the preview's digest), while 500 spectators poll the
+series page's live part every 30 s with the ETag they hold (If-None-Match), as
+the page's live refresh does. Reported: p50 and p99 of a save, a preview, a
+scorer's game page and a spectator's poll, the errors, and the same requests
+with no load first (one scorer, one spectator), in the same run.
+
+    python tests/benchmarks/bench_event_load.py [--seconds 90] [--scorers 50] [--spectators 500] [--workers 4]
+
+The script starts its own throwaway PostgreSQL cluster and Redis on random
+loopback ports (as .ci/run does; PostgreSQL's tools need root, run as the
+postgres user) and stops them, and gunicorn, when it ends. Everything is on
+127.0.0.1; the clients share the machine's cores with the server, so read the
+loaded figures against the unloaded ones, not as absolutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import os
+import random
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from tests.smoke.production_smoke import fields_of  # noqa: E402
+
+PY = sys.executable
+PASSWORD = "load-test passphrase 7"
+DIGEST = re.compile(r'data-digest="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def postgres() -> Iterator[str]:
+    """A throwaway cluster; yields its DATABASE_URL."""
+    pgbin = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: [int(x) for x in re.findall(r"\d+", p)])[-1]
+    tmp = tempfile.mkdtemp(prefix="tenbou-load-pg-")
+    shutil.chown(tmp, "postgres")
+    port = free_port()
+    data = f"{tmp}/data"
+
+    def as_postgres(*args: str) -> None:
+        subprocess.run(["runuser", "-u", "postgres", "--", *args], check=True, stdout=subprocess.DEVNULL)
+
+    try:
+        as_postgres(f"{pgbin}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                    "--locale=C.UTF-8", "--no-sync")
+        as_postgres(f"{pgbin}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w", "-o",
+                    f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c fsync=off -c max_connections=200", "start")
+        as_postgres(f"{pgbin}/createdb", "-h", "127.0.0.1", "-p", str(port), "tenbou_load")
+        yield f"postgres://postgres@127.0.0.1:{port}/tenbou_load"
+    finally:
+        subprocess.run(["runuser", "-u", "postgres", "--", f"{pgbin}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def redis() -> Iterator[str]:
+    port = free_port()
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(50):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
+    """gunicorn on a free loopback port; yields its base URL once /healthz answers."""
+    port = free_port()
+    server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}",
+                               "--workers", str(workers), "--log-level", "warning"], cwd=REPO, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise SystemExit("gunicorn did not answer /healthz")
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+SETUP = """
+import datetime
+from django.contrib.auth.models import User
+from league import services
+from league.models import Player, Series
+series = Series.objects.create(name="Load test open", slug="load", rules={{"preset": "ari-ari", "overrides": {{}}}},
+                               start_date=datetime.date(2026, 11, 25))
+players = [Player.objects.create(name=f"Player {{i:03d}}") for i in range(4 * {tables})]
+for t in range({tables}):
+    user = User.objects.create_user(f"scorer{{t}}", password={password!r})
+    series.scorers.add(user)
+    game = services.start_game(series=series, players=players[4 * t:4 * t + 4], table=str(t + 1))
+    print("game", t, game.pk)
+"""
+
+
+def hand(number: int) -> dict[str, list[str]]:
+    """Odd hands: everyone tenpai (the dealer keeps the deal); even ones: the
+    dealer's 1 han 30 fu ron, the discarder going round the three others, so no
+    one goes bust in a few dozen hands."""
+    if number % 2:
+        return {"outcome": ["draw"], "tenpai": ["0", "1", "2", "3"]}
+    return {"outcome": ["ron"], "winners": ["0"], "loser": [str(1 + (number // 2) % 3)], "han_0": ["1"], "fu_0": ["30"]}
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.errors: dict[str, int] = defaultdict(int)
+        self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+
+    def timed(self, kind: str, started: float, status: int, ok: bool) -> None:
+        self.times[kind].append(time.perf_counter() - started)
+        self.statuses[kind][status] += 1
+        if not ok:
+            self.errors[kind] += 1
+
+
+async def log_in(base: str, n: int) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=base, timeout=60)
+    page = (await client.get("/accounts/login/")).text
+    login = {name: value for name, value in fields_of(page, "username")["fields"]}
+    login.update({"username": f"scorer{n}", "password": PASSWORD, "next": "/staff/"})
+    response = await client.post("/accounts/login/", data=login)
+    if response.status_code != 302:
+        raise SystemExit(f"scorer{n} could not log in: {response.status_code}")
+    return client
+
+
+async def scorer(client: httpx.AsyncClient, n: int, game: int, stats: Stats, until: float,
+                 pause: tuple[float, float], hands: int | None = None) -> None:
+    try:
+        done = 0
+        rng = random.Random(n)
+        while time.monotonic() < until and (hands is None or done < hands):
+            await asyncio.sleep(rng.uniform(*pause))
+            try:
+                done += await one_hand(client, game, stats)
+            except httpx.HTTPError as err:  # no answer at all (a timeout, a refused connection)
+                stats.errors[f"scorer: {type(err).__name__}"] += 1
+    finally:
+        await client.aclose()
+
+
+async def one_hand(client: httpx.AsyncClient, game: int, stats: Stats) -> bool:
+    """The game page, the preview, the save with the preview's digest; saved or not."""
+    t0 = time.perf_counter()
+    response = await client.get(f"/staff/games/{game}/")
+    stats.timed("game page (scorer)", t0, response.status_code, response.status_code == 200)
+    if response.status_code != 200:
+        return False
+    form = fields_of(response.text, "outcome")
+    data: dict[str, list[str]] = defaultdict(list)
+    for name, value in form["fields"]:
+        data[name].append(value)
+    number = int(data["number"][0])
+    data.update(hand(number))
+    t0 = time.perf_counter()
+    response = await client.post(f"/staff/games/{game}/preview/", data=data)
+    digest = DIGEST.search(response.text) if response.status_code == 200 else None
+    stats.timed("preview", t0, response.status_code, digest is not None)
+    if digest is None:
+        return False
+    data["checked"] = [digest.group(1)]
+    data["action"] = ["save"]
+    t0 = time.perf_counter()
+    response = await client.post(f"/staff/games/{game}/", data=data, headers={"X-Tenbou-Entry": "1"})
+    saved = response.status_code == 200 and response.headers.get("X-Tenbou-Saved") == "1"
+    stats.timed("save", t0, response.status_code, saved)
+    return saved
+
+
+async def spectator(client: httpx.AsyncClient, path: str, stats: Stats, until: float, every: float,
+                    first_wait: float, polls: int | None = None) -> None:
+    await asyncio.sleep(first_wait)
+    etag = ""
+    done = 0
+    while time.monotonic() < until and (polls is None or done < polls):
+        started = time.monotonic()
+        headers = {"X-Requested-With": "fetch", **({"If-None-Match": etag} if etag else {})}
+        t0 = time.perf_counter()
+        try:
+            response = await client.get(path, headers=headers)
+        except httpx.HTTPError:
+            stats.errors["series page 200 (spectator)"] += 1
+            continue
+        # A 304 (nothing changed since the ETag) and a 200 (the fragment made or
+        # taken from the cache) are different work: timed apart.
+        kind = "series page 304 (spectator)" if response.status_code == 304 else "series page 200 (spectator)"
+        stats.timed(kind, t0, response.status_code, response.status_code in (200, 304))
+        if response.status_code == 200:
+            etag = response.headers.get("ETag", "")
+        done += 1
+        await asyncio.sleep(max(0.0, every - (time.monotonic() - started)))
+
+
+async def run_phase(base: str, games: list[int], scorers: int, spectators: int, seconds: float,
+                    pause: tuple[float, float], hands: int | None = None, polls: int | None = None) -> Stats:
+    stats = Stats()
+    # Log every scorer in first, then start the clock: a password hash each, so
+    # a few at a time (50 at once would queue past any timeout on two cores).
+    gate = asyncio.Semaphore(4)
+
+    async def gated(n: int) -> httpx.AsyncClient:
+        async with gate:
+            return await log_in(base, n)
+
+    clients = await asyncio.gather(*(gated(n) for n in range(scorers)))
+    until = time.monotonic() + seconds
+    limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
+        rng = random.Random(1)
+        tasks = [scorer(clients[n], n, games[n], stats, until, pause, hands) for n in range(scorers)]
+        # Spectators spread over the first 30 s, as people arrive; each then polls every 30 s.
+        every = 30.0 if polls is None else 0.5
+        tasks += [spectator(crowd, "/series/load/?partial=1", stats, until, every,
+                            rng.uniform(0, every) if polls is None else 0, polls) for _ in range(spectators)]
+        await asyncio.gather(*tasks)
+    return stats
+
+
+KINDS = ("save", "preview", "game page (scorer)", "series page 200 (spectator)", "series page 304 (spectator)")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def report(title: str, stats: Stats) -> None:
+    print(title)
+    print(f"  {'request':<26} {'count':>6} {'p50':>9} {'p99':>9} {'max':>9} {'errors':>7}  statuses")
+    for kind in KINDS:
+        times = stats.times.get(kind, [])
+        statuses = ", ".join(f"{code}: {count}" for code, count in sorted(stats.statuses[kind].items()))
+        print(f"  {kind:<26} {len(times):>6} {percentile(times, 50) * 1000:>7.0f}ms {percentile(times, 99) * 1000:>7.0f}ms "
+              f"{(max(times) if times else float('nan')) * 1000:>7.0f}ms {stats.errors.get(kind, 0):>7}  {statuses}")
+    other = {k: v for k, v in stats.errors.items() if k not in stats.times}
+    if other:
+        print(f"  other errors: {dict(other)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=90)
+    parser.add_argument("--scorers", type=int, default=50)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (README's production command: 4)")
+    args = parser.parse_args()
+
+    with postgres() as database_url, redis() as cache_url:
+        env = {**os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+               "DATABASE_URL": database_url, "CACHE_URL": cache_url, "DJANGO_SETTINGS_MODULE": "league.settings"}
+        manage = [PY, "manage.py"]
+        subprocess.run(manage + ["migrate", "-v", "0"], cwd=REPO, env=env, check=True)
+        made = subprocess.run(manage + ["shell", "--no-imports", "-c",
+                                        SETUP.format(tables=args.scorers + 1, password=PASSWORD)],
+                              cwd=REPO, env=env, check=True, capture_output=True, text=True)
+        games = [int(line.split()[2]) for line in made.stdout.splitlines() if line.startswith("game ")]
+        with gunicorn(env, args.workers) as base:
+            print(f"gunicorn {args.workers} workers on 127.0.0.1, PostgreSQL {database_url.rsplit(':', 1)[0]}:*, "
+                  f"Redis cache; {os.cpu_count()} cores shared with the clients")
+            # Baseline: one scorer (its own game) and one spectator, nothing else running.
+            idle = asyncio.run(run_phase(base, games[args.scorers:], 1, 1, 120, (0.2, 0.2), hands=12, polls=40))
+            report("no load: one scorer (12 hands), one spectator (40 polls, 0.5 s apart)", idle)
+            started = time.monotonic()
+            loaded = asyncio.run(run_phase(base, games, args.scorers, args.spectators, args.seconds, (2.0, 6.0)))
+            took = time.monotonic() - started
+            saves = len(loaded.times["save"]) - loaded.errors.get("save", 0)
+            report(f"under load: {args.scorers} scorers (a hand every 2-6 s), {args.spectators} spectators "
+                   f"(a poll every 30 s), {took:.0f} s: {saves} hands saved", loaded)
+            for kind in KINDS:
+                if idle.times[kind] and loaded.times[kind]:
+                    ratio = percentile(loaded.times[kind], 50) / percentile(idle.times[kind], 50)
+                    print(f"  {kind}: p50 {ratio:.1f}x the unloaded p50")
+
+
+if __name__ == "__main__":
+    main()
