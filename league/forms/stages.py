@@ -19,6 +19,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from league.models import Registration, Series
 from league.models.stages import EventRules, Stage
@@ -92,8 +93,8 @@ def stages_text(stages: list[Stage]) -> str:
 class StagesForm(forms.Form):
     template_name = "league/staff_form.html"
     stages = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
-                             help_text="One stage per line, e.g. 'Qualifying: rounds 1-4' and "
-                                       "'Final: round 5, top 4, half, snake'.")
+                             help_text=_("One stage per line, e.g. 'Qualifying: rounds 1-4' and "
+                                       "'Final: round 5, top 4, half, snake'."))
 
     def clean_stages(self) -> list[StagePlan]:
         return parse_stages(self.cleaned_data["stages"])
@@ -111,8 +112,8 @@ class EventRulesForm(forms.ModelForm):
 
 class PlayoffForm(forms.Form):
     template_name = "league/staff_form.html"
-    stage = forms.IntegerField(min_value=1, help_text="The stage whose standings the playoff settles.")
-    places = forms.CharField(help_text="Event numbers, winner first, e.g. '6, 4'.")
+    stage = forms.IntegerField(min_value=1, help_text=_("The stage whose standings the playoff settles."))
+    places = forms.CharField(help_text=_("Event numbers, winner first, e.g. '6, 4'."))
 
     def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from league.forms.base import StaffForm
 from league.models import WINDS, Registration, Round, RoundSeat, Tournament
@@ -17,11 +18,11 @@ MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 class TournamentForm(forms.ModelForm):
     template_name = "league/staff_form.html"
     substitute_score = forms.DecimalField(
-        label="Fixed score of a substituted seat", max_digits=6, decimal_places=1,
-        help_text="Points in place of (end score - return), e.g. -15.0 (EMA as Pantheon applies it).",
+        label=_("Fixed score of a substituted seat"), max_digits=6, decimal_places=1,
+        help_text=_("Points in place of (end score - return), e.g. -15.0 (EMA as Pantheon applies it)."),
     )
-    substitute_uma = forms.DecimalField(label="Fixed uma of a substituted seat", max_digits=6, decimal_places=1,
-                                        help_text="e.g. -15.0")
+    substitute_uma = forms.DecimalField(label=_("Fixed uma of a substituted seat"), max_digits=6, decimal_places=1,
+                                        help_text=_("e.g. -15.0"))
 
     class Meta:
         model = Tournament
@@ -46,22 +47,22 @@ class TournamentForm(forms.ModelForm):
 
 
 class RegistrationForm(StaffForm):
-    number = forms.IntegerField(label="Event number", min_value=1, required=False,
-                                help_text="Left empty: the next free number.")
+    number = forms.IntegerField(label=_("Event number"), min_value=1, required=False,
+                                help_text=_("Left empty: the next free number."))
     first_name = forms.CharField(max_length=100)
     last_name = forms.CharField(max_length=100)
-    ema_number = forms.CharField(label="EMA number", max_length=20, required=False)
-    country = forms.CharField(max_length=2, required=False, help_text="ISO 3166 code: NL, JP, DE...")
+    ema_number = forms.CharField(label=_("EMA number"), max_length=20, required=False)
+    country = forms.CharField(max_length=2, required=False, help_text=_("ISO 3166 code: NL, JP, DE..."))
     club = forms.CharField(max_length=100, required=False)
     team = forms.CharField(max_length=100, required=False)
-    is_substitute = forms.BooleanField(label="Substitute", required=False)
+    is_substitute = forms.BooleanField(label=_("Substitute"), required=False)
 
 
 class ImportForm(StaffForm):
-    file = forms.FileField(label="Player list (CSV)", required=False,
-                           help_text="Columns: number, first name, last name, EMA number, country, club, team, "
-                                     "substitute. Line 1 names them.")
-    text = forms.CharField(label="…or paste it here", required=False, widget=forms.Textarea(attrs={"rows": 6}))
+    file = forms.FileField(label=_("Player list (CSV)"), required=False,
+                           help_text=_("Columns: number, first name, last name, EMA number, country, club, team, "
+                                     "substitute. Line 1 names them."))
+    text = forms.CharField(label=_("…or paste it here"), required=False, widget=forms.Textarea(attrs={"rows": 6}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -85,8 +86,8 @@ def _seat_label(seat: RoundSeat) -> str:
 
 
 class SwapForm(StaffForm):
-    first = forms.ModelChoiceField(Registration.objects.none(), label="Swap")
-    second = forms.ModelChoiceField(Registration.objects.none(), label="with")
+    first = forms.ModelChoiceField(Registration.objects.none(), label=_("Swap"))
+    second = forms.ModelChoiceField(Registration.objects.none(), label=_("with"))
 
     def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -99,9 +100,9 @@ class SwapForm(StaffForm):
 
 
 class SubstituteForm(StaffForm):
-    seat = forms.ModelChoiceField(RoundSeat.objects.none(), label="Seat of")
-    substitute = forms.ModelChoiceField(Registration.objects.none(), label="played by", required=False,
-                                        empty_label="(the registered player)")
+    seat = forms.ModelChoiceField(RoundSeat.objects.none(), label=_("Seat of"))
+    substitute = forms.ModelChoiceField(Registration.objects.none(), label=_("played by"), required=False,
+                                        empty_label=_("(the registered player)"))
 
     def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -117,12 +118,12 @@ class SubstituteForm(StaffForm):
 
 
 class ClockForm(StaffForm):
-    minutes = forms.IntegerField(label="Time limit (minutes)", min_value=1, max_value=600)
+    minutes = forms.IntegerField(label=_("Time limit (minutes)"), min_value=1, max_value=600)
 
 
 class ExtraTimeForm(StaffForm):
-    minutes = forms.IntegerField(label="Extra minutes for this table", min_value=0, max_value=120)
+    minutes = forms.IntegerField(label=_("Extra minutes for this table"), min_value=0, max_value=120)
 
 
 class HideForm(StaffForm):
-    from_round = forms.IntegerField(label="Hide results from round", min_value=1)
+    from_round = forms.IntegerField(label=_("Hide results from round"), min_value=1)

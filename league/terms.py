@@ -1,0 +1,157 @@
+"""The engine's words in the reader's language, looked up by their codes.
+
+``scoring`` never imports Django, so it names yaku by id ("menzen_tsumo")
+and its refusals by code ("fu_not_possible") with an English message. Here
+each id and code gets a translatable text: English keeps the EMA's romaji
+(Menzen tsumo, Sanshoku doukou), Japanese gives the kanji with the romaji in
+brackets (門前清自摸和 (menzen tsumo)), so a player from either side of the
+table recognises the word. An unknown id or code falls back to the engine's
+own text, so a new yaku or refusal shows in English until it is translated.
+A refusal in English is the engine's own message, with its detail.
+
+>>> from django.utils import translation
+>>> with translation.override("en"):
+...     str(yaku_name("menzen_tsumo")), refusal("fu_not_possible", "1 han 20 fu is not a hand")
+('Menzen tsumo', '1 han 20 fu is not a hand')
+>>> with translation.override("ja"):
+...     str(yaku_name("riichi")), refusal("fu_not_possible", "1 han 20 fu is not a hand")
+('立直 (riichi)', 'その翻と符の組み合わせはありません')
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+# Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
+# (league.forms.hand_fields) name, by id.
+YAKU: dict[str, str] = {
+    "riichi": _("Riichi"),
+    "double_riichi": _("Double riichi"),
+    "ippatsu": _("Ippatsu"),
+    "menzen_tsumo": _("Menzen tsumo"),
+    "pinfu": _("Pinfu"),
+    "iipeikou": _("Iipeikou"),
+    "tanyao": _("Tanyao"),
+    "haitei": _("Haitei"),
+    "houtei": _("Houtei"),
+    "rinshan": _("Rinshan kaihou"),
+    "chankan": _("Chankan"),
+    "yakuhai": _("Yakuhai (each)"),
+    "yakuhai_2": _("Yakuhai, second set"),
+    "yakuhai_haku": _("Yakuhai: haku"),
+    "yakuhai_hatsu": _("Yakuhai: hatsu"),
+    "yakuhai_chun": _("Yakuhai: chun"),
+    "yakuhai_seat_wind": _("Yakuhai: seat wind"),
+    "yakuhai_round_wind": _("Yakuhai: round wind"),
+    "double_wind": _("Double wind (seat and round)"),
+    "sanshoku": _("Sanshoku"),
+    "ittsuu": _("Ittsuu"),
+    "chanta": _("Chanta"),
+    "chiitoitsu": _("Chiitoitsu (seven pairs)"),
+    "toitoi": _("Toitoi"),
+    "sanankou": _("Sanankou"),
+    "sankantsu": _("Sankantsu"),
+    "sanshoku_doukou": _("Sanshoku doukou"),
+    "honroutou": _("Honroutou"),
+    "shousangen": _("Shousangen"),
+    "ryanpeikou": _("Ryanpeikou"),
+    "junchan": _("Junchan"),
+    "honitsu": _("Honitsu"),
+    "chinitsu": _("Chinitsu"),
+    "renhou": _("Renhou"),
+    "nagashi_mangan": _("Nagashi mangan"),
+    "dora": _("Dora"),
+    "aka_dora": _("Aka dora"),
+    "ura_dora": _("Ura dora"),
+    # yakuman
+    "tenhou": _("Tenhou"),
+    "chiihou": _("Chiihou"),
+    "daisangen": _("Daisangen"),
+    "shousuushii": _("Shousuushii"),
+    "daisuushii": _("Daisuushii"),
+    "tsuuiisou": _("Tsuuiisou"),
+    "chinroutou": _("Chinroutou"),
+    "ryuuiisou": _("Ryuuiisou"),
+    "suuankou": _("Suuankou"),
+    "suuankou_tanki": _("Suuankou tanki"),
+    "suukantsu": _("Suukantsu"),
+    "chuuren": _("Chuuren poutou"),
+    "junsei_chuuren": _("Junsei chuuren poutou"),
+    "kokushi": _("Kokushi"),
+    "kokushi_13": _("Kokushi, 13-sided wait"),
+    "daisharin": _("Daisharin"),
+    "paarenchan": _("Paarenchan"),
+    "sashikomi": _("Sashikomi"),
+    "other": _("Another yakuman"),
+    "other_double": _("Another double yakuman"),
+}
+
+# The engine's refusals (scoring.errors codes), as a reader at the table needs
+# them. In English the engine's own message is shown: it carries the detail
+# (which tile, which han and fu).
+REFUSALS: dict[str, str] = {
+    "fu_not_possible": _("That han and fu are not a possible hand"),
+    "invalid_tile": _("A tile is not written as the game knows it"),
+    "invalid_meld": _("A call is not a possible set"),
+    "invalid_seat": _("A seat is not one of the four"),
+    "no_winner": _("Nobody is marked as the winner"),
+    "no_loser": _("Nobody is marked as dealing in"),
+    "loser_is_winner": _("The player who dealt in cannot also win"),
+    "invalid_penalty": _("The penalty is not possible"),
+    "invalid_wind": _("The wind is not one of the four"),
+    "invalid_value": _("A value is out of range"),
+    "invalid_pao": _("The pao is not possible"),
+    "end_not_possible": _("The game cannot end here"),
+    "duplicate_seat": _("A seat is named twice"),
+    "too_many_red_fives": _("Too many red fives"),
+    "too_many_copies": _("More than four copies of a tile"),
+    "invalid_sticks": _("The riichi sticks do not add up"),
+    "invalid_scores": _("The scores do not add up"),
+    "invalid_outcome": _("That outcome is not possible here"),
+    "yakuman_not_possible": _("That yakuman is not possible"),
+    "yakuman_not_allowed": _("This ruleset does not allow that yakuman"),
+    "wrong_tile_count": _("The hand has the wrong number of tiles"),
+    "win_not_in_hand": _("The winning tile is not in the hand"),
+    "ura_without_riichi": _("Ura dora count only with riichi"),
+    "riichi_open_hand": _("An open hand cannot declare riichi"),
+    "renhou_not_allowed": _("This ruleset does not allow renhou"),
+    "not_winning": _("These tiles are not a winning hand"),
+    "no_yaku": _("The hand has no yaku"),
+    "no_offender": _("Nobody is marked as making the chombo"),
+    "nagashi_not_allowed": _("This ruleset does not allow nagashi mangan"),
+    "ippatsu_without_riichi": _("Ippatsu needs riichi"),
+    "situation_conflict": _("Two of the ticked situations cannot happen together"),
+    "invalid_honba": _("The honba count is not possible"),
+    "invalid_round": _("The round is not possible"),
+    "invalid_end": _("The game cannot end that way"),
+    "invalid_flag": _("A ticked situation is not possible here"),
+    "invalid_rules": _("The ruleset is not valid"),
+    "stale": _("The game changed since this was loaded"),
+}
+
+
+def yaku_name(yaku_id: str) -> str:
+    """The yaku, yakuman or bonus ``yaku_id`` in the reader's language."""
+    return YAKU.get(yaku_id) or yaku_id.replace("_", " ")
+
+
+def refusal(code: str, message: str) -> str:
+    """An engine refusal in the reader's language: in English the engine's
+    own message, which is the detailed one; in another language the
+    translated sense of its code."""
+    if (get_language() or "en").split("-")[0] == "en" or code not in REFUSALS:
+        return message
+    return str(REFUSALS[code])
+
+
+# The abortive draws by the engine's id; in English lower case, as the hand log writes them.
+ABORT_REASONS: dict[str, str] = {
+    "kyuushu_kyuuhai": _("kyuushu kyuuhai"), "suufon_renda": _("suufon renda"),
+    "suucha_riichi": _("suucha riichi"), "suukaikan": _("suukaikan"), "sanchahou": _("sanchahou"),
+}
+
+
+def abort_reason_text(reason: str) -> str:
+    """An abortive draw's reason as the reader calls it ("kyuushu kyuuhai", 九種九牌)."""
+    return str(ABORT_REASONS.get(reason) or reason.replace("_", " "))
