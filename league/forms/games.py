@@ -57,9 +57,9 @@ class FinishForm(StaffForm):
 
     def __init__(self, *args: Any, rules: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [(Game.End.EARLY.value, "End it now (time is up)")]
+        choices = [(Game.End.EARLY.value, _("End it now (time is up)"))]
         if "optional" in (rules.agari_yame.value, rules.tenpai_yame.value):
-            choices.append((Game.End.AGARI_YAME.value, "The all-last dealer stops (agari-yame)"))
+            choices.append((Game.End.AGARI_YAME.value, _("The all-last dealer stops (agari-yame)")))
         self.fields["end"].choices = choices
         self.fields["end"].initial = Game.End.EARLY.value
 

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from league.forms.base import StaffForm
-from league.models import WINDS, Registration, Round, RoundSeat, Tournament
+from league.models import WIND_NAMES, Registration, Round, RoundSeat, Tournament
 
 MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 
@@ -29,6 +29,11 @@ class TournamentForm(forms.ModelForm):
         fields = ["rounds", "seating", "seed", "time_limit", "ending", "substitute_result", "substitute_score",
                   "substitute_uma", "substitutes_in_standings"]
         widgets = {"seating": forms.RadioSelect, "ending": forms.RadioSelect, "substitute_result": forms.RadioSelect}
+        # Labels here, not as the model fields' verbose names (a migration each).
+        labels = {"rounds": _("Rounds planned"), "seating": _("Seating"), "seed": _("Seed"),
+                  "time_limit": _("Time limit (minutes)"), "ending": _("When time is up"),
+                  "substitute_result": _("A substituted player scores"),
+                  "substitutes_in_standings": _("Substitutes in standings")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -49,12 +54,12 @@ class TournamentForm(forms.ModelForm):
 class RegistrationForm(StaffForm):
     number = forms.IntegerField(label=_("Event number"), min_value=1, required=False,
                                 help_text=_("Left empty: the next free number."))
-    first_name = forms.CharField(max_length=100)
-    last_name = forms.CharField(max_length=100)
+    first_name = forms.CharField(label=_("First name"), max_length=100)
+    last_name = forms.CharField(label=_("Last name"), max_length=100)
     ema_number = forms.CharField(label=_("EMA number"), max_length=20, required=False)
-    country = forms.CharField(max_length=2, required=False, help_text=_("ISO 3166 code: NL, JP, DE..."))
-    club = forms.CharField(max_length=100, required=False)
-    team = forms.CharField(max_length=100, required=False)
+    country = forms.CharField(label=_("Country"), max_length=2, required=False, help_text=_("ISO 3166 code: NL, JP, DE..."))
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    team = forms.CharField(label=_("Team"), max_length=100, required=False)
     is_substitute = forms.BooleanField(label=_("Substitute"), required=False)
 
 
@@ -69,20 +74,21 @@ class ImportForm(StaffForm):
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_UPLOAD:
-                raise ValidationError(f"The file is over {MAX_UPLOAD // 1000} kB.", code="too_big")
+                raise ValidationError(_("The file is over %(kb)d kB.") % {"kb": MAX_UPLOAD // 1000}, code="too_big")
             try:
                 data["content"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ValidationError("The file is not UTF-8 text: save it as CSV UTF-8.", code="not_utf8") from None
+                raise ValidationError(_("The file is not UTF-8 text: save it as CSV UTF-8."), code="not_utf8") from None
         elif data.get("text", "").strip():
             data["content"] = data["text"]
         else:
-            raise ValidationError("Choose a file or paste the list.", code="required")
+            raise ValidationError(_("Choose a file or paste the list."), code="required")
         return data
 
 
 def _seat_label(seat: RoundSeat) -> str:
-    return f"{seat.registration} (table {seat.table.number} {WINDS[seat.wind]})"
+    return _("%(player)s (table %(table)s %(wind)s)") % {
+        "player": seat.registration, "table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
 
 
 class SwapForm(StaffForm):
@@ -114,7 +120,7 @@ class SubstituteForm(StaffForm):
             round.series.registrations.exclude(status=Registration.Status.DROPPED).exclude(pk__in=playing)
             .order_by("-is_substitute", "number")
         )
-        self.fields["substitute"].label_from_instance = lambda r: f"{r}{' (substitute)' if r.is_substitute else ''}"
+        self.fields["substitute"].label_from_instance = lambda r: _("%(player)s (substitute)") % {"player": r} if r.is_substitute else str(r)
 
 
 class ClockForm(StaffForm):

@@ -440,7 +440,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{WINDS[self.seat]}: {self.player}"
+        return f"{WIND_NAMES[self.seat]}: {self.player}"
 
 
 class Hand(models.Model):

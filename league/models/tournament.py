@@ -28,7 +28,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
+from league.models.games import SEAT, WIND_NAMES, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
 from league.tournament.countries import COUNTRIES
 from league.tournament.results import SubstituteResult, registered_result
 
@@ -38,7 +38,7 @@ CODE_LENGTH = 6
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
 
 
 def validate_country(value: str) -> None:
@@ -238,7 +238,7 @@ class RoundSeat(models.Model):
 
     def __str__(self) -> str:
         sub = f" (played by {self.substitute.name})" if self.substitute_id else ""
-        return f"{WINDS[self.wind]}: {self.registration.name}{sub}"
+        return f"{WIND_NAMES[self.wind]}: {self.registration.name}{sub}"
 
     @property
     def plays(self) -> Registration:
@@ -421,7 +421,8 @@ class TableState:
 
     @property
     def label(self) -> str:
-        return {"waiting": "Waiting", "playing": "Playing", "finished": "Finished", "over_time": "Over time"}[self.state]
+        return str({"waiting": _("Waiting"), "playing": _("Playing"), "finished": _("Finished"),
+                    "over_time": _("Over time")}[self.state])
 
 
 def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
@@ -445,7 +446,7 @@ def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
             elif game is not None and s.wind in finished:
                 score, points, place = finished[s.wind].end_score, finished[s.wind].points, finished[s.wind].place
             seats.append(TableSeat(
-                wind=WINDS[s.wind], name=plays.name, number=plays.number,
+                wind=WIND_NAMES[s.wind], name=plays.name, number=plays.number,
                 substitute_for=s.registration.name if s.substitute_id else "", score=score, points=points, place=place,
             ))
         ends = table.ends_at()

@@ -28,6 +28,12 @@ def round_name(label: str) -> str:
     return _("%(wind)s %(number)s") % {"wind": ROUND_WINDS.get(label[:1], label[:1]), "number": label[1:]}
 
 
+@register.filter
+def round_short(label: str) -> str:
+    """'E3' as the hand log abbreviates it: 'E3', 東3 in Japanese."""
+    return f"{str(ROUND_WINDS.get(label[:1], label[:1]))[:1]}{label[1:]}" if label else ""
+
+
 # The public pages' table point filters, under the names the staff templates use.
 register.filter("table_points", score)
 register.filter("signed", delta)
