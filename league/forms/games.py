@@ -36,9 +36,9 @@ class StartGameForm(StaffForm):
             if player is None:
                 continue
             if player.pk in seen:
-                self.add_error(name, f"{player} already sits {seen[player.pk]}; a player sits once.")
+                self.add_error(name, _("%(player)s already sits %(seat)s; a player sits once.") % {"player": player, "seat": seen[player.pk]})
             else:
-                seen[player.pk] = self.fields[name].label.split()[0]
+                seen[player.pk] = str(self.fields[name].label).split()[0]
         return data
 
     def players(self) -> list[Player]:
@@ -108,5 +108,5 @@ class PenaltyForm(StaffForm):
     def clean_points(self) -> int:
         value: Decimal = self.cleaned_data["points"]
         if value == 0:
-            raise ValidationError("A penalty of 0 changes nothing.", code="invalid_penalty")
+            raise ValidationError(_("A penalty of 0 changes nothing."), code="invalid_penalty")
         return int(value * 1000)  # thousandths, as everything after uma is stored

@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from league.forms.base import SEATS, StaffForm, seat_set
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.forms.hand_value import WinValueMixin
@@ -56,22 +58,22 @@ class HandForm(WinValueMixin, StaffForm):
             tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
             if not tenpai and not nagashi and not data.get("all_noten"):
                 # An untouched draw is more often a forgotten tap than four noten hands.
-                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+                self.add_error("tenpai", _("Tick who was tenpai, or confirm nobody was."))
             elif data.get("all_noten") and tenpai:
-                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+                self.add_error("all_noten", _("Some seats are ticked tenpai: untick them or this box."))
             else:
                 result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
         elif outcome == Hand.Outcome.ABORT:
             if not data.get("abort_reason"):
-                self.add_error("abort_reason", "Choose why the hand was aborted.")
+                self.add_error("abort_reason", _("Choose why the hand was aborted."))
             elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
                 # Four sticks go on the table before the abort; without them 4,000 would vanish.
-                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
+                self.add_error("riichi", _("Suucha riichi means all four declared riichi: tick all four sticks."))
             else:
                 result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
         elif outcome == Hand.Outcome.CHOMBO:
             if not data.get("offender"):
-                self.add_error("offender", "Choose who made the chombo.")
+                self.add_error("offender", _("Choose who made the chombo."))
             else:
                 result = sg.Chombo(offender=int(data["offender"]))
             riichi = ()  # a chombo voids the hand: no stick from it is paid
@@ -86,20 +88,20 @@ class HandForm(WinValueMixin, StaffForm):
         winners = seat_set(data.get("winners", []))
         loser = data.get("loser")
         if not winners:
-            self.add_error("winners", "Tick who won.")
+            self.add_error("winners", _("Tick who won."))
         elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
             # Said here, before han and fu are asked for three winners.
-            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
-                                      "then Sanchahou.")
+            self.add_error("winners", _("Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                        "then Sanchahou."))
             return None
         elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
-            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
-                                      "tick one.")
+            self.add_error("winners", _("Under these rules only the winner nearest the discarder wins (head bump): "
+                                        "tick one."))
             return None
         if not loser:
-            self.add_error("loser", "Choose who dealt in.")
+            self.add_error("loser", _("Choose who dealt in."))
         elif int(loser) in winners:
-            self.add_error("loser", f"{self.names[int(loser)]} cannot both win and deal in.")
+            self.add_error("loser", _("%(who)s cannot both win and deal in.") % {"who": self.names[int(loser)]})
         # Winners are listed from the discarder's right, as the engine reads them.
         if loser:
             winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
@@ -111,7 +113,7 @@ class HandForm(WinValueMixin, StaffForm):
 
     def _clean_tsumo(self, data: dict[str, Any]) -> sg.Tsumo | None:
         if not data.get("winner"):
-            self.add_error("winner", "Choose who won.")
+            self.add_error("winner", _("Choose who won."))
             return None
         s = int(data["winner"])
         self.win_seats = (s,)
@@ -157,13 +159,13 @@ class HandForm(WinValueMixin, StaffForm):
                 m = re.fullmatch(r"\w+_([0-3])", name)
                 if m and name not in ("abort_reason",):
                     label = f"{self.names[int(m[1])]}, {label.lower()}"
-            label = label.rstrip("?")
+            label = label.rstrip("?？")
             items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in errors)
         return items
 
     def error_lines(self) -> list[str]:
         """Every error in one list, each field named with its seat (for the preview)."""
-        return [line for _, line, _ in self.error_items()]
+        return [line for _name, line, _message in self.error_items()]
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""

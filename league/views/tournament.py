@@ -435,7 +435,7 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
         plays = s.substitute_id or s.registration_id
         where.setdefault(plays, {})[s.round.number] = f"{s.table.number} {str(WIND_NAMES[s.wind])[0]}"
         if s.substitute_id:
-            where.setdefault(s.registration_id, {})[s.round.number] = "sub"
+            where.setdefault(s.registration_id, {})[s.round.number] = str(_("sub"))
     rows = []
     regs = series.registrations.exclude(status=Registration.Status.DROPPED)
     for reg in sorted(regs, key=lambda r: (r.last_name.casefold(), r.first_name.casefold(), r.number)):
