@@ -81,7 +81,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
-    list_display = ["name", "kind", "start_date", "end_date", "min_games"]
+    list_display = ["name", "kind", "start_date", "end_date", "min_games", "standings_per_page"]
     list_filter = ["kind", "start_date"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}

@@ -89,11 +89,11 @@ def line_chart(
     if zero_line is not None:
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(zero_line):.1f}" y2="{y(zero_line):.1f}" '
                    f'stroke="#888" stroke-dasharray="3 3"/>')
-    every = max(1, len(x_labels) // 7)
-    for i, label in enumerate(x_labels):
-        if i % every == 0 or i == len(x_labels) - 1:
-            out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 16}" text-anchor="middle" fill="#555">'
-                       f"{escape(label)}</text>")
+    for i in _shown_labels(x_labels, plot_w / (n - 1)):
+        # The last label ends at the plot's right edge, so it is never cut off.
+        anchor = "end" if i == len(x_labels) - 1 and i else "middle"
+        out.append(f'<text x="{x(i) + (4 if anchor == "end" else 0):.1f}" y="{top + plot_h + 16}" '
+                   f'text-anchor="{anchor}" fill="#555">{escape(x_labels[i])}</text>')
     # Muted lines first so the highlighted ones draw on top.
     ordered = [ln for ln in lines if not ln.highlight] + legend
     for ln in ordered:
@@ -115,6 +115,28 @@ def line_chart(
         out.append(f'<text x="{lx + 22:.1f}" y="{ly}">{escape(_short(ln.label, 24))}</text>')
     out.append("</svg>")
     return mark_safe("".join(out))
+
+
+LABEL_CHAR_WIDTH = 7.5  # a generous average at font-size 13: labels are short and mostly digits
+
+
+def _shown_labels(labels: Sequence[str], spacing: float) -> list[int]:
+    """The x labels drawn: evenly spaced so that none overlaps the next, the
+    last always (drawn ending at the edge), and the one before it dropped if
+    the two would touch.
+
+    >>> _shown_labels(["E1-0", "E2-0", "E3-0"], 100.0)
+    [0, 1, 2]
+    >>> _shown_labels([f"E{i}-0" for i in range(1, 15)], 32.3)
+    [0, 2, 4, 6, 8, 10, 13]
+    """
+    if not labels:
+        return []
+    widest = max(len(label) for label in labels) * LABEL_CHAR_WIDTH + 8
+    every = max(1, -(-int(widest) // max(int(spacing), 1)))
+    last = len(labels) - 1
+    shown = [i for i in range(0, last, every) if (last - i) * spacing >= widest]
+    return [*shown, last]
 
 
 def bar_chart(

@@ -26,9 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery, Sum, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 
 from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
 from league.models.tournament import event_standings, is_event
@@ -323,5 +325,16 @@ def ruleset_of(spec: Any) -> Ruleset:
     return _rulesets[key]
 
 
-def series_games(series: Series) -> QuerySet[Game]:
-    return Game.objects.filter(series=series)
+def series_games(
+    series: Series, *, through_round: int | None = None, through_date: datetime.date | None = None
+) -> QuerySet[Game]:
+    """The series' games, or those of the standings after ``through_round``
+    (its rounds so far) or as of ``through_date`` (finished by the end of
+    that day), as the series page with ``?round=`` or ``?date=`` shows them."""
+    games = Game.objects.filter(series=series)
+    if through_round is not None:
+        games = games.filter(round_number__lte=through_round)
+    if through_date is not None and through_date < datetime.date.max:  # the last date has no next day
+        next_day = datetime.datetime.combine(through_date + datetime.timedelta(days=1), datetime.time())
+        games = games.filter(finished_at__lt=timezone.make_aware(next_day) if settings.USE_TZ else next_day)
+    return games

@@ -206,6 +206,8 @@ class HandStats:
     open_wins: int = 0
     games: int = 0
     place_sum: int = 0
+    top_two: int = 0  # finished games ended 1st or 2nd
+    fourths: int = 0  # finished games ended 4th
 
     def add(self, other: HandStats) -> None:
         for f in self.__dataclass_fields__:
@@ -233,8 +235,10 @@ class HandStats:
         return self._rate(self.tsumo_wins, self.wins)
 
     @property
-    def call_rate(self) -> float | None:
-        """Share of wins with an open meld, among wins whose tiles were kept."""
+    def open_win_rate(self) -> float | None:
+        """Share of wins with an open meld, among wins whose tiles were kept.
+
+        Not a call rate: calls in hands the seat did not win are not recorded."""
         return self._rate(self.open_wins, self.wins_with_tiles)
 
     @property
@@ -248,6 +252,16 @@ class HandStats:
     @property
     def average_place(self) -> float | None:
         return self._rate(self.place_sum, self.games)
+
+    @property
+    def top_two_rate(self) -> float | None:
+        """Share of finished games ended 1st or 2nd (a shared 2nd counts)."""
+        return self._rate(self.top_two, self.games)
+
+    @property
+    def fourth_avoidance_rate(self) -> float | None:
+        """Share of finished games not ended 4th."""
+        return None if not self.games else 1 - self.fourths / self.games
 
 
 OPEN_MELDS = frozenset({"chi", "pon", "kan", "shouminkan"})  # an ankan keeps the hand closed
@@ -345,7 +359,50 @@ def total(*parts: HandStats) -> HandStats:
 
 def _sum_stats(seats: QuerySet[Seat]) -> HandStats:
     sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
-    finished = Q(place__isnull=False)  # a game in progress has no place yet
-    sums.update(games=Count("id", filter=finished), place_sum=Sum("place"))
+    sums.update(PLACE_SUMS)
     row = seats.aggregate(**sums)
-    return HandStats(**{n: row[n] or 0 for n in (*SEAT_STAT_FIELDS, "games", "place_sum")})
+    return HandStats(**{n: row[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)})
+
+
+# What the places of finished seats add to HandStats, as aggregates over seats.
+PLACE_SUMS: dict[str, Any] = {
+    "games": Count("id", filter=Q(place__isnull=False)),  # a game in progress has no place yet
+    "place_sum": Sum("place"),
+    "top_two": Count("id", filter=Q(place__lte=2)),
+    "fourths": Count("id", filter=Q(place=4)),
+}
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """A rate the standings can show as a column: its name in the table,
+    its heading, what it counts (the legend under the table), the HandStats
+    property it reads, and whether a first click sorts it highest first."""
+
+    name: str
+    heading: str
+    definition: str
+    attr: str
+    descending: bool = True
+
+
+# The main rates a player compares, as optional standings columns.
+STANDINGS_STATS = (
+    StatColumn("win_rate", "Win %", "hands won, of hands played", "win_rate"),
+    StatColumn("deal_in_rate", "Deal-in %", "hands dealt in (the winning tile discarded), of hands played",
+               "deal_in_rate", descending=False),
+    StatColumn("riichi_rate", "Riichi %", "hands with riichi declared, of hands played", "riichi_rate"),
+    StatColumn("top_two_rate", "Top-two %", "finished games ended 1st or 2nd", "top_two_rate"),
+    StatColumn("fourth_avoidance_rate", "No-4th %", "finished games not ended 4th (fourth avoidance)",
+               "fourth_avoidance_rate"),
+)
+
+
+def stats_by_player(seats: QuerySet[Seat]) -> dict[int, HandStats]:
+    """Each player's statistics over ``seats``, from the stored snapshots in
+    one query (the standings' optional columns); nothing is replayed."""
+    sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
+    rows = seats.values("player_id").annotate(**sums, **PLACE_SUMS).order_by()
+    return {
+        r["player_id"]: HandStats(**{n: r[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)}) for r in rows
+    }

@@ -12,10 +12,38 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.timezone import template_localtime
 
-from league.templatetags.league import movement, points, rank, score
+from league import stats
+from league.templatetags.league import movement, percent, points, rank, score
 
 NUM = {"th": {"class": "num", "scope": "col"}, "td": {"class": "num"}}
 COL = {"th": {"scope": "col"}}
+# Columns a phone shows only on demand (the standings' "Show every column"):
+# rank, move, name and points always fit at 360 px.
+OPT = {"th": {"class": "num opt", "scope": "col"}, "td": {"class": "num opt"}}
+
+
+def labelled(attrs: dict[str, dict[str, str]], label: str) -> dict[str, dict[str, str]]:
+    """Column attrs whose cells carry their heading, for a phone's stacked rows."""
+    return {**attrs, "td": {**attrs.get("td", {}), "data-label": label}}
+
+
+class WithStats:
+    """A standings row with its player's hand statistics (``.stats``), for
+    the optional rate columns; everything else is the row's."""
+
+    def __init__(self, row: Any, stats: Any) -> None:
+        self.row = row
+        self.stats = stats
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.row, name)
+
+
+def _rate_column(col: stats.StatColumn) -> tables.Column:
+    return tables.Column(
+        col.heading, accessor=f"stats__{col.attr}", attrs=NUM, initial_sort_descending=col.descending,
+        default="\u2013",
+    )
 
 
 class StandingsTable(tables.Table):
@@ -27,30 +55,43 @@ class StandingsTable(tables.Table):
     rank = tables.Column("Rank", attrs=NUM, order_by=("rank", "name"))
     # Places gained since the previous round or date; the view passes them.
     move = tables.Column("Move", accessor="player_id", attrs=NUM, orderable=False)
-    name = tables.Column("Player", attrs={"th": {"scope": "col"}, "td": {"class": "name"}})
-    games = tables.Column("Games", attrs=NUM)
-    total = tables.Column("Points", attrs=NUM)
-    average_points = tables.Column("Avg", attrs=NUM)
-    average_place = tables.Column("Avg place", attrs=NUM)
-    first = tables.Column("1st", accessor="places__0", attrs=NUM)
-    second = tables.Column("2nd", accessor="places__1", attrs=NUM)
-    third = tables.Column("3rd", accessor="places__2", attrs=NUM)
-    fourth = tables.Column("4th", accessor="places__3", attrs=NUM)
-    average_score = tables.Column("Avg score", attrs=NUM)
-    best = tables.Column("Best", attrs=NUM)
-    worst = tables.Column("Worst", attrs=NUM)
+    name = tables.Column("Player", attrs={"th": {"scope": "col", "class": "name"}, "td": {"class": "name"}})
+    games = tables.Column("Games", attrs=OPT, initial_sort_descending=True)
+    # A first click sorts the way a player reads the column: the best first
+    # (most points, firsts, seconds; the lowest average place and fewest fourths).
+    total = tables.Column("Points", attrs=NUM, initial_sort_descending=True)
+    average_points = tables.Column("Avg", attrs=OPT, initial_sort_descending=True)
+    average_place = tables.Column("Avg place", attrs=OPT)
+    first = tables.Column("1st", accessor="places__0", attrs=OPT, initial_sort_descending=True)
+    second = tables.Column("2nd", accessor="places__1", attrs=OPT, initial_sort_descending=True)
+    third = tables.Column("3rd", accessor="places__2", attrs=OPT)
+    fourth = tables.Column("4th", accessor="places__3", attrs=OPT)
+    average_score = tables.Column("Avg score", attrs=OPT, initial_sort_descending=True)
+    best = tables.Column("Best", attrs=OPT, initial_sort_descending=True)
+    worst = tables.Column("Worst", attrs=OPT, initial_sort_descending=True)
+    # The optional rates (``?stats=1``; stats.STANDINGS_STATS): rows are WithStats then.
+    win_rate = _rate_column(stats.STANDINGS_STATS[0])
+    deal_in_rate = _rate_column(stats.STANDINGS_STATS[1])
+    riichi_rate = _rate_column(stats.STANDINGS_STATS[2])
+    top_two_rate = _rate_column(stats.STANDINGS_STATS[3])
+    fourth_avoidance_rate = _rate_column(stats.STANDINGS_STATS[4])
 
     class Meta:
         template_name = "league/_table.html"
         attrs = {"class": "standings"}
 
     def __init__(
-        self, data: Any, *, series_slug: str, movements: dict[int, int | None] | None = None, **kwargs: Any
+        self, data: Any, *, series_slug: str, movements: dict[int, int | None] | None = None,
+        with_stats: bool = False, **kwargs: Any,
     ) -> None:
         self.series_slug = series_slug
         self.movements = movements or {}
+        exclude = list(kwargs.get("exclude", ()))
         if movements is None:
-            kwargs["exclude"] = (*kwargs.get("exclude", ()), "move")
+            exclude.append("move")
+        if not with_stats:
+            exclude.extend(col.name for col in stats.STANDINGS_STATS)
+        kwargs["exclude"] = tuple(exclude)
         super().__init__(data, **kwargs)
 
     def render_rank(self, record: Any) -> str:
@@ -88,6 +129,11 @@ class StandingsTable(tables.Table):
     def render_best(self, value: int) -> str:
         return points(value)
 
+    def render_win_rate(self, value: float) -> str:
+        return percent(value)
+
+    render_deal_in_rate = render_riichi_rate = render_top_two_rate = render_fourth_avoidance_rate = render_win_rate
+
     def render_worst(self, value: int) -> str:
         return points(value)
 
@@ -95,20 +141,20 @@ class StandingsTable(tables.Table):
 class PlayerGamesTable(tables.Table):
     """One player's games in a series, newest first (dicts from the view)."""
 
-    round = tables.Column("Round", attrs=NUM)
-    table = tables.Column("Table", attrs=COL)
+    round = tables.Column("Round", attrs=labelled(NUM, "Round"), initial_sort_descending=True)
+    table = tables.Column("Table", attrs=labelled(COL, "Table"))
     # Not a DateColumn: that compiles a template for every cell, which was a
     # third of this page's first request on a player with a thousand games.
-    date = tables.Column(verbose_name="Date", attrs=COL)
-    seat = tables.Column("Seat", attrs=COL)
-    place = tables.Column("Place", attrs=NUM)
-    end_score = tables.Column("End score", attrs=NUM)
-    points = tables.Column("Points", attrs=NUM)
-    game = tables.Column("Game", attrs=COL, orderable=False)
+    date = tables.Column(verbose_name="Date", attrs=labelled(COL, "Date"))
+    seat = tables.Column("Seat", attrs=labelled(COL, "Seat"))
+    place = tables.Column("Place", attrs=labelled(NUM, "Place"))
+    end_score = tables.Column("End score", attrs=labelled(NUM, "End score"), initial_sort_descending=True)
+    points = tables.Column("Points", attrs=labelled(NUM, "Points"), initial_sort_descending=True)
+    game = tables.Column("Game", attrs=labelled(COL, "Game"), orderable=False)
 
     class Meta:
         template_name = "league/_table.html"
-        attrs = {"class": "player-games"}
+        attrs = {"class": "player-games stacked"}
         order_by = ("-round",)
 
     def render_date(self, value: datetime.date) -> str:

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", series.index, name="index"),
     path("series/<slug:slug>/", series.standings, name="series-standings"),
     path("series/<slug:slug>/players/<int:player_id>/", players.detail, name="player-detail"),
+    path("players/<int:player_id>/", players.across_series, name="player-series"),
     path("games/<int:pk>/", games.detail, name="game-detail"),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),

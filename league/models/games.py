@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.signals import post_delete
@@ -105,6 +105,10 @@ class Series(models.Model):
         help_text=_('A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}'),
     )
     min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
+    standings_per_page = models.PositiveSmallIntegerField(
+        _("standings rows per page"), default=100, validators=[MinValueValidator(1), MaxValueValidator(500)],
+        help_text=_("How many players the public standings list before a second page (1 to 500)."),
+    )
     requires_signoff = models.BooleanField(
         _("a game counts only after sign-off"), default=False,
         help_text=_("Standings, Swiss seating and cuts count a finished game only once its four players "

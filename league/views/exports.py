@@ -13,12 +13,13 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_ratelimit.core import get_usage
 
 from league import exports
-from league.models import Series
+from league.models import Game, Series
 from league.models.tournament import hidden_from
 from league.views.cached import conditional
 from league.views.series import date_param, int_param
@@ -68,19 +69,28 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     return conditional(request, series.pk, make)
 
 
+def _games(request: HttpRequest, series: Series) -> QuerySet[Game]:
+    """The games the series page with the same ``?round=`` or ``?date=`` counts."""
+    return exports.series_games(
+        series, through_round=int_param(request.GET.get("round")), through_date=date_param(request.GET.get("date"))
+    )
+
+
 @limited_for_anonymous
 def games_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """``?round=3`` or ``?date=2025-10-02``: the games through that round or finished by that day."""
     series = _visible(slug)
     return conditional(
         request, series.pk,
-        lambda: exports.csv_response(exports.game_rows(exports.series_games(series)), f"{series.slug}-games.csv"),
+        lambda: exports.csv_response(exports.game_rows(_games(request, series)), f"{series.slug}-games.csv"),
     )
 
 
 @limited_for_anonymous
 def hands_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """``?round=3`` or ``?date=2025-10-02`` as for the games."""
     series = _visible(slug)
     return conditional(
         request, series.pk,
-        lambda: exports.csv_response(exports.hand_rows(exports.series_games(series)), f"{series.slug}-hands.csv"),
+        lambda: exports.csv_response(exports.hand_rows(_games(request, series)), f"{series.slug}-hands.csv"),
     )

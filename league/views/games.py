@@ -85,9 +85,22 @@ def _game_page(game: Game) -> dict[str, Any]:
     }
 
 
+def hand_labels(result: stats.sg.GameResult) -> list[str]:
+    """Each hand's name on the chart, once: round and honba ("E2-1"); a hand
+    played again under the same name (a chombo replays it, honba unchanged)
+    gets its count after it ("E2-0 (2)")."""
+    seen: dict[str, int] = {}
+    labels = []
+    for h in result.hands:
+        label = f"{h.round_label}-{h.honba}"
+        seen[label] = seen.get(label, 0) + 1
+        labels.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return labels
+
+
 def _score_chart(game: Game, seats: list[Seat], result: stats.sg.GameResult) -> str:
     start = result.rules.start_points
-    labels = ["start", *(f"{h.round_label}-{h.honba}" for h in result.hands)]
+    labels = ["start", *hand_labels(result)]
     lines = [
         charts.Line(
             label=f"{WINDS[seat.seat]}: {seat.player.name}",

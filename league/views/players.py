@@ -1,18 +1,19 @@
-"""The public player page, within one series: games, placements, points over
-time, and hand statistics next to the whole series'."""
+"""The public player pages: within one series (games, placements, points
+over time, and hand statistics next to the whole series'), and across
+series (every series played, totals per series and overall)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from league import charts, stats, versions
-from league.models import WINDS, Game, Player, Seat, Series
+from league.models import WINDS, Game, Player, Seat, Series, counting
 from league.models.tournament import hidden_from
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
@@ -146,9 +147,67 @@ def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
          percent(s.deal_in_rate)),
         ("Riichi rate", "of hands played", percent(p.riichi_rate), percent(s.riichi_rate)),
         ("Tsumo rate", "of wins", percent(p.tsumo_rate), percent(s.tsumo_rate)),
-        ("Call rate", f"wins with an open meld, of the wins whose tiles were kept ({p.wins_with_tiles})",
-         percent(p.call_rate), percent(s.call_rate)),
+        ("Open wins", f"wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept "
+         f"({p.wins_with_tiles}); calls in hands not won are not recorded",
+         percent(p.open_win_rate), percent(s.open_win_rate)),
         ("Average win", "the hand's value, without honba and riichi sticks", avg(p.average_win), avg(s.average_win)),
         ("Average deal-in", "the hand's value paid, without honba", avg(p.average_deal_in), avg(s.average_deal_in)),
         ("Average place", "finished games", average(p.average_place), average(s.average_place)),
+        ("Top-two rate", "finished games ended 1st or 2nd", percent(p.top_two_rate), percent(s.top_two_rate)),
+        ("Fourth-avoidance rate", "finished games not ended 4th", percent(p.fourth_avoidance_rate),
+         percent(s.fourth_avoidance_rate)),
     ]
+
+
+@public_page(lambda player_id: versions.EVERYTHING, {})
+def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Every series the player has a counted game in, newest first, with
+    their totals there and overall, from one aggregate query over the seats'
+    result snapshots. Cached under the stamp every series change moves.
+    Rounds a director hides are left out, as the event page leaves them out."""
+    player = get_object_or_404(Player, pk=player_id)
+    shown = Q(game__series__tournament__hidden_from_round__isnull=True) | Q(
+        game__round_number__lt=F("game__series__tournament__hidden_from_round")
+    )
+    rows = list(
+        Seat.objects.filter(counting(prefix="game__"), shown, player=player)
+        .values("game__series_id", "game__series__name", "game__series__slug", "game__series__start_date",
+                "game__series__kind")
+        .annotate(
+            games=Count("id"), total=Sum("points"), place_sum=Sum("place"), last=Max("game__finished_at"),
+            hidden=Max("game__series__tournament__hidden_from_round"),
+            **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
+        )
+        .order_by("-last", "game__series__name")
+    )
+    if not rows:
+        raise Http404(f"{player.name} has no counted game yet")
+    series_rows = [_series_row(r) for r in rows]
+    overall = {
+        "games": sum(r["games"] for r in series_rows),
+        "total": sum(r["total"] for r in series_rows),
+        "places": [sum(r["places"][k] for r in series_rows) for k in range(4)],
+    }
+    overall["average_place"] = sum(r["place_sum"] for r in series_rows) / overall["games"]
+    overall["average_points"] = _average(overall["total"], overall["games"])
+    return render(request, "league/player_series.html", {
+        "player": player, "rows": series_rows, "overall": overall,
+    })
+
+
+def _series_row(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": r["game__series__name"], "slug": r["game__series__slug"], "id": r["game__series_id"],
+        "start_date": r["game__series__start_date"], "kind": r["game__series__kind"],
+        "games": r["games"], "total": r["total"], "place_sum": r["place_sum"],
+        "average_points": _average(r["total"], r["games"]), "average_place": r["place_sum"] / r["games"],
+        "places": [r[f"places_{n}"] for n in (1, 2, 3, 4)],
+        "hidden": r["hidden"] is not None,  # its series page for the player redirects to the event page
+    }
+
+
+def _average(total: int, games: int) -> int:
+    """Thousandths, rounded half away from zero (as the standings' average)."""
+    q, rem = divmod(abs(total), games)
+    q += 2 * rem >= games
+    return q if total >= 0 else -q

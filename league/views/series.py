@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import EmptyPage
@@ -20,15 +21,14 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2 import RequestConfig, Table
 
-from league import charts, versions
+from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings, counting
 from league.models.tournament import event_standings, hidden_from, is_event
-from league.tables import StandingsTable
+from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
 from league.views.cached import FLAG, SORT, canonical, public_page
 
-STANDINGS_PER_PAGE = 20
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 LIVE_POLL_SECONDS = 30
 CHART_POINTS = 60  # stretches of rounds drawn in the season chart
@@ -86,14 +86,16 @@ def is_fragment(query: Mapping[str, str]) -> bool:
 @public_page(
     lambda slug: versions.series_for_slug(slug),
     {"round": lambda v: whole(v), "date": lambda v: canonical(date_param(v)), "games": lambda v: whole(v),
-     "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v)},
+     "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v), "s-per_page": lambda v: whole(v),
+     "q": lambda v: search_param(v), "stats": FLAG},
     fragment=is_fragment,
 )
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings
     as they stood then, with movement against the round or date before;
-    ``?games=N`` picks the round whose games are listed; ``?partial=1`` returns
-    only the part that the live poll swaps in.
+    ``?games=N`` picks the round whose games are listed; ``?q=`` lists the
+    players whose name holds it; ``?stats=1`` adds the rate columns;
+    ``?partial=1`` returns only the part that the live poll swaps in.
 
     Served whole from the cache (views/cached.py); computed, its part about
     finished games comes from the cache too unless a result changed."""
@@ -111,8 +113,20 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if partial:
         return HttpResponse(fragment)
-    ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS}
+    ctx = {"series": series, "live": live, "live_html": fragment, "poll_seconds": LIVE_POLL_SECONDS,
+           "csv_query": csv_query(request)}
     return render(request, "league/series_detail.html", ctx)
+
+
+def csv_query(request: HttpRequest) -> str:
+    """The query string that gives the CSV files the stage the page shows:
+    ``?round=3`` after round 3, ``?date=...`` as of a day, else nothing."""
+    stage = {}
+    if (through_round := int_param(request.GET.get("round"))) is not None:
+        stage["round"] = through_round
+    if (through_date := date_param(request.GET.get("date"))) is not None:
+        stage["date"] = through_date.isoformat()
+    return "?" + urlencode(stage) if stage else ""
 
 
 def render_cached(
@@ -180,16 +194,39 @@ def _results_html(
             f"series-results:{series.pk}:{token}:{through_round}:{through_date}",
             lambda: _series_results(series, through_round, through_date), PAGE_CACHE_SECONDS,
         )
-        ranked = StandingsTable(page.standings.ranked, series_slug=series.slug, movements=page.movements, prefix="s-")
-        configure_table(request, ranked, per_page=STANDINGS_PER_PAGE)
+        search = search_param(request.GET.get("q", "")) or ""
+        with_stats = bool(request.GET.get("stats"))
+        ranked_rows, unranked_rows = page.standings.ranked, page.standings.unranked
+        if search:
+            needle = search.casefold()
+            ranked_rows = tuple(r for r in ranked_rows if needle in r.name.casefold())
+            unranked_rows = tuple(r for r in unranked_rows if needle in r.name.casefold())
+        if with_stats:
+            per_player = cache.get_or_set(
+                f"series-stats:{series.pk}:{token}:{through_round}:{through_date}",
+                lambda: stats.stats_by_player(Seat.objects.counted(series).through(round=through_round,
+                                                                                  date=through_date)),
+                PAGE_CACHE_SECONDS,
+            )
+            ranked_rows = tuple(WithStats(r, per_player.get(r.player_id)) for r in ranked_rows)
+            unranked_rows = tuple(WithStats(r, per_player.get(r.player_id)) for r in unranked_rows)
+        ranked = StandingsTable(
+            ranked_rows, series_slug=series.slug, movements=page.movements, prefix="s-", with_stats=with_stats
+        )
+        configure_table(request, ranked, per_page=series.standings_per_page)
         unranked = StandingsTable(
-            page.standings.unranked, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False
+            unranked_rows, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False,
+            with_stats=with_stats,
         )
         ctx = {
             "series": series,
             "standings": page.standings,
+            "search": search,
+            "with_stats": with_stats,
+            "stat_columns": stats.STANDINGS_STATS,
             "ranked_table": ranked,
             "unranked_table": unranked,
+            "found": len(ranked_rows) + len(unranked_rows),
             "through_round": through_round,
             "through_date": through_date,
             "previous": page.previous,
@@ -388,6 +425,21 @@ def configure_table(request: HttpRequest, table: Table, *, per_page: int) -> Non
         table.paginate(per_page=size, page=page)
     except EmptyPage:
         table.paginate(per_page=size, page=table.paginator.num_pages)
+
+
+SEARCH_LENGTH = 40
+
+
+def search_param(value: str) -> str | None:
+    """A name search as the page and its cache key hold it: spaces trimmed
+    and collapsed, at most SEARCH_LENGTH characters, without ``&``, ``=``
+    and ``|``, which would blur the cache key's parts; None when empty.
+
+    >>> search_param("  jun   ko "), search_param("a&b=c"), search_param("  ")
+    ('jun ko', 'abc', None)
+    """
+    text = " ".join(value.translate({ord(c): None for c in "&=|"}).split())[:SEARCH_LENGTH].strip()
+    return text or None
 
 
 def whole(value: str) -> str | None:

@@ -305,3 +305,18 @@ def test_demo_league_exports_read_in_batches_not_per_game() -> None:
     for hand in hands:
         expected.setdefault(hand.game_id, []).append(hand.to_input())
     assert exports.hand_inputs(list(expected)) == expected
+
+
+def _games_in(client: Client, name: str, query: dict[str, str]) -> set[int]:
+    body = b"".join(client.get(reverse(name, args=["small"]), query).streaming_content).decode("utf-8-sig")
+    return {int(line.split(",")[0]) for line in body.splitlines()[1:]}
+
+
+@pytest.mark.parametrize(("name", "round_", "rounds"), [
+    ("series-games-csv", "1", [1]), ("series-games-csv", "2", [1, 2]), ("series-games-csv", "", [1, 2, 3]),
+    # Only game 2 has hands: after round 1 the hands file has none, after round 2 game 2's.
+    ("series-hands-csv", "1", []), ("series-hands-csv", "2", [2]), ("series-hands-csv", "", [2]),
+])
+def test_games_and_hands_csv_urls_take_a_round(client: Client, name: str, round_: str, rounds: list[int]) -> None:
+    small = small_series()
+    assert _games_in(client, name, {"round": round_} if round_ else {}) == {small.games[r - 1].pk for r in rounds}

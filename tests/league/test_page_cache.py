@@ -51,6 +51,7 @@ def urls(series: Series, live: Game, finished: Game, player: Player) -> list[str
         standings + "?partial=1",
         standings + "?round=1",
         standings + "?s-sort=total",
+        standings + "?stats=1&q=Player",
         reverse("game-detail", args=[live.pk]),
         reverse("game-detail", args=[live.pk]) + "?partial=1",
         reverse("game-detail", args=[finished.pk]),
@@ -116,7 +117,9 @@ CHANGES: dict[str, Callable[[dict, dict], object]] = {
 def test_a_change_moves_every_page_of_its_series_and_no_other(client: Client, two_series, change: str) -> None:
     changed, other = two_series
     index = reverse("index")
-    before = {url: client.get(url) for url in [index, *changed["urls"], *other["urls"]]}
+    # Pages about every series (the list, a player across series) move with any series' change.
+    across = reverse("player-series", args=[changed["players"][4].pk])
+    before = {url: client.get(url) for url in [index, across, *changed["urls"], *other["urls"]]}
     for url, response in before.items():
         assert response.status_code == 200, url
         assert response["ETag"].startswith('"') and response["Last-Modified"], url
@@ -127,7 +130,7 @@ def test_a_change_moves_every_page_of_its_series_and_no_other(client: Client, tw
     CHANGES[change](changed, other)
 
     # Everything served first: computing a page afresh empties the cache.
-    served = {url: client.get(url, HTTP_IF_NONE_MATCH=before[url]["ETag"]) for url in [index, *changed["urls"]]}
+    served = {url: client.get(url, HTTP_IF_NONE_MATCH=before[url]["ETag"]) for url in [index, across, *changed["urls"]]}
     served_bodies = {url: body(response) for url, response in served.items()}
     for url, response in served.items():
         assert response.status_code == 200, url

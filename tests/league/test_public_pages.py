@@ -38,17 +38,20 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from league import services, versions
 from league.models import Game, Player, Series
 from tests.factories import (
     bulk_finished_games,
+    chombo,
     hanchan_passing_deal,
     make_game,
     make_player,
     make_players,
     make_series,
     play,
+    ron,
 )
 
 pytestmark = pytest.mark.django_db
@@ -113,13 +116,20 @@ def test_series_standings_sort_and_paginate(client: Client, league) -> None:
     assert [r[0] for r in by_points_up] == ["5", "=3", "=3", "2", "1"]  # ranks stay what the totals give
     by_place = standings_rows(client.get(url, {"s-sort": "-average_place"}).content.decode())
     assert by_place[0][2] == "Emil"  # 4th in his only game
-    # 20 more players (five more games) make 25 rows: 20 on page 1, 5 on page 2.
+    # 20 more players (five more games) make 25 rows: one page at the series' default of 100 ...
     for _ in range(5):
         game = make_game(league["series"], make_players(), round_number=3)
         services.record_final_scores(game=game, scores=[25000, 25000, 25000, 25000])
-    assert len(standings_rows(client.get(url).content.decode())) == 20
+    assert len(standings_rows(client.get(url).content.decode())) == 25
+    # ... and, when the series lists 20 a page, 20 on page 1, 5 on page 2, and all on one page on demand.
+    Series.objects.filter(pk=league["series"].pk).update(standings_per_page=20)
+    versions.changed([league["series"].pk])
+    first = client.get(url).content.decode()
+    assert len(standings_rows(first)) == 20
+    assert 'href="?s-per_page=500#standings-h"' in first and "All 25 players on one page" in first
     second = standings_rows(client.get(url, {"s-page": 2}).content.decode())
     assert [r[2] for r in second][-1] == "Emil" and len(second) == 5
+    assert len(standings_rows(client.get(url, {"s-per_page": 500}).content.decode())) == 25
 
 
 def test_series_players_under_the_minimum_are_apart(client: Client, league) -> None:
@@ -233,13 +243,18 @@ def test_player_statistics_next_to_the_series(client: Client, league) -> None:
         "Deal-in rate of hands played, discarding the winning tile 12.5% 9.4%",
         "Riichi rate of hands played 12.5% 3.1%",
         "Tsumo rate of wins 0.0% 50.0%",
-        "Call rate wins with an open meld, of the wins whose tiles were kept (1) 100.0% 100.0%",
+        "Open wins wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept (1);"
+        " calls in hands not won are not recorded 100.0% 100.0%",
         "Average win the hand's value, without honba and riichi sticks 1,800 3,300",
         "Average deal-in the hand's value paid, without honba 5,200 2,933",
         "Average place finished games 3.00 2.50",
+        # Aiko 3rd twice; the series' 8 seats: places 1, 2, 3, 4 in each game.
+        "Top-two rate finished games ended 1st or 2nd 0.0% 50.0%",
+        "Fourth-avoidance rate finished games not ended 4th 100.0% 75.0%",
     ]:
         assert row in page, row
     assert "Rank =3" in page and "Points -35.8" in page
+    assert "Call rate" not in page  # calls of hands not won are not recorded: no such rate
     assert "Games 0 0 2 0" in page  # placement counts: twice 3rd
 
 
@@ -279,6 +294,7 @@ def _query_counts(client: Client, series: Series, game: Game, player: Player, *,
         "series": reverse("series-standings", args=[series.slug]),
         "series after round 2": reverse("series-standings", args=[series.slug]) + "?round=2",
         "series partial": reverse("series-standings", args=[series.slug]) + "?partial=1",
+        "series with rates": reverse("series-standings", args=[series.slug]) + "?stats=1",
         "game": reverse("game-detail", args=[game.pk]),
         "player": reverse("player-detail", args=[series.slug, player.pk]),
     }
@@ -311,12 +327,14 @@ def test_public_pages_query_counts_do_not_grow(client: Client, django_assert_num
     # Computed afresh: the series' (or the game's series') pk, which is then
     # remembered, and what the page shows.
     assert large == {
-        "index": 1, "series": 9, "series after round 2": 9, "series partial": 9, "game": 6, "player": 10,
-    }
+        "index": 1, "series": 9, "series after round 2": 9, "series partial": 9, "series with rates": 10,
+        "game": 6, "player": 10,
+    }  # the rates: one query more, over the seats' stored statistics
     assert small_cached == large_cached
     # Cached: none; the series' stamp is a cache entry, not a row.
     assert large_cached == {
-        "index": 0, "series": 0, "series after round 2": 0, "series partial": 0, "game": 0, "player": 0,
+        "index": 0, "series": 0, "series after round 2": 0, "series partial": 0, "series with rates": 0,
+        "game": 0, "player": 0,
     }
     clear_caches()
     with django_assert_num_queries(6):
@@ -380,3 +398,153 @@ def test_standings_average_points_show_two_places(value: int, shown: str) -> Non
 def test_player_page_of_someone_who_never_played_in_the_series_is_not_found(client: Client, league) -> None:
     stranger = make_players(1)[0]
     assert client.get(reverse("player-detail", args=["hand-worked", stranger.pk])).status_code == 404
+
+
+def sort_links(page: str, table_class: str) -> dict[str, str]:
+    """Column heading -> the sort its link asks for, in the table's header."""
+    table = re.search(rf'<table[^>]*class="{table_class}[" ].*?</thead>', page, flags=re.S).group(0)
+    return {html_module.unescape(re.sub(r"<[^>]+>", "", label)).strip(): sort
+            for sort, label in re.findall(r'<a href="\?[^"]*?sort=(-?\w+)[^"]*">(.*?)</a>', table, flags=re.S)}
+
+
+def test_series_standings_first_click_sorts_the_best_first(client: Client, league) -> None:
+    links = sort_links(client.get(reverse("series-standings", args=["hand-worked"])).content.decode(), "standings")
+    # Points, averages and firsts descending; average place and fourths ascending.
+    assert {k: links[k] for k in ("Points", "Avg", "1st", "2nd", "Avg score", "Best", "Games")} == {
+        "Points": "-total", "Avg": "-average_points", "1st": "-first", "2nd": "-second",
+        "Avg score": "-average_score", "Best": "-best", "Games": "-games",
+    }
+    assert {k: links[k] for k in ("Avg place", "4th", "Rank", "Player")} == {
+        "Avg place": "average_place", "4th": "fourth", "Rank": "rank", "Player": "name",
+    }
+    by_first = standings_rows(client.get(reverse("series-standings", args=["hand-worked"]), {"s-sort": "-first"})
+                              .content.decode())
+    assert {r[2] for r in by_first[:2]} == {"Bram", "Chen"}  # the two players with a first
+
+
+def test_player_games_first_click_sorts_points_descending(client: Client, league) -> None:
+    page = client.get(reverse("player-detail", args=["hand-worked", league["c"].pk])).content.decode()
+    links = sort_links(page, "player-games")
+    assert links["Points"] == "-points" and links["End score"] == "-end_score" and links["Place"] == "place"
+
+
+def test_series_page_links_all_three_csv_files_with_its_round_or_date(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    latest = client.get(url).content.decode()
+    for name in ("standings", "games", "hands"):
+        assert f'href="/series/hand-worked/{name}.csv"' in latest
+    after_1 = client.get(url, {"round": "1"}).content.decode()
+    for name in ("standings", "games", "hands"):
+        assert f'href="/series/hand-worked/{name}.csv?round=1"' in after_1
+    day = timezone.localdate(Game.objects.get(pk=league["game_a"].pk).finished_at).isoformat()
+    on_day = client.get(url, {"date": day}).content.decode()
+    assert f'href="/series/hand-worked/games.csv?date={day}"' in on_day
+    # The link gives what the page shows: after round 1, game B is not in the file.
+    body = b"".join(client.get("/series/hand-worked/games.csv?round=1").streaming_content).decode("utf-8-sig")
+    assert {line.split(",")[0] for line in body.splitlines()[1:]} == {str(league["game_a"].pk)}
+
+
+def test_game_chart_labels_each_hand_once_and_the_last_whole(client: Client) -> None:
+    series = make_series(slug="chombo-chart")
+    game = make_game(series, make_players(), round_number=1)
+    # E1-0 ron; E2-0 a chombo, so E2-0 is played again: the dealer wins it and
+    # the next (E2-1), then a chombo at E2-2.
+    play(game, [ron(0, 1, 3, 40), chombo(2), ron(2, 1, 2, 30), ron(0, 1, 1, 30), chombo(3)])
+    page = client.get(reverse("game-detail", args=[game.pk])).content.decode()
+    svg = re.search(r'<figure class="chart">(.*?)</figure>', page, flags=re.S).group(1)
+    labels = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="(\w+)" fill="#555">([^<]*)</text>', svg)
+    names = [name for _x, _anchor, name in labels if not name.endswith("k")]  # the y axis is in thousands
+    assert names == ["start", "E1-0", "E2-0", "E2-0 (2)", "E2-1", "E2-2"]
+    assert len(set(names)) == len(names)
+    x, anchor, _ = labels[-1]
+    width = int(re.search(r'viewBox="0 0 (\d+)', svg).group(1))
+    assert anchor == "end" and float(x) <= width  # ends inside the drawing: shown whole
+
+
+def test_series_standings_search_finds_a_player_on_any_page(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    Series.objects.filter(pk=league["series"].pk).update(standings_per_page=2)
+    versions.changed([league["series"].pk])
+    page = client.get(url, {"q": "  da "}).content.decode()
+    # Dana ranks =3, on page 2 of two a page: the search lists her, her rank kept.
+    assert [(r[0], r[2]) for r in standings_rows(page)] == [("=3", "Dana")]
+    assert "1 player named “da”" in text(client.get(url, {"q": "da"}))
+    assert 'id="standings-q"' in page and '<label for="standings-q">Find a player</label>' in page
+    # Case does not matter; the matches are paged like the standings.
+    assert [r[2] for r in standings_rows(client.get(url, {"q": "A"}).content.decode())] == ["Bram", "Aiko"]
+    assert [r[2] for r in standings_rows(client.get(url, {"q": "A", "s-page": 2}).content.decode())] == ["Dana"]
+    assert "No ranked player’s name holds “zz”" in text(client.get(url, {"q": "zz"}))
+    # After a round, the search keeps the round.
+    after_1 = client.get(url, {"q": "da", "round": 1}).content.decode()
+    assert '<input type="hidden" name="round" value="1">' in after_1
+
+
+def test_series_standings_rates_as_optional_columns(client: Client, league) -> None:
+    url = reverse("series-standings", args=["hand-worked"])
+    plain = client.get(url).content.decode()
+    assert "Win %" not in plain and 'href="?stats=1#standings-h"' in plain
+    page = client.get(url, {"stats": 1}).content.decode()
+    rows = {r[2]: r[14:] for r in standings_rows(page)}
+    # win, deal-in, riichi, top two, no fourth; Aiko as on her page, Emil
+    # played only game B (end scores: no hands), 4th; Chen 2nd and 1st.
+    assert rows["Aiko"] == ["25.0%", "12.5%", "12.5%", "0.0%", "100.0%"]
+    assert rows["Emil"] == ["–", "–", "–", "0.0%", "0.0%"]
+    assert rows["Chen"][3:] == ["100.0%", "100.0%"]
+    assert rows["Dana"][3:] == ["50.0%", "50.0%"]
+    legend = text_of_section(page, 'class="legend"')
+    for heading, definition in [("Win %", "hands won, of hands played"),
+                                ("No-4th %", "finished games not ended 4th (fourth avoidance)")]:
+        assert f"{heading} {definition}" in legend
+    links = sort_links(page, "standings")
+    assert links["Win %"] == "-win_rate" and links["Deal-in %"] == "deal_in_rate"
+    by_win = standings_rows(client.get(url, {"stats": 1, "s-sort": "-win_rate"}).content.decode())
+    rates = [float(r[14].rstrip("%")) for r in by_win if r[14] != "–"]
+    assert rates == sorted(rates, reverse=True) and by_win[-1][2] == "Emil"  # no hands: last
+
+
+def test_standings_rate_columns_are_the_stats_listed() -> None:
+    from league import stats
+    from league.tables import StandingsTable
+
+    names = [c.name for c in stats.STANDINGS_STATS]
+    assert list(StandingsTable.base_columns)[-len(names):] == names
+
+
+def test_player_across_series_totals_and_links(client: Client, league) -> None:
+    """Aiko: -35.8 in two games of the hand-worked league (3rd twice); in a
+    second series one game, 1st on 40,000 / 30,000 / 20,000 / 10,000:
+    (40 - 30) + 30 + 20 = +60.0. Overall 3 games, +24.2, average +8.067,
+    average place (3 + 3 + 1) / 3 = 2.33. A game in progress counts nowhere."""
+    other = make_series(name="Winter Cup", slug="winter-cup")
+    a = league["a"]
+    game = make_game(other, [a, *make_players(3)], round_number=1)
+    services.record_final_scores(game=game, scores=[40000, 30000, 20000, 10000])
+    make_game(other, [a, *make_players(3)], round_number=2)  # in progress
+    url = reverse("player-series", args=[a.pk])
+    assert url == f"/players/{a.pk}/"
+    page = text(client.get(url))
+    assert "Series 2 Games 3 Points +24.2 Average +8.067 Average place 2.33 1st / 2nd / 3rd / 4th 1 / 0 / 2 / 0" in page
+    html = client.get(url).content.decode()
+    assert html.index("Winter Cup") < html.index("Hand-worked League")  # the latest played first
+    assert f'href="/series/winter-cup/players/{a.pk}/"' in html
+    assert f'href="/series/hand-worked/players/{a.pk}/"' in html
+    assert "Winter Cup 1 +60.0 +60.0 1.00 1 / 0 / 0 / 0" in page
+    assert "Hand-worked League 2 -35.8 -17.9 3.00 0 / 0 / 2 / 0" in page
+    # The series player page links here; a player with no counted game has no page.
+    series_page = client.get(reverse("player-detail", args=["hand-worked", a.pk])).content.decode()
+    assert f'href="{url}"' in series_page
+    assert client.get(reverse("player-series", args=[make_player("Nobody").pk])).status_code == 404
+
+
+def test_player_across_series_is_cached_and_moves_with_any_series(
+    client: Client, league, django_capture_on_commit_callbacks
+) -> None:
+    url = reverse("player-series", args=[league["e"].pk])
+    assert "Games 1 Points -48.0" in text(client.get(url))
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    assert len(queries) == 0  # served whole from the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(league["series"], [league["e"], *make_players(3)], round_number=3)
+        services.record_final_scores(game=game, scores=[40000, 30000, 20000, 10000])
+    assert "Games 2 Points +12.0" in text(client.get(url))
