@@ -195,6 +195,9 @@ LANGUAGES = [
     ("ja", "日本語"),
 ]
 LOCALE_PATHS = [BASE_DIR / "league" / "locale"]
+# Dates and numbers on pages follow the language (Django's format files);
+# English keeps the ISO days the pages always showed (league/formats/en).
+FORMAT_MODULE_PATH = ["league.formats"]
 # The switch's choice, for a year; Lax like the session cookie.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SECURE = HTTPS

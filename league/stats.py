@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.exports import ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record
@@ -388,13 +389,16 @@ class StatColumn:
 
 # The main rates a player compares, as optional standings columns.
 STANDINGS_STATS = (
-    StatColumn("win_rate", "Win %", "hands won, of hands played", "win_rate"),
-    StatColumn("deal_in_rate", "Deal-in %", "hands dealt in (the winning tile discarded), of hands played",
+    StatColumn("win_rate", gettext_lazy("Win %"), gettext_lazy("hands won, of hands played"), "win_rate"),
+    StatColumn("deal_in_rate", gettext_lazy("Deal-in %"),
+               gettext_lazy("hands dealt in (the winning tile discarded), of hands played"),
                "deal_in_rate", descending=False),
-    StatColumn("riichi_rate", "Riichi %", "hands with riichi declared, of hands played", "riichi_rate"),
-    StatColumn("top_two_rate", "Top-two %", "finished games ended 1st or 2nd", "top_two_rate"),
-    StatColumn("fourth_avoidance_rate", "No-4th %", "finished games not ended 4th (fourth avoidance)",
-               "fourth_avoidance_rate"),
+    StatColumn("riichi_rate", gettext_lazy("Riichi %"), gettext_lazy("hands with riichi declared, of hands played"),
+               "riichi_rate"),
+    StatColumn("top_two_rate", gettext_lazy("Top-two %"), gettext_lazy("finished games ended 1st or 2nd"),
+               "top_two_rate"),
+    StatColumn("fourth_avoidance_rate", gettext_lazy("No-4th %"),
+               gettext_lazy("finished games not ended 4th (fourth avoidance)"), "fourth_avoidance_rate"),
 )
 
 

@@ -20,6 +20,8 @@ A refusal in English is the engine's own message, with its detail.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -155,3 +157,34 @@ ABORT_REASONS: dict[str, str] = {
 def abort_reason_text(reason: str) -> str:
     """An abortive draw's reason as the reader calls it ("kyuushu kyuuhai", 九種九牌)."""
     return str(ABORT_REASONS.get(reason) or reason.replace("_", " "))
+
+
+# A player list's refusals (league.tournament.roster, pure), by code; the
+# values each names fill the placeholders. The column names are the file's
+# own (English, as its header must write them).
+ROSTER: dict[str, str] = {
+    "empty": _("the file is empty; line 1 must name the columns"),
+    "too_many": _("a list holds at most %(n)s players"),
+    "too_many_cells": _("%(cells)s cells, but the header names %(columns)s columns"),
+    "duplicate": _("%(value)s is already on line %(earlier)s"),
+    "no_players": _("the file has a header but no players"),
+    "unknown_column": _("unknown column “%(column)s” (known: %(known)s)"),
+    "column_twice": _("column “%(column)s” appears twice"),
+    "missing_column": _("the header lacks the “%(column)s” column"),
+    "not_a_number": _("“%(value)s” is not a whole number from 1"),
+    "empty_cell": _("is empty"),
+    "too_long": _("is longer than %(limit)s characters"),
+    "not_ema": _("“%(value)s” is not an EMA number (digits only)"),
+    "not_country": _("“%(value)s” is not an ISO 3166 country code (two letters, e.g. NL, JP)"),
+    "not_yes_no": _("“%(value)s” is not yes or no"),
+}
+
+
+def roster_error(error: Any) -> str:
+    """A ``roster.RowError`` in the reader's language: "line 3: country: ..."."""
+    if (get_language() or "en").split("-")[0] == "en" or error.code not in ROSTER:
+        return str(error)
+    text = str(ROSTER[error.code]) % dict(error.values)
+    if error.field:
+        text = _("%(column)s: %(problem)s") % {"column": error.field, "problem": text}
+    return _("line %(line)s: %(problem)s") % {"line": error.line, "problem": text} if error.line else text

@@ -25,6 +25,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league import versions
@@ -241,8 +242,10 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        table = f" table {self.table}" if self.table else ""
-        return f"{self.series} round {self.round_number}{table}"
+        if self.table:
+            return gettext("%(series)s round %(round)s table %(table)s") % {
+                "series": self.series, "round": self.round_number, "table": self.table}
+        return gettext("%(series)s round %(round)s") % {"series": self.series, "round": self.round_number}
 
     @property
     def is_finished(self) -> bool:

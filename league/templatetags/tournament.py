@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from league import terms
 from league.models import Game
 from league.models.stages import Stage
 
@@ -16,6 +17,11 @@ register = template.Library()
 # How a round was seated (Round.seated_by: "pregenerated", "swiss",
 # "stage:snake", "manual+swap"...), part by part.
 SEATED_BY = {"pregenerated": _("pre-generated"), "swiss": _("Swiss"), "manual": _("by hand"), "swap": _("swapped")}
+
+
+@register.filter
+def roster_error(error: Any) -> str:
+    return terms.roster_error(error)
 
 
 @register.filter
