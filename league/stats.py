@@ -127,7 +127,7 @@ def describe_hand(hand: sg.PlayedHand, seat_names: Sequence[str] = WIND_NAMES) -
                 parts.append(_("Ryuukyoku, %(who)s nagashi mangan, %(amount)s") % {
                     "who": name(seat), "amount": amount(got)})
         else:
-            tenpai = ", ".join(str(name(s)) for s in sorted(outcome.tenpai))
+            tenpai = _(", ").join(str(name(s)) for s in sorted(outcome.tenpai))
             text = _("Ryuukyoku, tenpai %(who)s") % {"who": tenpai} if tenpai else _("Ryuukyoku, all noten")
             noten = sum(t.amount for t in transfers if t.kind == TransferKind.NOTEN)
             if noten:

@@ -128,7 +128,7 @@ def describe_entry(hand: sg.HandInput, names: Sequence[str]) -> str:
         return _("%(han)d han") % {"han": w.han}
 
     def listed(seats: Sequence[int]) -> str:
-        return ", ".join(str(names[s]) for s in seats)
+        return _(", ").join(str(names[s]) for s in seats)
 
     o = hand.outcome
     if isinstance(o, sg.Ron):
