@@ -32,9 +32,9 @@ class WithStats:
     """A standings row with its player's hand statistics (``.stats``), for
     the optional rate columns; everything else is the row's."""
 
-    def __init__(self, row: Any, stats: Any) -> None:
+    def __init__(self, row: Any, hand_stats: Any) -> None:
         self.row = row
-        self.stats = stats
+        self.stats = hand_stats
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.row, name)

@@ -47,3 +47,20 @@ def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page)
 
     assert poll(page) == 304  # with the ETag of what it now holds
     assert hands.count() == shown + 1
+
+
+def test_live_refresh_keeps_what_the_reader_set_in_the_standings(live_server, page: Page) -> None:
+    """A search being typed and "Show every column" survive the swap of the series page's live part."""
+    series = build(random.Random(2025))
+    game = Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).first()
+    assert game is not None
+    page.clock.install()
+    page.goto(f"{live_server.url}{series.get_absolute_url()}")
+    page.get_by_label("Show every column").check()
+    search = page.get_by_role("searchbox", name="Find a player")
+    search.fill("Mei")
+    services.record_hand(game=game, number=game.hands.count() + 1, hand=draw(0, 1, 2, 3))
+    assert poll(page) == 200
+    assert page.get_by_label("Show every column").is_checked()
+    assert search.input_value() == "Mei"
+    assert page.evaluate("document.activeElement.id") == "standings-q"

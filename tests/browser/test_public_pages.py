@@ -184,3 +184,26 @@ def test_visitor_reads_series_game_and_player(live_server, page: Page) -> None:
         assert href == reverse(f"series-{name}-csv", args=[series.slug]) + "?round=3"
     no_sideways_scroll(page)
     assert_accessible_at(page, where="standings after a round")
+
+
+def test_event_public_pages_on_a_phone_and_a_desktop(live_server, page: Page) -> None:
+    """The demo tournament's public pages: no page wider than the phone, axe
+    clean at 360 and 1280 px."""
+    from league.management.commands.demo_league import build_tournament
+
+    event = build_tournament(random.Random(2025))
+    player = Seat.objects.filter(game__series=event).first().player
+    paths = {
+        "event series": event.get_absolute_url(),
+        "event page": reverse("event-public", args=[event.slug]),
+        "event player": reverse("tournament-player", args=[event.slug, 1]),
+        "event player in the series": reverse("player-detail", args=[event.slug, player.pk]),
+        "event player across series": reverse("player-series", args=[player.pk]),
+        **{f"screen {kind}": reverse("event-screen", args=[event.slug, kind]) for kind in ("seating", "standings")},
+    }
+    for name, path in paths.items():
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, (name, path)
+        no_sideways_scroll(page)
+        assert_accessible_at(page, where=name)
+    screenshot(page, "public-event-standings-screen")
