@@ -283,4 +283,4 @@ def test_every_page_in_japanese_has_no_english_left() -> None:
             failures[f"post {url} {sorted(data)}"] = left
     report = "\n".join(f"{page}:\n    " + "\n    ".join(words) for page, words in failures.items())
     assert not failures, f"English left on {len(failures)} of {checked} pages:\n{report}"
-    assert checked >= 60
+    assert checked >= 90  # 93 when written: every page as visitor and staff, and the posts
