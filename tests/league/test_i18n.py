@@ -77,6 +77,26 @@ def test_cached_public_pages_are_kept_per_language() -> None:
             assert "Accept-Language" in ja["Vary"]
 
 
+def test_cached_fragments_are_kept_per_language_for_a_logged_in_visitor() -> None:
+    """A logged-in request is rendered from cached fragments (views/series.py
+    render_cached, the computed pages): those are kept per language too."""
+    from django.contrib.auth.models import User
+
+    series, live = _series_with_games()
+    client = Client()
+    client.force_login(User.objects.create_user("someone", password="pw"))
+    for url, english, japanese in (
+        (reverse("series-standings", args=[series.slug]), "Running standings", "順位の推移"),
+        (reverse("game-detail", args=[live.pk]), "Hand by hand", "局ごとの結果"),
+    ):
+        client.post(reverse("set_language"), {"language": "en", "next": "/"})
+        first = client.get(url).content.decode()
+        client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+        second = client.get(url).content.decode()
+        assert english in first and japanese not in first
+        assert japanese in second and english not in second
+
+
 def test_exports_do_not_change_with_the_language() -> None:
     series, _ = _series_with_games()
     for name in ("series-standings-csv", "series-games-csv", "series-hands-csv"):
