@@ -119,6 +119,9 @@ MIDDLEWARE = [
     # more than the page (league/views/cached.py says why it may skip them).
     "league.views.cached.CachedPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common (Django's order): the language of each
+    # request, from the switch's cookie, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -144,6 +147,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -218,7 +222,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The languages of the pages. A third one is a line here and a .po file in
+# league/locale/<code>/LC_MESSAGES/ (README, "Languages").
 LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+]
+LOCALE_PATHS = [BASE_DIR / "league" / "locale"]
+# Dates and numbers on pages follow the language (Django's format files);
+# English keeps the ISO days the pages always showed (league/formats/en).
+FORMAT_MODULE_PATH = ["league.formats"]
+# The switch's choice, for a year; Lax like the session cookie.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league.exports import ruleset_of
-from league.models import WINDS, Game, Hand, Penalty, Seat, Series, build_record
+from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record
+from league.terms import abort_reason_text
 from scoring import game as sg
 from scoring.game import TransferKind
 
@@ -59,23 +62,27 @@ def amount(points: int) -> str:
     return f"{points:,}"
 
 
-def _value(win: sg.Win | sg.Tsumo) -> str:
+def value_text(win: sg.Win | sg.Tsumo) -> str:
+    """What a win was worth: "3 han 40 fu", "yakuman", "2x yakuman"."""
     if win.yakuman:
-        return "yakuman" if win.yakuman == 1 else f"{win.yakuman}x yakuman"
-    return f"{win.han} han" + (f" {win.fu} fu" if win.fu else "")
+        return _("yakuman") if win.yakuman == 1 else _("%(n)dx yakuman") % {"n": win.yakuman}
+    if win.fu:
+        return _("%(han)d han %(fu)d fu") % {"han": win.han, "fu": win.fu}
+    return _("%(han)d han") % {"han": win.han}
 
 
 def _paid(transfers: Sequence[sg.Transfer], *, receiver: int, kind: TransferKind) -> list[sg.Transfer]:
     return [t for t in transfers if t.receiver == receiver and t.kind == kind]
 
 
-def describe_hand(hand: sg.PlayedHand, seat_names: Sequence[str] = WINDS) -> str:
+def describe_hand(hand: sg.PlayedHand, seat_names: Sequence[str] = WIND_NAMES) -> str:
     """What happened, in words, with every amount taken from the hand's transfers.
 
     Seats are named by ``seat_names`` (the winds they started the game in):
     "South ron East, 3 han 40 fu, 5,200 + 300"; "West tsumo, 2 han 30 fu,
     500/1,000 + 100 each"; "Ryuukyoku, tenpai East, noten payments 3,000".
-    Riichi sticks collected by a winner follow ("+ 2,000 in sticks").
+    Riichi sticks collected by a winner follow ("+ 2,000 in sticks"). In the
+    page's language: amounts keep their digits, the words are translated.
     """
     outcome, transfers = hand.input.outcome, hand.result.transfers
     name = seat_names.__getitem__
@@ -84,62 +91,66 @@ def describe_hand(hand: sg.PlayedHand, seat_names: Sequence[str] = WINDS) -> str
         for win in outcome.wins:
             paid = _paid(transfers, receiver=win.winner, kind=TransferKind.HAND)
             honba = sum(t.amount for t in _paid(transfers, receiver=win.winner, kind=TransferKind.HONBA))
-            text = f"{name(win.winner)} ron {name(outcome.loser)}, {_value(win)}, "
-            text += " + ".join(amount(t.amount) for t in paid) if len(paid) > 1 else amount(sum(t.amount for t in paid))
+            pays = " + ".join(amount(t.amount) for t in paid) if len(paid) > 1 else amount(sum(t.amount for t in paid))
             if honba:
-                text += f" + {amount(honba)}"
-            if len(paid) > 1:
-                text += f" (pao: {name(win.pao)} pays half)" if win.pao is not None else ""
+                pays += f" + {amount(honba)}"
+            text = _("%(winner)s ron %(loser)s, %(value)s, %(paid)s") % {
+                "winner": name(win.winner), "loser": name(outcome.loser), "value": value_text(win), "paid": pays}
+            if len(paid) > 1 and win.pao is not None:
+                text += _(" (pao: %(who)s pays half)") % {"who": name(win.pao)}
             parts.append(text + _sticks(transfers, win.winner))
     elif isinstance(outcome, sg.Tsumo):
         winner = outcome.winner
         paid = _paid(transfers, receiver=winner, kind=TransferKind.HAND)
         honba = _paid(transfers, receiver=winner, kind=TransferKind.HONBA)
-        text = f"{name(winner)} tsumo, {_value(outcome)}, "
         if outcome.pao is not None:
-            text += f"{amount(sum(t.amount for t in paid))} from {name(outcome.pao)} (pao)"
+            pays = _("%(amount)s from %(who)s (pao)") % {
+                "amount": amount(sum(t.amount for t in paid)), "who": name(outcome.pao)}
             if honba:
-                text += f" + {amount(sum(t.amount for t in honba))}"
+                pays += f" + {amount(sum(t.amount for t in honba))}"
         else:
             dealer_pays = [t.amount for t in paid if t.payer == hand.dealer]
             others_pay = sorted({t.amount for t in paid if t.payer != hand.dealer})
             if winner == hand.dealer or dealer_pays == others_pay:
-                text += f"{amount(others_pay[0])} all"
+                pays = _("%(amount)s all") % {"amount": amount(others_pay[0])}
             else:
-                text += f"{amount(others_pay[0])}/{amount(dealer_pays[0])}"
+                pays = f"{amount(others_pay[0])}/{amount(dealer_pays[0])}"
             if honba:
-                text += f" + {amount(honba[0].amount)} each"
+                pays += _(" + %(amount)s each") % {"amount": amount(honba[0].amount)}
+        text = _("%(winner)s tsumo, %(value)s, %(paid)s") % {
+            "winner": name(winner), "value": value_text(outcome), "paid": pays}
         parts.append(text + _sticks(transfers, winner))
     elif isinstance(outcome, sg.Draw):
         if outcome.nagashi:
             for seat in outcome.nagashi:
                 got = sum(t.amount for t in _paid(transfers, receiver=seat, kind=TransferKind.NAGASHI))
-                parts.append(f"Ryuukyoku, {name(seat)} nagashi mangan, {amount(got)}")
+                parts.append(_("Ryuukyoku, %(who)s nagashi mangan, %(amount)s") % {
+                    "who": name(seat), "amount": amount(got)})
         else:
-            tenpai = ", ".join(name(s) for s in sorted(outcome.tenpai))
-            text = f"Ryuukyoku, tenpai {tenpai}" if tenpai else "Ryuukyoku, all noten"
+            tenpai = _(", ").join(str(name(s)) for s in sorted(outcome.tenpai))
+            text = _("Ryuukyoku, tenpai %(who)s") % {"who": tenpai} if tenpai else _("Ryuukyoku, all noten")
             noten = sum(t.amount for t in transfers if t.kind == TransferKind.NOTEN)
             if noten:
-                text += f", noten payments {amount(noten)}"
+                text += _(", noten payments %(amount)s") % {"amount": amount(noten)}
             parts.append(text)
     elif isinstance(outcome, sg.Abort):
-        parts.append("Abortive draw, " + outcome.reason.replace("_", " "))
+        parts.append(_("Abortive draw, %(reason)s") % {"reason": abort_reason_text(outcome.reason)})
     else:
         paid = sum(t.amount for t in transfers if t.kind == TransferKind.CHOMBO)
-        text = f"Chombo by {name(outcome.offender)}"
+        text = _("Chombo by %(who)s") % {"who": name(outcome.offender)}
         if paid:
-            text += f", pays {amount(paid)} (reverse mangan)"
+            text += _(", pays %(amount)s (reverse mangan)") % {"amount": amount(paid)}
         else:
-            text += ", penalty after uma" + "".join(
+            text += _(", penalty after uma") + "".join(
                 f" {p.points / 1000:+.1f}" for p in hand.result.penalties if p.seat == outcome.offender
             )
         parts.append(text)
-    return "; ".join(parts)
+    return _("; ").join(parts)
 
 
 def _sticks(transfers: Sequence[sg.Transfer], winner: int) -> str:
     got = sum(t.amount for t in transfers if t.kind == TransferKind.STICKS and t.receiver == winner)
-    return f" + {amount(got)} in sticks" if got else ""
+    return _(" + %(amount)s in sticks") % {"amount": amount(got)} if got else ""
 
 
 @dataclass(frozen=True)
@@ -163,7 +174,7 @@ class LogRow:
         return [(self.deltas[s], self.scores[s], s in self.riichi) for s in range(4)]
 
 
-def hand_log(result: sg.GameResult, seat_names: Sequence[str] = WINDS) -> list[LogRow]:
+def hand_log(result: sg.GameResult, seat_names: Sequence[str] = WIND_NAMES) -> list[LogRow]:
     return [
         LogRow(
             number=h.number, round_label=h.round_label, dealer=h.dealer, honba=h.honba,
@@ -378,13 +389,16 @@ class StatColumn:
 
 # The main rates a player compares, as optional standings columns.
 STANDINGS_STATS = (
-    StatColumn("win_rate", "Win %", "hands won, of hands played", "win_rate"),
-    StatColumn("deal_in_rate", "Deal-in %", "hands dealt in (the winning tile discarded), of hands played",
+    StatColumn("win_rate", gettext_lazy("Win %"), gettext_lazy("hands won, of hands played"), "win_rate"),
+    StatColumn("deal_in_rate", gettext_lazy("Deal-in %"),
+               gettext_lazy("hands dealt in (the winning tile discarded), of hands played"),
                "deal_in_rate", descending=False),
-    StatColumn("riichi_rate", "Riichi %", "hands with riichi declared, of hands played", "riichi_rate"),
-    StatColumn("top_two_rate", "Top-two %", "finished games ended 1st or 2nd", "top_two_rate"),
-    StatColumn("fourth_avoidance_rate", "No-4th %", "finished games not ended 4th (fourth avoidance)",
-               "fourth_avoidance_rate"),
+    StatColumn("riichi_rate", gettext_lazy("Riichi %"), gettext_lazy("hands with riichi declared, of hands played"),
+               "riichi_rate"),
+    StatColumn("top_two_rate", gettext_lazy("Top-two %"), gettext_lazy("finished games ended 1st or 2nd"),
+               "top_two_rate"),
+    StatColumn("fourth_avoidance_rate", gettext_lazy("No-4th %"),
+               gettext_lazy("finished games not ended 4th (fourth avoidance)"), "fourth_avoidance_rate"),
 )
 
 

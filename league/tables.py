@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.timezone import template_localtime
+from django.utils.translation import gettext_lazy as _
 
 from league import stats
 from league.templatetags.league import movement, percent, points, rank, score
@@ -52,23 +53,23 @@ class StandingsTable(tables.Table):
     Sorting reorders the rows; the rank stays the one the totals give ("=3").
     """
 
-    rank = tables.Column("Rank", attrs=NUM, order_by=("rank", "name"))
+    rank = tables.Column(_("Rank"), attrs=NUM, order_by=("rank", "name"))
     # Places gained since the previous round or date; the view passes them.
-    move = tables.Column("Move", accessor="player_id", attrs=NUM, orderable=False)
-    name = tables.Column("Player", attrs={"th": {"scope": "col", "class": "name"}, "td": {"class": "name"}})
-    games = tables.Column("Games", attrs=OPT, initial_sort_descending=True)
+    move = tables.Column(_("Move"), accessor="player_id", attrs=NUM, orderable=False)
+    name = tables.Column(_("Player"), attrs={"th": {"scope": "col", "class": "name"}, "td": {"class": "name"}})
+    games = tables.Column(_("Games"), attrs=OPT, initial_sort_descending=True)
     # A first click sorts the way a player reads the column: the best first
     # (most points, firsts, seconds; the lowest average place and fewest fourths).
-    total = tables.Column("Points", attrs=NUM, initial_sort_descending=True)
-    average_points = tables.Column("Avg", attrs=OPT, initial_sort_descending=True)
-    average_place = tables.Column("Avg place", attrs=OPT)
-    first = tables.Column("1st", accessor="places__0", attrs=OPT, initial_sort_descending=True)
-    second = tables.Column("2nd", accessor="places__1", attrs=OPT, initial_sort_descending=True)
-    third = tables.Column("3rd", accessor="places__2", attrs=OPT)
-    fourth = tables.Column("4th", accessor="places__3", attrs=OPT)
-    average_score = tables.Column("Avg score", attrs=OPT, initial_sort_descending=True)
-    best = tables.Column("Best", attrs=OPT, initial_sort_descending=True)
-    worst = tables.Column("Worst", attrs=OPT, initial_sort_descending=True)
+    total = tables.Column(_("Points"), attrs=NUM, initial_sort_descending=True)
+    average_points = tables.Column(_("Avg"), attrs=OPT, initial_sort_descending=True)
+    average_place = tables.Column(_("Avg place"), attrs=OPT)
+    first = tables.Column(_("1st"), accessor="places__0", attrs=OPT, initial_sort_descending=True)
+    second = tables.Column(_("2nd"), accessor="places__1", attrs=OPT, initial_sort_descending=True)
+    third = tables.Column(_("3rd"), accessor="places__2", attrs=OPT)
+    fourth = tables.Column(_("4th"), accessor="places__3", attrs=OPT)
+    average_score = tables.Column(_("Avg score"), attrs=OPT, initial_sort_descending=True)
+    best = tables.Column(_("Best"), attrs=OPT, initial_sort_descending=True)
+    worst = tables.Column(_("Worst"), attrs=OPT, initial_sort_descending=True)
     # The optional rates (``?stats=1``; stats.STANDINGS_STATS): rows are WithStats then.
     win_rate = _rate_column(stats.STANDINGS_STATS[0])
     deal_in_rate = _rate_column(stats.STANDINGS_STATS[1])
@@ -101,9 +102,11 @@ class StandingsTable(tables.Table):
         moved = self.movements.get(value)
         css = "up" if moved and moved > 0 else "down" if moved and moved < 0 else "muted"
         if moved is None:
-            label = "new in the ranked standings"
+            label = _("new in the ranked standings")
+        elif moved:
+            label = (_("up %(n)d") if moved > 0 else _("down %(n)d")) % {"n": abs(moved)}
         else:
-            label = f"up {moved}" if moved > 0 else f"down {-moved}" if moved < 0 else "no change"
+            label = _("no change")
         return format_html('<span class="{}" title="{}">{}</span>', css, label, movement(moved))
 
     def render_name(self, record: Any) -> str:
@@ -141,16 +144,16 @@ class StandingsTable(tables.Table):
 class PlayerGamesTable(tables.Table):
     """One player's games in a series, newest first (dicts from the view)."""
 
-    round = tables.Column("Round", attrs=labelled(NUM, "Round"), initial_sort_descending=True)
-    table = tables.Column("Table", attrs=labelled(COL, "Table"))
+    round = tables.Column(_("Round"), attrs=labelled(NUM, _("Round")), initial_sort_descending=True)
+    table = tables.Column(_("Table"), attrs=labelled(COL, _("Table")))
     # Not a DateColumn: that compiles a template for every cell, which was a
     # third of this page's first request on a player with a thousand games.
-    date = tables.Column(verbose_name="Date", attrs=labelled(COL, "Date"))
-    seat = tables.Column("Seat", attrs=labelled(COL, "Seat"))
-    place = tables.Column("Place", attrs=labelled(NUM, "Place"))
-    end_score = tables.Column("End score", attrs=labelled(NUM, "End score"), initial_sort_descending=True)
-    points = tables.Column("Points", attrs=labelled(NUM, "Points"), initial_sort_descending=True)
-    game = tables.Column("Game", attrs=labelled(COL, "Game"), orderable=False)
+    date = tables.Column(verbose_name=_("Date"), attrs=labelled(COL, _("Date")))
+    seat = tables.Column(_("Seat"), attrs=labelled(COL, _("Seat")))
+    place = tables.Column(_("Place"), attrs=labelled(NUM, _("Place")))
+    end_score = tables.Column(_("End score"), attrs=labelled(NUM, _("End score")), initial_sort_descending=True)
+    points = tables.Column(_("Points"), attrs=labelled(NUM, _("Points")), initial_sort_descending=True)
+    game = tables.Column(_("Game"), attrs=labelled(COL, _("Game")), orderable=False)
 
     class Meta:
         template_name = "league/_table.html"
@@ -158,7 +161,7 @@ class PlayerGamesTable(tables.Table):
         order_by = ("-round",)
 
     def render_date(self, value: datetime.date) -> str:
-        return date_format(template_localtime(value), "Y-m-d")
+        return date_format(template_localtime(value), "SHORT_DATE_FORMAT")
 
     def render_end_score(self, value: int) -> str:
         return score(value)
@@ -167,6 +170,6 @@ class PlayerGamesTable(tables.Table):
         return points(value)
 
     def render_game(self, value: Any, record: Any) -> str:
-        label = "in progress" if record["in_progress"] else "hand log"
+        label = _("in progress") if record["in_progress"] else _("hand log")
         return format_html('<a href="{}">{}</a>', reverse("game-detail", args=[value]), label)
 

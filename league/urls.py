@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from league.views import (
     exports,
@@ -20,6 +22,10 @@ from league.views import (
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    # -- languages (issue 18): the switch on every page posts here. It is on
+    # cached public pages, which carry no CSRF token; all it can change is
+    # the visitor's own language cookie, so it needs none. --
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     # -- public pages (issue 7): series list, series, game, player --
     path("", series.index, name="index"),
     path("series/<slug:slug>/", series.standings, name="series-standings"),

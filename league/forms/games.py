@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from league.bounds import MAX_ROUND
 from league.forms.base import SEATS, StaffForm, seat_choices
@@ -18,12 +19,12 @@ from scoring.rules import Ruleset
 
 
 class StartGameForm(StaffForm):
-    round_number = forms.IntegerField(label="Round", min_value=1, max_value=MAX_ROUND, initial=1)
-    table = forms.CharField(label="Table", max_length=20, required=False)
-    east = forms.ModelChoiceField(Player.objects.all(), label="East (first dealer)")
-    south = forms.ModelChoiceField(Player.objects.all(), label="South")
-    west = forms.ModelChoiceField(Player.objects.all(), label="West")
-    north = forms.ModelChoiceField(Player.objects.all(), label="North")
+    round_number = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUND, initial=1)
+    table = forms.CharField(label=_("Table"), max_length=20, required=False)
+    east = forms.ModelChoiceField(Player.objects.all(), label=_("East (first dealer)"))
+    south = forms.ModelChoiceField(Player.objects.all(), label=_("South"))
+    west = forms.ModelChoiceField(Player.objects.all(), label=_("West"))
+    north = forms.ModelChoiceField(Player.objects.all(), label=_("North"))
 
     SEAT_FIELDS = ("east", "south", "west", "north")
 
@@ -35,9 +36,9 @@ class StartGameForm(StaffForm):
             if player is None:
                 continue
             if player.pk in seen:
-                self.add_error(name, f"{player} already sits {seen[player.pk]}; a player sits once.")
+                self.add_error(name, _("%(player)s already sits %(seat)s; a player sits once.") % {"player": player, "seat": seen[player.pk]})
             else:
-                seen[player.pk] = self.fields[name].label.split()[0]
+                seen[player.pk] = str(self.fields[name].label).split()[0]
         return data
 
     def players(self) -> list[Player]:
@@ -52,13 +53,13 @@ class StartGameForm(StaffForm):
 
 
 class FinishForm(StaffForm):
-    end = forms.ChoiceField(label="How does the game end?", widget=forms.RadioSelect)
+    end = forms.ChoiceField(label=_("How does the game end?"), widget=forms.RadioSelect)
 
     def __init__(self, *args: Any, rules: Ruleset, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [(Game.End.EARLY.value, "End it now (time is up)")]
+        choices = [(Game.End.EARLY.value, _("End it now (time is up)"))]
         if "optional" in (rules.agari_yame.value, rules.tenpai_yame.value):
-            choices.append((Game.End.AGARI_YAME.value, "The all-last dealer stops (agari-yame)"))
+            choices.append((Game.End.AGARI_YAME.value, _("The all-last dealer stops (agari-yame)")))
         self.fields["end"].choices = choices
         self.fields["end"].initial = Game.End.EARLY.value
 
@@ -66,7 +67,7 @@ class FinishForm(StaffForm):
 class FinalScoresForm(StaffForm):
     """A game kept by its four end scores only."""
 
-    riichi_sticks = forms.IntegerField(label="Riichi sticks left on the table", min_value=0, initial=0)
+    riichi_sticks = forms.IntegerField(label=_("Riichi sticks left on the table"), min_value=0, initial=0)
 
     def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -93,11 +94,11 @@ class FinalScoresForm(StaffForm):
 
 
 class PenaltyForm(StaffForm):
-    seat = forms.TypedChoiceField(label="Who?", coerce=int, widget=forms.RadioSelect)
-    points = forms.DecimalField(label="Points", max_digits=7, decimal_places=1,
-                                help_text="Negative for a penalty: -20 takes 20.0 points after uma.",
+    seat = forms.TypedChoiceField(label=_("Who?"), coerce=int, widget=forms.RadioSelect)
+    points = forms.DecimalField(label=_("Points"), max_digits=7, decimal_places=1,
+                                help_text=_("Negative for a penalty: -20 takes 20.0 points after uma."),
                                 widget=forms.NumberInput(attrs={"step": "0.1", "inputmode": "decimal"}))
-    reason = forms.CharField(label="Reason", max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
 
     def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,5 +108,5 @@ class PenaltyForm(StaffForm):
     def clean_points(self) -> int:
         value: Decimal = self.cleaned_data["points"]
         if value == 0:
-            raise ValidationError("A penalty of 0 changes nothing.", code="invalid_penalty")
+            raise ValidationError(_("A penalty of 0 changes nothing."), code="invalid_penalty")
         return int(value * 1000)  # thousandths, as everything after uma is stored

@@ -19,10 +19,13 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from league.models import Registration, Series
 from league.models.stages import EventRules, Stage
 from league.services.stages import StagePlan
+from league.tiebreaks import RULES
 
 ROUNDS = re.compile(r"^rounds?\s+(\d+)(?:\s*-\s*(\d+))?$")
 
@@ -47,7 +50,7 @@ def parse_stages(text: str) -> list[StagePlan]:
         first = int(m.group(1))
         plan: dict[str, Any] = {"name": name.strip(), "first_round": first, "last_round": int(m.group(2) or first)}
         for part in parts[1:]:
-            word, _, value = part.partition(" ")
+            word, _sep, value = part.partition(" ")
             if word == "top" and value.strip().isdigit():
                 plan["entry"], plan["top"] = "top", int(value)
             elif part in Stage.Carry.values and part != Stage.Carry.FIXED:
@@ -91,9 +94,9 @@ def stages_text(stages: list[Stage]) -> str:
 
 class StagesForm(forms.Form):
     template_name = "league/staff_form.html"
-    stages = forms.CharField(widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
-                             help_text="One stage per line, e.g. 'Qualifying: rounds 1-4' and "
-                                       "'Final: round 5, top 4, half, snake'.")
+    stages = forms.CharField(label=_("Stages"), widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+                             help_text=_("One stage per line, e.g. 'Qualifying: rounds 1-4' and "
+                                       "'Final: round 5, top 4, half, snake'."))
 
     def clean_stages(self) -> list[StagePlan]:
         return parse_stages(self.cleaned_data["stages"])
@@ -107,12 +110,17 @@ class EventRulesForm(forms.ModelForm):
         fields = ["tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_name", "ema_city", "ema_country",
                   "ema_qualification", "ema_days"]
         widgets = {"team_scoring": forms.RadioSelect}
+        labels = {"tiebreaks": _("Tie-breaks"), "team_scoring": _("Team scoring"), "team_best": _("Best K members"),
+                  "teammates_apart": _("Teammates apart"), "ema_name": _("Tournament name for the EMA"),
+                  "ema_city": _("City"), "ema_country": _("Host country"),
+                  "ema_qualification": _("Qualification required"), "ema_days": _("Days")}
+        help_texts = {"tiebreaks": format_lazy(_("After points, in order, comma-separated: {}"), ", ".join(RULES))}
 
 
 class PlayoffForm(forms.Form):
     template_name = "league/staff_form.html"
-    stage = forms.IntegerField(min_value=1, help_text="The stage whose standings the playoff settles.")
-    places = forms.CharField(help_text="Event numbers, winner first, e.g. '6, 4'.")
+    stage = forms.IntegerField(label=_("Stage"), min_value=1, help_text=_("The stage whose standings the playoff settles."))
+    places = forms.CharField(label=_("Places"), help_text=_("Event numbers, winner first, e.g. '6, 4'."))
 
     def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -121,9 +129,10 @@ class PlayoffForm(forms.Form):
     def clean_places(self) -> list[tuple[Registration, int]]:
         numbers = [p.strip() for p in self.cleaned_data["places"].split(",") if p.strip()]
         if not all(n.isdigit() for n in numbers):
-            raise ValidationError("event numbers split by commas, winner first", code="invalid_places")
+            raise ValidationError(_("event numbers split by commas, winner first"), code="invalid_places")
         regs = {r.number: r for r in self.series.registrations.filter(number__in=[int(n) for n in numbers])}
         unknown = [n for n in numbers if int(n) not in regs]
         if unknown:
-            raise ValidationError(f"no player registered as {', '.join(unknown)}", code="not_registered")
+            raise ValidationError(_("no player registered as %(numbers)s") % {"numbers": ", ".join(unknown)},
+                                  code="not_registered")
         return [(regs[int(n)], i) for i, n in enumerate(numbers, start=1)]

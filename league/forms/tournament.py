@@ -7,9 +7,10 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from league.forms.base import StaffForm
-from league.models import WINDS, Registration, Round, RoundSeat, Tournament
+from league.models import WIND_NAMES, Registration, Round, RoundSeat, Tournament
 
 MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 
@@ -17,17 +18,22 @@ MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 class TournamentForm(forms.ModelForm):
     template_name = "league/staff_form.html"
     substitute_score = forms.DecimalField(
-        label="Fixed score of a substituted seat", max_digits=6, decimal_places=1,
-        help_text="Points in place of (end score - return), e.g. -15.0 (EMA as Pantheon applies it).",
+        label=_("Fixed score of a substituted seat"), max_digits=6, decimal_places=1,
+        help_text=_("Points in place of (end score - return), e.g. -15.0 (EMA as Pantheon applies it)."),
     )
-    substitute_uma = forms.DecimalField(label="Fixed uma of a substituted seat", max_digits=6, decimal_places=1,
-                                        help_text="e.g. -15.0")
+    substitute_uma = forms.DecimalField(label=_("Fixed uma of a substituted seat"), max_digits=6, decimal_places=1,
+                                        help_text=_("e.g. -15.0"))
 
     class Meta:
         model = Tournament
         fields = ["rounds", "seating", "seed", "time_limit", "ending", "substitute_result", "substitute_score",
                   "substitute_uma", "substitutes_in_standings"]
         widgets = {"seating": forms.RadioSelect, "ending": forms.RadioSelect, "substitute_result": forms.RadioSelect}
+        # Labels here, not as the model fields' verbose names (a migration each).
+        labels = {"rounds": _("Rounds planned"), "seating": _("Seating"), "seed": _("Seed"),
+                  "time_limit": _("Time limit (minutes)"), "ending": _("When time is up"),
+                  "substitute_result": _("A substituted player scores"),
+                  "substitutes_in_standings": _("Substitutes in standings")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -46,47 +52,48 @@ class TournamentForm(forms.ModelForm):
 
 
 class RegistrationForm(StaffForm):
-    number = forms.IntegerField(label="Event number", min_value=1, required=False,
-                                help_text="Left empty: the next free number.")
-    first_name = forms.CharField(max_length=100)
-    last_name = forms.CharField(max_length=100)
-    ema_number = forms.CharField(label="EMA number", max_length=20, required=False)
-    country = forms.CharField(max_length=2, required=False, help_text="ISO 3166 code: NL, JP, DE...")
-    club = forms.CharField(max_length=100, required=False)
-    team = forms.CharField(max_length=100, required=False)
-    is_substitute = forms.BooleanField(label="Substitute", required=False)
+    number = forms.IntegerField(label=_("Event number"), min_value=1, required=False,
+                                help_text=_("Left empty: the next free number."))
+    first_name = forms.CharField(label=_("First name"), max_length=100)
+    last_name = forms.CharField(label=_("Last name"), max_length=100)
+    ema_number = forms.CharField(label=_("EMA number"), max_length=20, required=False)
+    country = forms.CharField(label=_("Country"), max_length=2, required=False, help_text=_("ISO 3166 code: NL, JP, DE..."))
+    club = forms.CharField(label=_("Club"), max_length=100, required=False)
+    team = forms.CharField(label=_("Team"), max_length=100, required=False)
+    is_substitute = forms.BooleanField(label=_("Substitute"), required=False)
 
 
 class ImportForm(StaffForm):
-    file = forms.FileField(label="Player list (CSV)", required=False,
-                           help_text="Columns: number, first name, last name, EMA number, country, club, team, "
-                                     "substitute. Line 1 names them.")
-    text = forms.CharField(label="…or paste it here", required=False, widget=forms.Textarea(attrs={"rows": 6}))
+    file = forms.FileField(label=_("Player list (CSV)"), required=False,
+                           help_text=_("Columns: number, first name, last name, EMA number, country, club, team, "
+                                     "substitute. Line 1 names them."))
+    text = forms.CharField(label=_("…or paste it here"), required=False, widget=forms.Textarea(attrs={"rows": 6}))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_UPLOAD:
-                raise ValidationError(f"The file is over {MAX_UPLOAD // 1000} kB.", code="too_big")
+                raise ValidationError(_("The file is over %(kb)d kB.") % {"kb": MAX_UPLOAD // 1000}, code="too_big")
             try:
                 data["content"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ValidationError("The file is not UTF-8 text: save it as CSV UTF-8.", code="not_utf8") from None
+                raise ValidationError(_("The file is not UTF-8 text: save it as CSV UTF-8."), code="not_utf8") from None
         elif data.get("text", "").strip():
             data["content"] = data["text"]
         else:
-            raise ValidationError("Choose a file or paste the list.", code="required")
+            raise ValidationError(_("Choose a file or paste the list."), code="required")
         return data
 
 
 def _seat_label(seat: RoundSeat) -> str:
-    return f"{seat.registration} (table {seat.table.number} {WINDS[seat.wind]})"
+    return _("%(player)s (table %(table)s %(wind)s)") % {
+        "player": seat.registration, "table": seat.table.number, "wind": WIND_NAMES[seat.wind]}
 
 
 class SwapForm(StaffForm):
-    first = forms.ModelChoiceField(Registration.objects.none(), label="Swap")
-    second = forms.ModelChoiceField(Registration.objects.none(), label="with")
+    first = forms.ModelChoiceField(Registration.objects.none(), label=_("Swap"))
+    second = forms.ModelChoiceField(Registration.objects.none(), label=_("with"))
 
     def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -99,9 +106,9 @@ class SwapForm(StaffForm):
 
 
 class SubstituteForm(StaffForm):
-    seat = forms.ModelChoiceField(RoundSeat.objects.none(), label="Seat of")
-    substitute = forms.ModelChoiceField(Registration.objects.none(), label="played by", required=False,
-                                        empty_label="(the registered player)")
+    seat = forms.ModelChoiceField(RoundSeat.objects.none(), label=_("Seat of"))
+    substitute = forms.ModelChoiceField(Registration.objects.none(), label=_("played by"), required=False,
+                                        empty_label=_("(the registered player)"))
 
     def __init__(self, *args: Any, round: Round, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -113,16 +120,16 @@ class SubstituteForm(StaffForm):
             round.series.registrations.exclude(status=Registration.Status.DROPPED).exclude(pk__in=playing)
             .order_by("-is_substitute", "number")
         )
-        self.fields["substitute"].label_from_instance = lambda r: f"{r}{' (substitute)' if r.is_substitute else ''}"
+        self.fields["substitute"].label_from_instance = lambda r: _("%(player)s (substitute)") % {"player": r} if r.is_substitute else str(r)
 
 
 class ClockForm(StaffForm):
-    minutes = forms.IntegerField(label="Time limit (minutes)", min_value=1, max_value=600)
+    minutes = forms.IntegerField(label=_("Time limit (minutes)"), min_value=1, max_value=600)
 
 
 class ExtraTimeForm(StaffForm):
-    minutes = forms.IntegerField(label="Extra minutes for this table", min_value=0, max_value=120)
+    minutes = forms.IntegerField(label=_("Extra minutes for this table"), min_value=0, max_value=120)
 
 
 class HideForm(StaffForm):
-    from_round = forms.IntegerField(label="Hide results from round", min_value=1)
+    from_round = forms.IntegerField(label=_("Hide results from round"), min_value=1)

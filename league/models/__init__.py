@@ -9,6 +9,7 @@ substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
 from league.models.games import (
     SEAT,
     SEATS,
+    WIND_NAMES,
     WINDS,
     AuditEntry,
     EntryKey,
@@ -40,7 +41,7 @@ from league.models.tournament import (
 )
 
 __all__ = [
-    "SEAT", "SEATS", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
+    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",

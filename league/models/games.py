@@ -25,6 +25,8 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from league import versions
 from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
@@ -38,7 +40,10 @@ from scoring.standings import rank_with_ties
 
 SEATS = (0, 1, 2, 3)
 SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
+# The winds as data (audit texts, imported players' names): English always.
 WINDS = ("East", "South", "West", "North")
+# The winds as a reader sees them, in the page's language.
+WIND_NAMES = (_("East"), _("South"), _("West"), _("North"))
 
 
 def validate_rules(value: Any) -> None:
@@ -56,7 +61,7 @@ def seat_list(value: Any) -> None:
 
 class Player(models.Model):
     name = models.CharField(max_length=100, unique=True)
-    ema_number = models.CharField("EMA number", max_length=20, blank=True)
+    ema_number = models.CharField(_("EMA number"), max_length=20, blank=True)
     club = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=100, blank=True)
     user = models.OneToOneField(
@@ -64,7 +69,7 @@ class Player(models.Model):
     )
     # The personal PIN a player types on the scorer's phone to sign a game's
     # result (league.services.signoff), as a keyed hash (signoff.hash_pin); blank: none set.
-    signoff_pin = models.CharField("sign-off PIN", max_length=128, blank=True, editable=False)
+    signoff_pin = models.CharField(_("sign-off PIN"), max_length=128, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -87,8 +92,8 @@ class Player(models.Model):
 
 class Series(models.Model):
     class Kind(models.TextChoices):
-        LEAGUE = "league", "League"
-        TOURNAMENT = "tournament", "Tournament"
+        LEAGUE = "league", _("League")
+        TOURNAMENT = "tournament", _("Tournament")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(unique=True)
@@ -98,21 +103,21 @@ class Series(models.Model):
     rules = models.JSONField(
         default=dict,
         validators=[validate_rules],
-        help_text='A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}',
+        help_text=_('A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}'),
     )
-    min_games = models.PositiveIntegerField("minimum games to be ranked", default=0)
+    min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
     standings_per_page = models.PositiveSmallIntegerField(
-        "standings rows per page", default=100, validators=[MinValueValidator(1), MaxValueValidator(500)],
-        help_text="How many players the public standings list before a second page (1 to 500).",
+        _("standings rows per page"), default=100, validators=[MinValueValidator(1), MaxValueValidator(500)],
+        help_text=_("How many players the public standings list before a second page (1 to 500)."),
     )
     requires_signoff = models.BooleanField(
-        "a game counts only after sign-off", default=False,
-        help_text="Standings, Swiss seating and cuts count a finished game only once its four players "
-                  "(or a referee) confirmed its result.",
+        _("a game counts only after sign-off"), default=False,
+        help_text=_("Standings, Swiss seating and cuts count a finished game only once its four players "
+                  "(or a referee) confirmed its result."),
     )
     scorers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
-        help_text="Logins allowed to enter this series' results.",
+        help_text=_("Logins allowed to enter this series' results."),
     )
     # Moves with every change to the series or one of its games (the services
     # bump it in their transaction, league/versions.py); the stamp the public
@@ -170,20 +175,20 @@ class Series(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
 
     class End(models.TextChoices):
         # mirrors GameRecord.end in scoring.game; blank = the ruleset ended it
-        EARLY = "early", "Ended early by staff"
-        AGARI_YAME = "agari_yame", "Agari-yame"
+        EARLY = "early", _("Ended early by staff")
+        AGARI_YAME = "agari_yame", _("Agari-yame")
 
     class Source(models.TextChoices):
-        MJLOG = "mjlog", "Tenhou mjlog XML"
-        TENHOU6 = "tenhou6", "tenhou.net/6 JSON"
+        MJLOG = "mjlog", _("Tenhou mjlog XML")
+        TENHOU6 = "tenhou6", _("tenhou.net/6 JSON")
 
     series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="games")
-    round_number = models.PositiveIntegerField("round", default=1, help_text="Round or session number in the series.")
+    round_number = models.PositiveIntegerField(_("round"), default=1, help_text=_("Round or session number in the series."))
     table = models.CharField(max_length=20, blank=True)
     # A copy of the series' rules at the start, so editing the series later
     # cannot rewrite games already played.
@@ -198,14 +203,14 @@ class Game(models.Model):
     # Games imported from a real log (issue 8); blank for games entered at the table.
     source = models.CharField(max_length=10, choices=Source.choices, blank=True)
     source_id = models.CharField(
-        "log id", max_length=100, blank=True,
-        help_text="Tenhou's ref, else the Tenhou id in the file name, else a hash of the content.",
+        _("log id"), max_length=100, blank=True,
+        help_text=_("Tenhou's ref, else the Tenhou id in the file name, else a hash of the content."),
     )
     variant = models.JSONField(
-        default=list, blank=True, help_text="Historical Tenhou rules applied: no_tenpai_yame, old_uma, special_start."
+        default=list, blank=True, help_text=_("Historical Tenhou rules applied: no_tenpai_yame, old_uma, special_start.")
     )
     discrepancies = models.JSONField(
-        null=True, blank=True, help_text="Where the log and our replay differ; kept when staff imported it anyway."
+        null=True, blank=True, help_text=_("Where the log and our replay differ; kept when staff imported it anyway.")
     )
     # When the fourth seat confirmed the result as it stands (league.services.signoff);
     # cleared when a change of the result withdraws the sign-offs, which also
@@ -237,8 +242,10 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        table = f" table {self.table}" if self.table else ""
-        return f"{self.series} round {self.round_number}{table}"
+        if self.table:
+            return gettext("%(series)s round %(round)s table %(table)s") % {
+                "series": self.series, "round": self.round_number, "table": self.table}
+        return gettext("%(series)s round %(round)s") % {"series": self.series, "round": self.round_number}
 
     @property
     def is_finished(self) -> bool:
@@ -392,12 +399,12 @@ def _standing_sums(*, prefix: str = "", when: Q | None = None) -> dict[str, Any]
 class Seat(models.Model):
     # No index of its own: the unique (game, seat) index leads with game_id.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
-    seat = models.PositiveSmallIntegerField(validators=[SEAT], help_text="0 = East at the start of the game.")
+    seat = models.PositiveSmallIntegerField(validators=[SEAT], help_text=_("0 = East at the start of the game."))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     # Snapshot written when the game finishes, cleared when it reopens.
     end_score = models.IntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
-    points = models.IntegerField(null=True, blank=True, help_text="Thousandths of a point: +45.3 is 45300.")
+    points = models.IntegerField(null=True, blank=True, help_text=_("Thousandths of a point: +45.3 is 45300."))
     # Hand statistics snapshot (league.stats.HandStats), rewritten from the
     # replay on every change to the game, finished or not, so a player page
     # sums columns instead of replaying the series.
@@ -406,8 +413,8 @@ class Seat(models.Model):
     tsumo_wins = models.PositiveIntegerField(default=0)
     deal_ins = models.PositiveIntegerField(default=0)
     riichi = models.PositiveIntegerField(default=0)
-    win_value = models.PositiveIntegerField(default=0, help_text="Table points won, without honba and sticks.")
-    deal_in_value = models.PositiveIntegerField(default=0, help_text="Table points dealt in, without honba.")
+    win_value = models.PositiveIntegerField(default=0, help_text=_("Table points won, without honba and sticks."))
+    deal_in_value = models.PositiveIntegerField(default=0, help_text=_("Table points dealt in, without honba."))
     wins_with_tiles = models.PositiveIntegerField(default=0)
     open_wins = models.PositiveIntegerField(default=0)
 
@@ -440,33 +447,33 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{WINDS[self.seat]}: {self.player}"
+        return f"{WIND_NAMES[self.seat]}: {self.player}"
 
 
 class Hand(models.Model):
     """One hand (kyoku) as it happened at the table; see ``to_input``."""
 
     class Outcome(models.TextChoices):
-        RON = "ron", "Ron"
-        TSUMO = "tsumo", "Tsumo"
-        DRAW = "draw", "Ryuukyoku"
-        ABORT = "abort", "Abortive draw"
-        CHOMBO = "chombo", "Chombo"
+        RON = "ron", _("Ron")
+        TSUMO = "tsumo", _("Tsumo")
+        DRAW = "draw", _("Ryuukyoku")
+        ABORT = "abort", _("Abortive draw")
+        CHOMBO = "chombo", _("Chombo")
 
     class AbortReason(models.TextChoices):
         # scoring.rules.ABORT_REASONS; a test keeps the two in step
-        KYUUSHU_KYUUHAI = "kyuushu_kyuuhai", "Kyuushu kyuuhai"
-        SUUFON_RENDA = "suufon_renda", "Suufon renda"
-        SUUCHA_RIICHI = "suucha_riichi", "Suucha riichi"
-        SUUKAIKAN = "suukaikan", "Suukaikan"
-        SANCHAHOU = "sanchahou", "Sanchahou"
+        KYUUSHU_KYUUHAI = "kyuushu_kyuuhai", _("Kyuushu kyuuhai")
+        SUUFON_RENDA = "suufon_renda", _("Suufon renda")
+        SUUCHA_RIICHI = "suucha_riichi", _("Suucha riichi")
+        SUUKAIKAN = "suukaikan", _("Suukaikan")
+        SANCHAHOU = "sanchahou", _("Sanchahou")
 
     # No index of its own: the unique (game, number) index leads with game_id.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands", db_index=False)
-    number = models.PositiveIntegerField(help_text="1 for the first hand of the game.")
+    number = models.PositiveIntegerField(help_text=_("1 for the first hand of the game."))
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
-    loser = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Ron: the seat that dealt in.")
-    riichi = models.JSONField(default=list, blank=True, validators=[seat_list], help_text="Seats whose stick was paid.")
+    loser = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text=_("Ron: the seat that dealt in."))
+    riichi = models.JSONField(default=list, blank=True, validators=[seat_list], help_text=_("Seats whose stick was paid."))
     tenpai = models.JSONField(default=list, blank=True, validators=[seat_list])
     nagashi = models.JSONField(default=list, blank=True, validators=[seat_list])
     abort_reason = models.CharField(max_length=20, choices=AbortReason.choices, blank=True)
@@ -581,7 +588,7 @@ class Win(models.Model):
     han = models.PositiveSmallIntegerField(default=0)
     fu = models.PositiveSmallIntegerField(null=True, blank=True)
     yakuman = models.PositiveSmallIntegerField(default=0)
-    pao = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text="Seat liable for the yakuman.")
+    pao = models.PositiveSmallIntegerField(null=True, blank=True, validators=[SEAT], help_text=_("Seat liable for the yakuman."))
 
     class Meta:
         # Every replay reads a game's wins by hand_id IN (...); both unique
@@ -615,7 +622,7 @@ class Win(models.Model):
 class Penalty(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="penalties")
     seat = models.PositiveSmallIntegerField(validators=[SEAT])
-    points = models.IntegerField(help_text="Thousandths of a point, negative for a penalty: -20.0 is -20000.")
+    points = models.IntegerField(help_text=_("Thousandths of a point, negative for a penalty: -20.0 is -20000."))
     reason = models.CharField(max_length=200)
     given_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -653,24 +660,24 @@ class AuditEntry(models.Model):
     """One change to a game: who, when, and the values before and after."""
 
     class Action(models.TextChoices):
-        START = "start", "Start game"
-        RECORD_HAND = "record_hand", "Record hand"
-        CORRECT_HAND = "correct_hand", "Correct hand"
-        UNDO_HAND = "undo_hand", "Undo last hand"
-        FINISH = "finish", "Finish game"
-        REOPEN = "reopen", "Reopen game"
+        START = "start", _("Start game")
+        RECORD_HAND = "record_hand", _("Record hand")
+        CORRECT_HAND = "correct_hand", _("Correct hand")
+        UNDO_HAND = "undo_hand", _("Undo last hand")
+        FINISH = "finish", _("Finish game")
+        REOPEN = "reopen", _("Reopen game")
         # Staff took back an early end (or agari-yame): no hand is removed.
-        REOPEN_GAME = "reopen_game", "Reopen game (staff)"
-        RESETTLE = "resettle", "Results recalculated"
-        FINAL_SCORES = "final_scores", "Record end scores"
-        ADD_PENALTY = "add_penalty", "Add penalty"
-        CANCEL_PENALTY = "cancel_penalty", "Cancel penalty"
-        IMPORT_LOG = "import_log", "Import log"
+        REOPEN_GAME = "reopen_game", _("Reopen game (staff)")
+        RESETTLE = "resettle", _("Results recalculated")
+        FINAL_SCORES = "final_scores", _("Record end scores")
+        ADD_PENALTY = "add_penalty", _("Add penalty")
+        CANCEL_PENALTY = "cancel_penalty", _("Cancel penalty")
+        IMPORT_LOG = "import_log", _("Import log")
         # The table's sign-off of the result (league.services.signoff).
-        SIGN_OFF = "sign_off", "Result confirmed by a player"
-        DISPUTE = "dispute", "Result disputed by a player"
-        RESOLVE = "resolve_dispute", "Dispute resolved by staff"
-        WITHDRAW_SIGNOFFS = "signoffs_withdrawn", "Sign-offs withdrawn (result changed)"
+        SIGN_OFF = "sign_off", _("Result confirmed by a player")
+        DISPUTE = "dispute", _("Result disputed by a player")
+        RESOLVE = "resolve_dispute", _("Dispute resolved by staff")
+        WITHDRAW_SIGNOFFS = "signoffs_withdrawn", _("Sign-offs withdrawn (result changed)")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -698,16 +705,16 @@ class EntryKey(models.Model):
     key with other content is told apart from a resubmission."""
 
     class Action(models.TextChoices):
-        RECORD = "record", "Record hand"
-        CORRECT = "correct", "Correct hand"
-        UNDO = "undo", "Undo last hand"
-        REOPEN = "reopen", "Reopen game"
+        RECORD = "record", _("Record hand")
+        CORRECT = "correct", _("Correct hand")
+        UNDO = "undo", _("Undo last hand")
+        REOPEN = "reopen", _("Reopen game")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entry_keys")
     key = models.CharField(max_length=64)
     action = models.CharField(max_length=10, choices=Action.choices)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
-    entry = models.CharField(max_length=64, help_text="SHA-256 of the entry as sent (scoring.digest).")
+    entry = models.CharField(max_length=64, help_text=_("SHA-256 of the entry as sent (scoring.digest)."))
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(auto_now_add=True)
 

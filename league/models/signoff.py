@@ -12,32 +12,33 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from league.models.games import SEAT, Game, Player
 
 
 class SignOff(models.Model):
     class Kind(models.TextChoices):
-        CONFIRM = "confirm", "Confirmed"
-        DISPUTE = "dispute", "Disputed"
+        CONFIRM = "confirm", _("Confirmed")
+        DISPUTE = "dispute", _("Disputed")
 
     class Via(models.TextChoices):
-        PIN = "pin", "PIN on the scorer's phone"
-        LINK = "link", "Own phone, per-seat link"
+        PIN = "pin", _("PIN on the scorer's phone")
+        LINK = "link", _("Own phone, per-seat link")
 
     class Resolution(models.TextChoices):
-        ACCEPTED = "accepted", "Result accepted by the referee"
-        CORRECTED = "corrected", "Result corrected"
+        ACCEPTED = "accepted", _("Result accepted by the referee")
+        CORRECTED = "corrected", _("Result corrected")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="signoffs")
     seat = models.PositiveSmallIntegerField(validators=[SEAT])
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     via = models.CharField(max_length=10, choices=Via.choices)
-    result = models.CharField(max_length=64, help_text="SHA-256 of the result confirmed (seats, end scores, places, points).")
-    note = models.TextField(blank=True, help_text="The player's reason for a dispute.")
+    result = models.CharField(max_length=64, help_text=_("SHA-256 of the result confirmed (seats, end scores, places, points)."))
+    note = models.TextField(blank=True, help_text=_("The player's reason for a dispute."))
     at = models.DateTimeField(auto_now_add=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text="The result changed after this row.")
+    withdrawn_at = models.DateTimeField(null=True, blank=True, help_text=_("The result changed after this row."))
     resolution = models.CharField(max_length=10, choices=Resolution.choices, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -22,6 +22,7 @@ import dataclasses
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from league.models.games import Series, Standings
 from league.models.tournament import Registration
@@ -44,8 +45,8 @@ class EventRules(models.Model):
     """The series' tie-breaks, team scoring and EMA details. One per event series."""
 
     class TeamScoring(models.TextChoices):
-        SUM = "sum", "Sum of every member's points"
-        BEST = "best", "Sum of the best K members' points in each round"
+        SUM = "sum", _("Sum of every member's points")
+        BEST = "best", _("Sum of the best K members' points in each round")
 
     series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="event_rules")
     tiebreaks = models.CharField(
@@ -53,17 +54,17 @@ class EventRules(models.Model):
         help_text="After points, in order, comma-separated: " + ", ".join(RULES),
     )
     team_scoring = models.CharField(max_length=10, choices=TeamScoring.choices, default=TeamScoring.SUM)
-    team_best = models.PositiveSmallIntegerField("best K members", default=2)
-    teammates_apart = models.BooleanField(default=True, help_text="Seat teammates at different tables where possible.")
+    team_best = models.PositiveSmallIntegerField(_("best K members"), default=2)
+    teammates_apart = models.BooleanField(default=True, help_text=_("Seat teammates at different tables where possible."))
     # The EMA results file (league.ema): what the event's records cannot say.
-    ema_name = models.CharField("tournament name for the EMA", max_length=200, blank=True,
-                                help_text="Blank: the series' name.")
-    ema_city = models.CharField("city", max_length=100, blank=True)
-    ema_country = models.CharField("host country", max_length=2, blank=True, help_text="ISO 3166 code")
-    ema_qualification = models.BooleanField("qualification required", default=False,
-                                            help_text="A championship with qualification: +1 MERS weight.")
-    ema_days = models.PositiveSmallIntegerField("days", null=True, blank=True,
-                                                help_text="Blank: the days on which the event's games were played.")
+    ema_name = models.CharField(_("tournament name for the EMA"), max_length=200, blank=True,
+                                help_text=_("Blank: the series' name."))
+    ema_city = models.CharField(_("city"), max_length=100, blank=True)
+    ema_country = models.CharField(_("host country"), max_length=2, blank=True, help_text=_("ISO 3166 code"))
+    ema_qualification = models.BooleanField(_("qualification required"), default=False,
+                                            help_text=_("A championship with qualification: +1 MERS weight."))
+    ema_days = models.PositiveSmallIntegerField(_("days"), null=True, blank=True,
+                                                help_text=_("Blank: the days on which the event's games were played."))
 
     def __str__(self) -> str:
         return f"{self.series} (event rules)"
@@ -75,19 +76,19 @@ class EventRules(models.Model):
 
 class Stage(models.Model):
     class Entry(models.TextChoices):
-        ALL = "all", "Everyone"
-        TOP = "top", "The top K of the previous stage"
+        ALL = "all", _("Everyone")
+        TOP = "top", _("The top K of the previous stage")
 
     class Carry(models.TextChoices):
-        FULL = "full", "Full points carried over"
-        HALF = "half", "Half the points carried over"
-        NONE = "none", "Points reset to zero"
-        FIXED = "fixed", "Fixed points per seed"
+        FULL = "full", _("Full points carried over")
+        HALF = "half", _("Half the points carried over")
+        NONE = "none", _("Points reset to zero")
+        FIXED = "fixed", _("Fixed points per seed")
 
     class Seating(models.TextChoices):
-        SNAKE = "snake", "Seeded: 1, 8, 9, 16 at one table (snake), then Swiss"
-        LOCKED = "locked", "Locked groups by standings: 1-4, 5-8, ..."
-        SWISS = "swiss", "Swiss by the stage's standings, no repeats where possible"
+        SNAKE = "snake", _("Seeded: 1, 8, 9, 16 at one table (snake), then Swiss")
+        LOCKED = "locked", _("Locked groups by standings: 1-4, 5-8, ...")
+        SWISS = "swiss", _("Swiss by the stage's standings, no repeats where possible")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="stages")
     number = models.PositiveSmallIntegerField()
@@ -95,12 +96,12 @@ class Stage(models.Model):
     first_round = models.PositiveSmallIntegerField()
     last_round = models.PositiveSmallIntegerField()
     entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
-    top = models.PositiveSmallIntegerField("K", null=True, blank=True)
+    top = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
     carry = models.CharField(max_length=10, choices=Carry.choices, default=Carry.FULL)
     fixed_points = models.JSONField(default=list, blank=True,
-                                    help_text="Thousandths per seed, seed 1 first: +8.0 is 8000.")
+                                    help_text=_("Thousandths per seed, seed 1 first: +8.0 is 8000."))
     seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.SNAKE)
-    cut_at = models.DateTimeField(null=True, blank=True, help_text="When the director made the cut into this stage.")
+    cut_at = models.DateTimeField(null=True, blank=True, help_text=_("When the director made the cut into this stage."))
 
     class Meta:
         ordering = ["series_id", "number"]
@@ -131,8 +132,8 @@ class StageEntry(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_entries")
     seed = models.PositiveSmallIntegerField()
-    previous_total = models.IntegerField(help_text="Thousandths: the total in the previous stage's standings.")
-    carried = models.IntegerField(help_text="Thousandths carried into this stage.")
+    previous_total = models.IntegerField(help_text=_("Thousandths: the total in the previous stage's standings."))
+    carried = models.IntegerField(help_text=_("Thousandths carried into this stage."))
 
     class Meta:
         ordering = ["stage_id", "seed"]
@@ -152,7 +153,7 @@ class Playoff(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="playoffs")
     stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, related_name="playoffs")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="playoffs")
-    place = models.PositiveSmallIntegerField(help_text="1 won the playoff.")
+    place = models.PositiveSmallIntegerField(help_text=_("1 won the playoff."))
 
     class Meta:
         ordering = ["series_id", "stage_id", "place"]

@@ -26,8 +26,9 @@ from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
-from league.models.games import SEAT, WINDS, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
+from league.models.games import SEAT, WIND_NAMES, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
 from league.tournament.countries import COUNTRIES
 from league.tournament.results import SubstituteResult, registered_result
 
@@ -37,7 +38,7 @@ CODE_LENGTH = 6
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
 
 
 def validate_country(value: str) -> None:
@@ -53,37 +54,37 @@ class Tournament(models.Model):
     and whether the public sees its results. One per tournament series."""
 
     class Seating(models.TextChoices):
-        PREGENERATED = "pregenerated", "Pre-generated for the whole event"
-        SWISS = "swiss", "Swiss: each round from the standings"
+        PREGENERATED = "pregenerated", _("Pre-generated for the whole event")
+        SWISS = "swiss", _("Swiss: each round from the standings")
 
     class Ending(models.TextChoices):
         # Pantheon's EndingPolicy (reference tournaments.md section 6)
-        END_AFTER_HAND = "end_after_hand", "Finish the current hand, then the game ends"
-        ONE_MORE_HAND = "one_more_hand", "Finish the current hand and play one more"
-        NONE = "none", "Do not interrupt: the ruleset ends the game"
+        END_AFTER_HAND = "end_after_hand", _("Finish the current hand, then the game ends")
+        ONE_MORE_HAND = "one_more_hand", _("Finish the current hand and play one more")
+        NONE = "none", _("Do not interrupt: the ruleset ends the game")
 
     class SubstituteResult(models.TextChoices):
-        REAL = "real", "The real result of the seat"
-        NOT_COUNTED = "not_counted", "Not counted: the game is left out"
-        FIXED = "fixed", "A fixed score and uma"
+        REAL = "real", _("The real result of the seat")
+        NOT_COUNTED = "not_counted", _("Not counted: the game is left out")
+        FIXED = "fixed", _("A fixed score and uma")
 
     series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
-    rounds = models.PositiveSmallIntegerField("rounds planned", default=8, validators=[MaxValueValidator(100)])
+    rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=[MaxValueValidator(100)])
     seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
-    seed = models.PositiveIntegerField(default=0, help_text="The seating engine's seed: the same seed, the same seating.")
+    seed = models.PositiveIntegerField(default=0, help_text=_("The seating engine's seed: the same seed, the same seating."))
     time_limit = models.PositiveSmallIntegerField(
-        "time limit (minutes)", default=90, help_text="WRC recommends 90 minutes; Pantheon's default is 75."
+        _("time limit (minutes)"), default=90, help_text=_("WRC recommends 90 minutes; Pantheon's default is 75.")
     )
-    ending = models.CharField("when time is up", max_length=20, choices=Ending.choices, default=Ending.ONE_MORE_HAND)
+    ending = models.CharField(_("when time is up"), max_length=20, choices=Ending.choices, default=Ending.ONE_MORE_HAND)
     substitute_result = models.CharField(
-        "a substituted player scores", max_length=20, choices=SubstituteResult.choices, default=SubstituteResult.FIXED
+        _("a substituted player scores"), max_length=20, choices=SubstituteResult.choices, default=SubstituteResult.FIXED
     )
     substitute_score = models.IntegerField(
-        default=-15000, help_text="Thousandths, in place of (end score - return): EMA's -15.0 is -15000."
+        default=-15000, help_text=_("Thousandths, in place of (end score - return): EMA's -15.0 is -15000.")
     )
-    substitute_uma = models.IntegerField(default=-15000, help_text="Thousandths, in place of the place's uma.")
+    substitute_uma = models.IntegerField(default=-15000, help_text=_("Thousandths, in place of the place's uma."))
     substitutes_in_standings = models.BooleanField(
-        default=False, help_text="List substitutes in the standings with the results of the games they played."
+        default=False, help_text=_("List substitutes in the standings with the results of the games they played.")
     )
     # Pantheon's hide_results: from this round on, the public sees neither
     # standings nor results until the director reveals them (None: all shown).
@@ -105,21 +106,21 @@ class Registration(models.Model):
     """A player entered in a tournament, under their event number."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        DROPPED = "dropped", "Dropped"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        DROPPED = "dropped", _("Dropped")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
-    number = models.PositiveIntegerField("event number")
+    number = models.PositiveIntegerField(_("event number"))
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
-    ema_number = models.CharField("EMA number", max_length=20, blank=True, validators=[ema_number_validator])
-    country = models.CharField(max_length=2, blank=True, validators=[validate_country], help_text="ISO 3166 code")
+    ema_number = models.CharField(_("EMA number"), max_length=20, blank=True, validators=[ema_number_validator])
+    country = models.CharField(max_length=2, blank=True, validators=[validate_country], help_text=_("ISO 3166 code"))
     club = models.CharField(max_length=100, blank=True)
     team = models.CharField(max_length=100, blank=True)
     is_substitute = models.BooleanField(
-        "substitute", default=False, help_text="Plays in place of registered players; ranked only if the event says so."
+        _("substitute"), default=False, help_text=_("Plays in place of registered players; ranked only if the event says so.")
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
     checked_in_at = models.DateTimeField(null=True, blank=True)
@@ -161,17 +162,17 @@ class Round(models.Model):
     see it), started (every table's game created and the clock running)."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Seated, not published"
-        PUBLISHED = "published", "Published"
-        STARTED = "started", "Started"
+        DRAFT = "draft", _("Seated, not published")
+        PUBLISHED = "published", _("Published")
+        STARTED = "started", _("Started")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_rounds")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    seated_by = models.CharField(max_length=20, blank=True, help_text="pregenerated, swiss, or swap after either")
+    seated_by = models.CharField(max_length=20, blank=True, help_text=_("pregenerated, swiss, or swap after either"))
     published_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True, help_text="When the clock started.")
-    time_limit = models.PositiveSmallIntegerField("time limit (minutes)", default=90)
+    started_at = models.DateTimeField(null=True, blank=True, help_text=_("When the clock started."))
+    time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=90)
 
     class Meta:
         ordering = ["series_id", "number"]
@@ -199,7 +200,7 @@ class RoundTable(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="round_table")
-    extra_minutes = models.PositiveSmallIntegerField(default=0, help_text="Extra time this table was given.")
+    extra_minutes = models.PositiveSmallIntegerField(default=0, help_text=_("Extra time this table was given."))
 
     class Meta:
         ordering = ["round_id", "number"]
@@ -218,7 +219,7 @@ class RoundSeat(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
     table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="seats")
-    wind = models.PositiveSmallIntegerField(validators=[SEAT], help_text="0 = East, the first dealer.")
+    wind = models.PositiveSmallIntegerField(validators=[SEAT], help_text=_("0 = East, the first dealer."))
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="round_seats")
     substitute = models.ForeignKey(
         Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="substituted_seats"
@@ -237,7 +238,7 @@ class RoundSeat(models.Model):
 
     def __str__(self) -> str:
         sub = f" (played by {self.substitute.name})" if self.substitute_id else ""
-        return f"{WINDS[self.wind]}: {self.registration.name}{sub}"
+        return f"{WIND_NAMES[self.wind]}: {self.registration.name}{sub}"
 
     @property
     def plays(self) -> Registration:
@@ -250,21 +251,21 @@ class TournamentAudit(models.Model):
     substitute, the clock, hidden results): who, when and what."""
 
     class Action(models.TextChoices):
-        SETTINGS = "settings", "Event settings"
-        REGISTER = "register", "Register player"
-        IMPORT = "import", "Import registrations"
-        CHECK_IN = "check_in", "Check in"
-        DROP = "drop", "Drop player"
-        SEAT = "seat", "Seat rounds"
-        SWAP = "swap", "Swap players"
-        PUBLISH = "publish", "Publish round"
-        START = "start_round", "Start round"
-        SUBSTITUTE = "substitute", "Substitute"
-        CLOCK = "clock", "Clock"
-        EXTRA_TIME = "extra_time", "Extra time"
-        TIME_POLICY = "time_policy", "Game ended by the clock"
-        HIDE = "hide_results", "Hide results"
-        REVEAL = "reveal_results", "Reveal results"
+        SETTINGS = "settings", _("Event settings")
+        REGISTER = "register", _("Register player")
+        IMPORT = "import", _("Import registrations")
+        CHECK_IN = "check_in", _("Check in")
+        DROP = "drop", _("Drop player")
+        SEAT = "seat", _("Seat rounds")
+        SWAP = "swap", _("Swap players")
+        PUBLISH = "publish", _("Publish round")
+        START = "start_round", _("Start round")
+        SUBSTITUTE = "substitute", _("Substitute")
+        CLOCK = "clock", _("Clock")
+        EXTRA_TIME = "extra_time", _("Extra time")
+        TIME_POLICY = "time_policy", _("Game ended by the clock")
+        HIDE = "hide_results", _("Hide results")
+        REVEAL = "reveal_results", _("Reveal results")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_audit")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -420,7 +421,8 @@ class TableState:
 
     @property
     def label(self) -> str:
-        return {"waiting": "Waiting", "playing": "Playing", "finished": "Finished", "over_time": "Over time"}[self.state]
+        return str({"waiting": _("Waiting"), "playing": _("Playing"), "finished": _("Finished"),
+                    "over_time": _("Over time")}[self.state])
 
 
 def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
@@ -444,7 +446,7 @@ def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
             elif game is not None and s.wind in finished:
                 score, points, place = finished[s.wind].end_score, finished[s.wind].points, finished[s.wind].place
             seats.append(TableSeat(
-                wind=WINDS[s.wind], name=plays.name, number=plays.number,
+                wind=WIND_NAMES[s.wind], name=plays.name, number=plays.number,
                 substitute_for=s.registration.name if s.substitute_id else "", score=score, points=points, place=place,
             ))
         ends = table.ends_at()

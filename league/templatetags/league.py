@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django import template
 
+from league.models import WIND_NAMES
+
 register = template.Library()
 
 
@@ -57,7 +59,7 @@ def average(value: float | None, digits: int = 2) -> str:
 @register.filter
 def wind(seat: int | None) -> str:
     """Seat 0-3 as the wind it started the game in."""
-    return "" if seat is None else ("East", "South", "West", "North")[seat]
+    return "" if seat is None else str(WIND_NAMES[seat])
 
 
 @register.filter

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from league.models import WIND_NAMES
 from league.templatetags.league import delta, score
 
 register = template.Library()
 
-ROUND_WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+ROUND_WINDS = dict(zip("ESWN", WIND_NAMES, strict=True))
 
 
 @register.filter
@@ -19,8 +22,16 @@ def words(value: str) -> list[str]:
 
 @register.filter
 def round_name(label: str) -> str:
-    """'E3' -> 'East 3'."""
-    return f"{ROUND_WINDS.get(label[:1], label[:1])} {label[1:]}" if label else ""
+    """'E3' -> 'East 3' (東3局 in Japanese)."""
+    if not label:
+        return ""
+    return _("%(wind)s %(number)s") % {"wind": ROUND_WINDS.get(label[:1], label[:1]), "number": label[1:]}
+
+
+@register.filter
+def round_short(label: str) -> str:
+    """'E3' as the hand log abbreviates it: 'E3', 東3 in Japanese."""
+    return f"{str(ROUND_WINDS.get(label[:1], label[:1]))[:1]}{label[1:]}" if label else ""
 
 
 # The public pages' table point filters, under the names the staff templates use.
@@ -30,12 +41,14 @@ register.filter("signed", delta)
 
 @register.filter
 def sticks(n: int) -> str:
-    return f"{n} stick{'' if n == 1 else 's'} on the table" if n else "no sticks on the table"
+    if not n:
+        return _("no sticks on the table")
+    return ngettext("%(n)d stick on the table", "%(n)d sticks on the table", n) % {"n": n}
 
 
 @register.filter
 def honba(n: int) -> str:
-    return f"{n} honba"
+    return _("%(n)d honba") % {"n": n}
 
 
 @register.filter

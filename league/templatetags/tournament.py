@@ -6,10 +6,34 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
+from league import terms
 from league.models import Game
+from league.models.stages import Stage
 
 register = template.Library()
+
+# How a round was seated (Round.seated_by: "pregenerated", "swiss",
+# "stage:snake", "manual+swap"...), part by part.
+SEATED_BY = {"pregenerated": _("pre-generated"), "swiss": _("Swiss"), "manual": _("by hand"), "swap": _("swapped")}
+
+
+@register.filter
+def roster_error(error: Any) -> str:
+    return terms.roster_error(error)
+
+
+@register.filter
+def seated_by(value: str) -> str:
+    parts = []
+    for part in (value or "").split("+"):
+        kind, _sep, how = part.partition(":")
+        if kind == "stage" and how in Stage.Seating.values:
+            parts.append(str(Stage.Seating(how).label))
+        else:
+            parts.append(str(SEATED_BY.get(part, part)))
+    return " + ".join(parts)
 
 
 @register.filter

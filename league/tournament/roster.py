@@ -59,9 +59,14 @@ class RosterRow:
 
 @dataclass(frozen=True)
 class RowError:
+    """One problem: the English ``message``, and its ``code`` with the
+    ``values`` it names, from which another language words it (league.terms)."""
+
     line: int
     field: str | None  # a column's label, or None for the whole line
     message: str
+    code: str = ""
+    values: tuple[tuple[str, str], ...] = ()
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line else ""
@@ -81,7 +86,7 @@ def read_roster(text: str) -> list[RosterRow]:
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
-        raise RosterError([RowError(1, None, "the file is empty; line 1 must name the columns")])
+        raise RosterError([RowError(1, None, "the file is empty; line 1 must name the columns", "empty")])
     delimiter = max(",;\t", key=lines[0].count)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     header = next(reader)
@@ -95,10 +100,12 @@ def read_roster(text: str) -> list[RosterRow]:
         if not any(c.strip() for c in cells):
             continue  # blank lines are spreadsheet noise
         if len(rows) + len(errors) >= MAX_ROWS:
-            errors.append(RowError(line, None, f"a list holds at most {MAX_ROWS} players"))
+            errors.append(RowError(line, None, f"a list holds at most {MAX_ROWS} players", "too_many",
+                                    (("n", str(MAX_ROWS)),)))
             break
         if len(cells) > len(header):
-            errors.append(RowError(line, None, f"{len(cells)} cells, but the header names {len(header)} columns"))
+            errors.append(RowError(line, None, f"{len(cells)} cells, but the header names {len(header)} columns",
+                                    "too_many_cells", (("cells", str(len(cells))), ("columns", str(len(header))))))
             continue
         values = {key: cells[i].strip() if i < len(cells) else "" for i, key in columns.items()}
         row, row_errors = _row(line, values)
@@ -108,14 +115,15 @@ def read_roster(text: str) -> list[RosterRow]:
                 continue
             earlier = first_line.setdefault((key, value), line)
             if earlier != line:
-                row_errors.append(RowError(line, LABELS[key], f"{value} is already on line {earlier}"))
+                row_errors.append(RowError(line, LABELS[key], f"{value} is already on line {earlier}", "duplicate",
+                                           (("value", value), ("earlier", str(earlier)))))
         errors.extend(row_errors)
         if row is not None and not row_errors:
             rows.append(row)
     if errors:
         raise RosterError(errors)
     if not rows:
-        raise RosterError([RowError(2, None, "the file has a header but no players")])
+        raise RosterError([RowError(2, None, "the file has a header but no players", "no_players")])
     return rows
 
 
@@ -126,42 +134,49 @@ def _columns(header: list[str]) -> tuple[dict[int, str], list[RowError]]:
         name = re.sub(r"[\s_]+", " ", cell.strip().lower())
         key = COLUMNS.get(name)
         if key is None:
-            errors.append(RowError(1, None, f"unknown column {cell.strip()!r} (known: {', '.join(LABELS.values())})"))
+            errors.append(RowError(1, None, f"unknown column {cell.strip()!r} (known: {', '.join(LABELS.values())})",
+                                   "unknown_column", (("column", cell.strip()), ("known", ", ".join(LABELS.values())))))
         elif key in columns.values():
-            errors.append(RowError(1, None, f"column {LABELS[key]!r} appears twice"))
+            errors.append(RowError(1, None, f"column {LABELS[key]!r} appears twice", "column_twice",
+                                   (("column", LABELS[key]),)))
         else:
             columns[i] = key
     for key in REQUIRED:
         if key not in columns.values():
-            errors.append(RowError(1, None, f"the header lacks the {LABELS[key]!r} column"))
+            errors.append(RowError(1, None, f"the header lacks the {LABELS[key]!r} column", "missing_column",
+                                   (("column", LABELS[key]),)))
     return columns, errors
 
 
 def _row(line: int, values: dict[str, str]) -> tuple[RosterRow | None, list[RowError]]:
     errors: list[RowError] = []
 
-    def bad(key: str, message: str) -> None:
-        errors.append(RowError(line, LABELS[key], message))
+    def bad(key: str, message: str, code: str, **named: object) -> None:
+        errors.append(RowError(line, LABELS[key], message, code, tuple((k, str(v)) for k, v in named.items())))
 
     raw = values.get("number", "")
     number = int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else None
     if number is None:
-        bad("number", f"{raw!r} is not a whole number from 1" if raw else "is empty")
+        if raw:
+            bad("number", f"{raw!r} is not a whole number from 1", "not_a_number", value=raw)
+        else:
+            bad("number", "is empty", "empty_cell")
     for key in ("first_name", "last_name"):
         if not values.get(key):
-            bad(key, "is empty")
+            bad(key, "is empty", "empty_cell")
     for key, limit in LIMITS.items():
         if len(values.get(key, "")) > limit:
-            bad(key, f"is longer than {limit} characters")
+            bad(key, f"is longer than {limit} characters", "too_long", limit=limit)
     ema = values.get("ema_number", "")
     if ema and not (ema.isascii() and ema.isdigit()):
-        bad("ema_number", f"{ema!r} is not an EMA number (digits only)")
+        bad("ema_number", f"{ema!r} is not an EMA number (digits only)", "not_ema", value=ema)
     country = values.get("country", "").upper()
     if country and country not in COUNTRIES:
-        bad("country", f"{values['country']!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)")
+        bad("country", f"{values['country']!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)", "not_country",
+            value=values["country"])
     sub = values.get("substitute", "").lower()
     if sub not in YES | NO:
-        bad("substitute", f"{values['substitute']!r} is not yes or no")
+        bad("substitute", f"{values['substitute']!r} is not yes or no", "not_yes_no", value=values["substitute"])
     if errors or number is None:
         return None, errors
     return RosterRow(

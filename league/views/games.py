@@ -9,10 +9,13 @@ from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from league import charts, stats, versions
-from league.models import WINDS, Game, Seat
+from league.models import WIND_NAMES, Game, Seat
 from league.models.tournament import hidden_from
+from league.templatetags.staff import round_short
 from league.views.cached import FLAG, public_page
 from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
 
@@ -42,7 +45,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("event-public", slug=game.series.slug)
 
     def context() -> dict[str, Any]:
-        key = f"game-page:{game.pk}:{game.series.version}"
+        key = f"game-page:{game.pk}:{game.series.version}:{get_language()}"
         return {**cache.get_or_set(key, lambda: _game_page(game), PAGE_CACHE_SECONDS), "poll_seconds": LIVE_POLL_SECONDS}
 
     html, _live = render_cached(request, f"game-html:{game.pk}:{game.series.version}", "league/_game_live.html", context)
@@ -92,7 +95,7 @@ def hand_labels(result: stats.sg.GameResult) -> list[str]:
     seen: dict[str, int] = {}
     labels = []
     for h in result.hands:
-        label = f"{h.round_label}-{h.honba}"
+        label = f"{round_short(h.round_label)}-{h.honba}"
         seen[label] = seen.get(label, 0) + 1
         labels.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
     return labels
@@ -100,20 +103,20 @@ def hand_labels(result: stats.sg.GameResult) -> list[str]:
 
 def _score_chart(game: Game, seats: list[Seat], result: stats.sg.GameResult) -> str:
     start = result.rules.start_points
-    labels = ["start", *hand_labels(result)]
+    labels = [_("start"), *hand_labels(result)]
     lines = [
         charts.Line(
-            label=f"{WINDS[seat.seat]}: {seat.player.name}",
+            label=f"{WIND_NAMES[seat.seat]}: {seat.player.name}",
             values=[start / 1000, *(h.scores[seat.seat] / 1000 for h in result.hands)],
         )
         for seat in seats
     ]
     return charts.line_chart(
-        title=f"{game}: the four scores after each hand",
-        description="Scores in thousands of points after every hand; the hand log table gives each number.",
+        title=_("%(game)s: the four scores after each hand") % {"game": game},
+        description=_("Scores in thousands of points after every hand; the hand log table gives each number."),
         x_labels=labels,
         lines=lines,
         zero_line=start / 1000,
-        y_format=lambda v: f"{v:g}k",
+        y_format=lambda v: _("%(n)sk") % {"n": f"{v:g}"},
         height=260,
     )

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
 
 from league import services
 from league.models import Game, Series
@@ -44,13 +45,13 @@ class MultipleFileField(forms.FileField):
 
 
 class ImportForm(forms.Form):
-    logs = MultipleFileField(label="Log files", help_text="Tenhou mjlog (.mjlog, .xml, gzip or not) or tenhou.net/6 JSON.")
+    logs = MultipleFileField(label=_("Log files"), help_text=_("Tenhou mjlog (.mjlog, .xml, gzip or not) or tenhou.net/6 JSON."))
     names = forms.FileField(
-        required=False, label="Player names (optional)",
-        help_text='JSON: {"<log id>": [four names in seat order], "<name in a log>": "<player name>"}.',
+        required=False, label=_("Player names (optional)"),
+        help_text=_('JSON: {"<log id>": [four names in seat order], "<name in a log>": "<player name>"}.'),
     )
     force = forms.BooleanField(
-        required=False, label="Import anyway when the log and our replay differ (the differences are kept)",
+        required=False, label=_("Import anyway when the log and our replay differ (the differences are kept)"),
     )
 
     def clean_names(self) -> dict[str, Any] | None:

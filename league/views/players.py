@@ -11,9 +11,11 @@ from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from league import charts, stats, versions
-from league.models import WINDS, Game, Player, Seat, Series, counting
+from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
 from league.models.tournament import hidden_from
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
@@ -34,7 +36,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
         return redirect("event-public", slug=series.slug)
 
     def context() -> dict[str, Any]:
-        key = f"player-page:{series.pk}:{series.version}:{player.pk}"
+        key = f"player-page:{series.pk}:{series.version}:{player.pk}:{get_language()}"
         page = cache.get_or_set(key, lambda: _player_page(series, player), PAGE_CACHE_SECONDS)
         table = PlayerGamesTable(page["rows"])
         configure_table(request, table, per_page=GAMES_PER_PAGE)
@@ -51,7 +53,8 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     the cache unless a result changed, so a hand costs the games being played."""
     token = versions.results_token(series.pk)  # read before anything it covers
     done = cache.get_or_set(
-        f"player-results:{series.pk}:{token}:{player.pk}", lambda: _player_results(series, player), PAGE_CACHE_SECONDS
+        f"player-results:{series.pk}:{token}:{player.pk}:{get_language()}", lambda: _player_results(series, player),
+        PAGE_CACHE_SECONDS,
     )
     series_done = cache.get_or_set(
         f"finished-stats:{series.pk}:{token}", lambda: stats.finished_stats(series), PAGE_CACHE_SECONDS
@@ -87,14 +90,18 @@ def _player_results(series: Series, player: Player) -> dict[str, Any]:
         "standing": current_standings(series).by_player().get(player.pk),
         "places": places,
         "place_chart": charts.bar_chart(
-            title=f"{player.name}: placements in {series.name}",
-            description=", ".join(f"{n} {label}" for n, label in zip(places, ("1st", "2nd", "3rd", "4th"), strict=True)),
-            labels=["1st", "2nd", "3rd", "4th"],
+            title=_("%(player)s: placements in %(series)s") % {"player": player.name, "series": series.name},
+            description=", ".join(f"{n} {label}" for n, label in zip(places, _places(), strict=True)),
+            labels=_places(),
             values=places,
         ) if rows else "",
         "points_chart": _points_chart(player, series, rows),
         "stats": stats.finished_stats(series, player.pk),
     }
+
+
+def _places() -> list[str]:
+    return [_("1st"), _("2nd"), _("3rd"), _("4th")]
 
 
 def _game_rows(seats: QuerySet[Seat]) -> list[dict[str, Any]]:
@@ -108,7 +115,7 @@ def _game_rows(seats: QuerySet[Seat]) -> list[dict[str, Any]]:
     return [
         {
             "round": round_number, "table": table, "date": date,
-            "seat": WINDS[seat], "place": place, "end_score": end_score,
+            "seat": WIND_NAMES[seat], "place": place, "end_score": end_score,
             "points": points, "game": game_id, "in_progress": status != Game.Status.FINISHED,
         }
         for round_number, table, date, seat, place, end_score, points, game_id, status in found
@@ -124,8 +131,9 @@ def _points_chart(player: Player, series: Series, finished: list[dict[str, Any]]
         values.append(running / 1000)
     keep = charts.sample_positions(len(values))
     return charts.line_chart(
-        title=f"{player.name}: total points after each game in {series.name}",
-        description=f"From 0 to {values[-1]:+.1f} over {len(finished)} games; the games table gives each game.",
+        title=_("%(player)s: total points after each game in %(series)s") % {"player": player.name, "series": series.name},
+        description=_("From 0 to %(total)s over %(games)d games; the games table gives each game.") % {
+            "total": f"{values[-1]:+.1f}", "games": len(finished)},
         x_labels=[str(i) for i in keep],
         lines=[charts.Line(label=player.name, values=[values[i] for i in keep])],
         zero_line=0,
@@ -141,20 +149,22 @@ def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
         return "\u2013" if v is None else f"{round(v):,}"
 
     return [
-        ("Hands played", "hands of the games played (series: every hand)", f"{p.hands:,}", f"{s.hands // 4:,}"),
-        ("Win rate", "of hands played", percent(p.win_rate), percent(s.win_rate)),
-        ("Deal-in rate", "of hands played, discarding the winning tile", percent(p.deal_in_rate),
+        (_("Hands played"), _("hands of the games played (series: every hand)"), f"{p.hands:,}", f"{s.hands // 4:,}"),
+        (_("Win rate"), _("of hands played"), percent(p.win_rate), percent(s.win_rate)),
+        (_("Deal-in rate"), _("of hands played, discarding the winning tile"), percent(p.deal_in_rate),
          percent(s.deal_in_rate)),
-        ("Riichi rate", "of hands played", percent(p.riichi_rate), percent(s.riichi_rate)),
-        ("Tsumo rate", "of wins", percent(p.tsumo_rate), percent(s.tsumo_rate)),
-        ("Open wins", f"wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept "
-         f"({p.wins_with_tiles}); calls in hands not won are not recorded",
+        (_("Riichi rate"), _("of hands played"), percent(p.riichi_rate), percent(s.riichi_rate)),
+        (_("Tsumo rate"), _("of wins"), percent(p.tsumo_rate), percent(s.tsumo_rate)),
+        (_("Open wins"), _("wins with an open meld (chi, pon or open kan), of the wins whose tiles were kept "
+                           "(%(n)s); calls in hands not won are not recorded") % {"n": p.wins_with_tiles},
          percent(p.open_win_rate), percent(s.open_win_rate)),
-        ("Average win", "the hand's value, without honba and riichi sticks", avg(p.average_win), avg(s.average_win)),
-        ("Average deal-in", "the hand's value paid, without honba", avg(p.average_deal_in), avg(s.average_deal_in)),
-        ("Average place", "finished games", average(p.average_place), average(s.average_place)),
-        ("Top-two rate", "finished games ended 1st or 2nd", percent(p.top_two_rate), percent(s.top_two_rate)),
-        ("Fourth-avoidance rate", "finished games not ended 4th", percent(p.fourth_avoidance_rate),
+        (_("Average win"), _("the hand's value, without honba and riichi sticks"), avg(p.average_win),
+         avg(s.average_win)),
+        (_("Average deal-in"), _("the hand's value paid, without honba"), avg(p.average_deal_in),
+         avg(s.average_deal_in)),
+        (_("Average place"), _("finished games"), average(p.average_place), average(s.average_place)),
+        (_("Top-two rate"), _("finished games ended 1st or 2nd"), percent(p.top_two_rate), percent(s.top_two_rate)),
+        (_("Fourth-avoidance rate"), _("finished games not ended 4th"), percent(p.fourth_avoidance_rate),
          percent(s.fourth_avoidance_rate)),
     ]
 

@@ -18,7 +18,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig, Table
 
 from league import charts, stats, versions
@@ -60,7 +63,9 @@ class Stage:
 
     @property
     def label(self) -> str:
-        return f"round {self.round}" if self.round is not None else f"{self.date:%Y-%m-%d}"
+        if self.round is not None:
+            return _("round %(number)s") % {"number": self.round}
+        return date_format(self.date, "SHORT_DATE_FORMAT")
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,8 @@ def render_cached(
     cached under ``key`` and the query string. Keys carry the series'
     version, so a change shows at once; the fragments hold nothing that
     depends on who is looking."""
-    full_key = f"{key}:{query_key(request)}"
+    # Rendered text is in the request's language: one entry per language.
+    full_key = f"{key}:{get_language()}:{query_key(request)}"
     cached = cache.get(full_key)
     if cached is None:
         ctx = context()
@@ -187,11 +193,11 @@ def _results_html(
     rounds with finished games; cached under the results stamp (read before
     anything it shows) and the query string, whose links the tables keep."""
     token = versions.results_token(series.pk)
-    key = f"series-results-html:{series.pk}:{token}:{query_key(request)}"
+    key = f"series-results-html:{series.pk}:{token}:{get_language()}:{query_key(request)}"
     cached = cache.get(key)
     if cached is None:
         page: SeriesResults = cache.get_or_set(
-            f"series-results:{series.pk}:{token}:{through_round}:{through_date}",
+            f"series-results:{series.pk}:{token}:{through_round}:{through_date}:{get_language()}",
             lambda: _series_results(series, through_round, through_date), PAGE_CACHE_SECONDS,
         )
         search = search_param(request.GET.get("q", "")) or ""
@@ -353,12 +359,11 @@ def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[
     ]
     leaders = ", ".join(p.name for p in players[:CHART_HIGHLIGHT])
     svg = charts.line_chart(
-        title=f"{series.name}: every player's total points after each round",
-        description=(
-            f"Running totals of {len(players)} players over {len(rounds)} rounds; "
-            f"the current leaders in colour: {leaders}. The table below gives the numbers."
-        ),
-        x_labels=[f"R{r}" for r in labels],
+        title=_("%(series)s: every player's total points after each round") % {"series": series.name},
+        description=_("Running totals of %(players)d players over %(rounds)d rounds; the current leaders in colour: "
+                      "%(leaders)s. The table below gives the numbers.") % {
+            "players": len(players), "rounds": len(rounds), "leaders": leaders},
+        x_labels=[_("R%(number)s") % {"number": r} for r in labels],
         lines=lines,
         zero_line=0,
     )

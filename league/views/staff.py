@@ -22,11 +22,15 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import tournament as tournament_services
+from league.terms import refusal
 from league.views.series import int_param
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -50,14 +54,14 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapped
 
 ENDED_BY = {
-    sg.EndReason.ALL_LAST: "the last hand passed the deal",
-    sg.EndReason.BUST: "a score went below zero",
-    sg.EndReason.AGARI_YAME: "the all-last dealer won in the lead (agari-yame)",
-    sg.EndReason.TENPAI_YAME: "the all-last dealer was tenpai in the lead (tenpai-yame)",
-    sg.EndReason.TARGET: "a player reached the target score",
-    sg.EndReason.EXTENSION_CAP: "the last extension hand passed the deal",
-    sg.EndReason.EARLY: "staff ended it early",
-    sg.EndReason.FINAL_SCORES: "it was kept by end scores",
+    sg.EndReason.ALL_LAST: gettext_lazy("the last hand passed the deal"),
+    sg.EndReason.BUST: gettext_lazy("a score went below zero"),
+    sg.EndReason.AGARI_YAME: gettext_lazy("the all-last dealer won in the lead (agari-yame)"),
+    sg.EndReason.TENPAI_YAME: gettext_lazy("the all-last dealer was tenpai in the lead (tenpai-yame)"),
+    sg.EndReason.TARGET: gettext_lazy("a player reached the target score"),
+    sg.EndReason.EXTENSION_CAP: gettext_lazy("the last extension hand passed the deal"),
+    sg.EndReason.EARLY: gettext_lazy("staff ended it early"),
+    sg.EndReason.FINAL_SCORES: gettext_lazy("it was kept by end scores"),
 }
 
 
@@ -125,7 +129,7 @@ def start_game(request: HttpRequest, slug: str) -> HttpResponse:
             except services.ServiceError as err:
                 form.add_service_error(err)
             else:
-                messages.success(request, f"Game started: {game}.")
+                messages.success(request, _("Game started: %(game)s.") % {"game": game})
                 return redirect("staff-game", pk=game.pk)
     else:
         last = series.games.order_by("-round_number").values_list("round_number", flat=True).first()
@@ -215,7 +219,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
                 try:
                     return _save(request, game, form, editing)
                 except services.AlreadySaved as err:
-                    messages.info(request, err.message[:1].upper() + err.message[1:] + ".")
+                    messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                     return _to_game(request, game)
                 except services.Conflict as err:
                     return _conflict(request, game, form, editing=editing, reason=err.message)
@@ -250,14 +254,14 @@ def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None)
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     if editing:
         services.correct_hand(game=game, number=editing, hand=hand, by=request.user, key=key, state=state)
-        messages.success(request, f"Hand {editing} corrected; the rest of the game was replayed.")
+        messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
         number = form.cleaned_data["number"]
         services.record_hand(game=game, number=number, hand=hand, by=request.user, key=key, state=state)
-        messages.success(request, f"Hand {number} saved.")
+        messages.success(request, _("Hand %(number)s saved.") % {"number": number})
         # An event round's clock may end the game here (its ending policy).
         if tournament_services.apply_time_policy(game=game, by=request.user):
-            messages.success(request, "Time was up and the policy's last hand is played: the game is over.")
+            messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
     return _to_game(request, game)
 
 
@@ -288,7 +292,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
     game.refresh_from_db()
     replayed = _replay(game)
     names = seat_names(game)
-    next_number, _ = services.entry_state(game)
+    next_number, _state = services.entry_state(game)
     posted = int_param(request.POST.get("number")) if request.method == "POST" else None
     mine = ""
     if form is not None and form.is_valid() and form.hand is not None:
@@ -425,7 +429,7 @@ def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_for(request, pk)
     last = game.hands.order_by("-number").prefetch_related("wins").first()
-    _, state = services.entry_state(game)
+    _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
             # The number and state again under the lock: a hand saved since is not undone,
@@ -435,13 +439,14 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
                 key=request.POST.get("key") or None, state=request.POST.get("state") or "",
             )
         except services.AlreadySaved as err:
-            messages.info(request, f"Hand {err.number} was already undone by this very tap; nothing more was undone.")
+            messages.info(request, _("Hand %(number)s was already undone by this very tap; nothing more was undone.") % {
+                "number": err.number})
         except services.Conflict as err:
-            return _conflict(request, game, None, reason=f"{err.message}: nothing was undone", undo=True)
+            return _conflict(request, game, None, reason=_("%(reason)s: nothing was undone") % {"reason": refusal(err.code, err.message)}, undo=True)
         except services.ServiceError as err:
-            messages.error(request, err.message)
+            messages.error(request, refusal(err.code, err.message))
         else:
-            messages.success(request, f"Hand {number} undone.")
+            messages.success(request, _("Hand %(number)s undone.") % {"number": number})
         return redirect("staff-game", pk=game.pk)
     ctx = {"game": game, "series": game.series, "last": last, "state": state, "key": str(uuid.uuid4()),
            "text": services.describe_entry(last.to_input(), seat_names(game)) if last else ""}
@@ -453,19 +458,19 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back a staff end (early or agari-yame): its own audited action,
     never the undo of a hand that was really played."""
     game = _game_for(request, pk)
-    _, state = services.entry_state(game)
+    _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
             services.reopen_game(game=game, by=request.user, key=request.POST.get("key") or None,
                                  state=request.POST.get("state") or "")
         except services.AlreadySaved:
-            messages.info(request, "The game was already reopened by this very tap.")
+            messages.info(request, _("The game was already reopened by this very tap."))
         except services.Conflict as err:
-            return _conflict(request, game, None, reason=f"{err.message}: the game was not reopened", undo=True)
+            return _conflict(request, game, None, reason=_("%(reason)s: the game was not reopened") % {"reason": refusal(err.code, err.message)}, undo=True)
         except services.ServiceError as err:
-            messages.error(request, err.message[:1].upper() + err.message[1:] + ".")
+            messages.error(request, capfirst(refusal(err.code, err.message)) + ".")
         else:
-            messages.success(request, "Game reopened: enter the next hand.")
+            messages.success(request, _("Game reopened: enter the next hand."))
         return redirect("staff-game", pk=game.pk)
     ctx = {"game": game, "series": game.series, "state": state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_reopen.html", ctx)
@@ -481,7 +486,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ServiceError as err:
             form.add_error("end" if err.field == "end" else None, err.message)
         else:
-            messages.success(request, "Game finished.")
+            messages.success(request, _("Game finished."))
             return redirect("staff-game", pk=game.pk)
     ctx: dict[str, Any] = {"game": game, "series": game.series, "form": form}
     if not game.is_finished:
@@ -505,7 +510,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ServiceError as err:
             form.add_service_error(err)
         else:
-            messages.success(request, "End scores recorded; the game is finished.")
+            messages.success(request, _("End scores recorded; the game is finished."))
             return redirect("staff-game", pk=game.pk)
     ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points}
     return render(request, "league/staff_final_scores.html", ctx)
@@ -526,7 +531,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
         except services.ServiceError as err:
             form.add_service_error(err)
         else:
-            messages.success(request, f"Penalty given to {names[d['seat']]}.")
+            messages.success(request, _("Penalty given to %(who)s.") % {"who": names[d["seat"]]})
             return redirect("staff-penalties", pk=game.pk)
     rows = [{"penalty": p, "name": names[p.seat]} for p in game.penalties.select_related("given_by", "cancelled_by")]
     ctx = {"game": game, "series": game.series, "form": form, "rows": rows}
@@ -541,9 +546,9 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
         try:
             services.cancel_penalty(penalty=penalty, by=request.user)
         except services.ServiceError as err:
-            messages.error(request, err.message)
+            messages.error(request, refusal(err.code, err.message))
         else:
-            messages.success(request, "Penalty cancelled.")
+            messages.success(request, _("Penalty cancelled."))
         return redirect("staff-penalties", pk=game.pk)
     ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
     return render(request, "league/staff_cancel_penalty.html", ctx)

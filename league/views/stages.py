@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 
 from league import ema
 from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
@@ -27,8 +28,15 @@ from league.views.staff import staff_required
 from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
 
+# The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
+RULE_NAMES = {
+    "head_to_head": _("head-to-head"), "firsts": _("most firsts"), "best_game": _("best single game"),
+    "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
+}
+
+
 def _rule_names() -> dict[str, str]:
-    return {**RULES, "points": "points"}
+    return {**RULES, **RULE_NAMES}
 
 
 # -- public -----------------------------------------------------------------------------------------
@@ -72,7 +80,7 @@ def stages_manage(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             try:
                 st.set_stages(series=series, plans=form.cleaned_data["stages"], by=request.user)
-                messages.success(request, "Stages saved.")
+                messages.success(request, _("Stages saved."))
                 return redirect("stages-manage", slug=series.slug)
             except ServiceError as err:
                 form.add_error("stages", err.message)
@@ -109,7 +117,7 @@ def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as err:
         form.add_error(None, err.message)
         return _manage_page(request, series, rules_form=form, status=400)
-    messages.success(request, "Tie-breaks, teams and EMA details saved.")
+    messages.success(request, _("Tie-breaks, teams and EMA details saved."))
     return redirect("stages-manage", slug=series.slug)
 
 
@@ -121,7 +129,7 @@ def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     stage = get_object_or_404(Stage, series=series, number=number)
     try:
         entries = st.cut_to_stage(stage=stage, by=request.user)
-        messages.success(request, f"Cut made: {len(entries)} players go on to {stage.name}.")
+        messages.success(request, _("Cut made: %(n)d players go on to %(stage)s.") % {"n": len(entries), "stage": stage.name})
     except ServiceError as err:
         _report(request, err)
     return redirect("stages-manage", slug=series.slug)
@@ -138,7 +146,8 @@ def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as err:
         _report(request, err)
         return redirect("stages-manage", slug=series.slug)
-    messages.success(request, f"Round {rnd.number} seated for {stage.name}: review, swap and publish it.")
+    messages.success(request, _("Round %(n)d seated for %(stage)s: review, swap and publish it.") % {
+        "n": rnd.number, "stage": stage.name})
     return redirect("event-round", slug=series.slug, number=rnd.number)
 
 
@@ -159,7 +168,7 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as err:
         form.add_error(None, err.message)
         return _manage_page(request, series, playoff_form=form, status=400)
-    messages.success(request, "Playoff recorded.")
+    messages.success(request, _("Playoff recorded."))
     return redirect("stages-manage", slug=series.slug)
 
 

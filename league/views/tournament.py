@@ -18,6 +18,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.forms.tournament import (
     ClockForm,
@@ -29,22 +31,23 @@ from league.forms.tournament import (
     SwapForm,
     TournamentForm,
 )
-from league.models import WINDS, Registration, Round, RoundSeat, RoundTable, Series, Tournament
+from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.tournament import event_standings, next_seats, round_tables
 from league.services import ServiceError
 from league.services import tournament as event
+from league.terms import refusal
 from league.views.series import int_param
 from league.views.staff import series_for_scorer, staff_required
 
-PAPERS = {"a4": "A4", "letter": "Letter"}
+PAPERS = {"a4": "A4", "letter": _("Letter")}
 SCREEN_SECONDS = 15  # how long a projector page stays before the next
 SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns
 DASHBOARD_REFRESH = 20
 PRINTS = {
-    "by-name": "Seating by player",
-    "by-table": "Seating by table",
-    "score-sheets": "Score sheets",
-    "standings": "Standings",
+    "by-name": _("Seating by player"),
+    "by-table": _("Seating by table"),
+    "score-sheets": _("Score sheets"),
+    "standings": _("Standings"),
 }
 
 
@@ -66,7 +69,7 @@ def _round(series: Series, number: int) -> Round:
 
 
 def _report(request: HttpRequest, err: ServiceError) -> None:
-    messages.error(request, err.message)
+    messages.error(request, refusal(err.code, err.message))
 
 
 # -- staff: the dashboard ---------------------------------------------------------------------
@@ -116,7 +119,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as err:
             _report(request, err)
         else:
-            messages.success(request, "Event settings saved.")
+            messages.success(request, _("Event settings saved."))
             return redirect("event-dashboard", slug=series.slug)
     return render(request, "league/tournament_settings.html", {"series": series, "form": form})
 
@@ -137,7 +140,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as err:
             form.add_service_error(err)
         else:
-            messages.success(request, f"Registered {reg}.")
+            messages.success(request, _("Registered %(player)s.") % {"player": reg})
             return redirect("event-players", slug=series.slug)
     return _players_page(request, series, form=form)
 
@@ -167,7 +170,8 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             created = event.import_registrations(series=series, text=form.cleaned_data["content"], by=request.user)
         except event.RegistrationImportError as err:
             return _players_page(request, series, import_form=form, import_errors=err.errors, status=400)
-        messages.success(request, f"Imported {len(created)} players.")
+        messages.success(request, ngettext("Imported %(n)d player.", "Imported %(n)d players.", len(created)) % {
+            "n": len(created)})
         return redirect("event-players", slug=series.slug)
     return _players_page(request, series, import_form=form, status=400)
 
@@ -185,8 +189,9 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     except ServiceError as err:
         _report(request, err)
     else:
-        messages.success(request, f"{'Checked in' if present else 'Marked not here'}: {changed} player"
-                                  f"{'s' if changed != 1 else ''}.")
+        messages.success(request, (
+            ngettext("Checked in: %(n)d player.", "Checked in: %(n)d players.", changed) if present
+            else ngettext("Marked not here: %(n)d player.", "Marked not here: %(n)d players.", changed)) % {"n": changed})
     return redirect("event-players", slug=series.slug)
 
 
@@ -202,7 +207,8 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as err:
         _report(request, err)
     else:
-        messages.success(request, f"{reg} {'is back in the event' if undo else 'was dropped'}.")
+        messages.success(request, (_("%(player)s is back in the event.") if undo else _("%(player)s was dropped."))
+                         % {"player": reg})
     return redirect("event-players", slug=series.slug)
 
 
@@ -220,11 +226,13 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
         _report(request, err)
         return redirect("event-dashboard", slug=series.slug)
     q = report.quality
-    fillers = f"; substitutes seated to fill the tables: {', '.join(map(str, report.substitutes_seated))}" \
-        if report.substitutes_seated else ""
-    messages.success(request, f"Seated {len(report.rounds)} round{'s' if len(report.rounds) > 1 else ''}: "
-                              f"{q.repeat_count} repeat meetings (the least possible is {q.lower_bound}), wind spread "
-                              f"{q.wind_spread}{fillers}. Review and publish.")
+    fillers = _("; substitutes seated to fill the tables: %(numbers)s") % {
+        "numbers": ", ".join(map(str, report.substitutes_seated))} if report.substitutes_seated else ""
+    messages.success(request, ngettext("Seated %(n)d round: ", "Seated %(n)d rounds: ", len(report.rounds))
+                     % {"n": len(report.rounds)} +
+                              _("%(repeats)d repeat meetings (the least possible is %(bound)d), wind spread %(spread)s%(fillers)s. "
+                                "Review and publish.") % {"repeats": q.repeat_count, "bound": q.lower_bound,
+                                                          "spread": q.wind_spread, "fillers": fillers})
     return redirect("event-round", slug=series.slug, number=report.rounds[0].number)
 
 
@@ -267,8 +275,8 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as err:
             form.add_service_error(err)
         else:
-            messages.success(request, f"Swapped. The seating now has {q.repeat_count} repeat meetings, wind spread "
-                                      f"{q.wind_spread}.")
+            messages.success(request, _("Swapped. The seating now has %(repeats)d repeat meetings, wind spread "
+                                        "%(spread)s.") % {"repeats": q.repeat_count, "spread": q.wind_spread})
             return redirect("event-round", slug=series.slug, number=rnd.number)
     return _round_page(request, series, rnd, status=400, swap_form=form)
 
@@ -287,8 +295,9 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as err:
             form.add_service_error(err)
         else:
-            messages.success(request, f"{sub.name} plays for {seat_row.registration.name}." if sub
-                             else f"{seat_row.registration.name} plays their own seat.")
+            messages.success(request, _("%(sub)s plays for %(player)s.") % {
+                "sub": sub.name, "player": seat_row.registration.name} if sub
+                else _("%(player)s plays their own seat.") % {"player": seat_row.registration.name})
             return redirect("event-round", slug=series.slug, number=rnd.number)
     return _round_page(request, series, rnd, status=400, substitute_form=form)
 
@@ -304,7 +313,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as err:
         _report(request, err)
     else:
-        messages.success(request, f"Round {rnd.number} is published: players see their tables.")
+        messages.success(request, _("Round %(n)d is published: players see their tables.") % {"n": rnd.number})
     return redirect("event-round", slug=series.slug, number=rnd.number)
 
 
@@ -319,7 +328,8 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as err:
         _report(request, err)
         return redirect("event-round", slug=series.slug, number=rnd.number)
-    messages.success(request, f"Round {rnd.number} started: {len(games)} tables, {rnd.time_limit} minutes on the clock.")
+    messages.success(request, _("Round %(n)d started: %(tables)d tables, %(minutes)d minutes on the clock.") % {
+        "n": rnd.number, "tables": len(games), "minutes": rnd.time_limit})
     return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
 
 
@@ -338,7 +348,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as err:
             _report(request, err)
         else:
-            messages.success(request, "Clock restarted." if restart else "Time limit changed.")
+            messages.success(request, _("Clock restarted.") if restart else _("Time limit changed."))
         return redirect("event-round", slug=series.slug, number=rnd.number)
     return _round_page(request, series, rnd, status=400, clock_form=form)
 
@@ -357,9 +367,10 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
         except ServiceError as err:
             _report(request, err)
         else:
-            messages.success(request, f"Table {table}: {form.cleaned_data['minutes']} extra minutes.")
+            messages.success(request, _("Table %(table)s: %(minutes)s extra minutes.") % {
+                "table": table, "minutes": form.cleaned_data["minutes"]})
     else:
-        messages.error(request, "Extra time is 0 to 120 minutes.")
+        messages.error(request, _("Extra time is 0 to 120 minutes."))
     return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
 
 
@@ -372,15 +383,15 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if request.POST.get("reveal") == "1":
             event.reveal_results(series=series, by=request.user)
-            messages.success(request, "Every result is public again.")
+            messages.success(request, _("Every result is public again."))
         else:
             form = HideForm(request.POST)
             if not form.is_valid():
-                messages.error(request, "Choose the first round to hide.")
+                messages.error(request, _("Choose the first round to hide."))
             else:
                 n = form.cleaned_data["from_round"]
                 event.hide_results(series=series, from_round=n, by=request.user)
-                messages.success(request, f"Results from round {n} on are hidden from the public.")
+                messages.success(request, _("Results from round %(n)d on are hidden from the public.") % {"n": n})
     except ServiceError as err:
         _report(request, err)
     return redirect("event-dashboard", slug=series.slug)
@@ -422,9 +433,9 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
     where: dict[int, dict[int, str]] = {}
     for s in RoundSeat.objects.filter(round__series=series).select_related("round", "table"):
         plays = s.substitute_id or s.registration_id
-        where.setdefault(plays, {})[s.round.number] = f"{s.table.number} {WINDS[s.wind][0]}"
+        where.setdefault(plays, {})[s.round.number] = f"{s.table.number} {str(WIND_NAMES[s.wind])[0]}"
         if s.substitute_id:
-            where.setdefault(s.registration_id, {})[s.round.number] = "sub"
+            where.setdefault(s.registration_id, {})[s.round.number] = str(_("sub"))
     rows = []
     regs = series.registrations.exclude(status=Registration.Status.DROPPED)
     for reg in sorted(regs, key=lambda r: (r.last_name.casefold(), r.first_name.casefold(), r.number)):
@@ -476,10 +487,10 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     mates = []
     if upcoming is not None:
         for other in upcoming.table.seats.select_related("registration", "substitute").order_by("wind"):
-            mates.append({"wind": WINDS[other.wind], "name": other.plays.name, "me": other.plays.pk == reg.pk})
-    rows = [{"seat": s, "wind": WINDS[s.wind]} for s in seats]
+            mates.append({"wind": WIND_NAMES[other.wind], "name": other.plays.name, "me": other.plays.pk == reg.pk})
+    rows = [{"seat": s, "wind": WIND_NAMES[s.wind]} for s in seats]
     ctx = {"series": series, "tournament": tournament, "reg": reg, "rows": rows, "upcoming": upcoming,
-           "upcoming_wind": WINDS[upcoming.wind] if upcoming else "", "mates": mates,
+           "upcoming_wind": WIND_NAMES[upcoming.wind] if upcoming else "", "mates": mates,
            "short": request.build_absolute_uri(reg.short_url())}
     return render(request, "league/tournament_player.html", ctx)
 
@@ -491,7 +502,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponse:
 
 def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The player's short link as a QR code (SVG, black on white, prints sharp)."""
-    series, _ = _public_event(slug)
+    series, _tournament_row = _public_event(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
     out = io.BytesIO()
@@ -521,7 +532,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         rows = []
         for s in current.seats.select_related("table", "registration", "substitute"):
             rows.append({"name": s.plays.name, "last": s.plays.last_name, "number": s.plays.number,
-                         "table": s.table.number, "wind": WINDS[s.wind]})
+                         "table": s.table.number, "wind": WIND_NAMES[s.wind]})
         rows.sort(key=lambda r: (r["last"].lower(), r["name"].lower()))
         pages = _screen_pages(rows)
     elif kind == "standings":

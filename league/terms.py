@@ -1,0 +1,190 @@
+"""The engine's words in the reader's language, looked up by their codes.
+
+``scoring`` never imports Django, so it names yaku by id ("menzen_tsumo")
+and its refusals by code ("fu_not_possible") with an English message. Here
+each id and code gets a translatable text: English keeps the EMA's romaji
+(Menzen tsumo, Sanshoku doukou), Japanese gives the kanji with the romaji in
+brackets (門前清自摸和 (menzen tsumo)), so a player from either side of the
+table recognises the word. An unknown id or code falls back to the engine's
+own text, so a new yaku or refusal shows in English until it is translated.
+A refusal in English is the engine's own message, with its detail.
+
+>>> from django.utils import translation
+>>> with translation.override("en"):
+...     str(yaku_name("menzen_tsumo")), refusal("fu_not_possible", "1 han 20 fu is not a hand")
+('Menzen tsumo', '1 han 20 fu is not a hand')
+>>> with translation.override("ja"):
+...     str(yaku_name("riichi")), refusal("fu_not_possible", "1 han 20 fu is not a hand")
+('立直 (riichi)', 'その翻と符の組み合わせはありません')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+# Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
+# (league.forms.hand_fields) name, by id.
+YAKU: dict[str, str] = {
+    "riichi": pgettext_lazy("yaku", "Riichi"),
+    "double_riichi": pgettext_lazy("yaku", "Double riichi"),
+    "ippatsu": pgettext_lazy("yaku", "Ippatsu"),
+    "menzen_tsumo": pgettext_lazy("yaku", "Menzen tsumo"),
+    "pinfu": pgettext_lazy("yaku", "Pinfu"),
+    "iipeikou": pgettext_lazy("yaku", "Iipeikou"),
+    "tanyao": pgettext_lazy("yaku", "Tanyao"),
+    "haitei": pgettext_lazy("yaku", "Haitei"),
+    "houtei": pgettext_lazy("yaku", "Houtei"),
+    "rinshan": pgettext_lazy("yaku", "Rinshan kaihou"),
+    "chankan": pgettext_lazy("yaku", "Chankan"),
+    "yakuhai": pgettext_lazy("yaku", "Yakuhai (each)"),
+    "yakuhai_2": pgettext_lazy("yaku", "Yakuhai, second set"),
+    "yakuhai_haku": pgettext_lazy("yaku", "Yakuhai: haku"),
+    "yakuhai_hatsu": pgettext_lazy("yaku", "Yakuhai: hatsu"),
+    "yakuhai_chun": pgettext_lazy("yaku", "Yakuhai: chun"),
+    "yakuhai_seat_wind": pgettext_lazy("yaku", "Yakuhai: seat wind"),
+    "yakuhai_round_wind": pgettext_lazy("yaku", "Yakuhai: round wind"),
+    "double_wind": pgettext_lazy("yaku", "Double wind (seat and round)"),
+    "sanshoku": pgettext_lazy("yaku", "Sanshoku"),
+    "ittsuu": pgettext_lazy("yaku", "Ittsuu"),
+    "chanta": pgettext_lazy("yaku", "Chanta"),
+    "chiitoitsu": pgettext_lazy("yaku", "Chiitoitsu (seven pairs)"),
+    "toitoi": pgettext_lazy("yaku", "Toitoi"),
+    "sanankou": pgettext_lazy("yaku", "Sanankou"),
+    "sankantsu": pgettext_lazy("yaku", "Sankantsu"),
+    "sanshoku_doukou": pgettext_lazy("yaku", "Sanshoku doukou"),
+    "honroutou": pgettext_lazy("yaku", "Honroutou"),
+    "shousangen": pgettext_lazy("yaku", "Shousangen"),
+    "ryanpeikou": pgettext_lazy("yaku", "Ryanpeikou"),
+    "junchan": pgettext_lazy("yaku", "Junchan"),
+    "honitsu": pgettext_lazy("yaku", "Honitsu"),
+    "chinitsu": pgettext_lazy("yaku", "Chinitsu"),
+    "renhou": pgettext_lazy("yaku", "Renhou"),
+    "nagashi_mangan": pgettext_lazy("yaku", "Nagashi mangan"),
+    "dora": pgettext_lazy("yaku", "Dora"),
+    "aka_dora": pgettext_lazy("yaku", "Aka dora"),
+    "ura_dora": pgettext_lazy("yaku", "Ura dora"),
+    # yakuman
+    "tenhou": pgettext_lazy("yaku", "Tenhou"),
+    "chiihou": pgettext_lazy("yaku", "Chiihou"),
+    "daisangen": pgettext_lazy("yaku", "Daisangen"),
+    "shousuushii": pgettext_lazy("yaku", "Shousuushii"),
+    "daisuushii": pgettext_lazy("yaku", "Daisuushii"),
+    "tsuuiisou": pgettext_lazy("yaku", "Tsuuiisou"),
+    "chinroutou": pgettext_lazy("yaku", "Chinroutou"),
+    "ryuuiisou": pgettext_lazy("yaku", "Ryuuiisou"),
+    "suuankou": pgettext_lazy("yaku", "Suuankou"),
+    "suuankou_tanki": pgettext_lazy("yaku", "Suuankou tanki"),
+    "suukantsu": pgettext_lazy("yaku", "Suukantsu"),
+    "chuuren": pgettext_lazy("yaku", "Chuuren poutou"),
+    "junsei_chuuren": pgettext_lazy("yaku", "Junsei chuuren poutou"),
+    "kokushi": pgettext_lazy("yaku", "Kokushi"),
+    "kokushi_13": pgettext_lazy("yaku", "Kokushi, 13-sided wait"),
+    "daisharin": pgettext_lazy("yaku", "Daisharin"),
+    "paarenchan": pgettext_lazy("yaku", "Paarenchan"),
+    "sashikomi": pgettext_lazy("yaku", "Sashikomi"),
+    "other": pgettext_lazy("yaku", "Another yakuman"),
+    "other_double": pgettext_lazy("yaku", "Another double yakuman"),
+}
+
+# The engine's refusals (scoring.errors codes), as a reader at the table needs
+# them. In English the engine's own message is shown: it carries the detail
+# (which tile, which han and fu).
+REFUSALS: dict[str, str] = {
+    "fu_not_possible": _("That han and fu are not a possible hand"),
+    "invalid_tile": _("A tile is not written as the game knows it"),
+    "invalid_meld": _("A call is not a possible set"),
+    "invalid_seat": _("A seat is not one of the four"),
+    "no_winner": _("Nobody is marked as the winner"),
+    "no_loser": _("Nobody is marked as dealing in"),
+    "loser_is_winner": _("The player who dealt in cannot also win"),
+    "invalid_penalty": _("The penalty is not possible"),
+    "invalid_wind": _("The wind is not one of the four"),
+    "invalid_value": _("A value is out of range"),
+    "invalid_pao": _("The pao is not possible"),
+    "end_not_possible": _("The game cannot end here"),
+    "duplicate_seat": _("A seat is named twice"),
+    "too_many_red_fives": _("Too many red fives"),
+    "too_many_copies": _("More than four copies of a tile"),
+    "invalid_sticks": _("The riichi sticks do not add up"),
+    "invalid_scores": _("The scores do not add up"),
+    "invalid_outcome": _("That outcome is not possible here"),
+    "yakuman_not_possible": _("That yakuman is not possible"),
+    "yakuman_not_allowed": _("This ruleset does not allow that yakuman"),
+    "wrong_tile_count": _("The hand has the wrong number of tiles"),
+    "win_not_in_hand": _("The winning tile is not in the hand"),
+    "ura_without_riichi": _("Ura dora count only with riichi"),
+    "riichi_open_hand": _("An open hand cannot declare riichi"),
+    "renhou_not_allowed": _("This ruleset does not allow renhou"),
+    "not_winning": _("These tiles are not a winning hand"),
+    "no_yaku": _("The hand has no yaku"),
+    "no_offender": _("Nobody is marked as making the chombo"),
+    "nagashi_not_allowed": _("This ruleset does not allow nagashi mangan"),
+    "ippatsu_without_riichi": _("Ippatsu needs riichi"),
+    "situation_conflict": _("Two of the ticked situations cannot happen together"),
+    "invalid_honba": _("The honba count is not possible"),
+    "invalid_round": _("The round is not possible"),
+    "invalid_end": _("The game cannot end that way"),
+    "invalid_flag": _("A ticked situation is not possible here"),
+    "invalid_rules": _("The ruleset is not valid"),
+    "stale": _("The game changed since this was loaded"),
+}
+
+
+def yaku_name(yaku_id: str) -> str:
+    """The yaku, yakuman or bonus ``yaku_id`` in the reader's language."""
+    return YAKU.get(yaku_id) or yaku_id.replace("_", " ")
+
+
+def refusal(code: str, message: str) -> str:
+    """An engine refusal in the reader's language: in English the engine's
+    own message, which is the detailed one; in another language the
+    translated sense of its code."""
+    if (get_language() or "en").split("-")[0] == "en" or code not in REFUSALS:
+        return message
+    return str(REFUSALS[code])
+
+
+# The abortive draws by the engine's id; in English lower case, as the hand log writes them.
+ABORT_REASONS: dict[str, str] = {
+    "kyuushu_kyuuhai": _("kyuushu kyuuhai"), "suufon_renda": _("suufon renda"),
+    "suucha_riichi": _("suucha riichi"), "suukaikan": _("suukaikan"), "sanchahou": _("sanchahou"),
+}
+
+
+def abort_reason_text(reason: str) -> str:
+    """An abortive draw's reason as the reader calls it ("kyuushu kyuuhai", 九種九牌)."""
+    return str(ABORT_REASONS.get(reason) or reason.replace("_", " "))
+
+
+# A player list's refusals (league.tournament.roster, pure), by code; the
+# values each names fill the placeholders. The column names are the file's
+# own (English, as its header must write them).
+ROSTER: dict[str, str] = {
+    "empty": _("the file is empty; line 1 must name the columns"),
+    "too_many": _("a list holds at most %(n)s players"),
+    "too_many_cells": _("%(cells)s cells, but the header names %(columns)s columns"),
+    "duplicate": _("%(value)s is already on line %(earlier)s"),
+    "no_players": _("the file has a header but no players"),
+    "unknown_column": _("unknown column “%(column)s” (known: %(known)s)"),
+    "column_twice": _("column “%(column)s” appears twice"),
+    "missing_column": _("the header lacks the “%(column)s” column"),
+    "not_a_number": _("“%(value)s” is not a whole number from 1"),
+    "empty_cell": _("is empty"),
+    "too_long": _("is longer than %(limit)s characters"),
+    "not_ema": _("“%(value)s” is not an EMA number (digits only)"),
+    "not_country": _("“%(value)s” is not an ISO 3166 country code (two letters, e.g. NL, JP)"),
+    "not_yes_no": _("“%(value)s” is not yes or no"),
+}
+
+
+def roster_error(error: Any) -> str:
+    """A ``roster.RowError`` in the reader's language: "line 3: country: ..."."""
+    if (get_language() or "en").split("-")[0] == "en" or error.code not in ROSTER:
+        return str(error)
+    text = str(ROSTER[error.code]) % dict(error.values)
+    if error.field:
+        text = _("%(column)s: %(problem)s") % {"column": error.field, "problem": text}
+    return _("line %(line)s: %(problem)s") % {"line": error.line, "problem": text} if error.line else text
