@@ -27,7 +27,6 @@ from league.tiebreaks import RULES
 from league.views.staff import staff_required
 from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
-
 # The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
 RULE_NAMES = {
     "head_to_head": _("head-to-head"), "firsts": _("most firsts"), "best_game": _("best single game"),
