@@ -39,9 +39,9 @@ from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.exceptions import MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.text import compress_sequence
@@ -171,7 +171,8 @@ def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
         "Last-Modified": _http_date(entry.changed),
         # Kept, but asked again each time: a 304 when nothing changed.
         "Cache-Control": "no-cache",
-        "Vary": "Accept-Encoding, Cookie",
+        # The language comes from the switch's cookie or from Accept-Language.
+        "Vary": "Accept-Encoding, Accept-Language, Cookie",
     }
     if _not_modified(request, entry):
         response = HttpResponse(status=304, headers=headers)
@@ -308,19 +309,23 @@ class CachedPageMiddleware:
     (CommonMiddleware's slash redirect is for 404s); the host is checked
     here as CommonMiddleware checks it. Anything else, and any page not in
     the cache, goes on to the view. The page key holds the language, which
-    LocaleMiddleware would set later in the chain: with it installed, this
-    middleware steps aside and the pages are served by the view's decorator.
+    LocaleMiddleware sets later in the chain: this middleware reads it the
+    same way first (the switch's cookie, else Accept-Language; the URLs carry
+    no language prefix), and answers with the headers LocaleMiddleware adds.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        if "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE:
-            raise MiddlewareNotUsed("the page key's language is known only after LocaleMiddleware")
         self.get_response = get_response
+        self.locale = "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method in ("GET", "HEAD"):
+            if self.locale:
+                request.LANGUAGE_CODE = translation.get_language_from_request(request)
             response = _from_cache(request)
             if response is not None:
+                if self.locale:
+                    response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
                 return response
         return self.get_response(request)
 

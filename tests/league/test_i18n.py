@@ -106,3 +106,23 @@ def test_exports_do_not_change_with_the_language() -> None:
         body = b"".join(en.streaming_content) if en.streaming else en.content
         assert body == (b"".join(ja.streaming_content) if ja.streaming else ja.content)
         assert len(body) > 100
+
+
+def test_the_page_cache_middleware_answers_in_the_visitors_language() -> None:
+    """CachedPageMiddleware answers before LocaleMiddleware runs: it reads the
+    language the same way (the switch's cookie over Accept-Language), so a
+    cached page is served early in each language, never the other one's."""
+    from django.conf import settings
+
+    series, _live = _series_with_games()
+    url = reverse("series-standings", args=[series.slug])
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="en")
+    japanese.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    english = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    for client, lang in ((japanese, "ja"), (english, "en"), (Client(HTTP_ACCEPT_LANGUAGE="ja"), "ja")):
+        client.get(url)  # rendered through every middleware, then cached
+        again = client.get(url)
+        assert not hasattr(again.wsgi_request, "user")  # served by the middleware, before sessions and login
+        assert f'<html lang="{lang}">'.encode() in again.content
+        assert again["Content-Language"] == lang and "Accept-Language" in again["Vary"]
