@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = "League"
+
+    def ready(self) -> None:
+        # league.entry is Django-free (the phone runs it too): its words are
+        # translated through what is installed here, in the request's language.
+        from django.utils.translation import gettext, ngettext
+
+        from league.entry import translation
+        from league.terms import abort_reason_text, refusal, yaku_name
+
+        translation.install(gettext=gettext, ngettext=ngettext, yaku_name=yaku_name, refusal=refusal,
+                            abort_reason=abort_reason_text)

@@ -16,6 +16,8 @@ from typing import Any
 
 from league.bounds import MAX_HAN, text_problem
 from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
+from league.entry.translation import gettext as _
+from league.entry.translation import refusal, yaku_name
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
 from scoring.hand_api import hand_request
@@ -48,6 +50,15 @@ def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
         problem = text_problem(getattr(hand, key))
         if problem:
             raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
+
+
+def value_text(*, han: int | None = None, fu: int | None = None, yakuman: int = 0) -> str:
+    """What a win is worth in words: "3 han 40 fu", "yakuman", "2x yakuman"."""
+    if yakuman:
+        return _("yakuman") if yakuman == 1 else _("%(n)dx yakuman") % {"n": yakuman}
+    if fu is not None:
+        return _("%(han)d han %(fu)d fu") % {"han": han, "fu": fu}
+    return _("%(han)d han") % {"han": han}
 
 
 def caller_field(err: ScoringError, hand_index: int | None = None) -> tuple[str | None, str]:
@@ -133,22 +144,22 @@ class HandEntry:
             tenpai, nagashi = seat_set(data.get("tenpai", [])), seat_set(data.get("nagashi", []))
             if not tenpai and not nagashi and not data.get("all_noten"):
                 # An untouched draw is more often a forgotten tap than four noten hands.
-                self.add_error("tenpai", "Tick who was tenpai, or confirm nobody was.")
+                self.add_error("tenpai", _("Tick who was tenpai, or confirm nobody was."))
             elif data.get("all_noten") and tenpai:
-                self.add_error("all_noten", "Some seats are ticked tenpai: untick them or this box.")
+                self.add_error("all_noten", _("Some seats are ticked tenpai: untick them or this box."))
             else:
                 result = sg.Draw(tenpai=tenpai, nagashi=nagashi)
         elif outcome == ABORT:
             if not data.get("abort_reason"):
-                self.add_error("abort_reason", "Choose why the hand was aborted.")
+                self.add_error("abort_reason", _("Choose why the hand was aborted."))
             elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
                 # Four sticks go on the table before the abort; without them 4,000 would vanish.
-                self.add_error("riichi", "Suucha riichi means all four declared riichi: tick all four sticks.")
+                self.add_error("riichi", _("Suucha riichi means all four declared riichi: tick all four sticks."))
             else:
                 result = sg.Abort(reason=sg.AbortReason(data["abort_reason"]))
         elif outcome == CHOMBO:
             if not data.get("offender"):
-                self.add_error("offender", "Choose who made the chombo.")
+                self.add_error("offender", _("Choose who made the chombo."))
             else:
                 result = sg.Chombo(offender=int(data["offender"]))
             riichi = ()  # a chombo voids the hand: no stick from it is paid
@@ -162,20 +173,20 @@ class HandEntry:
         winners = seat_set(data.get("winners", []))
         loser = data.get("loser")
         if not winners:
-            self.add_error("winners", "Tick who won.")
+            self.add_error("winners", _("Tick who won."))
         elif len(winners) == 3 and "sanchahou" in self.rules.abortive_draws:
             # Said here, before han and fu are asked for three winners.
-            self.add_error("winners", "Under these rules a triple ron is an abortive draw: choose Abortive draw, "
-                                      "then Sanchahou.")
+            self.add_error("winners", _("Under these rules a triple ron is an abortive draw: choose Abortive draw, "
+                                        "then Sanchahou."))
             return None
         elif len(winners) > 1 and self.rules.multiple_ron == "head_bump":
-            self.add_error("winners", "Under these rules only the winner nearest the discarder wins (head bump): "
-                                      "tick one.")
+            self.add_error("winners", _("Under these rules only the winner nearest the discarder wins (head bump): "
+                                        "tick one."))
             return None
         if not loser:
-            self.add_error("loser", "Choose who dealt in.")
+            self.add_error("loser", _("Choose who dealt in."))
         elif int(loser) in winners:
-            self.add_error("loser", f"{self.names[int(loser)]} cannot both win and deal in.")
+            self.add_error("loser", _("%(who)s cannot both win and deal in.") % {"who": self.names[int(loser)]})
         # Winners are listed from the discarder's right, as the engine reads them.
         if loser:
             winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
@@ -187,7 +198,7 @@ class HandEntry:
 
     def _clean_tsumo(self, data: dict[str, Any]) -> sg.Tsumo | None:
         if not data.get("winner"):
-            self.add_error("winner", "Choose who won.")
+            self.add_error("winner", _("Choose who won."))
             return None
         s = int(data["winner"])
         self.win_seats = (s,)
@@ -213,58 +224,58 @@ class HandEntry:
             t_han, t_fu, t_yakuman, reasons = analysed
             if t_yakuman:
                 if yakuman and yakuman != t_yakuman:
-                    self.add_error(f"yakuman_{s}", f"The tiles make {t_yakuman}x yakuman.")
+                    self.add_error(f"yakuman_{s}", _("The tiles make %(n)dx yakuman.") % {"n": t_yakuman})
                 yakuman, han, fu = t_yakuman, None, None
             elif han is None and fu is None and not yakuman:
                 han, fu = t_han, t_fu
             elif (han, fu) != (t_han, t_fu):
-                self.add_error(f"han_{s}", f"The tiles make {t_han} han {t_fu} fu; clear han and fu or fix the tiles.")
+                self.add_error(f"han_{s}", _("The tiles make %(han)s han %(fu)s fu; clear han and fu or fix the tiles.")
+                               % {"han": t_han, "fu": t_fu})
         picked = data.get(f"yaku_{s}") or []
         if picked and not yakuman:
             total = self._from_yaku(data, s, picked)
             if total is not None:
                 table = yaku_table(self.rules)
                 dora = data.get(f"dora_{s}") or 0
-                reasons = [table[y][0] for y in picked] + ([f"{dora} dora"] if dora else [])
+                reasons = [table[y][0] for y in picked] + ([_("%(n)d dora") % {"n": dora}] if dora else [])
                 if han is None:
                     han = min(total, 13)
                 elif han != min(total, 13):
-                    self.add_error(f"han_{s}", f"The yaku picked make {total} han, not {han}.")
+                    self.add_error(f"han_{s}", _("The yaku picked make %(total)s han, not %(han)s.")
+                                   % {"total": total, "han": han})
                 if fu is None and "chiitoitsu" in picked:
                     fu = 25
                 elif fu is None and "pinfu" in picked:
                     fu = 20 if tsumo else 30
         if yakuman:
             if han is not None or fu is not None:
-                self.add_error(f"yakuman_{s}", "Give han and fu, or yakuman, not both.")
+                self.add_error(f"yakuman_{s}", _("Give han and fu, or yakuman, not both."))
                 return None
             if pao is not None and int(pao) == s:
-                self.add_error(f"pao_{s}", "The liable seat cannot be the winner.")
+                self.add_error(f"pao_{s}", _("The liable seat cannot be the winner."))
                 return None
             if pao is not None and named and not set(named) & set(self.rules.pao):
-                self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
+                self.add_error(f"pao_{s}", _("Pao applies only to %(yakuman)s.") % {"yakuman": self._pao_names()})
                 return None
-            self.counted[s] = ("yakuman" if yakuman == 1 else f"{yakuman}x yakuman") + (
-                f" ({', '.join(reasons)})" if reasons else "")
+            self.counted[s] = value_text(yakuman=yakuman) + (f" ({_(', ').join(reasons)})" if reasons else "")
             return sg.Win(winner=s, yakuman=yakuman, pao=None if pao is None else int(pao))
         if pao is not None:
-            self.add_error(f"pao_{s}", f"Pao applies only to {self._pao_names()}.")
+            self.add_error(f"pao_{s}", _("Pao applies only to %(yakuman)s.") % {"yakuman": self._pao_names()})
             return None
         if han is None:
-            self.add_error(f"han_{s}", f"How many han for {self.names[s]}?")
+            self.add_error(f"han_{s}", _("How many han for %(who)s?") % {"who": self.names[s]})
             return None
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
-            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", err.message, err.code)
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal(err.code, err.message), err.code)
             return None
-        self.counted[s] = f"{han} han" + (f" {fu} fu" if fu is not None else "") + (
-            f" ({', '.join(reasons)})" if reasons else "")
+        self.counted[s] = value_text(han=han, fu=fu) + (f" ({_(', ').join(reasons)})" if reasons else "")
         return sg.Win(winner=s, han=han, fu=fu)
 
     def _pao_names(self) -> str:
         table = yakuman_table(self.rules)
-        return " and ".join(table[y][0] if y in table else y for y in sorted(self.rules.pao)) or "no yakuman here"
+        return _(" and ").join(table[y][0] if y in table else y for y in sorted(self.rules.pao)) or _("no yakuman here")
 
     def _from_yaku(self, data: dict[str, Any], s: int, picked: Sequence[str]) -> int | None:
         table = yaku_table(self.rules)
@@ -274,10 +285,11 @@ class HandEntry:
         for y in picked:
             name, closed, open_ = table[y]
             if y in ("riichi", "double_riichi") and str(s) not in sticks:
-                self.add_error(f"yaku_{s}", f"{name} is picked but {self.names[s]}'s riichi stick is not ticked.")
+                self.add_error(f"yaku_{s}", _("%(yaku)s is picked but %(who)s's riichi stick is not ticked.")
+                               % {"yaku": name, "who": self.names[s]})
                 return None
             if is_open and not open_:
-                self.add_error(f"yaku_{s}", f"{name} needs a closed hand.")
+                self.add_error(f"yaku_{s}", _("%(yaku)s needs a closed hand.") % {"yaku": name})
                 return None
             total += open_ if is_open else closed
         self.yaku.append({"winner": s, "yaku": list(picked), "dora": data.get(f"dora_{s}") or 0, "open": is_open})
@@ -291,11 +303,11 @@ class HandEntry:
             return None
         win = (data.get(f"win_tile_{s}") or "").strip()
         if not win:
-            self.add_error(f"win_tile_{s}", "Which tile completed the hand?")
+            self.add_error(f"win_tile_{s}", _("Which tile completed the hand?"))
             return None
         melds = []
         for part in filter(None, (p.strip() for p in re.split(r"[,;]", data.get(f"melds_{s}") or ""))):
-            kind, _, meld_tiles = part.partition(" ")
+            kind, _sep, meld_tiles = part.partition(" ")
             melds.append({"type": kind.lower(), "tiles": meld_tiles.replace(" ", "")})
         winds = "ESWN"
         request: dict[str, Any] = {
@@ -313,7 +325,8 @@ class HandEntry:
         flags = set(data.get(f"flags_{s}") or [])
         if "double_riichi" in flags:
             if not riichi:
-                self.add_error(f"flags_{s}", f"Double riichi is ticked but {self.names[s]}'s riichi stick is not.")
+                self.add_error(f"flags_{s}", _("Double riichi is ticked but %(who)s's riichi stick is not.")
+                               % {"who": self.names[s]})
                 return None
             request["double_riichi"] = True
         elif riichi:
@@ -325,11 +338,11 @@ class HandEntry:
         except ScoringError as err:
             field = {"win": f"win_tile_{s}", "melds": f"melds_{s}", "dora": "dora_indicators",
                      "ura": "ura_indicators"}.get((err.field or "").split("[")[0].split(".")[0], f"tiles_{s}")
-            self.add_error(field, err.message, err.code)
+            self.add_error(field, refusal(err.code, err.message), err.code)
             return None
         stored = {k: v for k, v in request.items() if k != "rules"}
         self.tiles.append({"winner": s, **stored})
-        reasons = [y["id"].replace("_", " ") + (f" {y['han']}" if y["id"] in DORA_IDS else "") for y in out["yaku"]]
+        reasons = [yaku_name(y["id"]) + (f" {y['han']}" if y["id"] in DORA_IDS else "") for y in out["yaku"]]
         if out["yakuman"]:
             return 0, None, out["yakuman"], reasons
         return out["han"], out["fu"], 0, reasons

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from league.entry.translation import gettext as _
+from league.entry.translation import yaku_name
 from scoring.rules import Renhou, Ruleset
 
 FU_CHOICES = (20, 25, *range(30, 150, 10))
@@ -14,6 +16,8 @@ HAN_CHOICES = tuple((str(h), str(h)) for h in range(1, 13)) + (("13", "13+"),)
 
 # Yakuman by name: (id, name, worth under a double-yakuman ruleset). The ids
 # are the tile analysis' own; "other" keeps a count entered without a name.
+# The names shown are ``translation.yaku_name``'s, in the reader's language
+# (``league.terms`` on the server); these English ones name the rows here.
 YAKUMAN: tuple[tuple[str, str, int], ...] = (
     ("daisangen", "Daisangen", 1),
     ("kokushi", "Kokushi", 1),
@@ -35,12 +39,14 @@ YAKUMAN: tuple[tuple[str, str, int], ...] = (
 )
 # How many choices each value field shows as tap targets; the rest sit behind a "more" target.
 SHOWN = {"han": 6, "fu": 7, "yakuman": 3}
+# The situations a tile hand may add: (id, English name); the form shows
+# them by id in the reader's language (``league.forms.hand_fields``).
 FLAG_CHOICES = (
     ("ippatsu", "Ippatsu"),
     ("double_riichi", "Double riichi"),
     ("haitei", "Haitei"),
     ("houtei", "Houtei"),
-    ("rinshan", "Rinshan"),
+    ("rinshan", "Rinshan kaihou"),
     ("chankan", "Chankan"),
 )
 
@@ -80,21 +86,22 @@ YAKU: tuple[tuple[str, str, int, int], ...] = (
 
 def yaku_table(rules: Ruleset) -> dict[str, tuple[str, int, int]]:
     """The pickable yaku under ``rules``: id -> (name, closed han, open han)."""
-    table = {y: (name, closed, open_) for y, name, closed, open_ in YAKU}
+    table = {y: (yaku_name(y), closed, open_) for y, _name, closed, open_ in YAKU}
+    table["haitei"] = (_("Haitei / houtei"), *table["haitei"][1:])  # one pick for either last tile
     if not rules.open_tanyao:
-        table["tanyao"] = ("Tanyao", 1, 0)
+        table["tanyao"] = (yaku_name("tanyao"), 1, 0)
     if rules.renhou is Renhou.HAN5:
-        table["renhou"] = ("Renhou", 5, 0)
+        table["renhou"] = (yaku_name("renhou"), 5, 0)
     elif rules.renhou is Renhou.MANGAN:
-        table["renhou"] = ("Renhou (mangan)", 5, 0)
+        table["renhou"] = (_("Renhou (mangan)"), 5, 0)
     return table
 
 
 def yakuman_table(rules: Ruleset) -> dict[str, tuple[str, int]]:
     """The yakuman a scorer may name under ``rules``: id -> (name, worth)."""
-    table = {y: (name, worth if rules.double_yakuman else 1) for y, name, worth in YAKUMAN}
+    table = {y: (yaku_name(y), worth if rules.double_yakuman else 1) for y, _name, worth in YAKUMAN}
     if rules.renhou is Renhou.YAKUMAN:
-        table["renhou"] = ("Renhou", 1)
+        table["renhou"] = (yaku_name("renhou"), 1)
     return table
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from league.entry.hand import value_text
+from league.entry.translation import abort_reason, ngettext
+from league.entry.translation import gettext as _
 from scoring import game as sg
 from scoring.rules import RIICHI_STICK
 
@@ -25,17 +28,17 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
     """
     K = sg.TransferKind
     lines: list[str] = []
-    deposits = [names[t.payer] for t in kyoku.transfers if t.kind is K.RIICHI and t.payer is not None]
+    deposits = [str(names[t.payer]) for t in kyoku.transfers if t.kind is K.RIICHI and t.payer is not None]
     if deposits:
-        verb = "puts" if len(deposits) == 1 else "each put"
-        lines.append(f"{' and '.join(deposits)} {verb} a riichi stick on the table")
+        lines.append(ngettext("%(who)s puts a riichi stick on the table", "%(who)s each put a riichi stick on the table",
+                              len(deposits)) % {"who": _(" and ").join(deposits)})
     wins: dict[tuple[int, int], list[int]] = {}
     for t in kyoku.transfers:
         if t.kind in (K.HAND, K.HONBA) and t.payer is not None and t.receiver is not None:
             parts = wins.setdefault((t.payer, t.receiver), [0, 0])
             parts[t.kind is K.HONBA] += t.amount
     done: set[tuple[int, int]] = set()
-    notes = {K.NOTEN: "noten", K.NAGASHI: "nagashi mangan", K.CHOMBO: "chombo"}
+    notes = {K.NOTEN: _("noten"), K.NAGASHI: _("nagashi mangan"), K.CHOMBO: _("chombo")}
     for t in kyoku.transfers:
         if t.kind in (K.HAND, K.HONBA) and t.payer is not None and t.receiver is not None:
             key = (t.payer, t.receiver)
@@ -44,14 +47,19 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
             done.add(key)
             hand, honba = wins[key]
             amount = f"{hand:,} + {honba:,}" if hand and honba else f"{hand or honba:,}"
-            lines.append(f"{names[t.payer]} pays {names[t.receiver]} {amount}")
+            lines.append(_("%(payer)s pays %(receiver)s %(amount)s") % {
+                "payer": names[t.payer], "receiver": names[t.receiver], "amount": amount})
         elif t.kind in notes and t.payer is not None and t.receiver is not None:
-            lines.append(f"{names[t.payer]} pays {names[t.receiver]} {t.amount:,} ({notes[t.kind]})")
+            lines.append(_("%(payer)s pays %(receiver)s %(amount)s (%(why)s)") % {
+                "payer": names[t.payer], "receiver": names[t.receiver], "amount": f"{t.amount:,}",
+                "why": notes[t.kind]})
         elif t.kind is K.STICKS and t.receiver is not None:
             n = t.amount // RIICHI_STICK
-            lines.append(f"{names[t.receiver]} takes {n} riichi stick{'s' if n != 1 else ''} ({t.amount:,})")
+            lines.append(ngettext("%(who)s takes %(n)d riichi stick (%(amount)s)",
+                                  "%(who)s takes %(n)d riichi sticks (%(amount)s)", n) % {
+                "who": names[t.receiver], "n": n, "amount": f"{t.amount:,}"})
     if len(lines) == (1 if deposits else 0):
-        lines.append("No other payments" if deposits else "No payments")
+        lines.append(_("No other payments") if deposits else _("No payments"))
     return lines
 
 
@@ -60,23 +68,26 @@ def describe_entry(hand: sg.HandInput, names: Sequence[str]) -> str:
     "ron: West Carol from East Alice, 3 han 40 fu; riichi West Carol"."""
 
     def value(w: sg.Win | sg.Tsumo) -> str:
-        if w.yakuman:
-            return "yakuman" if w.yakuman == 1 else f"{w.yakuman}x yakuman"
-        return f"{w.han} han" + (f" {w.fu} fu" if w.fu is not None else "")
+        return value_text(han=w.han, fu=w.fu, yakuman=w.yakuman)
+
+    def listed(seats: Sequence[int]) -> str:
+        return _(", ").join(str(names[s]) for s in seats)
 
     o = hand.outcome
     if isinstance(o, sg.Ron):
-        text = "ron: " + ", ".join(f"{names[w.winner]} from {names[o.loser]}, {value(w)}" for w in o.wins)
+        text = _("ron: %(wins)s") % {"wins": _(", ").join(
+            _("%(winner)s from %(loser)s, %(value)s") % {"winner": names[w.winner], "loser": names[o.loser],
+                                                         "value": value(w)} for w in o.wins)}
     elif isinstance(o, sg.Tsumo):
-        text = f"tsumo: {names[o.winner]}, {value(o)}"
+        text = _("tsumo: %(winner)s, %(value)s") % {"winner": names[o.winner], "value": value(o)}
     elif isinstance(o, sg.Draw):
-        text = "draw, tenpai " + (", ".join(names[s] for s in o.tenpai) or "nobody")
+        text = _("draw, tenpai %(who)s") % {"who": listed(o.tenpai) or _("nobody")}
         if o.nagashi:
-            text += "; nagashi " + ", ".join(names[s] for s in o.nagashi)
+            text += _("; nagashi %(who)s") % {"who": listed(o.nagashi)}
     elif isinstance(o, sg.Abort):
-        text = f"abortive draw ({str(o.reason).replace('_', ' ')})"
+        text = _("abortive draw (%(reason)s)") % {"reason": abort_reason(str(o.reason))}
     else:
-        text = f"chombo by {names[o.offender]}"
+        text = _("chombo by %(who)s") % {"who": names[o.offender]}
     if hand.riichi:
-        text += "; riichi " + ", ".join(names[s] for s in hand.riichi)
+        text += _("; riichi %(who)s") % {"who": listed(hand.riichi)}
     return text

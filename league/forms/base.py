@@ -9,8 +9,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from league.entry.words import seat_words
-from league.models import WINDS, Game
+from league.models import WIND_NAMES, Game
 from league.services import ServiceError
+from league.terms import refusal
 
 SEATS = (0, 1, 2, 3)
 
@@ -18,7 +19,7 @@ SEATS = (0, 1, 2, 3)
 def seat_names(game: Game) -> list[str]:
     """"East Alice", "South Bob"...: the wind each player started in, then the name."""
     seats = sorted(game.seats.all(), key=lambda s: s.seat)
-    return [f"{WINDS[s.seat]} {s.player.name}" for s in seats]
+    return [f"{WIND_NAMES[s.seat]} {s.player.name}" for s in seats]
 
 
 def seat_choices(names: Sequence[str]) -> list[tuple[str, str]]:
@@ -42,7 +43,7 @@ class StaffForm(forms.Form):
         return None
 
     def add_service_error(self, err: ServiceError) -> None:
-        self.add_error(self.service_field(err.field), ValidationError(self.words(err.message), code=err.code))
+        self.add_error(self.service_field(err.field), ValidationError(self.words(refusal(err.code, err.message)), code=err.code))
 
     def words(self, message: str) -> str:
         """The engine counts seats 0-3; staff know them by wind and name."""

@@ -70,7 +70,7 @@ class HandForm(StaffForm):
                 m = re.fullmatch(r"\w+_([0-3])", name)
                 if m and name not in ("abort_reason",):
                     label = f"{self.names[int(m[1])]}, {label.lower()}"
-            label = label.rstrip("?")
+            label = label.rstrip("?？")
             items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in errors)
         return items
 

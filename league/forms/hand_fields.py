@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
+from league.entry import tables
 from league.entry.tables import (  # noqa: F401  (re-exported: the form's vocabulary lives in league.entry)
-    FLAG_CHOICES,
     FU_CHOICES,
     HAN_CHOICES,
     SHOWN,
@@ -23,78 +25,84 @@ from league.entry.tables import (  # noqa: F401  (re-exported: the form's vocabu
 )
 from league.forms.base import SEATS, seat_choices
 from league.models import Hand
+from league.terms import yaku_name
 from scoring.rules import Ruleset
+
+# The situations a tile hand may add, named in the reader's language.
+FLAG_CHOICES = tuple((y, yaku_name(y)) for y, _english in tables.FLAG_CHOICES)
 
 
 def hand_fields(rules: Ruleset, names: Sequence[str]) -> dict[str, forms.Field]:
     """Every field of the hand form under ``rules``, in the order the page shows them."""
     seats = seat_choices(names)
     outcomes = [
-        (Hand.Outcome.RON, "Ron"),
-        (Hand.Outcome.TSUMO, "Tsumo"),
-        (Hand.Outcome.DRAW, "Draw"),
+        (Hand.Outcome.RON, _("Ron")),
+        (Hand.Outcome.TSUMO, _("Tsumo")),
+        (Hand.Outcome.DRAW, _("Draw")),
     ]
     if rules.abortive_draws:
-        outcomes.append((Hand.Outcome.ABORT, "Abort"))
-    outcomes.append((Hand.Outcome.CHOMBO, "Chombo"))
+        outcomes.append((Hand.Outcome.ABORT, _("Abort")))
+    outcomes.append((Hand.Outcome.CHOMBO, _("Chombo")))
     f: dict[str, forms.Field] = {}
     f["number"] = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     # The state the entry was built on (scoring.digest) and the client's key for it.
     f["state"] = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     f["key"] = forms.RegexField(r"^[A-Za-z0-9-]{8,64}$", widget=forms.HiddenInput, required=False)
-    f["outcome"] = forms.ChoiceField(label="What happened?", choices=outcomes, widget=forms.RadioSelect,
-                                     error_messages={"required": "Choose what happened."})
-    f["winners"] = forms.MultipleChoiceField(label="Who won?", choices=seats, required=False,
+    f["outcome"] = forms.ChoiceField(label=_("What happened?"), choices=outcomes, widget=forms.RadioSelect,
+                                     error_messages={"required": _("Choose what happened.")})
+    f["winners"] = forms.MultipleChoiceField(label=_("Who won?"), choices=seats, required=False,
                                              widget=forms.CheckboxSelectMultiple,
-                                             help_text="Tick two for a double ron.")
-    f["loser"] = forms.ChoiceField(label="Who dealt in?", choices=seats, required=False, widget=forms.RadioSelect)
-    f["winner"] = forms.ChoiceField(label="Who won?", choices=seats, required=False, widget=forms.RadioSelect)
+                                             help_text=_("Tick two for a double ron."))
+    f["loser"] = forms.ChoiceField(label=_("Who dealt in?"), choices=seats, required=False, widget=forms.RadioSelect)
+    f["winner"] = forms.ChoiceField(label=_("Who won?"), choices=seats, required=False, widget=forms.RadioSelect)
     fu = [(str(x), str(x)) for x in FU_CHOICES]
-    yakuman = [(y, name + (" (double)" if worth > 1 else "")) for y, (name, worth) in yakuman_table(rules).items()]
-    yaku = [(y, f"{name} ({closed}{'' if open_ == closed else f'/{open_}' if open_ else ' closed'})")
+    yakuman = [(y, format_lazy(_("{} (double)"), name) if worth > 1 else name)
+               for y, (name, worth) in yakuman_table(rules).items()]
+    yaku = [(y, format_lazy("{} ({})", name, closed if open_ == closed else f"{closed}/{open_}" if open_
+                            else format_lazy(_("{} closed"), closed)))
             for y, (name, closed, open_) in yaku_table(rules).items()]
     for s in SEATS:
         # Radio buttons shown as tap targets, not 13-item dropdowns.
-        f[f"han_{s}"] = forms.TypedChoiceField(label="Han", choices=HAN_CHOICES, coerce=int, empty_value=None,
+        f[f"han_{s}"] = forms.TypedChoiceField(label=_("Han"), choices=HAN_CHOICES, coerce=int, empty_value=None,
                                                required=False, widget=forms.RadioSelect)
-        f[f"fu_{s}"] = forms.TypedChoiceField(label="Fu", choices=fu, coerce=int, empty_value=None,
+        f[f"fu_{s}"] = forms.TypedChoiceField(label=_("Fu"), choices=fu, coerce=int, empty_value=None,
                                               required=False, widget=forms.RadioSelect)
-        f[f"yakuman_{s}"] = forms.MultipleChoiceField(label="Yakuman", choices=yakuman, required=False,
+        f[f"yakuman_{s}"] = forms.MultipleChoiceField(label=_("Yakuman"), choices=yakuman, required=False,
                                                       widget=forms.CheckboxSelectMultiple)
         if rules.pao:
-            f[f"pao_{s}"] = forms.ChoiceField(label="Pao: who fed the last set?", required=False,
-                                              choices=[("", "nobody"), *seats], widget=forms.RadioSelect)
-        f[f"yaku_{s}"] = forms.MultipleChoiceField(label="Yaku", choices=yaku, required=False,
+            f[f"pao_{s}"] = forms.ChoiceField(label=_("Pao: who fed the last set?"), required=False,
+                                              choices=[("", _("nobody")), *seats], widget=forms.RadioSelect)
+        f[f"yaku_{s}"] = forms.MultipleChoiceField(label=_("Yaku"), choices=yaku, required=False,
                                                    widget=forms.CheckboxSelectMultiple)
-        f[f"dora_{s}"] = forms.IntegerField(label="Dora (with aka and ura)", min_value=0, max_value=30,
+        f[f"dora_{s}"] = forms.IntegerField(label=_("Dora (with aka and ura)"), min_value=0, max_value=30,
                                             required=False)
-        f[f"open_{s}"] = forms.BooleanField(label="Open hand (called tiles)", required=False)
-        f[f"tiles_{s}"] = forms.CharField(label="Closed tiles with the winning tile", required=False,
-                                          max_length=60, help_text="e.g. 234m678p11s55z; 0 is a red five")
-        f[f"win_tile_{s}"] = forms.CharField(label="Winning tile", required=False, max_length=3)
-        f[f"melds_{s}"] = forms.CharField(label="Calls", required=False, max_length=80,
-                                          help_text="e.g. pon 555z, chi 123m, ankan 0555p")
-        f[f"flags_{s}"] = forms.MultipleChoiceField(label="Also", choices=FLAG_CHOICES, required=False,
+        f[f"open_{s}"] = forms.BooleanField(label=_("Open hand (called tiles)"), required=False)
+        f[f"tiles_{s}"] = forms.CharField(label=_("Closed tiles with the winning tile"), required=False,
+                                          max_length=60, help_text=_("e.g. 234m678p11s55z; 0 is a red five"))
+        f[f"win_tile_{s}"] = forms.CharField(label=_("Winning tile"), required=False, max_length=3)
+        f[f"melds_{s}"] = forms.CharField(label=_("Calls"), required=False, max_length=80,
+                                          help_text=_("e.g. pon 555z, chi 123m, ankan 0555p"))
+        f[f"flags_{s}"] = forms.MultipleChoiceField(label=_("Also"), choices=FLAG_CHOICES, required=False,
                                                     widget=forms.CheckboxSelectMultiple)
-    f["dora_indicators"] = forms.CharField(label="Dora indicators", required=False, max_length=40,
-                                           help_text="e.g. 4m 7z")
-    f["ura_indicators"] = forms.CharField(label="Ura dora indicators", required=False, max_length=40)
-    f["tenpai"] = forms.MultipleChoiceField(label="Who was tenpai?", choices=seats, required=False,
+    f["dora_indicators"] = forms.CharField(label=_("Dora indicators"), required=False, max_length=40,
+                                           help_text=_("e.g. 4m 7z"))
+    f["ura_indicators"] = forms.CharField(label=_("Ura dora indicators"), required=False, max_length=40)
+    f["tenpai"] = forms.MultipleChoiceField(label=_("Who was tenpai?"), choices=seats, required=False,
                                             widget=forms.CheckboxSelectMultiple)
-    f["all_noten"] = forms.BooleanField(label="Nobody was tenpai", required=False)
+    f["all_noten"] = forms.BooleanField(label=_("Nobody was tenpai"), required=False)
     if rules.nagashi_mangan:
-        f["nagashi"] = forms.MultipleChoiceField(label="Nagashi mangan", choices=seats, required=False,
+        f["nagashi"] = forms.MultipleChoiceField(label=_("Nagashi mangan"), choices=seats, required=False,
                                                  widget=forms.CheckboxSelectMultiple)
     if rules.abortive_draws:
         reasons = [(r.value, r.label) for r in Hand.AbortReason if r.value in rules.abortive_draws]
-        f["abort_reason"] = forms.ChoiceField(label="Why?", choices=reasons, required=False,
+        f["abort_reason"] = forms.ChoiceField(label=_("Why?"), choices=reasons, required=False,
                                               widget=forms.RadioSelect)
-    f["offender"] = forms.ChoiceField(label="Who made the chombo?", choices=seats, required=False,
+    f["offender"] = forms.ChoiceField(label=_("Who made the chombo?"), choices=seats, required=False,
                                       widget=forms.RadioSelect)
-    f["riichi"] = forms.MultipleChoiceField(label="Who declared riichi?", choices=seats, required=False,
+    f["riichi"] = forms.MultipleChoiceField(label=_("Who declared riichi?"), choices=seats, required=False,
                                             widget=forms.CheckboxSelectMultiple,
-                                            help_text="Each puts a 1,000 stick on the table.")
-    f["note"] = forms.CharField(label="Note", required=False, max_length=500)
+                                            help_text=_("Each puts a 1,000 stick on the table."))
+    f["note"] = forms.CharField(label=_("Note"), required=False, max_length=500)
     return f
 
 
@@ -145,7 +153,7 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
             f"{m['type']} {m['tiles']}" for m in (melds if isinstance(melds, list) else [])
             if isinstance(m, dict) and isinstance(m.get("type"), str) and isinstance(m.get("tiles"), str)
         )
-        data[f"flags_{s}"] = [k for k, _ in FLAG_CHOICES if entry.get(k)]
+        data[f"flags_{s}"] = [k for k, _label in FLAG_CHOICES if entry.get(k)]
         data["dora_indicators"] = " ".join(_texts(entry.get("dora")))
         data["ura_indicators"] = " ".join(_texts(entry.get("ura")))
     return data

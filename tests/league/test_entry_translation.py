@@ -1,0 +1,95 @@
+"""The hand form's words in the reader's language: ``league.entry`` (shared
+with the phone, no Django) translates through what ``LeagueConfig.ready``
+installs on the server, and stays English where nothing is installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from league import terms
+from league.entry import translation as entry_translation
+from league.models import Game
+
+pytestmark = pytest.mark.django_db
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_phones_english_yaku_names_are_the_servers() -> None:
+    """The phone names yaku from its own English table: the server's English
+    (``league.terms``) must be the same words, or the two would disagree."""
+    assert set(entry_translation.ENGLISH_YAKU) == set(terms.YAKU)
+    with translation.override("en"):
+        for yaku_id in terms.YAKU:
+            assert entry_translation.ENGLISH_YAKU[yaku_id] == str(terms.yaku_name(yaku_id)), yaku_id
+
+
+def test_without_django_the_entry_speaks_english() -> None:
+    """What the phone runs: nothing installed, so every word is the English msgid."""
+    code = (
+        "import sys\n"
+        "from league.entry import tables, translation, words\n"
+        "from league.entry.hand import value_text\n"
+        "from scoring import game as sg\n"
+        "from scoring.rules import get_ruleset\n"
+        "assert translation.gettext('Tick who won.') == 'Tick who won.'\n"
+        "assert translation.yaku_name('menzen_tsumo') == 'Menzen tsumo'\n"
+        "assert tables.yaku_table(get_ruleset('ema-2016'))['haitei'][0] == 'Haitei / houtei'\n"
+        "assert value_text(han=3, fu=40) == '3 han 40 fu'\n"
+        "names = ['East A', 'South B', 'West C', 'North D']\n"
+        "text = words.describe_entry(sg.HandInput(outcome=sg.Abort(reason=sg.AbortReason('kyuushu_kyuuhai')),"
+        " riichi=(0,)), names)\n"
+        "assert text == 'abortive draw (kyuushu kyuuhai); riichi East A', text\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+
+
+def _preview(client: Client, game: Game, fields: dict[str, Any]) -> Any:
+    url = reverse("staff-game", args=[game.pk])
+    form = client.get(url).context["form"]
+    hidden = {name: str(form[name].value()) for name in ("number", "state", "key")}
+    return client.post(url, {**hidden, "action": "preview", **fields})
+
+
+RIICHI_PINFU_TANYAO = {"outcome": "ron", "winners": ["1"], "loser": "0", "riichi": ["1"],
+                       "yaku_1": ["riichi", "pinfu", "tanyao"], "dora_1": "1"}
+
+
+def test_the_hand_form_speaks_japanese_and_then_english_again(as_scorer: Client, game: Game) -> None:
+    as_scorer.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    shown = _preview(as_scorer, game, RIICHI_PINFU_TANYAO)
+    south = shown.context["names"][1]
+    assert south.startswith("南 ")  # the seat's wind in Japanese too
+    counted = shown.context["counted"]
+    assert counted == [f"{south}: 4翻30符 (立直 (riichi)、平和 (pinfu)、断幺九 (tanyao)、ドラ1)"]
+    east = shown.context["names"][0]
+    assert f"{south}がリーチ棒を供託" in shown.context["payments"][0]
+    assert any(line.startswith(east) and "7,700" in line and "pays" not in line for line in shown.context["payments"])
+    # The picker's own words: a yaku's name and its han, a double yakuman.
+    page = shown.content.decode()
+    assert "立直 (riichi)" in page and "（ダブル）" in page
+
+    # The checks across fields (league.entry.hand), and an engine refusal.
+    refused = _preview(as_scorer, game, {"outcome": "ron", "loser": "0"})
+    assert refused.context["form"].errors["winners"] == ["和了した人を選んでください。"]
+    refused = _preview(as_scorer, game, {"outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "1", "fu_1": "20"})
+    assert refused.context["form"].errors["fu_1"] == ["その翻と符の組み合わせはありません"]
+
+    # The next reader in English gets English: nothing was kept in Japanese.
+    as_scorer.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    shown = _preview(as_scorer, game, RIICHI_PINFU_TANYAO)
+    south = shown.context["names"][1]
+    assert shown.context["counted"] == [f"{south}: 4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"]
+    refused = _preview(as_scorer, game, {"outcome": "ron", "loser": "0"})
+    assert refused.context["form"].errors["winners"] == ["Tick who won."]
