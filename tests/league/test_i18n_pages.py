@@ -51,6 +51,15 @@ NOT_PAGES = {
     "tournament-short": "a redirect to the player's page",
     "staff-signoff-resolve": "POST only: resolves a dispute and redirects",
     "staff-preview": "POST only: checked by posts() below",
+    # The staff pages as an offline web app (issue 20): scripts, files and JSON for the page's own script.
+    "staff-sw": "the service worker's script",
+    "staff-manifest": "the web app manifest (JSON)",
+    "staff-login-again": "POST only: the page's script renews a login, answered in JSON",
+    "offline-engine": "JSON for the phone's engine: the files to keep",
+    "offline-engine-js": "the phone engine's script",
+    "offline-engine-zip": "the phone engine's Python, a zip",
+    "offline-runtime": "a file of the Pyodide runtime",
+    "staff-offline-game": "a game as JSON for the phone's engine",
     # Actions: POST only, each redirects to a page above with its message;
     # posts() below sends some of them and reads the page they lead to.
     **{name: "POST only: an action that redirects with a message" for name in (
