@@ -10,11 +10,17 @@ height: 1.0 or less means the whole hand was entered without scrolling.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from django.core.signals import request_finished, request_started
+from django.urls import reverse
 from playwright.sync_api import Browser, Locator, Page
+
+from league.models import Game
 
 PHONE = {"width": 360, "height": 740}
 
@@ -90,3 +96,52 @@ def phone_page(browser: Browser, **options: object) -> Iterator[Page]:
         yield context.new_page()
     finally:
         context.close()
+        IN_FLIGHT.wait()
+
+
+class InFlight:
+    """How many requests the live server is still answering. A closed page may
+    leave one running (a queued save, a retry); on SQLite's shared in-memory
+    database it holds the tables, and the flush after the test fails with
+    "database table is locked", and the tests after it with it. So a phone's
+    page is closed, then these are waited for."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+        request_started.connect(self.started, weak=False)
+        request_finished.connect(self.finished, weak=False)
+
+    def started(self, sender: object, **kwargs: object) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, sender: object, **kwargs: object) -> None:
+        with self.lock:
+            self.count -= 1
+
+    def wait(self, seconds: float = 15.0) -> None:
+        # Bounded: a request the test client made without closing its
+        # response never counts down, and must not hold every test up.
+        end = time.monotonic() + seconds
+        while self.count > 0 and time.monotonic() < end:
+            time.sleep(0.05)
+        with self.lock:
+            self.count = max(self.count, 0)
+
+
+IN_FLIGHT = InFlight()
+
+
+def open_game(page: Page, base: str, game: Game, user: str = "referee") -> None:
+    """Log in as a scorer (the tests' password) and open the staff page of ``game``."""
+    page.goto(base + reverse("login"))
+    page.fill("#id_username", user)
+    page.fill("#id_password", "table-side-42")
+    page.click("button[type=submit]")
+    page.goto(base + reverse("staff-game", args=[game.pk]))
+
+
+def tap(page: Page, name: str, value: str | int) -> None:
+    """Tap the chip of the choice ``value`` of the field ``name``."""
+    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from league.models import EntryKey, Game
 from tests.browser.conftest import ARTIFACTS, screenshot
-from tests.browser.phone import PHONE, phone_page
+from tests.browser.phone import PHONE, open_game, phone_page, tap
 from tests.factories import draw, make_game, make_player, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,16 +44,6 @@ def other_phone(browser: Browser) -> Iterator[Page]:
     yield from phone_page(browser)
 
 
-def open_game(page: Page, base: str, game: Game, user: str = "referee") -> None:
-    page.goto(base + reverse("login"))
-    page.fill("#id_username", user)
-    page.fill("#id_password", "table-side-42")
-    page.click("button[type=submit]")
-    page.goto(base + reverse("staff-game", args=[game.pk]))
-
-
-def tap(page: Page, name: str, value: str | int) -> None:
-    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
 
 
 def tsumo_2_30(page: Page, seat: int = 1) -> None:

@@ -31,7 +31,7 @@ from league.models import EntryKey, Game
 from scoring.game import Draw, Ron, Tsumo
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.phone import PHONE, phone_page
+from tests.browser.phone import PHONE, open_game, phone_page, tap
 from tests.factories import make_game, make_player, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,16 +151,6 @@ def other_phone(browser: Browser) -> Iterator[Page]:
     yield from phone_page(browser)
 
 
-def open_game(page: Page, base: str, game: Game, user: str = "referee") -> None:
-    page.goto(base + reverse("login"))
-    page.fill("#id_username", user)
-    page.fill("#id_password", "table-side-42")
-    page.click("button[type=submit]")
-    page.goto(base + reverse("staff-game", args=[game.pk]))
-
-
-def tap(page: Page, name: str, value: str | int) -> None:
-    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
 
 
 def ready_for_offline(page: Page) -> None:
@@ -410,6 +400,9 @@ def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
     open_game(page, plug.url, game)
     ready_for_offline(page)
     plug.pull()
+    # The first failed request starts the engine, on the page's own thread: the
+    # page takes the next taps only once it has loaded (seconds on a busy machine).
+    page.set_default_timeout(60_000)
     enter_tsumo(page, 1, 2, 30)  # the preview's request fails: the phone prices it
     expect(page.locator(".offline-banner")).to_contain_text("No network", timeout=60_000)
     save(page, 1)
