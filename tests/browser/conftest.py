@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.servers.basehttp import WSGIServer
+from django.test.testcases import LiveServerThread
 
 CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -78,3 +80,17 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
         del label
     page.set_viewport_size(size)
+
+
+class _OneRequestAtATime(WSGIServer):
+    """The live server, answering one request at a time. The tests' SQLite
+    database lives in memory, shared by every thread through one connection:
+    two requests at once (a service worker fetching its files beside the page)
+    met as "database table is locked". Django's server closes each connection
+    when it is not threaded, so the browser's parallel connections just wait."""
+
+    def __init__(self, *args: object, connections_override: object = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+LiveServerThread.server_class = _OneRequestAtATime
