@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from league import services
 from tests.browser.axe import assert_accessible_at
 from tests.browser.conftest import screenshot
+from tests.browser.phone import IN_FLIGHT
 from tests.factories import make_game, make_player, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,6 +97,10 @@ def test_every_staff_page_passes_axe_at_phone_and_desktop_width(page: Page, live
 
     # The conflict page (a form whose state is gone).
     page.goto(base + reverse("staff-edit-hand", args=[game.pk, 1]))
+    # The page asks for its preview at once: let the server finish it before this
+    # thread writes (the in-memory test database is one connection for both).
+    page.wait_for_load_state("networkidle")
+    IN_FLIGHT.wait()
     services.undo_last_hand(game=game)
     services.undo_last_hand(game=game)
     page.locator('label.chip:has(input[name="han_1"][value="4"])').click()
