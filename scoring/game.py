@@ -184,7 +184,7 @@ class Transfer:
 class KyokuResult:
     """Deltas of one hand and the table state the next hand starts with."""
 
-    deltas: tuple[int, int, int, int]
+    deltas: tuple[int, ...]
     honba: int
     riichi_sticks: int
     dealer_keeps: bool
@@ -196,24 +196,24 @@ class KyokuResult:
 # -- one hand --------------------------------------------------------------
 
 
-def _seat(value: Any, fieldname: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-        raise HandError("invalid_seat", f"a seat is 0 to 3, not {value!r}", field=fieldname)
+def _seat(value: Any, fieldname: str, players: int = 4) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise HandError("invalid_seat", f"a seat is 0 to {players - 1}, not {value!r}", field=fieldname)
     return value
 
 
-def _seats(values: Any, fieldname: str) -> tuple[int, ...]:
+def _seats(values: Any, fieldname: str, players: int = 4) -> tuple[int, ...]:
     if not isinstance(values, (list, tuple)):
         raise HandError("invalid_seat", f"{fieldname} must be a list of seats", field=fieldname)
-    out = tuple(_seat(v, f"{fieldname}[{i}]") for i, v in enumerate(values))
+    out = tuple(_seat(v, f"{fieldname}[{i}]", players) for i, v in enumerate(values))
     if len(set(out)) != len(out):
         raise HandError("duplicate_seat", f"{fieldname} lists a seat twice", field=fieldname)
     return out
 
 
 class _Ledger:
-    def __init__(self) -> None:
-        self.deltas = [0, 0, 0, 0]
+    def __init__(self, players: int = 4) -> None:
+        self.deltas = [0] * players
         self.transfers: list[Transfer] = []
         self.pot = 0  # change of the sticks on the table, in table points
 
@@ -231,14 +231,29 @@ class _Ledger:
         self.transfers.append(Transfer(payer, receiver, amount, kind))
 
 
-def _distance(loser: int, winner: int) -> int:
-    return (winner - loser) % 4
+def _distance(loser: int, winner: int, players: int = 4) -> int:
+    return (winner - loser) % players
+
+
+def _mangan_tsumo_share(rules: Ruleset, receiver: int, payer: int, dealer: int) -> int:
+    """What ``payer`` pays ``receiver`` for a mangan paid like a tsumo (nagashi, reverse-mangan chombo).
+
+    With three players the ruleset's tsumo rule applies (tsumo loss: no North share).
+    """
+    if rules.players == 4:
+        return 4000 if dealer in (receiver, payer) else 2000
+    pay = hand_payment(rules, han=5, dealer=receiver == dealer, tsumo=True)
+    if pay.tsumo_all is not None:
+        return pay.tsumo_all
+    amount = pay.tsumo_dealer if payer == dealer else pay.tsumo_non_dealer
+    assert amount is not None
+    return amount
 
 
 def _check_pao(rules: Ruleset, pao: int | None, winner: int, yakuman: int, fieldname: str) -> None:
     if pao is None:
         return
-    _seat(pao, f"{fieldname}.pao")
+    _seat(pao, f"{fieldname}.pao", rules.players)
     if pao == winner:
         raise HandError("invalid_pao", "the pao seat cannot be the winner", field=f"{fieldname}.pao")
     if not yakuman:
@@ -248,7 +263,7 @@ def _check_pao(rules: Ruleset, pao: int | None, winner: int, yakuman: int, field
 
 
 def _payment(rules: Ruleset, win: Win | Tsumo, *, dealer: int, tsumo: bool, fieldname: str):
-    _seat(win.winner, f"{fieldname}.winner")
+    _seat(win.winner, f"{fieldname}.winner", rules.players)
     try:
         return hand_payment(
             rules, han=win.han, fu=win.fu, yakuman=win.yakuman, dealer=win.winner == dealer, tsumo=tsumo
@@ -281,27 +296,29 @@ def settle_kyoku(
     ...              outcome=Draw(tenpai=(1, 2))).deltas
     (-1500, 500, 1500, -1500)
     """
-    _seat(dealer, "dealer")
+    n = rules.players
+    seats = rules.seats
+    _seat(dealer, "dealer", n)
     if isinstance(honba, bool) or not isinstance(honba, int) or honba < 0:
         raise HandError("invalid_honba", f"honba must be 0 or more, not {honba!r}", field="honba")
     if isinstance(riichi_sticks, bool) or not isinstance(riichi_sticks, int) or riichi_sticks < 0:
         raise HandError("invalid_sticks", f"riichi_sticks must be 0 or more, not {riichi_sticks!r}", field="riichi_sticks")
-    riichi = _seats(list(riichi), "riichi")
-    ledger = _Ledger()
+    riichi = _seats(list(riichi), "riichi", n)
+    ledger = _Ledger(n)
     table = riichi_sticks * RIICHI_STICK
 
     if isinstance(outcome, Chombo):
-        return _chombo(rules, ledger, dealer, honba, riichi_sticks, (_seat(outcome.offender, "outcome.offender"),))
+        return _chombo(rules, ledger, dealer, honba, riichi_sticks, (_seat(outcome.offender, "outcome.offender", n),))
 
     for seat in riichi:
         ledger.pay(seat, None, RIICHI_STICK, TransferKind.RIICHI)
 
     if isinstance(outcome, Ron):
-        loser = _seat(outcome.loser, "outcome.loser")
+        loser = _seat(outcome.loser, "outcome.loser", n)
         wins = outcome.wins
         if not isinstance(wins, (tuple, list)) or not wins:
             raise HandError("no_winner", "a ron needs at least one winner", field="outcome.wins")
-        winners = [_seat(w.winner, f"outcome.wins[{i}].winner") for i, w in enumerate(wins)]
+        winners = [_seat(w.winner, f"outcome.wins[{i}].winner", n) for i, w in enumerate(wins)]
         if len(set(winners)) != len(winners):
             raise HandError("duplicate_seat", "a winner is listed twice", field="outcome.wins")
         if loser in winners:
@@ -319,7 +336,7 @@ def settle_kyoku(
                 "under this ruleset a triple ron is the abortive draw sanchahou",
                 field="outcome.wins",
             )
-        nearest = min(winners, key=lambda w: _distance(loser, w))
+        nearest = min(winners, key=lambda w: _distance(loser, w, n))
         for i, win in enumerate(wins):
             name = f"outcome.wins[{i}]"
             _check_pao(rules, win.pao, win.winner, win.yakuman, name)
@@ -342,13 +359,13 @@ def settle_kyoku(
         return _result(ledger, keeps, honba + 1 if keeps else 0, 0, riichi_sticks)
 
     if isinstance(outcome, Tsumo):
-        winner = _seat(outcome.winner, "outcome.winner")
+        winner = _seat(outcome.winner, "outcome.winner", n)
         _check_pao(rules, outcome.pao, winner, outcome.yakuman, "outcome")
         pay = _payment(rules, outcome, dealer=dealer, tsumo=True, fieldname="outcome")
-        others = [s for s in SEATS if s != winner]
+        others = [s for s in seats if s != winner]
         if outcome.pao is not None:
             ledger.pay(outcome.pao, winner, pay.total, TransferKind.HAND)
-            ledger.pay(outcome.pao, winner, 3 * honba * rules.honba_tsumo, TransferKind.HONBA)
+            ledger.pay(outcome.pao, winner, len(others) * honba * rules.honba_tsumo, TransferKind.HONBA)
         else:
             for seat in others:
                 if pay.tsumo_all is not None:
@@ -363,8 +380,8 @@ def settle_kyoku(
         return _result(ledger, keeps, honba + 1 if keeps else 0, 0, riichi_sticks)
 
     if isinstance(outcome, Draw):
-        tenpai = _seats(list(outcome.tenpai), "outcome.tenpai")
-        nagashi = _seats(list(outcome.nagashi), "outcome.nagashi")
+        tenpai = _seats(list(outcome.tenpai), "outcome.tenpai", n)
+        nagashi = _seats(list(outcome.nagashi), "outcome.nagashi", n)
         false_riichi = tuple(seat for seat in riichi if seat not in tenpai)
         if false_riichi:
             if rules.noten_riichi is NotenRiichi.REFUSED:
@@ -376,7 +393,7 @@ def settle_kyoku(
                 )
             if rules.noten_riichi is NotenRiichi.CHOMBO:
                 # The riichi sticks were never paid: the chombo voids the hand.
-                return _chombo(rules, _Ledger(), dealer, honba, riichi_sticks, false_riichi)
+                return _chombo(rules, _Ledger(n), dealer, honba, riichi_sticks, false_riichi)
             # NOTEN_PAYMENT: the seat is noten like any other, and its stick,
             # paid above, stays on the table.
         if nagashi:
@@ -384,12 +401,12 @@ def settle_kyoku(
                 raise HandError("nagashi_not_allowed", "this ruleset has no nagashi mangan", field="outcome.nagashi")
             # Paid like a mangan tsumo, in place of the noten payments.
             for seat in nagashi:
-                for other in SEATS:
+                for other in seats:
                     if other != seat:
-                        amount = 4000 if dealer in (seat, other) else 2000
+                        amount = _mangan_tsumo_share(rules, seat, other, dealer)
                         ledger.pay(other, seat, amount, TransferKind.NAGASHI)
-        elif 0 < len(tenpai) < 4 and rules.noten_total:
-            noten = [s for s in SEATS if s not in tenpai]
+        elif 0 < len(tenpai) < n and rules.noten_total:
+            noten = [s for s in seats if s not in tenpai]
             # Each noten seat pays its share to each tenpai seat.
             share = rules.noten_total // (len(tenpai) * len(noten))
             for payer in noten:
@@ -422,9 +439,9 @@ def _chombo(rules: Ruleset, ledger: _Ledger, dealer: int, honba: int, riichi_sti
     penalties: list[Penalty] = []
     for offender in offenders:
         if rules.chombo is not ChomboRule.PENALTY:
-            for seat in SEATS:
+            for seat in rules.seats:
                 if seat != offender:
-                    amount = 4000 if dealer in (seat, offender) else 2000
+                    amount = _mangan_tsumo_share(rules, seat, offender, dealer)
                     ledger.pay(offender, seat, amount, TransferKind.CHOMBO)
         if rules.chombo is not ChomboRule.REVERSE_MANGAN:
             penalties.append(Penalty(offender, -rules.chombo_penalty, "chombo"))
@@ -446,7 +463,7 @@ def _result(ledger: _Ledger, keeps: bool, honba: int, sticks: int, old_sticks: i
 class FinalScores:
     """A game kept by its end scores only: scores and sticks left on the table."""
 
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]
     riichi_sticks: int = 0
 
 
@@ -471,7 +488,7 @@ class TableState:
     dealer: int
     honba: int
     riichi_sticks: int
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]
 
     @property
     def round_label(self) -> str:
@@ -486,7 +503,7 @@ class PlayedHand:
     start: TableState
     input: HandInput
     result: KyokuResult
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]
 
     @property
     def round(self) -> int:
@@ -509,7 +526,7 @@ class PlayedHand:
         return self.start.riichi_sticks
 
     @property
-    def deltas(self) -> tuple[int, int, int, int]:
+    def deltas(self) -> tuple[int, ...]:
         return self.result.deltas
 
 
@@ -519,7 +536,7 @@ class GameResult:
     hands: tuple[PlayedHand, ...]
     finished: bool
     ended_by: EndReason | None
-    scores: tuple[int, int, int, int]  # after the last hand, before leftover sticks
+    scores: tuple[int, ...]  # after the last hand, before leftover sticks
     riichi_sticks: int  # on the table after the last hand
     next: TableState | None  # the next hand's start, while the game goes on
     penalties: tuple[Penalty, ...] = ()  # the record's plus those chombo caused
@@ -540,7 +557,23 @@ class GameResult:
 
 def _top(scores: Sequence[int]) -> int:
     """First place by score, ties to the seat nearer seat 0."""
-    return min(range(4), key=lambda s: (-scores[s], s))
+    return min(range(len(scores)), key=lambda s: (-scores[s], s))
+
+
+def _next_round(rules: Ruleset, index: int) -> int:
+    """The round after ``index`` when the deal passes.
+
+    Three players keep the four-player numbering, as Tenhou's logs do, so
+    the dealer is always ``index % 4``: after E3 (2) comes S1 (4).
+
+    >>> from scoring.rules import get_ruleset
+    >>> _next_round(get_ruleset("tenhou-sanma"), 2), _next_round(get_ruleset("tenhou"), 2)
+    (4, 3)
+    """
+    index += 1
+    if index % 4 >= rules.players:
+        index += 4 - index % 4
+    return index
 
 
 def _end_after(rules: Ruleset, start: TableState, outcome: Outcome, result: KyokuResult, scores: Sequence[int]) -> EndReason | None:
@@ -590,10 +623,10 @@ def replay(record: GameRecord) -> GameResult:
     rules = record.rules
     start = rules.start_points
     if record.replacements:
-        check_replacements(record.replacements)  # refused before any hand, finished or not
+        check_replacements(record.replacements, players=rules.players)  # refused before any hand, finished or not
     if record.final is not None:
         return _replay_final(record)
-    scores = [start] * 4
+    scores = [start] * rules.players
     round_index, honba, sticks = 0, 0, 0
     played: list[PlayedHand] = []
     penalties = list(record.penalties)
@@ -623,7 +656,7 @@ def replay(record: GameRecord) -> GameResult:
         honba, sticks = result.honba, result.riichi_sticks
         ended_by = _end_after(rules, state, hand.outcome, result, scores)
         if not result.dealer_keeps:
-            round_index += 1
+            round_index = _next_round(rules, round_index)
 
     if record.end is not None:
         if ended_by is not None:
@@ -664,17 +697,17 @@ def _replay_final(record: GameRecord) -> GameResult:
         raise GameError("invalid_record", "a game kept by end scores has no end reason", field="end")
     from .settlement import _check_scores
 
-    scores = _check_scores(final.scores, "final.scores")
+    scores = _check_scores(final.scores, "final.scores", rules.players)
     sticks = final.riichi_sticks
     if isinstance(sticks, bool) or not isinstance(sticks, int) or not 0 <= sticks <= MAX_STICKS:
         raise GameError(
             "invalid_sticks", f"riichi_sticks must be 0 to {MAX_STICKS}, not {sticks!r}", field="final.riichi_sticks"
         )
-    expected = 4 * rules.start_points - sticks * RIICHI_STICK
+    expected = rules.players * rules.start_points - sticks * RIICHI_STICK
     if sum(scores) != expected:
         raise GameError(
             "scores_do_not_add_up",
-            f"end scores must sum to {expected:,} (4 x {rules.start_points:,} less {sticks} sticks), "
+            f"end scores must sum to {expected:,} ({rules.players} x {rules.start_points:,} less {sticks} sticks), "
             f"they sum to {sum(scores):,}",
             field="final.scores",
         )
@@ -868,7 +901,7 @@ def record_from_dict(d: Any) -> GameRecord:
         name = f"penalties[{i}]"
         p = _require_object(p, name)
         _check_keys(p, {"seat", "points", "reason"}, name)
-        seat = _seat(p.get("seat"), f"{name}.seat")
+        seat = _seat(p.get("seat"), f"{name}.seat", rules.players)
         points = p.get("points")
         if isinstance(points, bool) or not isinstance(points, int):
             raise GameError("invalid_penalty", "penalty points are whole thousandths (-20 is -20000)", field=f"{name}.points")
@@ -881,18 +914,20 @@ def record_from_dict(d: Any) -> GameRecord:
         f = _require_object(d["final"], "final")
         _check_keys(f, {"scores", "riichi_sticks"}, "final")
         scores = f.get("scores")
-        if not isinstance(scores, list) or len(scores) != 4:
-            raise GameError("invalid_scores", "final.scores must be four scores in seat order", field="final.scores")
+        if not isinstance(scores, list) or len(scores) != rules.players:
+            raise GameError("invalid_scores", f"final.scores must be {rules.players} scores in seat order",
+                            field="final.scores")
         final = FinalScores(tuple(scores), f.get("riichi_sticks", 0))  # type: ignore[arg-type]
     players = d.get("players")
     if players is not None:
-        if not isinstance(players, list) or len(players) != 4 or not all(isinstance(p, str) for p in players):
-            raise GameError("invalid_players", "players must be four names in seat order", field="players")
+        if not isinstance(players, list) or len(players) != rules.players or not all(isinstance(p, str) for p in players):
+            raise GameError("invalid_players", f"players must be {rules.players} names in seat order", field="players")
         players = tuple(players)
     replacements = d.get("replacements", [])
     if not isinstance(replacements, list):
         raise GameError("invalid_replacements", "replacements must be a list of seats", field="replacements")
-    return GameRecord(rules, hands, end, tuple(penalties), final, players, check_replacements(replacements))
+    return GameRecord(rules, hands, end, tuple(penalties), final, players,
+                      check_replacements(replacements, players=rules.players))
 
 
 def record_to_dict(rec: GameRecord) -> dict[str, Any]:

@@ -155,7 +155,8 @@ class Payment:
 
     ``ron`` is paid by the discarder; on a non-dealer's tsumo the dealer pays
     ``tsumo_dealer`` and each other player ``tsumo_non_dealer``; on a dealer's
-    tsumo each of the three pays ``tsumo_all``. ``total`` is the winner's gain.
+    tsumo each of the ``payers`` (3, or 2 with three players) pays
+    ``tsumo_all``. ``total`` is the winner's gain.
     """
 
     base: int
@@ -164,15 +165,16 @@ class Payment:
     tsumo_dealer: int | None = None
     tsumo_non_dealer: int | None = None
     tsumo_all: int | None = None
+    payers: int = 3
 
     @property
     def total(self) -> int:
         if self.ron is not None:
             return self.ron
         if self.tsumo_all is not None:
-            return 3 * self.tsumo_all
+            return self.payers * self.tsumo_all
         assert self.tsumo_dealer is not None and self.tsumo_non_dealer is not None
-        return self.tsumo_dealer + 2 * self.tsumo_non_dealer
+        return self.tsumo_dealer + (self.payers - 1) * self.tsumo_non_dealer
 
     def as_dict(self) -> dict[str, int]:
         """The payer amounts that apply, as in the JSON interface."""
@@ -223,6 +225,25 @@ def hand_payment(
     Traceback (most recent call last):
     ...
     scoring.errors.HandError: 20 fu is only a pinfu tsumo, never a ron
+
+    Three players with tsumo loss: the absent North's share is not paid, so
+    a non-dealer mangan tsumo is 2000-4000 = 6,000 (sanma.md §3).
+
+    >>> sanma = get_ruleset("tenhou-sanma")
+    >>> hand_payment(sanma, han=5, dealer=False, tsumo=True).total
+    6000
+    >>> hand_payment(sanma, han=5, dealer=True, tsumo=True).total
+    8000
+
+    Without tsumo loss (North bisection) each payer adds half the North's
+    share, rounded up to 100: 2000-4000 becomes 3000-5000.
+
+    >>> split = sanma.replace(tsumo_loss=False)
+    >>> p = hand_payment(split, han=5, dealer=False, tsumo=True)
+    >>> p.tsumo_dealer, p.tsumo_non_dealer, p.total
+    (5000, 3000, 8000)
+    >>> hand_payment(split, han=1, fu=30, dealer=True, tsumo=True).tsumo_all  # 500 + 250 -> 800
+    800
     """
     if yakuman:
         check_yakuman(rules, yakuman)
@@ -232,6 +253,12 @@ def hand_payment(
     base = value.base
     if not tsumo:
         return Payment(base, value.limit, ron=round_up_100(base * (6 if dealer else 4)))
+    payers = rules.players - 1
+    # North bisection (three players, no tsumo loss): the share the absent
+    # North would pay is halved between the two payers, each half rounded up.
+    north = 0 if rules.players == 4 or rules.tsumo_loss else base * (2 if dealer else 1)
+    half = (north + 1) // 2  # a half point rounds up with the rest
     if dealer:
-        return Payment(base, value.limit, tsumo_all=round_up_100(base * 2))
-    return Payment(base, value.limit, tsumo_dealer=round_up_100(base * 2), tsumo_non_dealer=round_up_100(base))
+        return Payment(base, value.limit, tsumo_all=round_up_100(base * 2 + half), payers=payers)
+    return Payment(base, value.limit, tsumo_dealer=round_up_100(base * 2 + half),
+                   tsumo_non_dealer=round_up_100(base + half), payers=payers)

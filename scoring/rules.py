@@ -141,13 +141,19 @@ class Ruleset:
     """Every value that changes scoring. Build one with :func:`get_ruleset`."""
 
     name: str = "custom"
+    # Three-player (sanma) rulesets have three seats (0-2), no North seat,
+    # uma and settlement over three places, and the 108-tile set with kita.
+    players: int = 4
+    # Three players only: a tsumo pays no North share (tsumo loss); False
+    # splits the North's share between the two payers (North bisection).
+    tsumo_loss: bool = True
     length: GameLength = GameLength.HANCHAN
     start_points: int = 25000
     return_points: int = 30000
-    uma: tuple[int, int, int, int] = (30000, 10000, -10000, -30000)
+    uma: tuple[int, ...] = (30000, 10000, -10000, -30000)
     # Floating uma (JPML-A): rows of uma keyed by how many players end below
     # uma_threshold; a count with no row uses ``uma``. Empty: uma never floats.
-    uma_by_below: tuple[tuple[int, tuple[int, int, int, int]], ...] = ()
+    uma_by_below: tuple[tuple[int, tuple[int, ...]], ...] = ()
     uma_threshold: int = 30000
     uma_at_threshold: AtThreshold = AtThreshold.NOT_BELOW
     oka: int = 20000
@@ -201,17 +207,30 @@ class Ruleset:
 
     @property
     def last_regular_round(self) -> int:
-        """Index of all-last (0 = E1): 7 (S4) for a hanchan, 3 (E4) east-only."""
-        return 7 if self.length is GameLength.HANCHAN else 3
+        """Index of all-last (0 = E1): 7 (S4) for a hanchan, 3 (E4) east-only.
+
+        Three players keep the four-player numbering, as Tenhou's logs do:
+        E1-E3 are 0-2 and S1-S3 are 4-6, so all-last is 6 (S3) or 2 (E3).
+
+        >>> get_ruleset("tenhou-sanma").last_regular_round, get_ruleset("tenhou-sanma").last_extension_round
+        (6, 10)
+        """
+        last = 7 if self.length is GameLength.HANCHAN else 3
+        return last - (4 - self.players)
 
     @property
     def last_extension_round(self) -> int:
         """Index of the hardest cap when the game extends: W4 (11) or S4 (7)."""
         return self.last_regular_round + 4
 
+    @property
+    def seats(self) -> range:
+        """The seats of this ruleset's table: 0-3, or 0-2 for three players."""
+        return range(self.players)
+
     # -- JSON -----------------------------------------------------------
 
-    def uma_for(self, final_scores: Sequence[int]) -> tuple[int, int, int, int]:
+    def uma_for(self, final_scores: Sequence[int]) -> tuple[int, ...]:
         """The uma row that applies to these end scores (first to fourth).
 
         >>> jpml = get_ruleset("jpml-a-2024")
@@ -336,17 +355,18 @@ def _coerce(key: str, value: Any) -> Any:
     raise RulesError("unknown_rule", f"unknown ruleset key {key!r}", field=key)
 
 
-def _uma_row(value: Any, key: str) -> tuple[int, int, int, int]:
+def _uma_row(value: Any, key: str) -> tuple[int, ...]:
+    # Three or four places; _validate checks the count against ``players``.
     if (
         not isinstance(value, (list, tuple))
-        or len(value) != 4
+        or len(value) not in (3, 4)
         or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
     ):
-        raise RulesError("invalid_rules", f"{key} must be four whole numbers (thousandths)", field=key)
-    return (value[0], value[1], value[2], value[3])
+        raise RulesError("invalid_rules", f"{key} must be one whole number (thousandths) per place", field=key)
+    return tuple(value)
 
 
-def _uma_table(value: Any) -> tuple[tuple[int, tuple[int, int, int, int]], ...]:
+def _uma_table(value: Any) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """``{"1": [uma...], "3": [uma...]}`` (JSON keys are text) or ``((1, (...)), ...)``."""
     key = "uma_by_below"
     if isinstance(value, Mapping):
@@ -355,7 +375,7 @@ def _uma_table(value: Any) -> tuple[tuple[int, tuple[int, int, int, int]], ...]:
         items = [tuple(i) for i in value]
     else:
         raise RulesError("invalid_rules", f"{key} must map a count of players below (0-4) to four uma", field=key)
-    rows: dict[int, tuple[int, int, int, int]] = {}
+    rows: dict[int, tuple[int, ...]] = {}
     for count, row in items:
         if isinstance(count, str) and count.isdigit():
             count = int(count)
@@ -384,20 +404,31 @@ def _validate(r: Ruleset) -> None:
             raise bad(key, f"{key} must not be negative, not {getattr(r, key)}")
     if r.honba_ron % 100 or r.honba_tsumo % 100:
         raise bad("honba_ron", "honba values must be multiples of 100")
-    if r.noten_total % 600:
-        # 1, 2 or 3 tenpai seats must each split it into whole 100s
-        raise bad("noten_total", f"noten_total must be a multiple of 600, not {r.noten_total}")
+    if r.players not in (3, 4):
+        raise bad("players", f"players must be 3 or 4, not {r.players}")
+    # Four players: 1, 2 or 3 tenpai seats must each split it into whole 100s;
+    # three players: 1 or 2 tenpai seats.
+    step = 600 if r.players == 4 else 200
+    if r.noten_total % step:
+        raise bad("noten_total", f"noten_total must be a multiple of {step}, not {r.noten_total}")
     for key, row in (("uma", r.uma), *((f"uma_by_below.{n}", row) for n, row in r.uma_by_below)):
+        if len(row) != r.players:
+            raise bad(key, f"{key} must have one value per place ({r.players}), not {len(row)}")
         if sum(row) != 0:
             raise RulesError("invalid_rules", f"{key} must sum to zero, it sums to {sum(row)}", field=key)
         if any(a < b for a, b in zip(row, row[1:], strict=False)):
             raise bad(key, f"{key} must not grow from one place to the next")
-    if r.oka != 4 * (r.return_points - r.start_points):
+    if r.oka != r.players * (r.return_points - r.start_points):
+        n = r.players
         raise bad(
             "oka",
-            f"oka must be 4 x (return - start) = {4 * (r.return_points - r.start_points)} "
+            f"oka must be {n} x (return - start) = {n * (r.return_points - r.start_points)} "
             f"so that points sum to zero, not {r.oka}",
         )
+    if r.players == 3:
+        four_only = sorted(set(r.abortive_draws) & {"suufon_renda", "suucha_riichi", "sanchahou"})
+        if four_only:
+            raise bad("abortive_draws", f"{four_only[0]} cannot happen with three players")
     if not 0 <= r.aka_dora <= 4:
         raise bad("aka_dora", f"aka_dora must be 0 to 4 red fives, not {r.aka_dora}")
     if r.double_wind_fu not in (2, 4):
@@ -629,6 +660,11 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
     "ura_without_riichi": ("refused", "unchanged since before issue #17"),
     "local_yakuman": ([], "unchanged since before issue #17: no local yakuman"),
 }
+# Fields added by issue #35 (three players): every four-player preset says so.
+_ADDED_35: dict[str, tuple[Any, str]] = {
+    "players": (4, "four players"),
+    "tsumo_loss": (True, "unused with four players"),
+}
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
         _spec.setdefault(_key, _entry)
@@ -657,6 +693,72 @@ _SPECS["mahjong-soul"] = {
     "west_round": (True, "extended if nobody has 30,000, cap West 4 [MJ2]"),
     "agari_yame": ("optional", "the leading dealer may end it [MJ2]"),
     "tenpai_yame": ("optional", "[MJ2]"),
+}
+
+# Three-player (sanma) presets, issue #35. Codes in brackets refer to the
+# source list of ../shared/reference/sanma.md (§8); [D] is measured on its 27
+# real games. Where Tenhou's sanma page says nothing, its 4-player rule
+# applies ("same as 4-player unless stated" [MJST]) and the source says so.
+_SANMA_ABORTS = (["kyuushu_kyuuhai", "suukaikan"],
+                 "九種九牌 seen with a renchan [D]; 四槓散了 by the 4-player rule [MJST][MP]; "
+                 "four winds, four riichi and triple ron cannot happen with three [MJSW19b]")
+_SPECS["tenhou-sanma"] = {
+    **_SPECS["tenhou"],
+    "players": (3, "three players, no North seat [MO][RW]"),
+    "tsumo_loss": (True, "ツモ損: no North share on a tsumo [TC][RW][D: 75 tsumo wins]"),
+    "length": ("hanchan", "三鳳南: E1-E3 and S1-S3 [MO][RW]"),
+    "start_points": (35000, "[MJST][D]"),
+    "return_points": (40000, "40,000 return [MJST][D: all 21 Tenhou games]"),
+    "uma": ([20000, 0, -20000], "+20/0/-20 [MJST][D: all 21 Tenhou games]; not +15/0/-15 (Mahjong Soul's)"),
+    "oka": (15000, "3 x (40,000 - 35,000) to first [MJST][D]"),
+    "tie_policy": ("seat_order", "nearer the first dealer, 4-player rule [MJST]; no tie in data"),
+    "leftover_sticks": ("first", "to first, 4-player rule [MJST]; none in data"),
+    "end_rounding": ("none", "exact to 0.1 in games from 2024-01 on [D: 15 games]; games up to 2021 used "
+                     "tenhou rounding [D: 5 games], an override (sanma.md §7.2)"),
+    "honba_ron": (200, "200 per honba on a ron [D: 28 ron wins with honba][AK][PM]"),
+    "honba_tsumo": (100, "100 per honba from each of the 2 payers [D: 31 tsumo wins with honba]"),
+    "noten_total": (2000, "2,000 in all [D: 7 one-tenpai and 6 two-tenpai draws]"),
+    "multiple_ron": ("allowed", "double ron, 4-player rule [MJST]"),
+    "multi_ron_bonus": ("nearest", "to the winner nearest the discarder, 4-player rule [MJST]"),
+    "abortive_draws": _SANMA_ABORTS,
+    "nagashi_mangan": (True, "4-player rule [MJST]; paid as a mangan tsumo with tsumo loss: choice, "
+                       "no sanma text or data (sanma.md §7.5)"),
+    "double_yakuman": (False, "4-player rule [MJST]; no sanma text (sanma.md §7.5)"),
+    "yakuman_stacking": (True, "4-player rule [MJST]; no sanma text (sanma.md §7.5)"),
+    "aka_dora": (2, "one red 5p and one red 5s; no 5m exists [D: only codes 52/53]"),
+    "bust": (True, "below 0 ends the game, 4-player rule [MJST][D: 7 games]"),
+    "west_round": (True, "sudden death into West until someone has 40,000 [MJST][RE]; not in data"),
+    "target_points": (40000, "40,000 [MJST][RE]"),
+    "agari_yame": ("auto", "4-player rule [MJST]; [RE] PR #160: first and at least 40,000"),
+    "tenpai_yame": ("auto", "4-player rule [MJST]"),
+}
+_SPECS["tenhou-sanma-east"] = {
+    **_SPECS["tenhou-sanma"],
+    "length": ("east", "三鳳東: East only, E1-E3 [D: 2023010100gm-00f1]"),
+    "west_round": (True, "extension into South, 4-player rule [MJST]"),
+}
+_SPECS["mahjong-soul-sanma"] = {
+    **_SPECS["tenhou-sanma"],
+    "length": ("east", "the 6 ranked games we have are East-only [D]; South games are an override"),
+    "start_points": (35000, "[MP][D]"),
+    "return_points": (35000, "35000点返し: no oka, points counted from 35,000 [MP][D: all 6 games]"),
+    "uma": ([15000, 0, -15000], "+15/0/-15 [MJSW][MP][D: all 6 games]"),
+    "oka": (0, "no oka [MP][D]"),
+    "tie_policy": ("seat_order", "seat-wind tiebreaker [MJSW]"),
+    "leftover_sticks": ("first", "choice: as Tenhou; unknown (sanma.md §7.5)"),
+    "end_rounding": ("none", "exact to 0.1 [D]"),
+    "honba_ron": (200, "[MJSW][D][AK]"),
+    "noten_total": (2000, "No-ten penalty: 2000 points [MJSW]; no Mahjong Soul draw in data"),
+    "multi_ron_bonus": ("nearest", "積み棒/供託は上家取り [MP][D: double ron on a kita]"),
+    "abortive_draws": (["kyuushu_kyuuhai", "suukaikan"], "九種九牌 and 四槓散了 only [MP]"),
+    "double_yakuman": (True, "13-sided kokushi is a double: 64,000 [D: kokushi13_withnuki]"),
+    "kazoe": ("yakuman", "as the 4-player Mahjong Soul preset"),
+    "aka_dora": (2, "0p and 0s [MJSW][D]"),
+    "bust": (True, "below 0 ends; exactly 0 plays on [MJSW][D: 3 games]"),
+    "west_round": (True, "南入/西入 until someone has 40,000 [MP]"),
+    "target_points": (40000, "一位必要点数 40,000 [MP]"),
+    "agari_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]"),
+    "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]"),
 }
 
 _SPECS["jpml-a-2024"] = {
@@ -711,6 +813,12 @@ _SPECS["jpml-a-2024"] = {
     "tenpai_yame": ("none", "[J1][J2]"),
 }
 
+for _spec in _SPECS.values():
+    for _key, _entry in _ADDED_35.items():
+        _spec.setdefault(_key, _entry)
+for _name in ("tenhou-sanma", "tenhou-sanma-east", "mahjong-soul-sanma"):
+    _SPECS[_name] = _SPECS.pop(_name)  # listed after the four-player presets
+
 PRESETS: dict[str, Ruleset] = {}
 PRESET_SOURCES: dict[str, dict[str, str]] = {}
 for _name, _spec in _SPECS.items():
@@ -726,7 +834,7 @@ def get_ruleset(spec: str | Mapping[str, Any] | Ruleset | None = None) -> Rulese
     >>> get_ruleset("nope")
     Traceback (most recent call last):
     ...
-    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul, jpml-a-2024
+    scoring.errors.RulesError: unknown preset 'nope'; presets: ari-ari, ema-2016, wrc-2022, m-league, tenhou, tenhou-east, mahjong-soul, jpml-a-2024, tenhou-sanma, tenhou-sanma-east, mahjong-soul-sanma
     """
     if spec is None:
         return PRESETS[DEFAULT_PRESET]

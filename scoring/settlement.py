@@ -34,19 +34,19 @@ class Penalty:
 class Settlement:
     """Per-seat results (index = seat). ``points`` = score part + uma + oka + penalties."""
 
-    final_scores: tuple[int, int, int, int]
-    places: tuple[int, int, int, int]
-    uma: tuple[int, int, int, int]
-    oka: tuple[int, int, int, int]
-    penalties: tuple[int, int, int, int]
-    points: tuple[int, int, int, int]
+    final_scores: tuple[int, ...]
+    places: tuple[int, ...]
+    uma: tuple[int, ...]
+    oka: tuple[int, ...]
+    penalties: tuple[int, ...]
+    points: tuple[int, ...]
     lost_sticks: int = 0  # table points nobody took
     replacements: tuple[int, ...] = ()  # seats played by a replacement (their result per the ruleset)
 
     @property
     def order(self) -> tuple[int, ...]:
         """Seats from first to last (ties by seat)."""
-        return tuple(sorted(range(4), key=lambda s: (self.places[s], s)))
+        return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
 
 
 def round_half_away(points: int, unit: int = 1000) -> int:
@@ -82,9 +82,10 @@ def split_evenly(total: int, seats: Sequence[int]) -> dict[int, int]:
 MAX_SCORE = 10_000_000
 
 
-def _check_scores(scores: Sequence[int], fieldname: str) -> tuple[int, int, int, int]:
-    if not isinstance(scores, (list, tuple)) or len(scores) != 4:
-        raise GameError("invalid_scores", "scores must be four numbers, one per seat", field=fieldname)
+def _check_scores(scores: Sequence[int], fieldname: str, players: int = 4) -> tuple[int, ...]:
+    if not isinstance(scores, (list, tuple)) or len(scores) != players:
+        count = "four" if players == 4 else "three"
+        raise GameError("invalid_scores", f"scores must be {count} numbers, one per seat", field=fieldname)
     for i, value in enumerate(scores):
         if isinstance(value, bool) or not isinstance(value, int) or value % 100:
             raise GameError(
@@ -94,7 +95,7 @@ def _check_scores(scores: Sequence[int], fieldname: str) -> tuple[int, int, int,
             raise GameError(
                 "invalid_scores", f"a score must be within ±{MAX_SCORE:,}, not {value:,}", field=f"{fieldname}[{i}]"
             )
-    return (scores[0], scores[1], scores[2], scores[3])
+    return tuple(scores)
 
 
 def settle(
@@ -119,20 +120,21 @@ def settle(
     >>> settle(ml, [50400, 24800, 24800, 0]).points
     (70400, -5200, -5200, -60000)
     """
-    scores = _check_scores(scores, "scores")
-    replaced = check_replacements(replacements) if replacements else ()
+    n = rules.players
+    scores = _check_scores(scores, "scores", n)
+    replaced = check_replacements(replacements, players=n) if replacements else ()
     if isinstance(riichi_sticks, bool) or not isinstance(riichi_sticks, int) or riichi_sticks < 0:
         raise GameError("invalid_sticks", f"riichi_sticks must be 0 or more, not {riichi_sticks!r}", field="riichi_sticks")
     final = list(scores)
     pot = riichi_sticks * RIICHI_STICK
     lost = 0
-    by_seat = sorted(range(4), key=lambda s: (-scores[s], s))
+    by_seat = sorted(range(n), key=lambda s: (-scores[s], s))
     sticks_rule = rules.leftover_sticks
     split = sticks_rule is LeftoverSticks.SPLIT_FIRST or sticks_rule is LeftoverSticks.SPLIT_FIRST_FLOOR
     if pot and sticks_rule is LeftoverSticks.FIRST:
         final[by_seat[0]] += pot
     elif pot and split:
-        firsts = [s for s in range(4) if scores[s] == scores[by_seat[0]]]
+        firsts = [s for s in range(n) if scores[s] == scores[by_seat[0]]]
         if sticks_rule is LeftoverSticks.SPLIT_FIRST:
             for seat, share in split_evenly(pot // 100, firsts).items():
                 final[seat] += share * 100
@@ -148,10 +150,10 @@ def settle(
     # Order by the end scores; under a split by the scores before it, so an
     # odd 100 from the pot does not break the tie it shares.
     key_scores = scores if split else tuple(final)
-    order = sorted(range(4), key=lambda s: (-key_scores[s], s))
-    places = [0, 0, 0, 0]
-    uma = [0, 0, 0, 0]
-    oka = [0, 0, 0, 0]
+    order = sorted(range(n), key=lambda s: (-key_scores[s], s))
+    places = [0] * n
+    uma = [0] * n
+    oka = [0] * n
     uma_row = rules.uma_for(final) if rules.uma_by_below else rules.uma
     if rules.tie_policy is TiePolicy.SEAT_ORDER:
         for position, seat in enumerate(order):
@@ -160,7 +162,7 @@ def settle(
         oka[order[0]] = rules.oka
     else:
         position = 0
-        while position < 4:
+        while position < n:
             group = [s for s in order if key_scores[s] == key_scores[order[position]]]
             span = range(position, position + len(group))
             for seat, share in split_evenly(sum(uma_row[p] for p in span), group).items():
@@ -171,15 +173,15 @@ def settle(
                     oka[seat] = share
             position += len(group)
 
-    penalty = [0, 0, 0, 0]
+    penalty = [0] * n
     for i, p in enumerate(penalties):
-        if p.seat not in range(4) or isinstance(p.seat, bool):
-            raise GameError("invalid_seat", f"a seat is 0 to 3, not {p.seat!r}", field=f"penalties[{i}].seat")
+        if p.seat not in range(n) or isinstance(p.seat, bool):
+            raise GameError("invalid_seat", f"a seat is 0 to {n - 1}, not {p.seat!r}", field=f"penalties[{i}].seat")
         if isinstance(p.points, bool) or not isinstance(p.points, int):
             raise GameError("invalid_penalty", f"penalty points must be whole thousandths, not {p.points!r}", field=f"penalties[{i}].points")
         penalty[p.seat] += p.points
 
-    base = [final[s] - rules.return_points for s in range(4)]
+    base = [final[s] - rules.return_points for s in range(n)]
     if rules.end_rounding is EndRounding.TENHOU:
         # 2nd to 4th round to 1,000; first takes minus the sum of the others,
         # which absorbs the oka and all the rounding.
@@ -190,7 +192,7 @@ def settle(
     if rules.replacement_result is Replacement.FIXED:
         for seat in replaced:
             base[seat], uma[seat], oka[seat] = rules.replacement_score, rules.replacement_uma, 0
-    points = tuple(base[s] + uma[s] + oka[s] + penalty[s] for s in range(4))
+    points = tuple(base[s] + uma[s] + oka[s] + penalty[s] for s in range(n))
     return Settlement(
         final_scores=tuple(final),  # type: ignore[arg-type]
         places=tuple(places),  # type: ignore[arg-type]
@@ -203,7 +205,7 @@ def settle(
     )
 
 
-def check_replacements(seats: Iterable[int], fieldname: str = "replacements") -> tuple[int, ...]:
+def check_replacements(seats: Iterable[int], fieldname: str = "replacements", players: int = 4) -> tuple[int, ...]:
     """The seats marked as replacements, sorted; refuses a bad or repeated seat.
 
     >>> check_replacements([3, 1])
@@ -217,8 +219,8 @@ def check_replacements(seats: Iterable[int], fieldname: str = "replacements") ->
         raise GameError("invalid_replacements", f"{fieldname} must be a list of seats", field=fieldname)
     out: list[int] = []
     for i, seat in enumerate(seats):
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise GameError("invalid_seat", f"a seat is 0 to 3, not {seat!r}", field=f"{fieldname}[{i}]")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise GameError("invalid_seat", f"a seat is 0 to {players - 1}, not {seat!r}", field=f"{fieldname}[{i}]")
         if seat in out:
             raise GameError("duplicate_seat", f"{fieldname} lists seat {seat} twice", field=f"{fieldname}[{i}]")
         out.append(seat)

@@ -33,16 +33,20 @@ def values(tsumo: bool, rules: Ruleset):
     return st.one_of(han_fu, han_fu, han_fu, st.just({"yakuman": 1}))
 
 
-seats = st.integers(0, 3)
+def seats_of(rules: Ruleset):
+    """A seat of the ruleset's table (0-3, or 0-2 with three players)."""
+    return st.integers(0, rules.players - 1)
 
 
 @st.composite
 def outcomes(draw, rules: Ruleset):
     kind = draw(st.sampled_from(["ron", "ron", "ron", "tsumo", "tsumo", "draw", "draw", "abort", "chombo"]))
+    seats = seats_of(rules)
     if kind == "ron":
         loser = draw(seats)
-        others = [s for s in range(4) if s != loser]
+        others = [s for s in rules.seats if s != loser]
         top = 1 if rules.multiple_ron is MultipleRon.HEAD_BUMP else (2 if rules.triple_ron_aborts else 3)
+        top = min(top, len(others))
         count = draw(st.integers(1, top))
         winners = draw(st.permutations(others))[:count]
         wins = []
@@ -50,7 +54,7 @@ def outcomes(draw, rules: Ruleset):
             v = draw(values(False, rules))
             pao = None
             if "yakuman" in v and rules.pao and draw(st.booleans()):
-                pao = draw(st.sampled_from([s for s in range(4) if s != w]))
+                pao = draw(st.sampled_from([s for s in rules.seats if s != w]))
             wins.append(Win(winner=w, pao=pao, **v))
         return Ron(loser=loser, wins=tuple(wins))
     if kind == "tsumo":
@@ -58,7 +62,7 @@ def outcomes(draw, rules: Ruleset):
         v = draw(values(True, rules))
         pao = None
         if "yakuman" in v and rules.pao and draw(st.booleans()):
-            pao = draw(st.sampled_from([s for s in range(4) if s != w]))
+            pao = draw(st.sampled_from([s for s in rules.seats if s != w]))
         return Tsumo(winner=w, pao=pao, **v)
     if kind == "draw":
         tenpai = tuple(sorted(draw(st.sets(seats))))
@@ -73,7 +77,7 @@ def outcomes(draw, rules: Ruleset):
 @st.composite
 def hands(draw, rules: Ruleset):
     outcome = draw(outcomes(rules))
-    riichi = tuple(sorted(draw(st.sets(seats, max_size=2))))
+    riichi = tuple(sorted(draw(st.sets(seats_of(rules), max_size=2))))
     if isinstance(outcome, Draw) and (rules.noten_riichi is NotenRiichi.REFUSED or draw(st.booleans())):
         outcome = Draw(tenpai=tuple(sorted(set(outcome.tenpai) | set(riichi))), nagashi=outcome.nagashi)
     if isinstance(outcome, Ron):
@@ -104,13 +108,24 @@ VARIANTS = {
 }
 
 
+# Three-player rules (issue #35) drawn on top of a sanma preset.
+SANMA_VARIANTS = {
+    "tsumo_loss": st.booleans().map(lambda v: {"tsumo_loss": v}),
+    "end_rounding": st.sampled_from(["none", "tenhou"]).map(lambda v: {"end_rounding": v}),
+    "uma_by_below": st.sampled_from([{}, {"1": [20000, 5000, -25000], "2": [25000, -5000, -20000]}]).map(
+        lambda v: {"uma_by_below": v}),
+}
+
+
 @st.composite
 def _rulesets(draw):
     base = draw(presets)
     if draw(st.booleans()):
         return base
     changes: dict = {}
-    for fragment in draw(st.fixed_dictionaries({}, optional=VARIANTS)).values():
+    variants = VARIANTS if base.players == 4 else {**SANMA_VARIANTS, **{
+        k: v for k, v in VARIANTS.items() if k != "uma_by_below"}}
+    for fragment in draw(st.fixed_dictionaries({}, optional=variants)).values():
         changes.update(fragment)
     return base.replace(**changes)
 

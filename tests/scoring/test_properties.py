@@ -18,7 +18,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 @given(st.data(), rulesets)
 def test_every_hand_conserves_points(data, rules):
     hand = data.draw(hands(rules))
-    dealer = data.draw(st.integers(0, 3))
+    dealer = data.draw(st.integers(0, rules.players - 1))
     honba = data.draw(st.integers(0, 5))
     sticks = data.draw(st.integers(0, 4))
     r = settle_kyoku(rules, dealer=dealer, honba=honba, riichi_sticks=sticks, riichi=hand.riichi, outcome=hand.outcome)
@@ -44,8 +44,8 @@ def test_every_game_conserves_points_and_settles_to_zero(data, rules):
         record = GameRecord(rules, tuple(played), end=EndReason.EARLY)
         g = replay(record)
     s = g.settlement
-    assert sum(g.scores) + g.riichi_sticks * RIICHI_STICK == 4 * rules.start_points
-    assert sum(s.final_scores) + s.lost_sticks == 4 * rules.start_points
+    assert sum(g.scores) + g.riichi_sticks * RIICHI_STICK == rules.players * rules.start_points
+    assert sum(s.final_scores) + s.lost_sticks == rules.players * rules.start_points
     if not s.lost_sticks and not any(p.reason == "chombo" for p in g.penalties):
         assert sum(s.points) == 0
     elif rules.end_rounding is EndRounding.TENHOU:
@@ -58,16 +58,16 @@ def test_every_game_conserves_points_and_settles_to_zero(data, rules):
         assert s.lost_sticks < 100 * 4
     assert sorted(s.places)[0] == 1
     # Places follow scores: a higher end score never has a worse place.
-    for a in range(4):
-        for b in range(4):
+    for a in rules.seats:
+        for b in rules.seats:
             if s.final_scores[a] > s.final_scores[b]:
                 assert s.places[a] <= s.places[b]
 
     # Replacement seats change their own result only, as the ruleset fixes it.
-    replacements = tuple(sorted(data.draw(st.sets(st.integers(0, 3), max_size=2))))
+    replacements = tuple(sorted(data.draw(st.sets(st.integers(0, rules.players - 1), max_size=2))))
     r = replay(dataclasses.replace(record, replacements=replacements)).settlement
     assert (r.final_scores, r.places, r.lost_sticks) == (s.final_scores, s.places, s.lost_sticks)
-    for seat in range(4):
+    for seat in rules.seats:
         if seat in replacements and rules.replacement_result is Replacement.FIXED:
             assert r.points[seat] == rules.replacement_score + rules.replacement_uma + s.penalties[seat]
         else:
