@@ -757,8 +757,9 @@ _SPECS["mahjong-soul-sanma"] = {
     "bust": (True, "below 0 ends; exactly 0 plays on [MJSW][D: 3 games]"),
     "west_round": (True, "南入/西入 until someone has 40,000 [MP]"),
     "target_points": (40000, "一位必要点数 40,000 [MP]"),
-    "agari_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]"),
-    "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]"),
+    "agari_yame": ("optional", "the E3 dealer first with 40,000+ may stop: 2 games stopped, "
+                   "kokushi13_withnuki played on [D]"),
+    "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]; no draw in data"),
 }
 
 _SPECS["jpml-a-2024"] = {

@@ -181,6 +181,9 @@ def _check_log_rules(series: Series, log: tenhou.TenhouLog) -> None:
     theirs = get_ruleset(log.rules)
     if not same_rules(series.ruleset(), theirs):
         kind = "an east-only" if theirs.length == "east" else "a hanchan"
+        if theirs.players == 3:
+            # A three-player log goes only into a three-player series (issue #35).
+            kind = f"a three-player {kind.split()[-1]}"
         raise LogRefused(
             "rules_differ",
             f"{log.log_id} is {kind} game under {_rules_text(theirs)}, but series "
@@ -200,14 +203,16 @@ def _log_time(log: tenhou.TenhouLog) -> datetime.datetime | None:
 
 
 def _mapped_names(log: tenhou.TenhouLog, names: Mapping[str, Any] | None) -> list[str | None]:
+    seats = log.players
     if not names:
-        return [None] * 4
+        return [None] * seats
     per_game = names.get(log.log_id)
     if per_game is not None:
-        if not isinstance(per_game, list) or len(per_game) != 4 or any(
+        if not isinstance(per_game, list) or len(per_game) != seats or any(
             n is not None and not isinstance(n, str) for n in per_game
         ):
-            raise LogRefused("invalid_names", f"the names for {log.log_id} must be a list of four names (or null)",
+            count = "four" if seats == 4 else "three"
+            raise LogRefused("invalid_names", f"the names for {log.log_id} must be a list of {count} names (or null)",
                              log_id=log.log_id)
         mapped = [n.strip() or None if n else None for n in per_game]
     else:

@@ -15,7 +15,7 @@ name) or of a tenhou.net/6 JSON file (one object, one kyoku per line, or a list
 of objects) and returns a :class:`TenhouLog` of frozen dataclasses. A log that
 cannot be read is refused with :class:`LogError`, a ``ScoringError`` whose
 ``code`` says why: ``broken_log`` (not XML/JSON, or not a Tenhou log),
-``truncated_log`` (a hand or the game has no end), ``three_player``,
+``truncated_log`` (a hand or the game has no end),
 ``invalid_tiles``, ``deltas_do_not_add_up`` (a hand's deltas do not balance,
 or a hand does not start with the scores the previous one left),
 ``incomplete_log`` (a fragment that does not start at East 1 with 25,000 each).
@@ -31,6 +31,20 @@ kept the deal, else nobody. Under a nagashi mangan the payments hide it, so the
 tenpai seats are the riichi seats plus the dealer when the next hand keeps the
 same dealer. Limit hands in JSON have no fu: below 5 han the fu comes from the
 tile analysis of the kept hand, else the smallest fu that reaches the limit.
+
+Three players (sanma, issue #35). mjlog GO types with bit 0x10 (185 =
+三鳳南喰赤, 0xF1 = 三鳳東喰赤速), tenhou.net/6 logs whose ``rule.disp`` starts
+with 三 (Mahjong Soul's 三金の間赤 too) and kobalab's paipu JSON read as three
+seats: names, scores and deltas have three entries, the empty fourth seat of
+the file is dropped (and refused if it holds anything). A North set aside
+(kita: ``f44`` in JSON, an mjlog meld with bit 0x20, ``penuki`` in paipu) is
+counted on the win (``WinResult.kita``) and kept in the tiles as ``"kita"``.
+Rounds keep the four-player numbering (S1 is 4). Tenhou's games up to 2021
+round the points (variant ``rounded_points``, not after
+:data:`SANMA_ROUNDED_UNTIL`); one Mahjong Soul conversion leaves the loser's
+riichi stick out of the last hand's deltas while its ``sc`` counts it, which
+the reader repairs only when ``sc`` proves it (``TenhouLog.quirks``,
+reported with the variants as ``sticks_left_out``).
 
 Checking. :func:`check_log` replays the game under the log's ruleset
 (``tenhou``, ``tenhou-east`` for the east-only lobbies, ``mahjong-soul`` for
@@ -83,6 +97,7 @@ from league.tenhou.values import (
     NO_TENPAI_YAME_UNTIL,
     OLD_UMA,
     OLD_UMA_UNTIL,
+    SANMA_ROUNDED_UNTIL,
     TENHOU_ID,
     CheckReport,
     Discrepancy,
@@ -95,7 +110,7 @@ from league.tenhou.values import (
 )
 
 __all__ = [
-    "MAX_UNPACKED", "NO_TENPAI_YAME_UNTIL", "OLD_UMA", "OLD_UMA_UNTIL", "TENHOU_ID", "YAKU_NAMES",
+    "MAX_UNPACKED", "NO_TENPAI_YAME_UNTIL", "OLD_UMA", "OLD_UMA_UNTIL", "SANMA_ROUNDED_UNTIL", "TENHOU_ID", "YAKU_NAMES",
     "CheckReport", "Discrepancy", "ImportedGame", "Kyoku", "LogError", "Owari", "TenhouLog", "WinResult",
     "check_log", "export_tenhou6", "import_log", "import_log_file", "kyoku_to_hand", "log_to_record",
     "read_log", "read_log_file",

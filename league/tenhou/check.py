@@ -3,6 +3,7 @@ hand with what the log says, with the historical variants Tenhou's rules need.""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from league.tenhou.values import (
     NO_TENPAI_YAME_UNTIL,
     OLD_UMA,
     OLD_UMA_UNTIL,
+    SANMA_ROUNDED_UNTIL,
     CheckReport,
     Discrepancy,
     ImportedGame,
@@ -27,6 +29,7 @@ from scoring.game import (
     Abort,
     AbortReason,
     Draw,
+    EndReason,
     GameRecord,
     GameResult,
     HandInput,
@@ -36,7 +39,7 @@ from scoring.game import (
     Win,
     replay,
 )
-from scoring.rules import RIICHI_STICK, Yame, get_ruleset
+from scoring.rules import RIICHI_STICK, EndRounding, Ruleset, Yame, get_ruleset
 
 
 def _spec(base: str | Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> str | dict[str, Any]:
@@ -58,6 +61,7 @@ def _win_tiles(k: Kyoku, w: WinResult) -> dict[str, Any] | None:
         "win": w.win_tile,
         "dora": list(k.dora),
         "ura": list(k.ura) if w.riichi else [],
+        **({"kita": w.kita} if w.kita else {}),
     }
 
 
@@ -96,7 +100,19 @@ def log_to_record(log: TenhouLog, overrides: Mapping[str, Any] | None = None) ->
             f"the log starts at {first.round_label} {first.honba} honba with {list(first.start_scores)}, "
             f"not at E1 with {rules.start_points:,} each: it is part of a game",
         )
-    return GameRecord(rules, tuple(kyoku_to_hand(k) for k in log.kyoku), players=log.names)
+    record = GameRecord(rules, tuple(kyoku_to_hand(k) for k in log.kyoku), players=log.names)
+    if log.owari is not None and rules.agari_yame is Yame.OPTIONAL:
+        # Mahjong Soul: the all-last dealer who wins while first may stop or
+        # play on; a log that ends there says the dealer stopped.
+        try:
+            game = replay(record)
+            if not game.finished:
+                stopped = dataclasses.replace(record, end=EndReason.AGARI_YAME)
+                replay(stopped)
+                return stopped
+        except ScoringError:
+            pass  # the check names what is wrong with the plain record
+    return record
 
 
 
@@ -122,7 +138,7 @@ def _end_scores(log: TenhouLog) -> tuple[int, ...]:
     scores = [s + d - (RIICHI_STICK if seat in last.riichi else 0)
               for seat, (s, d) in enumerate(zip(last.start_scores, last.deltas, strict=True))]
     left = 0 if last.kind == "win" else last.sticks + len(last.riichi)
-    top = min(range(4), key=lambda s: (-scores[s], s))
+    top = min(range(len(scores)), key=lambda s: (-scores[s], s))
     scores[top] += left * RIICHI_STICK
     return tuple(scores)
 
@@ -138,7 +154,8 @@ def _run(log: TenhouLog, overrides: Mapping[str, Any]) -> _Run:
     game_over = False
     while True:
         try:
-            game = replay(GameRecord(record.rules, hands, players=record.players))
+            end = record.end if hands == record.hands else None
+            game = replay(GameRecord(record.rules, hands, end=end, players=record.players))
             break
         except ScoringError as err:
             i = _hand_index(err)
@@ -174,6 +191,10 @@ def _run(log: TenhouLog, overrides: Mapping[str, Any]) -> _Run:
     return _Run(tuple(found), game, game_over)
 
 
+def _mahjong_soul(rules: Ruleset) -> bool:
+    return rules.name.startswith("mahjong-soul")
+
+
 def _dated_before(log: TenhouLog, cutoff: str) -> bool:
     return log.date is None or log.date < cutoff
 
@@ -188,7 +209,7 @@ def _choose(log: TenhouLog) -> tuple[dict[str, Any], tuple[str, ...], _Run]:
         # hands can still be compared; the report says so.
         start = first.start_scores[0]
         back = max(start, preset.return_points)
-        overrides = {"start_points": start, "return_points": back, "oka": 4 * (back - start)}
+        overrides = {"start_points": start, "return_points": back, "oka": preset.players * (back - start)}
         variant.append("special_start")
     run = _run(log, overrides)
     rules = get_ruleset(log.rules)
@@ -199,7 +220,13 @@ def _choose(log: TenhouLog) -> tuple[dict[str, Any], tuple[str, ...], _Run]:
         if not trial.game_over:
             overrides, run = {**overrides, "tenpai_yame": "none"}, trial
             variant.append("no_tenpai_yame")
-    if run.has("points") and rules.uma != OLD_UMA and _dated_before(log, OLD_UMA_UNTIL):
+    if (run.has("points") and rules.players == 3 and rules.end_rounding is EndRounding.NONE
+            and not _mahjong_soul(rules) and _dated_before(log, SANMA_ROUNDED_UNTIL)):
+        trial = _run(log, {**overrides, "end_rounding": "tenhou"})
+        if not trial.has("points"):
+            overrides, run = {**overrides, "end_rounding": "tenhou"}, trial
+            variant.append("rounded_points")
+    if run.has("points") and rules.players == 4 and rules.uma != OLD_UMA and _dated_before(log, OLD_UMA_UNTIL):
         trial = _run(log, {**overrides, "uma": list(OLD_UMA)})
         if not trial.has("points"):
             overrides, run = {**overrides, "uma": list(OLD_UMA)}, trial
@@ -214,8 +241,8 @@ def check_log(log: TenhouLog) -> CheckReport:
     """
     overrides, variant, run = _choose(log)
     wins = sum(len(k.wins) for k in log.kyoku)
-    return CheckReport(log.log_id, _spec(log.rules, overrides), variant, len(log.kyoku), wins, log.special,
-                       run.discrepancies)
+    return CheckReport(log.log_id, _spec(log.rules, overrides), variant + log.quirks, len(log.kyoku), wins,
+                       log.special, run.discrepancies)
 
 
 def import_log(data: bytes | str, filename: str | None = None) -> ImportedGame:
@@ -231,8 +258,8 @@ def import_log(data: bytes | str, filename: str | None = None) -> ImportedGame:
                                         "has no final result: it is cut off")
     record = log_to_record(log, overrides)
     wins = sum(len(k.wins) for k in log.kyoku)
-    report = CheckReport(log.log_id, _spec(log.rules, overrides), variant, len(log.kyoku), wins, log.special,
-                         run.discrepancies)
+    report = CheckReport(log.log_id, _spec(log.rules, overrides), variant + log.quirks, len(log.kyoku), wins,
+                         log.special, run.discrepancies)
     return ImportedGame(log, record, log.names, report)
 
 

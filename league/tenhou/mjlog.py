@@ -64,16 +64,20 @@ def _decode_meld(m: int, aka: bool) -> tuple[str, str]:
             return "pon", _notation([_mjlog_code(i, aka) for i in ids])
         return "shouminkan", _notation([_mjlog_code(i, aka) for i in ids])
     if m & 0x20:
-        raise LogError("three_player", "a north-tile meld (nuki) is three-player mahjong")
+        # A North set aside (kita, three players): tile id m >> 8 is a North (120-123).
+        if not 120 <= m >> 8 <= 123:
+            raise LogError("invalid_tiles", f"a kita meld ({m}) that is not a North tile")
+        return "kita", "4z"
     kind = (m >> 8) // 4
     ids = [kind * 4 + i for i in range(4)]
     return ("ankan" if m & 3 == 0 else "kan"), _notation([_mjlog_code(i, aka) for i in ids])
 
 
 def _mjlog_rules(go_type: int) -> tuple[str | dict[str, Any], bool]:
-    if go_type & 0x10:
-        raise LogError("three_player", f"three-player logs (GO type {go_type}) are not supported yet")
-    preset = "tenhou" if go_type & 0x08 else "tenhou-east"
+    if go_type & 0x10:  # three players (185 = 0xB9 三鳳南喰赤, 0xF1 三鳳東喰赤速)
+        preset = "tenhou-sanma" if go_type & 0x08 else "tenhou-sanma-east"
+    else:
+        preset = "tenhou" if go_type & 0x08 else "tenhou-east"
     overrides: dict[str, Any] = {}
     if go_type & 0x02:
         overrides["aka_dora"] = 0
@@ -95,6 +99,7 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
         raise LogError("broken_log", "the mjlog has no <GO> (lobby type)")
     go_type = _int(go, "type") if go.get("type") else 0
     rules, special = _mjlog_rules(go_type)
+    players = 3 if go_type & 0x10 else 4
     aka = not go_type & 0x02
     log_id = fallback_id
     shuffle = root.find("SHUFFLE")
@@ -115,9 +120,9 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
     for el in root:
         tag = el.tag
         if tag == "UN" and not seen_names:
-            if el.get("n3") is None and el.get("n0") is not None and el.get("n2") is not None:
-                raise LogError("three_player", "the log names three players")
-            names = [urllib.parse.unquote(el.get(f"n{i}", "")) for i in range(4)]
+            if players == 4 and el.get("n3") is None and el.get("n0") is not None and el.get("n2") is not None:
+                raise LogError("broken_log", "a four-player log (GO type) names three players")
+            names = [urllib.parse.unquote(el.get(f"n{i}", "")) for i in range(players)]
             seen_names = True
         elif tag == "INIT":
             if current is not None and not current["results"]:
@@ -126,12 +131,13 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
             seed = _ints(el.get("seed"), "INIT seed")
             ten = _ints(el.get("ten"), "INIT ten")
             if len(seed) < 6 or len(ten) != 4:
-                raise LogError("three_player" if len(ten) == 3 else "broken_log",
-                               "an <INIT> needs a six-part seed and four scores")
+                raise LogError("broken_log", "an <INIT> needs a six-part seed and four scores")
+            if players == 3 and ten[3]:
+                raise LogError("broken_log", "a three-player <INIT> gives the empty fourth seat a score")
             current = {
                 "round": seed[0], "honba": seed[1], "sticks": seed[2], "dealer": _int(el, "oya", 0),
-                "scores": tuple(t * 100 for t in ten), "riichi": [], "results": [], "aka": aka,
-                "dora": [_mjlog_code(seed[5], aka)],
+                "scores": tuple(t * 100 for t in ten[:players]), "riichi": [], "results": [], "aka": aka,
+                "dora": [_mjlog_code(seed[5], aka)], "players": players,
             }
         elif tag == "DORA" and current is not None:
             current["dora"].append(_mjlog_code(_first(_ints(el.get("hai"), "DORA hai"), "DORA hai"), aka))
@@ -145,8 +151,8 @@ def _read_mjlog(text: str, fallback_id: str) -> TenhouLog:
             if el.get("owari"):
                 parts = el.get("owari", "").split(",")
                 try:
-                    scores = tuple(int(parts[2 * i]) * 100 for i in range(4))
-                    points = tuple(_thousandths(parts[2 * i + 1]) for i in range(4))
+                    scores = tuple(int(parts[2 * i]) * 100 for i in range(players))
+                    points = tuple(_thousandths(parts[2 * i + 1]) for i in range(players))
                 except (ValueError, IndexError):
                     raise LogError("broken_log", f"owari {el.get('owari')!r} is not scores and points") from None
                 owari = Owari(scores, points)  # type: ignore[arg-type]
@@ -183,12 +189,13 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
         round=cur["round"], honba=cur["honba"], sticks=cur["sticks"], dealer=cur["dealer"],
         start_scores=cur["scores"], riichi=tuple(sorted(cur["riichi"])),
     )
-    deltas = [0, 0, 0, 0]
+    players = cur["players"]
+    deltas = [0] * players
     for el in results:
         sc = _ints(el.get("sc"), "sc")
         if len(sc) < 8:
-            raise LogError("three_player" if len(sc) == 6 else "broken_log", f"sc {el.get('sc')!r} is not four seats")
-        for i in range(4):
+            raise LogError("broken_log", f"sc {el.get('sc')!r} is not four seats")
+        for i in range(players):
             deltas[i] += sc[2 * i + 1] * 100
     if results[0].tag == "RYUUKYOKU":
         kind = results[0].get("type")
@@ -197,8 +204,8 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
                          dora=tuple(_notation([c]) for c in cur["dora"]))
         if kind not in (None, "nm"):
             raise LogError("broken_log", f"unknown draw type {kind!r}")
-        tenpai = tuple(s for s in range(4) if results[0].get(f"hai{s}") is not None)
-        nagashi = tuple(s for s in range(4) if deltas[s] > 0) if kind == "nm" else ()
+        tenpai = tuple(s for s in range(players) if results[0].get(f"hai{s}") is not None)
+        nagashi = tuple(s for s in range(players) if deltas[s] > 0) if kind == "nm" else ()
         return Kyoku(**base, kind="draw", tenpai=tenpai, nagashi=nagashi, deltas=tuple(deltas),
                      dora=tuple(_notation([c]) for c in cur["dora"]))
     wins = []
@@ -206,10 +213,12 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
     ura: tuple[str, ...] = ()
     for el in results:
         who, from_who = _int(el, "who", -1), _int(el, "fromWho", -1)
-        if not (0 <= who < 4 and 0 <= from_who < 4):
-            raise LogError("broken_log", "an <AGARI> names a seat outside 0-3")
+        if not (0 <= who < players and 0 <= from_who < players):
+            raise LogError("broken_log", f"an <AGARI> names a seat outside 0-{players - 1}")
         hai = [_mjlog_code(t, aka) for t in _ints(el.get("hai"), "hai")]
-        melds = tuple(_decode_meld(m, aka) for m in _ints(el.get("m"), "m"))
+        decoded = [_decode_meld(m, aka) for m in _ints(el.get("m"), "m")]
+        kita = sum(1 for kind, _ in decoded if kind == "kita")
+        melds = tuple(m for m in decoded if m[0] != "kita")
         machi = _ints(el.get("machi"), "machi")
         ten = _ints(el.get("ten"), "ten")
         if len(machi) != 1 or len(ten) < 3:
@@ -242,6 +251,6 @@ def _mjlog_kyoku(cur: dict[str, Any]) -> Kyoku:
             han=0 if yakuman_ids else han, fu=None if yakuman_ids or han >= 5 else ten[0], yakuman=len(yakuman_ids),
             pao=pao if pao != who else None, yaku=tuple(yaku),
             tiles=_notation(hai), melds=tuple(sorted(melds, key=_meld_key)), win_tile=_notation([_mjlog_code(machi[0], aka)]),
-            deltas=tuple(sc[2 * i + 1] * 100 for i in range(4)),  # type: ignore[arg-type]
+            deltas=tuple(sc[2 * i + 1] * 100 for i in range(players)), kita=kita,
         ))
     return Kyoku(**base, kind="win", wins=tuple(wins), deltas=tuple(deltas), dora=dora, ura=ura)

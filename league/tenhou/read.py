@@ -39,7 +39,7 @@ def read_log(data: bytes | str, filename: str | None = None) -> TenhouLog:
     >>> read_log(b"<mjloggm ver='2.3'><GO type='185'/></mjloggm>")
     Traceback (most recent call last):
     ...
-    league.tenhou.values.LogError: three-player logs (GO type 185) are not supported yet
+    league.tenhou.values.LogError: the log holds no hand
     """
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if raw[:2] == b"\x1f\x8b":

@@ -18,6 +18,11 @@ from scoring.game import (
 from scoring.rules import RIICHI_STICK
 
 OLD_UMA = (10000, 5000, -5000, -10000)
+# Tenhou's three-player points were rounded like the four-player ones (2nd and
+# 3rd to 1,000, first the rest) in games up to 2021 and exact from 2024-01
+# (sanma.md §4, §7.2); the change itself is undated, so the cutoff is the first
+# exact game we have.
+SANMA_ROUNDED_UNTIL = "2024010100"
 OLD_UMA_UNTIL = "2009080100"  # uma +10/+5/-5/-10 on logs dated before this (YYYYMMDDHH)
 NO_TENPAI_YAME_UNTIL = "2010080100"  # "mid-2010": no tenpai-yame on logs dated before this
 
@@ -43,7 +48,8 @@ class WinResult:
     tiles: str  # concealed tiles with the winning tile, "123m0p..." (0 = red five)
     melds: tuple[tuple[str, str], ...]  # (type, tiles): chi, pon, kan, ankan, shouminkan
     win_tile: str
-    deltas: tuple[int, int, int, int]  # as logged: honba and sticks in, riichi deposits out
+    deltas: tuple[int, ...]  # as logged: honba and sticks in, riichi deposits out (one per seat)
+    kita: int = 0  # North tiles the winner set aside (three players: nuki dora)
 
     @property
     def tsumo(self) -> bool:
@@ -63,7 +69,7 @@ class Kyoku:
     honba: int
     sticks: int  # riichi sticks on the table at the start
     dealer: int
-    start_scores: tuple[int, int, int, int]
+    start_scores: tuple[int, ...]  # one per seat: four, or three for a three-player log
     kind: str  # "win", "draw" or "abort"
     wins: tuple[WinResult, ...] = ()
     tenpai: tuple[int, ...] = ()
@@ -72,7 +78,7 @@ class Kyoku:
     riichi: tuple[int, ...] = ()  # riichi sticks paid in this hand
     dora: tuple[str, ...] = ()
     ura: tuple[str, ...] = ()
-    deltas: tuple[int, int, int, int] = (0, 0, 0, 0)
+    deltas: tuple[int, ...] = (0, 0, 0, 0)
 
     @property
     def round_label(self) -> str:
@@ -83,8 +89,8 @@ class Kyoku:
 class Owari:
     """Tenhou's own end of game: scores after the leftover sticks, points in thousandths."""
 
-    scores: tuple[int, int, int, int]
-    points: tuple[int, int, int, int]
+    scores: tuple[int, ...]
+    points: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -92,12 +98,20 @@ class TenhouLog:
     log_id: str
     format: str  # "mjlog" or "tenhou6"
     rules: str | dict[str, Any]  # a ruleset spec: "tenhou", "tenhou-east", "mahjong-soul" (+ overrides)
-    names: tuple[str, str, str, str]
+    names: tuple[str, ...]  # one per seat: four, or three for a three-player log
     kyoku: tuple[Kyoku, ...]
     owari: Owari | None = None
     rule_disp: str = ""
     lobby_type: int | None = None  # mjlog GO type
     special: bool = False  # a special lobby: imported, its discrepancies reported
+    # Converter slips repaired on reading, each named (the check reports them as variants):
+    # "sticks_left_out" = the last hand's deltas leave out riichi sticks its sc counts.
+    quirks: tuple[str, ...] = ()
+
+    @property
+    def players(self) -> int:
+        """3 for a three-player (sanma) log, else 4."""
+        return len(self.names)
 
     @property
     def date(self) -> str | None:
@@ -145,7 +159,7 @@ class ImportedGame:
 
     log: TenhouLog
     record: GameRecord
-    names: tuple[str, str, str, str]
+    names: tuple[str, ...]
     report: CheckReport
 
 

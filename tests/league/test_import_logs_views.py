@@ -84,8 +84,8 @@ def test_the_result_page_lists_every_files_outcome(client: Client, series: Serie
     assert game.seats.count() == 4 and game.is_finished
     assert f"{GAME}.mjlog</strong>: imported as" in page
     assert f"{GAME}.json</strong>: already there as" in page
-    assert "refused (three_player): three-player logs" in page
-    assert "refused (rules_differ):" in page and "east-only game under tenhou-east" in page
+    assert "refused (rules_differ):" in page and "three-player hanchan game under tenhou-sanma" in page
+    assert "east-only game under tenhou-east" in page
     assert "refused (broken_log):" in page
     assert "1 imported, 1 already there, 3 refused." in page
     assert reverse("staff-export-log", args=[game.pk]) in page

@@ -258,7 +258,9 @@ BROKEN = {
     "xml cut in half": (lambda: (MJLOG / "dnovikoff-tenhou__bug1.xml").read_bytes()[:5000], "broken_log", ""),
     "gzip cut in half": (lambda: (MJLOG / "fastmaj__2014050315gm-0041-0000-7ddece8e_tw=0.mjlog.gz").read_bytes()[:3000],
                          "truncated_log", "gzip"),
-    "three-player log": (lambda: (MJLOG / "dnovikoff-tenhou__sanma2.xml").read_bytes(), "three_player", "three-player"),
+    # A three-player log goes only into a three-player series (issue #35).
+    "three-player log": (lambda: (MJLOG / "dnovikoff-tenhou__sanma2.xml").read_bytes(), "rules_differ",
+                         "three-player hanchan game under tenhou-sanma"),
     "nonsense tile": (_with_nonsense_tile, "invalid_tiles", "99"),
     "deltas that do not add up": (_with_unbalanced_deltas, "deltas_do_not_add_up", "E1"),
     "a fragment of a game": (lambda: (JSON / "mjai-reviewer__double_ron.json").read_bytes(), "incomplete_log", "S4"),
@@ -397,7 +399,7 @@ def test_command_sorts_a_batch_into_series_by_rules_and_goes_on_after_a_bad_file
         JSON / "mjx__2011020401gm-00a9-0000-f6eff225.json",  # its twin
     ]
     out = _command(*map(str, files), "--series", "hanchan", "--series", "tonpuu", "--create-series")
-    assert "refused   dnovikoff-tenhou__sanma2.xml: three_player: three-player logs" in out
+    assert "refused   dnovikoff-tenhou__sanma2.xml: rules_differ:" in out
     assert "refused   mjx__2011020401gm-00a9-0000-f6eff225-no-game-end.mjlog: truncated_log" in out
     assert "already   mjx__2011020401gm-00a9-0000-f6eff225.json: log 2011020401gm-00a9-0000-f6eff225" in out
     assert out.rstrip().endswith("3 imported, 1 already there, 2 refused")
