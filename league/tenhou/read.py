@@ -1,5 +1,5 @@
-"""The entry point for reading a log: gzip or not, mjlog XML or tenhou.net/6 JSON,
-told apart by the bytes, never by the file name."""
+"""The entry point for reading a log: gzip or not, mjlog XML, tenhou.net/6 JSON
+or kobalab paipu JSON, told apart by the bytes, never by the file name."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import io
 import zlib
 from pathlib import Path
 
+from league.tenhou.kobalab import _read_kobalab
 from league.tenhou.mjlog import _read_mjlog
 from league.tenhou.tenhou6 import _read_tenhou6
 from league.tenhou.values import TENHOU_ID, LogError, TenhouLog
@@ -54,6 +55,8 @@ def read_log(data: bytes | str, filename: str | None = None) -> TenhouLog:
     fallback_id = _id_from_name(filename) or hashlib.sha256(raw).hexdigest()
     if stripped.startswith("<"):
         log = _read_mjlog(stripped, fallback_id)
+    elif stripped[0] == "{" and '"qipai"' in stripped:
+        log = _read_kobalab(stripped, fallback_id)
     elif stripped[0] in "[{":
         log = _read_tenhou6(stripped, fallback_id)
     else:
