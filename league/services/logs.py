@@ -116,7 +116,8 @@ def import_tenhou_log(
             series=series,
             rules=imported.record.rules.to_spec(),
             # Staff accepted a log the engine sees unfinished: it ends where the log does.
-            end=Game.End.EARLY if "not finished" in kinds else "",
+            # A Mahjong Soul log ending after the all-last dealer's win: the dealer stopped.
+            end=Game.End.EARLY if "not finished" in kinds else (imported.record.end or ""),
             started_at=started or timezone.now(),
             finished_at=started,
             source=Game.Source.MJLOG if log.format == "mjlog" else Game.Source.TENHOU6,
