@@ -38,9 +38,11 @@ from .payment import Limit, Payment, hand_payment, hand_value, max_yakuman
 from .rules import Renhou, Ruleset, UraWithoutRiichi
 from .tiles import (
     DORA_AFTER,
+    DORA_AFTER_SANMA,
     EAST,
     HAKU,
     NORTH,
+    SANMA_MISSING,
     SOUTH,
     WEST,
     YAOCHUU,
@@ -207,13 +209,14 @@ class Situation:
     indicator_reds: tuple[int, int, int] = (0, 0, 0)
     paarenchan: bool = False  # the dealer's eighth win in a row (a local yakuman)
     sashikomi: bool = False  # a ron on the winner's open riichi by a player not in riichi (a local yakuman)
+    kita: int = 0  # North tiles set aside (three players): each a nuki dora
 
     def __init__(self, tsumo: bool = False, seat: int = EAST, round: int = EAST, riichi: bool = False,
                  double_riichi: bool = False, ippatsu: bool = False, haitei: bool = False, houtei: bool = False,
                  rinshan: bool = False, chankan: bool = False, tenhou: bool = False, chiihou: bool = False,
                  renhou: bool = False, dora: tuple[int, ...] = (), ura: tuple[int, ...] = (),
                  indicator_reds: tuple[int, int, int] = (0, 0, 0), paarenchan: bool = False,
-                 sashikomi: bool = False) -> None:
+                 sashikomi: bool = False, kita: int = 0) -> None:
         # A frozen dataclass's own __init__ sets each field with a call to
         # object.__setattr__: 2 us for these 16, as much as a seventh of
         # scoring a hand. One new __dict__ costs half. Same fields, defaults
@@ -222,7 +225,7 @@ class Situation:
             "tsumo": tsumo, "seat": seat, "round": round, "riichi": riichi, "double_riichi": double_riichi,
             "ippatsu": ippatsu, "haitei": haitei, "houtei": houtei, "rinshan": rinshan, "chankan": chankan,
             "tenhou": tenhou, "chiihou": chiihou, "renhou": renhou, "dora": dora, "ura": ura,
-            "indicator_reds": indicator_reds, "paarenchan": paarenchan, "sashikomi": sashikomi,
+            "indicator_reds": indicator_reds, "paarenchan": paarenchan, "sashikomi": sashikomi, "kita": kita,
         })
 
     @property
@@ -305,6 +308,8 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
            flagged: bool) -> None:
     # check_hand with the counts of hand and melds already added up, their
     # max(), the red fives of hand and melds counted, and _flagged(sit).
+    if sit.kita or rules.players == 3:
+        _check_three(rules, hand, sit, full)
     if sit.seat not in _WIND_KINDS:
         raise HandError("invalid_wind", "seat must be a wind", field="seat")
     if sit.round not in _WIND_KINDS:
@@ -366,6 +371,30 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                 raise _conflict(flag, f"{flag} is won before any call or kan")
             if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
                 raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+
+
+def _check_three(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int]) -> None:
+    # Three players (sanma.md §1, §2): 108 tiles without 2m-8m, no chii, no
+    # North seat; kita only there, and never a fifth North with them.
+    kita = sit.kita
+    if isinstance(kita, bool) or not isinstance(kita, int) or kita < 0:
+        raise HandError("invalid_kita", f"kita must be a whole number, 0 or more, not {kita!r}", field="kita")
+    if rules.players == 4:
+        raise HandError("kita_not_allowed", "kita (North set aside as nuki dora) is three-player mahjong",
+                        field="kita")
+    if any(full[k] for k in SANMA_MISSING):
+        raise HandError("not_in_sanma", "2m-8m are not in the three-player set", field="tiles")
+    for key in ("dora", "ura"):
+        if any(k in SANMA_MISSING for k in getattr(sit, key)):
+            raise HandError("not_in_sanma", "2m-8m are not in the three-player set", field=key)
+    for i, m in enumerate(hand.melds):
+        if m.kind is MeldKind.CHI:
+            raise HandError("chii_not_allowed", "there is no chii with three players", field=f"melds[{i}]")
+    if sit.seat == NORTH:
+        raise HandError("invalid_wind", "there is no North seat with three players", field="seat")
+    if kita and full[NORTH] + kita + (sit.dora + sit.ura).count(NORTH) > 4:
+        raise HandError("too_many_copies", f"{full[NORTH] + kita} copies of 4z with {kita} kita: a set has four",
+                        field="kita")
 
 
 def _check_local(rules: Ruleset, sit: Situation, has_riichi: bool) -> None:
@@ -533,6 +562,18 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
     Traceback (most recent call last):
     ...
     scoring.errors.HandError: the hand is complete but has no yaku (dora are not yaku)
+
+    Three players: two kita with West showing are four dora (each kita is one,
+    and a North for the indicator), and a 1m indicator makes 9m the dora.
+
+    >>> sanma = get_ruleset("tenhou-sanma")
+    >>> r = analyse_hand(sanma, Hand.parse("123456789p11s777z", win="1p"),
+    ...                  Situation(seat=SOUTH, dora=(tile_index("3z"),), kita=2))
+    >>> r.yaku, r.payment.ron
+    ((('yakuhai_chun', 1), ('ittsuu', 2), ('dora', 4)), 12000)
+    >>> analyse_hand(sanma, Hand.parse("99m456p234789s777z", win="4p"),
+    ...              Situation(seat=SOUTH, round=SOUTH, dora=(tile_index("1m"),))).yaku
+    (('yakuhai_chun', 1), ('dora', 2))
     """
     counts = hand.counts
     melds = hand.melds
@@ -708,13 +749,20 @@ def analyse_hand(rules: Ruleset, hand: Hand, sit: Situation) -> HandResult:
         raise HandError("not_winning", "the tiles do not make a winning hand", field="tiles")
 
     dora = 0
+    after = DORA_AFTER if rules.players == 4 else DORA_AFTER_SANMA
+    kita = sit.kita
     for k in sit.dora:
-        dora += full[DORA_AFTER[k]]
+        dora += full[after[k]]
+        if after[k] == NORTH:
+            dora += kita  # each kita is a North for the indicators too
+    dora += kita  # a kita is one dora by itself (nuki dora), shown with the dora as Tenhou does
     aka = reds if rules.aka_dora else 0
     ura = 0
     if sit.riichi or sit.double_riichi:
         for k in sit.ura:
-            ura += full[DORA_AFTER[k]]
+            ura += full[after[k]]
+            if after[k] == NORTH:
+                ura += kita
     bonus = dora + aka + ura
 
     best: tuple[tuple[int, int, int, int], int, int, Sequence[tuple[str, int]], tuple[tuple[str, int], ...]] | None = None

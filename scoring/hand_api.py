@@ -7,6 +7,10 @@
 (2, 50, None, [{'id': 'yakuhai_haku', 'han': 1}, {'id': 'aka_dora', 'han': 1}])
 >>> out["payment"], out["total"], out["with_bonus"]
 ({'ron': 4800}, 4800, 5100)
+>>> sanma = hand_request({"op": "hand", "rules": "tenhou-sanma", "tiles": "123456789p11s777z", "win": "1p",
+...     "seat": "S", "round": "E", "dora": ["3z"], "kita": 2, "tsumo": True, "honba": 1})
+>>> sanma["yaku"][-1], sanma["payment"], sanma["total"], sanma["with_bonus"]
+({'id': 'dora', 'han': 4}, {'tsumo_dealer': 8000, 'tsumo_non_dealer': 4000}, 12000, 12200)
 >>> hand_request({"op": "hand", "tiles": "234m678p11s", "win": "1s", "seat": "E", "round": "E", "colour": 1})
 Traceback (most recent call last):
 ...
@@ -28,7 +32,7 @@ from .tiles import parse_tile
 FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "haitei", "houtei", "rinshan", "chankan", "tenhou",
          "chiihou", "renhou", "paarenchan", "sashikomi")
 REQUEST_KEYS = frozenset(("op", "rules", "tiles", "melds", "win", "seat", "round", "dora", "ura", "honba",
-                          "riichi_sticks") + FLAGS)
+                          "riichi_sticks", "kita") + FLAGS)
 MELD_KEYS = frozenset(("type", "tiles"))
 
 
@@ -101,9 +105,10 @@ def parse_request(req: Mapping[str, Any]) -> tuple[Ruleset, Hand, Situation, int
     ura, ura_reds = _indicators(req, "ura")
     honba = _count(req, "honba", "invalid_honba")
     sticks = _count(req, "riichi_sticks", "invalid_sticks")
+    kita = _count(req, "kita", "invalid_kita")  # North tiles set aside (three players)
     hand = Hand.parse(req["tiles"], win=req["win"], melds=melds)
     reds = (dora_reds[0] + ura_reds[0], dora_reds[1] + ura_reds[1], dora_reds[2] + ura_reds[2])
-    sit = Situation(**flags, seat=seat, round=round_, dora=dora, ura=ura, indicator_reds=reds)
+    sit = Situation(**flags, seat=seat, round=round_, dora=dora, ura=ura, indicator_reds=reds, kita=kita)
     return rules, hand, sit, honba, sticks
 
 
@@ -112,8 +117,10 @@ def bonus(rules: Ruleset, *, tsumo: bool, honba: int, riichi_sticks: int) -> int
 
     >>> bonus(get_ruleset("ari-ari"), tsumo=True, honba=2, riichi_sticks=1)
     1600
+    >>> bonus(get_ruleset("tenhou-sanma"), tsumo=True, honba=2, riichi_sticks=1)  # two payers
+    1400
     """
-    per_honba = 3 * rules.honba_tsumo if tsumo else rules.honba_ron
+    per_honba = (rules.players - 1) * rules.honba_tsumo if tsumo else rules.honba_ron
     return honba * per_honba + RIICHI_STICK * riichi_sticks
 
 
@@ -156,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--round", required=True, choices=list(WIND_LETTERS), help="the round wind")
     p.add_argument("--dora", action="append", default=[], metavar="TILE", help="a dora indicator (repeatable)")
     p.add_argument("--ura", action="append", default=[], metavar="TILE", help="an ura dora indicator (repeatable)")
+    p.add_argument("--kita", type=int, default=0, help="North tiles set aside as nuki dora (three players)")
     p.add_argument("--rules", default=None, help="a preset name (default ari-ari)")
     p.add_argument("--honba", type=int, default=0)
     p.add_argument("--riichi-sticks", type=int, default=0)
@@ -207,6 +215,8 @@ def hand_cli(argv: list[str]) -> int:
         "honba": args.honba,
         "riichi_sticks": args.riichi_sticks,
     }
+    if args.kita:
+        req["kita"] = args.kita
     if args.rules:
         req["rules"] = args.rules
     for flag in FLAGS:

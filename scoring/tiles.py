@@ -45,6 +45,10 @@ def _next_kind(kind: int) -> int:
 
 
 DORA_AFTER: tuple[int, ...] = tuple(_next_kind(k) for k in range(N_KINDS))
+# Three players play without 2m-8m, so a 1m indicator makes 9m the dora
+# (9m still makes 1m): sanma.md §1 [MJST][RW][MJSW].
+SANMA_MISSING = frozenset(range(1, 8))
+DORA_AFTER_SANMA: tuple[int, ...] = (8, *DORA_AFTER[1:])
 
 
 def tile_name(kind: int) -> str:
