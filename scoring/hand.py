@@ -416,8 +416,9 @@ def _check_last_tile(hand: Hand, sit: Situation) -> None:
         raise _conflict("houtei", "houtei is a ron on the last discard; a tsumo on the last tile is haitei")
     if sit.rinshan and not sit.tsumo:
         raise _conflict("rinshan", "rinshan is a tsumo on the replacement tile after a kan")
-    if sit.rinshan and not any(m.is_kan for m in hand.melds):
-        raise _conflict("rinshan", "rinshan needs a kan among the melds")
+    if sit.rinshan and not sit.kita and not any(m.is_kan for m in hand.melds):
+        # A kita (three players) also draws a replacement tile (sanma.md §2).
+        raise _conflict("rinshan", "rinshan needs a kan among the melds (or a kita)")
     if sit.rinshan and sit.haitei:
         raise _conflict("haitei", "a replacement tile after a kan scores rinshan, never haitei")
     if sit.chankan and sit.tsumo:

@@ -14,7 +14,9 @@ import pytest
 
 from league.tenhou import LogError, import_log_file, read_log, read_log_file
 from scoring.game import replay
+from scoring.hand import EAST, Hand, Situation, analyse_hand
 from scoring.rules import get_ruleset
+from scoring.tiles import parse_tile
 from tests.realdata import REALDATA, require_realdata
 from tests.tenhou.files import MJLOG, _theirs
 
@@ -174,3 +176,46 @@ def test_a_three_player_hand_with_2m_to_8m_is_refused():
     with pytest.raises(LogError) as err:
         read_log(json.dumps(raw, ensure_ascii=False))
     assert err.value.code == "invalid_tiles" and "2m-8m" in err.value.message
+
+
+# -- the winning hands, re-scored from their tiles ---------------------------------
+
+_FLAGS = {"立直": "riichi", "両立直": "double_riichi", "一発": "ippatsu", "海底摸月": "haitei", "河底撈魚": "houtei",
+          "嶺上開花": "rinshan", "槍槓": "chankan", "天和": "tenhou", "地和": "chiihou"}
+
+
+def _kept_wins():
+    for name, *_ in GAMES:
+        log = read_log_file(SANMA / name)
+        for k in log.kyoku:
+            for w in k.wins:
+                if w.tiles:  # kobalab paipu keeps no tiles
+                    yield name, log, k, w
+
+
+KEPT = list(_kept_wins())
+
+
+def test_171_winning_hands_keep_their_tiles():
+    assert len(KEPT) == 171
+    assert sum(1 for *_, w in KEPT if w.kita) == 105  # wins with at least one kita
+
+
+@pytest.mark.parametrize(("name", "log", "k", "w"), KEPT,
+                         ids=[f"{n[:28]}-{k.round_label}-{k.honba}-{w.winner}" for n, _, k, w in KEPT])
+def test_real_sanma_win_rescored_from_tiles(name, log, k, w):
+    # The flags come from the log's yaku; han (kita and dora included), fu
+    # and yakuman must come out of the tiles, the indicators and the kita.
+    names = {y.split("(")[0] for y in w.yaku}
+    flags = {flag: True for jp, flag in _FLAGS.items() if jp in names}
+    riichi = flags.get("riichi") or flags.get("double_riichi")
+    hand = Hand.parse(w.tiles, win=w.win_tile, melds=list(w.melds))
+    sit = Situation(tsumo=w.tsumo, seat=EAST + (w.winner - k.dealer) % 3, round=EAST + k.round // 4,
+                    dora=tuple(parse_tile(t, "dora")[0] for t in k.dora),
+                    ura=tuple(parse_tile(t, "ura")[0] for t in k.ura) if riichi else (), kita=w.kita, **flags)
+    result = analyse_hand(get_ruleset(log.rules), hand, sit)
+    assert result.yakuman == w.yakuman
+    if not w.yakuman:
+        assert result.han == w.han
+        if w.han < 5:
+            assert result.fu == w.fu
