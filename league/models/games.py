@@ -186,6 +186,7 @@ class Game(models.Model):
     class Source(models.TextChoices):
         MJLOG = "mjlog", _("Tenhou mjlog XML")
         TENHOU6 = "tenhou6", _("tenhou.net/6 JSON")
+        KOBALAB = "kobalab", _("kobalab paipu JSON")
 
     series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="games")
     round_number = models.PositiveIntegerField(_("round"), default=1, help_text=_("Round or session number in the series."))

@@ -120,7 +120,7 @@ def import_tenhou_log(
             end=Game.End.EARLY if "not finished" in kinds else (imported.record.end or ""),
             started_at=started or timezone.now(),
             finished_at=started,
-            source=Game.Source.MJLOG if log.format == "mjlog" else Game.Source.TENHOU6,
+            source=Game.Source(log.format),
             source_id=log.log_id,
             variant=list(report.variant),
             discrepancies=list(found) or None,

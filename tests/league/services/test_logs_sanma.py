@@ -34,6 +34,7 @@ def test_import_logs_creates_the_three_sanma_series_and_stores_every_game():
     assert {s.slug: s.ruleset().name for s in Series.objects.all()} == {
         "sanma": "tenhou-sanma", "sanma-east": "tenhou-sanma-east", "mjs": "mahjong-soul-sanma"}
     assert {s.slug: s.games.count() for s in Series.objects.all()} == {"sanma": 20, "sanma-east": 1, "mjs": 6}
+    assert Game.objects.get(source_id="2023010100gm-00f1-0000-caffca62").source == Game.Source.KOBALAB
     # Two Mahjong Soul games end after the E3 dealer's win while first (optional agari-yame).
     assert sorted(g.series.slug for g in Game.objects.filter(end=Game.End.AGARI_YAME)) == ["mjs", "mjs"]
     for name, _fmt, _preset, variant, hands, _w, _d, _k, scores, points in GAMES:
