@@ -7,8 +7,11 @@ leftover sticks at the end) and the refusals.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from scoring.__main__ import answer
 from scoring.errors import GameError, HandError, RulesError
 from scoring.game import (
     Abort,
@@ -283,3 +286,43 @@ def test_a_north_triplet_is_a_guest_wind_with_three_players():
     # No seat is North, so 444z scores nothing of its own (sanma.md §2).
     r = _analyse("123456789p11s444z", "1p", round=WEST)
     assert [name for name, _ in r.yaku] == ["ittsuu"]
+
+
+# -- python -m scoring with three players -----------------------------------------
+
+INTERFACE = [
+    ({"op": "kyoku", "rules": "tenhou-sanma", "dealer": 0, "honba": 2,
+      "outcome": {"type": "tsumo", "winner": 1, "han": 5}},
+     {"deltas": [-4200, 6400, -2200], "honba": 0, "riichi_sticks": 0, "dealer_keeps": False}),
+    ({"op": "settle", "rules": "tenhou-sanma", "scores": [83300, 11900, 9800]},
+     {"places": [1, 2, 3], "points": [78300, -28100, -50200], "final_scores": [83300, 11900, 9800]}),
+    ({"op": "settle", "rules": "mahjong-soul-sanma", "scores": [83200, -58100, 79900]},
+     {"places": [1, 3, 2], "points": [63200, -108100, 44900], "final_scores": [83200, -58100, 79900]}),
+]
+
+
+@pytest.mark.parametrize(("request_", "answer_"), INTERFACE)
+def test_the_json_ops_take_three_player_requests(request_, answer_):
+    assert answer(json.dumps(request_)) == answer_
+
+
+def test_the_game_op_replays_a_three_player_game():
+    out = answer(json.dumps({"op": "game", "rules": "mahjong-soul-sanma", "players": ["A", "B", "C"], "hands": [
+        {"outcome": {"type": "draw", "tenpai": [2]}},
+        {"riichi": [0], "outcome": {"type": "ron", "loser": 1, "wins": [{"winner": 0, "yakuman": 1}]}},
+    ]}))
+    # A Mahjong Soul draw pays 2,000 in all; the dealer was noten, so E2 follows with 1 honba (200 on a ron).
+    assert [(h["round"], h["honba"], h["deltas"]) for h in out["hands"]] == [
+        ("E1", 0, [-1000, -1000, 2000]), ("E2", 1, [32200, -32200, 0])]
+    assert out["scores"] == [66200, 1800, 37000]
+    assert not out["finished"] and out["next"] == {"round": "E3", "dealer": 2, "honba": 0, "riichi_sticks": 0}
+
+
+def test_the_hand_op_counts_kita_and_refuses_four_scores():
+    out = answer(json.dumps({"op": "hand", "rules": "tenhou-sanma", "tiles": "123456789p11s777z", "win": "1p",
+                             "seat": "S", "round": "E", "dora": ["3z"], "kita": 2}))
+    assert out["yaku"][-1] == {"id": "dora", "han": 4} and out["payment"] == {"ron": 12000}
+    err = answer(json.dumps({"op": "settle", "rules": "tenhou-sanma", "scores": [35000, 35000, 35000, 0]}))
+    assert err["error"]["code"] == "invalid_scores" and err["error"]["field"] == "scores"
+    err = answer(json.dumps({"op": "game", "rules": "tenhou-sanma", "players": ["A", "B", "C", "D"], "hands": []}))
+    assert err["error"]["code"] == "invalid_players"
