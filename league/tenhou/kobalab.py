@@ -72,7 +72,7 @@ def _read_kobalab(text: str, fallback_id: str) -> TenhouLog:
     if isinstance(defen, list) and isinstance(point, list) and len(defen) == len(point) == players:
         try:
             owari = Owari(tuple(int(x) for x in defen), tuple(_thousandths(str(p)) for p in point))
-        except ValueError:
+        except (TypeError, ValueError):  # int() of a list or of text
             raise LogError("broken_log", "the paipu's end defen and point are not scores and points") from None
     m = TENHOU_ID.search(title)
     log_id = m.group(1) if m else fallback_id

@@ -36,3 +36,23 @@ def test_a_damaged_real_log_is_read_or_refused_never_crashes(name, rng) -> None:
     assert not any("\x00" in n for n in imported.names)
     if not any(d.what in ("refused", "game over") for d in imported.report.discrepancies):
         replay(imported.record)
+
+
+SANMA = {p.name: p.read_bytes() for p in sorted((REALDATA / "sanma").iterdir()) if p.suffix != ".md"}
+
+
+@pytest.mark.fuzz
+@settings(max_examples=examples(600), derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(SANMA)), rng=st.randoms(use_true_random=False))
+def test_a_damaged_real_sanma_log_is_read_or_refused_never_crashes(name, rng) -> None:
+    # The three-player readers (issue #35), the kobalab paipu one included.
+    data = mutate(SANMA[name], rng)
+    try:
+        imported = tenhou.import_log(data, name)
+    except tenhou.LogError as err:
+        assert err.code and err.message
+        return
+    assert len(imported.record.hands) == imported.report.hands == len(imported.log.kyoku)
+    if not any(d.what in ("refused", "game over") for d in imported.report.discrepancies):
+        replay(imported.record)
