@@ -7,18 +7,22 @@ first dealer, the end ``defen``/``point``/``rank`` by seat) and one event list
 per hand. Inside a hand every seat is counted from that hand's dealer (``l``
 0 is East) and so are ``qipai.defen`` and ``fenpei``: the seat is ``(qijia +
 jushu + l) % players``. Deltas (``fenpei``) leave out the riichi deposits, as
-Tenhou's own do. Winning tiles are not kept from this format (the win's han,
-fu and yaku are); the tenhou.net/6 and mjlog readers keep them.
+Tenhou's own do. A win's ``shoupai`` is its hand: the concealed tiles by suit
+with the winning tile last, then each meld after a comma (``z777-``; an added
+kan ``p555=5``; a closed kan without a mark) and, in MahjongLM's conversion,
+one ``,b`` per kita.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from league.tenhou.mjlog import _thousandths
 from league.tenhou.tenhou6 import _JSON_ABORTS, _JSON_DRAWS, _is_sanma, _json_rules
+from league.tenhou.tiles import _meld_key
 from league.tenhou.values import TENHOU_ID, Kyoku, LogError, Owari, TenhouLog, WinResult, _check_continuity
 
 _SUITS = {"m": "m", "p": "p", "s": "s", "z": "z"}
@@ -36,6 +40,44 @@ def _tile(text: Any, where: str) -> str:
     if not isinstance(text, str) or len(text) < 2 or text[0] not in _SUITS or not text[1].isdigit():
         raise LogError("invalid_tiles", f"{text!r} is not a tile ({where})")
     return text[1] + text[0]
+
+
+def _shoupai(text: Any) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """A winning ``shoupai`` as (concealed tiles with the winning tile, melds, winning tile).
+
+    >>> _shoupai("s1123440z333s6,b,z777-")
+    ('11234406s333z', (('pon', '777z'),), '6s')
+    """
+    if not isinstance(text, str) or not text:
+        raise LogError("invalid_tiles", f"{text!r} is not a paipu hand")
+    head, *rest = text.split(",")
+    tiles: list[str] = []
+    suit = ""
+    for ch in head:
+        if ch in _SUITS:
+            suit = ch
+        elif ch.isdigit() and suit:
+            tiles.append(ch + suit)
+        elif ch not in "_*+=-":
+            raise LogError("invalid_tiles", f"{text!r} is not a paipu hand")
+    melds = []
+    for part in rest:
+        if part == "b":
+            continue  # a kita: counted from the penuki events
+        m = re.fullmatch(r"([mpsz])(\d{3,4})([-=+]?)(\d?)", part)
+        if not m:
+            raise LogError("invalid_tiles", f"meld {part!r} of {text!r} is not paipu notation")
+        digits = m.group(2) + m.group(4)
+        if len(digits) == 3:
+            kind = "pon" if len(set(digits.replace("0", "5"))) == 1 else "chi"
+        else:
+            kind = "shouminkan" if m.group(4) else ("kan" if m.group(3) else "ankan")
+        melds.append((kind, digits + m.group(1)))
+    if not tiles or len(tiles) + 3 * len(melds) != 14:
+        raise LogError("invalid_tiles", f"the winning hand {text!r} is not 14 tiles")
+    win = tiles[-1]
+    grouped = "".join("".join(t[0] for t in tiles if t[1] == s) + s for s in _SUITS if any(t[1] == s for t in tiles))
+    return grouped, tuple(melds), win
 
 
 def _read_kobalab(text: str, fallback_id: str) -> TenhouLog:
@@ -140,9 +182,10 @@ def _hand(events: Sequence[Mapping[str, Any]], qijia: int, players: int) -> Kyok
             han = 0 if yakuman else int(body["fanshu"])
             fu = None if yakuman or han >= 5 else int(body["fu"])
             ura = ura or tuple(_tile(t, "fubaopai") for t in body.get("fubaopai") or ())
+            tiles, melds, win_tile = _shoupai(body.get("shoupai"))
             wins.append(WinResult(
                 winner=winner, loser=loser, han=han, fu=fu, yakuman=yakuman, pao=None, yaku=yaku,
-                tiles="", melds=(), win_tile="",
+                tiles=tiles, melds=tuple(sorted(melds, key=_meld_key)), win_tile=win_tile,
                 deltas=_by_seat(body["fenpei"], dealer, players, "fenpei"), kita=kita[winner],
             ))
         elif kind == "pingju":

@@ -18,7 +18,7 @@ from scoring.hand import EAST, Hand, Situation, analyse_hand
 from scoring.rules import get_ruleset
 from scoring.tiles import parse_tile
 from tests.realdata import REALDATA, require_realdata
-from tests.tenhou.files import MJLOG, _theirs
+from tests.tenhou.files import MJLOG, _theirs, _tiles
 
 require_realdata()
 SANMA = REALDATA / "sanma"
@@ -136,8 +136,11 @@ def test_the_kobalab_copy_is_the_mjlog_game():
     assert xml.log_id == paipu.log_id == "2014091101gm-00b9-0000-5ca6b487"
     assert [(k.round, k.honba, k.start_scores, k.deltas, k.riichi) for k in xml.kyoku] == \
         [(k.round, k.honba, k.start_scores, k.deltas, k.riichi) for k in paipu.kyoku]
-    assert [(w.winner, w.loser, w.han, w.fu, w.kita) for k in xml.kyoku for w in k.wins] == \
-        [(w.winner, w.loser, w.han, w.fu, w.kita) for k in paipu.kyoku for w in k.wins]
+    def wins(log):
+        return [(w.winner, w.loser, w.han, w.fu, w.kita, sorted(_tiles(w.tiles)), w.melds, w.win_tile)
+                for k in log.kyoku for w in k.wins]
+
+    assert wins(xml) == wins(paipu)  # the paipu's shoupai reads as the mjlog's hai and m
 
 
 def test_the_converter_quirk_is_repaired_only_as_sc_proves_it():
@@ -189,21 +192,23 @@ def _kept_wins():
         log = read_log_file(SANMA / name)
         for k in log.kyoku:
             for w in k.wins:
-                if w.tiles:  # kobalab paipu keeps no tiles
+                assert w.tiles, (name, k.round_label)  # every format keeps the winning hand
+                if name != "MahjongLM__2014091101gm-00b9-0000-5ca6b487.txt":  # the kobalab copy is the same game
                     yield name, log, k, w
 
 
 KEPT = list(_kept_wins())
 
 
-def test_171_winning_hands_keep_their_tiles():
-    assert len(KEPT) == 171
-    assert sum(1 for *_, w in KEPT if w.kita) == 105  # wins with at least one kita
+def test_174_winning_hands_of_27_games_keep_their_tiles():
+    assert len(KEPT) == 174  # 17 + 125 + 3 + 29 wins: SOURCES.md's counts
+    assert sum(1 for *_, w in KEPT if w.kita) == 108  # wins with at least one kita
 
 
 @pytest.mark.parametrize(("name", "log", "k", "w"), KEPT,
                          ids=[f"{n[:28]}-{k.round_label}-{k.honba}-{w.winner}" for n, _, k, w in KEPT])
 def test_real_sanma_win_rescored_from_tiles(name, log, k, w):
+    # Every format: mjlog, tenhou.net/6 (Tenhou and Mahjong Soul) and kobalab paipu.
     # The flags come from the log's yaku; han (kita and dora included), fu
     # and yakuman must come out of the tiles, the indicators and the kita.
     names = {y.split("(")[0] for y in w.yaku}
