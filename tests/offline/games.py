@@ -149,7 +149,9 @@ def random_game(seed: int) -> dict[str, Any]:
     """A seeded game: its ruleset and up to 9 steps, with an occasional
     correction of an earlier hand."""
     rng = random.Random(seed)
-    preset = rng.choice(sorted(PRESETS))
+    # Four-player presets only: the league's hand entry has four seats until
+    # issue #36 (the same eight names, so a seed draws the game it always did).
+    preset = rng.choice(sorted(name for name, r in PRESETS.items() if r.players == 4))
     rules = PRESETS[preset]
     steps: list[tuple[int | None, dict[str, Any]]] = []
     for i in range(rng.randint(2, 9)):
