@@ -32,7 +32,7 @@ from league.forms.tournament import (
     TournamentForm,
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import event_standings, next_seats, round_tables
+from league.models.tournament import event_standings, next_seats, round_seating, round_tables
 from league.services import ServiceError
 from league.services import tournament as event
 from league.terms import refusal
@@ -464,7 +464,7 @@ def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     series, tournament = _public_event(slug)
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
-    tables = round_tables(current, now=timezone.now()) if current else []
+    tables = round_seating(current) if current else []  # seats only: a hand in play leaves the page cached
     ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
            "standings": event_standings(series, public=True),
            "numbers": dict(series.registrations.values_list("player_id", "number"))}

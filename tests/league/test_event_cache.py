@@ -235,3 +235,18 @@ def test_a_venue_behind_one_address_never_meets_the_limit(client: Client, series
             bump_version(series.pk)  # each projector as if just after a change: computed again
             statuses += [client.get(url).status_code for url in screens]
     assert statuses.count(200) == len(statuses) == 618
+
+
+def test_the_event_page_lists_the_round_without_replaying_its_games(
+    client: Client, series: Series, django_assert_max_num_queries
+) -> None:
+    """The tables as the round seated them; a hand in play changes nothing on the page."""
+    games = start(series)
+    play(games[0], [draw(0), draw(0, 1)])
+    rnd = Round.objects.get(series=series, number=1)
+    with django_assert_max_num_queries(13):  # the same whatever is being played: no replay
+        page = client.get(reverse("event-public", args=["open"])).content.decode()
+    for table in rnd.tables.all():
+        seats = [s.registration.name for s in table.seats.order_by("wind")]
+        listed = re.search(rf"Table {table.number}</h3><table><tbody>(.*?)</tbody>", page).group(1)
+        assert re.findall(r'">([^<]+)</a>', listed) == seats
