@@ -125,6 +125,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Anonymous requests the cache did not answer, per address (league/middleware.py).
+    "league.middleware.AnonymousLimitMiddleware",
     "league.sessions.SlidingSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 page.
@@ -273,6 +275,12 @@ CLIENT_IP_META = "HTTP_" + CLIENT_IP_HEADER.upper().replace("-", "_") if CLIENT_
 AXES_CLIENT_IP_CALLABLE = "league.auth.client_ip"
 RATELIMIT_IP_META_KEY = "league.auth.client_ip"
 
+# Anonymous requests that reach a view (not answered from the page cache), per
+# client address; staff are not limited. Sized for a venue behind one address:
+# 300 phones refreshing every 30 s, all missing the cache at worst, are 300 in
+# 30 s; twice that leaves room for projectors and clicks (docs/caching.md).
+# An empty value turns the limit off.
+PUBLIC_RATE_LIMIT = os.environ.get("PUBLIC_RATE_LIMIT", "600/30s")
 # Anonymous CSV downloads per client address (django-ratelimit); staff are not limited.
 EXPORT_RATE_LIMIT = os.environ.get("EXPORT_RATE_LIMIT", "30/m")
 

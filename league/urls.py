@@ -34,6 +34,7 @@ urlpatterns = [
     path("games/<int:pk>/", games.detail, name="game-detail"),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("time", health.server_time, name="server-time"),
     # -- CSV exports (issue 5) --
     path("series/<slug:slug>/standings.csv", exports.standings_csv, name="series-standings-csv"),
     path("series/<slug:slug>/games.csv", exports.games_csv, name="series-games-csv"),

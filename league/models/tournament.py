@@ -470,6 +470,31 @@ def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
     return out
 
 
+@dataclass(frozen=True)
+class TableSeating:
+    """One table of a round as the public sees it: who sits where, nothing
+    about its game (which a hand in play would change)."""
+
+    number: int
+    seats: list[TableSeat]
+
+
+def round_seating(rnd: Round) -> list[TableSeating]:
+    """Every table of ``rnd`` with its seats, in wind order: three queries,
+    no game replayed (``round_tables`` replays every game being played, for
+    the director's dashboard)."""
+    tables = rnd.tables.prefetch_related("seats__registration", "seats__substitute").order_by("number")
+    return [
+        TableSeating(number=table.number, seats=[
+            TableSeat(wind=WIND_NAMES[s.wind], name=s.plays.name, number=s.plays.number,
+                      substitute_for=s.registration.name if s.substitute_id else "", score=None, points=None,
+                      place=None)
+            for s in sorted(table.seats.all(), key=lambda s: s.wind)
+        ])
+        for table in tables
+    ]
+
+
 def next_seats(registration: Registration) -> list[RoundSeat]:
     """The published rounds' seats of ``registration`` (as the registered player
     or as a substitute), in round order."""

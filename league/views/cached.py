@@ -207,6 +207,7 @@ class Page(NamedTuple):
     series_of: Callable[..., int | str | None]
     params: Params
     fragment: Callable[[Mapping[str, str]], bool]
+    kind: str  # the stamp it is cached under: "stamp", or "results" (versions.stamp)
 
 
 class Lookup(NamedTuple):
@@ -229,7 +230,7 @@ def _look_up(request: HttpRequest, page: Page, series: int | str) -> Lookup:
     query = canonical_query(request, page.params)
     # The stamp is read before the view reads anything: what it renders
     # is at least as new as the stamp it is cached under.
-    stamp = versions.stamp(series)
+    stamp = versions.stamp(series, kind=page.kind)
     key = _page_key(request, query)
     is_fragment = page.fragment(query)
     cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
@@ -248,7 +249,7 @@ def _remember(cache_key: str, entry: Entry) -> None:
 
 def public_page(
     series_of: Callable[..., int | str | None], params: Params, *,
-    fragment: Callable[[Mapping[str, str]], bool] = lambda query: False,
+    fragment: Callable[[Mapping[str, str]], bool] = lambda query: False, results: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
     """Serve a public view whole from the cache.
 
@@ -258,12 +259,16 @@ def public_page(
     ``params`` are the query parameters the view reads: it sees only those,
     canonical. ``fragment(query)`` says whether the request is for a
     fragment, which shows nothing about the visitor and so is cached for
-    everyone. A page found in the cache is usually served before it gets
-    here, by ``CachedPageMiddleware``; the view runs when it is not there.
+    everyone. ``results=True`` caches the page under the series' results
+    stamp: for a page that shows nothing a hand in a game still being played
+    changes (the event pages: seats, rounds, the clock's end, finished
+    results), so a hand entered at any table leaves it cached. A page found
+    in the cache is usually served before it gets here, by
+    ``CachedPageMiddleware``; the view runs when it is not there.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
-        page = Page(series_of, params, fragment)
+        page = Page(series_of, params, fragment, "results" if results else "stamp")
 
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
@@ -294,6 +299,15 @@ def public_page(
         return wrapper
 
     return decorate
+
+
+def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
+    """``public_page`` for a public page of an event (``/series/<slug>/event/...``):
+    cached under the series' results stamp, which every event service moves
+    (league/services/tournament/common.py ``log``) as a finished game does.
+    Results the director hides are left out of what the view renders, and
+    hiding them moves the stamp: a page showing them is never served after."""
+    return public_page(lambda slug, **kwargs: versions.series_for_slug(slug), params or {}, results=True)
 
 
 class CachedPageMiddleware:

@@ -24,6 +24,7 @@ from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
 from league.tiebreaks import RULES
+from league.views.cached import event_page
 from league.views.staff import staff_required
 from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
@@ -41,6 +42,7 @@ def _rule_names() -> dict[str, str]:
 # -- public -----------------------------------------------------------------------------------------
 
 
+@event_page()
 def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Every stage's standings with its cut line, and the overall result.
     Closed while the director hides results (a cut shows who scored what)."""
@@ -55,6 +57,7 @@ def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/stages_standings.html", ctx)
 
 
+@event_page()
 def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
     """The team page: team standings, each round's team points, the members."""
     series, tournament = _public_event(slug)

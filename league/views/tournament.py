@@ -32,11 +32,12 @@ from league.forms.tournament import (
     TournamentForm,
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import event_standings, next_seats, round_tables
+from league.models.tournament import event_standings, next_seats, round_seating, round_tables
 from league.services import ServiceError
 from league.services import tournament as event
 from league.terms import refusal
-from league.views.series import int_param
+from league.views.cached import FLAG, event_page
+from league.views.series import int_param, whole
 from league.views.staff import series_for_scorer, staff_required
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
@@ -456,13 +457,14 @@ def _public_event(slug: str) -> tuple[Series, Tournament]:
     return series, tournament
 
 
+@event_page()
 def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     """The public event page: the published round's tables and the standings
     (without the rounds the director hides); names lead to each player's page."""
     series, tournament = _public_event(slug)
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
-    tables = round_tables(current, now=timezone.now()) if current else []
+    tables = round_seating(current) if current else []  # seats only: a hand in play leaves the page cached
     ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
            "standings": event_standings(series, public=True),
            "numbers": dict(series.registrations.values_list("player_id", "number"))}
@@ -478,6 +480,7 @@ def _current_round(published: list[Round]) -> Round | None:
     return published[-1] if published else None
 
 
+@event_page()
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """"My next table and wind": the published rounds' seats of one player."""
     series, tournament = _public_event(slug)
@@ -518,6 +521,7 @@ def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 SCREENS = ("clock", "seating", "standings")
 
 
+@event_page({"page": whole, "cycle": FLAG})
 def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Projector pages: the countdown, the seating (by player name, paged) and
     the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
@@ -547,7 +551,6 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
         else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
         "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
-        "now": timezone.now(),
     }
     return render(request, "league/tournament_screen.html", ctx)
 

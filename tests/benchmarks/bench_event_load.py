@@ -57,12 +57,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def postgres() -> Iterator[str]:
-    """A throwaway cluster; yields its DATABASE_URL."""
+def postgres(port: int | None = None) -> Iterator[str]:
+    """A throwaway cluster (on ``port``, else a free one); yields its DATABASE_URL."""
     pgbin = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: [int(x) for x in re.findall(r"\d+", p)])[-1]
     tmp = tempfile.mkdtemp(prefix="tenbou-load-pg-")
     shutil.chown(tmp, "postgres")
-    port = free_port()
+    port = port or free_port()
     data = f"{tmp}/data"
 
     def as_postgres(*args: str) -> None:
@@ -82,8 +82,8 @@ def postgres() -> Iterator[str]:
 
 
 @contextmanager
-def redis() -> Iterator[str]:
-    port = free_port()
+def redis(port: int | None = None) -> Iterator[str]:
+    port = port or free_port()
     server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
     try:

@@ -7,9 +7,11 @@ DATABASE_URL if set, e.g. a PostgreSQL scratch database), fills one series
 with 10,000 finished games (a few played hand by hand through the services,
 the rest bulk-written with settled snapshots), starts gunicorn with two
 workers on 127.0.0.1 only, and runs wrk against the series page, a game page,
-a player page, the series page's live fragment, /healthz (a trivial Django
-view) and a static response of the series page's own bytes (a Django view
-returning a constant) in the same run. Absolute figures on a shared two-core
+a player page, the series page's live fragment, the public pages of an
+event (96 players, two rounds played, the third being played: the event
+page, the stages and teams pages, the projector's standings and a player's
+next table), /healthz (a trivial Django view) and a static response of the
+series page's own bytes (a Django view returning a constant) in the same run. Absolute figures on a shared two-core
 machine are noise; read the ratios to /healthz, which runs before and after
 every page (each page is compared with the two runs beside it).
 
@@ -29,7 +31,14 @@ saved (through the services, in a game being played: what happens every
 minute of an event) and after any change (the bench moves the series'
 version as a change to a finished game does, and everything is computed
 afresh). wrk then measures the steady state, where pages come from the cache.
-CACHE_URL=dummy:// measures the pages with caching off.
+For an event page, "after a hand" is a hand saved in one of the event's own
+games being played, and "after any change" moves the event's stamps.
+CACHE_URL=dummy:// measures the pages with caching off. ``--cold-only`` stops
+after the cold figures (a quick before and after of a change to the code).
+
+The per-address limit on anonymous requests (PUBLIC_RATE_LIMIT) is off
+here unless the environment sets it: wrk's one address would meet it on the
+static view, which is not a cached page.
 """
 
 from __future__ import annotations
@@ -87,6 +96,30 @@ def build(games: int) -> tuple[str, int, int, int]:
     live = make_game(series, players[:4], round_number=(games - played) // 8 + 2, table="1")
     play(live, [draw(0)])
     return series.slug, sample.pk, players[0].pk, live.pk
+
+
+def build_event(players: int = 96) -> tuple[str, int]:
+    """An event of ``players`` players in teams of four: rounds 1 and 2
+    finished, round 3 being played (a hand at its first table); returns its
+    slug and that game (where the bench enters hands)."""
+    from league import services
+    from league.services import tournament as event
+    from tests.benchmarks.events import new_event, roster
+    from tests.factories import draw, play
+
+    series = new_event(rounds=4)  # EMA rules: 30,000 each
+    event.import_registrations(series=series, text=roster(players, teams=True))
+    event.check_in(registrations=series.registrations.all())
+    rounds = event.seat_rounds(series=series).rounds
+    scores = [[45000, 35000, 25000, 15000], [38000, 32000, 17000, 33000], [52000, 28000, 21000, 19000]]
+    for rnd in rounds[:2]:
+        event.publish_round(round=rnd)
+        for i, game in enumerate(event.start_round(round=rnd)):
+            services.record_final_scores(game=game, scores=scores[(i + rnd.number) % len(scores)])
+    event.publish_round(round=rounds[2])
+    live = event.start_round(round=rounds[2])[0]
+    play(live, [draw(0)])
+    return series.slug, live.pk
 
 
 def enter_hand(game_pk: int) -> None:
@@ -208,6 +241,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--calls", type=int, default=500, help="requests per batch of the in-process run")
+    parser.add_argument("--tries", type=int, default=3, help="cold requests per page and change (the best is kept)")
+    parser.add_argument("--cold-only", action="store_true", help="stop after the cold figures")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install -y wrk)")
@@ -217,12 +252,14 @@ def main() -> None:
     env.setdefault("DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
     env.update(DJANGO_SETTINGS_MODULE="tests.benchmarks.bench_settings", DEBUG="0", SECRET_KEY="bench-only",
                ALLOWED_HOSTS="127.0.0.1", BENCH_STATIC_FILE=str(tmp / "static.html"))
+    env.setdefault("PUBLIC_RATE_LIMIT", "")
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
 
     started = time.perf_counter()
     slug, game_pk, player_pk, live_pk = build(args.games)
-    print(f"built {args.games:,} games in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})")
+    event_slug, event_live_pk = build_event()
+    print(f"built {args.games:,} games and an event in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})")
 
     try:
         with serve(env, workers=2) as base:
@@ -234,6 +271,11 @@ def main() -> None:
                 "series page": f"/series/{slug}/",
                 "series live fragment": f"/series/{slug}/?partial=1",
                 "player page": f"/series/{slug}/players/{player_pk}/",
+                "event page": f"/series/{event_slug}/event/",
+                "event stages page": f"/series/{event_slug}/event/stages/",
+                "event teams page": f"/series/{event_slug}/event/teams/",
+                "event projector standings": f"/series/{event_slug}/event/screen/standings/",
+                "event player's next table": f"/series/{event_slug}/event/players/1/",
             }
             # The static response is the series page's own bytes.
             Path(env["BENCH_STATIC_FILE"]).write_bytes(fetch(base + pages["series page"])[2])
@@ -244,11 +286,24 @@ def main() -> None:
             from league.services.audit import bump_version
 
             series_id = Series.objects.get(slug=slug).pk
-            measured = [name for name in pages if name.startswith(("game", "series", "player"))]
+            event_id = Series.objects.get(slug=event_slug).pk
+            measured = [name for name in pages if name.startswith(("game", "series", "player", "event"))]
+
+            def changes(name: str) -> tuple[Callable[[], object], Callable[[], object]]:
+                if name.startswith("event"):
+                    return lambda: enter_hand(event_live_pk), lambda: bump_version(event_id)
+                return lambda: enter_hand(live_pk), lambda: bump_version(series_id)
+
             # After a hand in a game being played: what happens every minute of an event.
-            cold_hand = {name: cold_request(base + pages[name], lambda: enter_hand(live_pk)) for name in measured}
+            cold_hand = {name: cold_request(base + pages[name], changes(name)[0], args.tries) for name in measured}
             # After a change of results (here the version moved as a finished game's change moves it).
-            cold = {name: cold_request(base + pages[name], lambda: bump_version(series_id)) for name in measured}
+            cold = {name: cold_request(base + pages[name], changes(name)[1], args.tries) for name in measured}
+            if args.cold_only:
+                print("cold ms: the first request after a hand is saved / after any change (all recomputed), "
+                      f"best of {args.tries}")
+                for name in measured:
+                    print(f"{name:28} {cold_hand[name] * 1000:7.1f} {cold[name] * 1000:7.1f}")
+                return
             sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
             gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
             etags = {name: fetch(base + path)[1].get("ETag") for name, path in pages.items()}
@@ -273,7 +328,7 @@ def main() -> None:
                 beside[name] = (yardsticks[-2] + yardsticks[-1]) / 2
             conditional = {}
             for name, path in pages.items():
-                if name.startswith(("game", "series", "player")):
+                if name in measured:
                     # Without an ETag the page answers 200 in full: sent anyway, to show it.
                     headers = {"If-None-Match": etags[name] or '"none"'}
                     status = fetch(base + path, headers)[0]
@@ -293,15 +348,15 @@ def main() -> None:
     print(f"trivial view (/healthz): {len(yardsticks)} runs, one before and after each page, "
           f"{min(yardsticks):.1f} to {max(yardsticks):.1f} req/s; 'vs trivial' is against the two beside it")
     print("cold ms: the first request after a hand is saved / after any change (all recomputed)")
-    print(f"{'page':26} {'cold ms':>13} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
+    print(f"{'page':28} {'cold ms':>13} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
     for name, (rps, latency) in results.items():
         cold_ms = f"{cold_hand[name] * 1000:6.1f}/{cold[name] * 1000:6.1f}" if name in cold else ""
-        print(f"{name:26} {cold_ms:>13} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} "
+        print(f"{name:28} {cold_ms:>13} {rps:9.1f} {latency:>9} {sizes[name]:9,} {gzipped[name]:10,} "
               f"{rps / beside[name]:10.1%}")
     print("conditional requests (If-None-Match: the page's last ETag), same run")
-    print(f"{'page':26} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
+    print(f"{'page':28} {'status':>8} {'req/s':>9} {'latency':>9} {'vs trivial':>11}")
     for name, (rps, latency, status) in conditional.items():
-        print(f"{name:26} {status:8} {rps:9.1f} {latency:>9} {rps / beside[f'{name} (conditional)']:10.1%}")
+        print(f"{name:28} {status:8} {rps:9.1f} {latency:>9} {rps / beside[f'{name} (conditional)']:10.1%}")
     trivial_cpu = cpu["trivial view (/healthz)"]
     print(f"in this process, through Django's WSGI handler: CPU per request (best of 3 x {args.calls})")
     print(f"{'request':40} {'CPU us':>8} {'vs trivial':>11}")

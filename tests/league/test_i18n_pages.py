@@ -42,6 +42,7 @@ NOT_PAGES = {
     "set_language": "the switch's POST target: a redirect",
     "healthz": "a probe for the load balancer",
     "readyz": "a probe for the load balancer",
+    "server-time": "the countdown's clock: the server's time in JSON",
     "series-standings-csv": "a CSV export, the same in every language (tests/league/test_i18n.py)",
     "series-games-csv": "a CSV export, the same in every language",
     "series-hands-csv": "a CSV export, the same in every language",
