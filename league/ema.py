@@ -179,7 +179,7 @@ def rows(event: EmaEvent, players: Sequence[EmaPlayer]) -> Iterator[list[object]
     yield list(HEADER)
     for p in players:
         yield [
-            event.name, len(players), p.place, p.first_name, p.last_name.upper(), p.ema_number, 1, points(p.total),
+            event.name, w.player_count, p.place, p.first_name, p.last_name.upper(), p.ema_number, 1, points(p.total),
             "YES" if p.ema_number else "NO", p.country, f"{event.first_day:%d.%m.%Y}", event.host_country, event.city,
             half(w.total), event.shortname, "Riichi", period, w.days.numerator, "NO",
         ]

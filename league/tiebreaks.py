@@ -55,11 +55,12 @@ class TiebreakError(ValueError):
 
 @dataclass(frozen=True)
 class Game:
-    """One game of a player: its table (any id shared by the four seats), points and place."""
+    """One game of a player: its table (any id shared by the four seats), points and place
+    (None: a substitute played the seat, so no place of the player's counts)."""
 
     table: Hashable
     points: int
-    place: int
+    place: int | None
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,8 @@ def head_to_head(group: Sequence[Entry]) -> dict[Hashable, tuple[int, int, int]]
     for e in group:
         above = below = points = 0
         for g in e.games:
-            others = [o for pid, o in at[g.table].items() if pid != e.id]
-            if not others:
+            others = [o for pid, o in at[g.table].items() if pid != e.id and o.place is not None]
+            if not others or g.place is None:
                 continue
             points += g.points
             above += sum(1 for o in others if g.place < o.place)

@@ -741,6 +741,9 @@ class StandingRow:
     places: tuple[int, int, int, int]  # how many 1st, 2nd, 3rd, 4th
     rank: int | None = None  # None for players under the series' minimum
     tied: bool = False  # the rank is shared ("=2")
+    separated_by: str | None = None  # the tie-break that put this row below the one above (league.tiebreaks)
+    games_sum: int | None = None  # an event with a cut: the plain sum of every game, shown apart, never ranking
+    stage: str = ""  # an event with a cut: the stage whose standings placed the row
 
     @classmethod
     def from_values(cls, r: dict[str, Any]) -> StandingRow:
@@ -757,7 +760,9 @@ class StandingRow:
 
     @property
     def average_place(self) -> float:
-        return self.place_sum / self.games
+        # Over the games with a place of their own (a substituted seat has none).
+        placed = sum(self.places)
+        return self.place_sum / placed if placed else 0.0
 
     @property
     def average_score(self) -> int:
