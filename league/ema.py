@@ -49,6 +49,7 @@ class EmaPlayer:
     ema_number: str
     country: str
     total: int  # thousandths
+    player_id: int = 0  # the Player, for pages that mark rows with it
 
 
 @dataclass(frozen=True)

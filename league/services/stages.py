@@ -377,7 +377,8 @@ def ema_export(series: Series) -> EmaExport:
     final = final_result(series, tables, results=results)  # placed: those with a counted game
     rules = rules_of(series)
     players = [ema.EmaPlayer(place=r.place, first_name=r.player.first_name, last_name=r.player.last_name,
-                             ema_number=r.player.ema_number, country=r.player.country, total=r.total)
+                             ema_number=r.player.ema_number, country=r.player.country, total=r.total,
+                             player_id=r.player.player_id)
                for r in final if not r.player.is_substitute]
     days = sorted({timezone.localtime(t).date() for t in Game.objects.filter(
         round_table__round__series=series).values_list("started_at", flat=True)})

@@ -220,8 +220,8 @@ def stage_tables(series: Series, results: EventResults | None = None, *,
         nxt = stages[i + 1] if i + 1 < len(stages) and stages[i + 1].is_cut else None
         preview = False
         if not stage.is_cut:
-            seeds = {pid: (None, 0) for pid, p in results.players.items()
-                     if (not p.is_substitute or results.games.get(pid)) and not (p.dropped and not results.games.get(pid))}
+            # Only players with a counted game: a late registration who has not played is not ranked anywhere.
+            seeds = {pid: (None, 0) for pid in results.players if results.games.get(pid)}
             # A substitute's own games are listed only where the event lists substitutes.
             if not (tournament and tournament.substitutes_in_standings):
                 seeds = {pid: v for pid, v in seeds.items() if not results.players[pid].is_substitute}

@@ -27,7 +27,8 @@ from django_tables2 import RequestConfig, Table
 from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings, counting
-from league.models.tournament import event_standings, hidden_from, is_event
+from league.models.tournament import hidden_from, is_event
+from league.standings.event import event_standings, series_standings
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
 from league.views.cached import FLAG, SORT, canonical, public_page
@@ -249,7 +250,7 @@ def _results_html(
 def current_standings(series: Series) -> Standings:
     """The series' standings now, cached under its results stamp."""
     token = versions.results_token(series.pk)
-    return cache.get_or_set(f"standings:{series.pk}:{token}", series.standings, PAGE_CACHE_SECONDS)
+    return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)
 
 
 def _series_results(series: Series, through_round: int | None, through_date: datetime.date | None) -> SeriesResults:

@@ -32,9 +32,10 @@ from league.forms.tournament import (
     TournamentForm,
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import event_standings, next_seats, round_tables
+from league.models.tournament import next_seats, round_tables
 from league.services import ServiceError
 from league.services import tournament as event
+from league.standings.event import event_standings
 from league.terms import refusal
 from league.views.series import int_param
 from league.views.staff import series_for_scorer, staff_required
