@@ -251,6 +251,17 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def ended_by_clock(self) -> bool:
+        """Ended early by the event's time policy, not by staff: the engine knows
+        both as EARLY; the event's log says which (``apply_time_policy``)."""
+        return self.end == self.End.EARLY and self.series.event_audit.filter(
+            action="time_policy", detail__game=self.pk).exists()
+
+    @property
+    def end_label(self) -> str:
+        return str(_("Ended by the clock (the event's time policy)")) if self.ended_by_clock else self.get_end_display()
+
     def counts(self, series: Series | None = None) -> bool:
         """Does this game count in the standings, Swiss seating and cuts?
         The Python twin of :func:`counting`, for a game already in hand."""

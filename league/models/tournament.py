@@ -26,6 +26,7 @@ from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from league.models.games import SEAT, WIND_NAMES, Game, Player, Series
@@ -187,6 +188,23 @@ class Round(models.Model):
     @property
     def is_published(self) -> bool:
         return self.status in (self.Status.PUBLISHED, self.Status.STARTED)
+
+    @cached_property
+    def is_finished(self) -> bool:
+        """Started, and every table's game finished: derived, so no status is left to set.
+        Uses the ``tables_count``/``finished_count`` annotations when the caller made them."""
+        if not self.is_started:
+            return False
+        tables, finished = getattr(self, "tables_count", None), getattr(self, "finished_count", None)
+        if tables is None or finished is None:
+            states = list(self.tables.values_list("game__status", flat=True))
+            tables, finished = len(states), sum(1 for s in states if s == Game.Status.FINISHED)
+        return tables > 0 and finished == tables
+
+    @property
+    def clock_running(self) -> bool:
+        """The clock counts down while the round is started and not finished."""
+        return self.is_started and not self.is_finished
 
     @property
     def ends_at(self) -> datetime.datetime | None:

@@ -104,6 +104,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "hide_form": HideForm(initial={"from_round": (started[-1].number + 1) if started else 1}),
         "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
         "prints": PRINTS,
+        # Pre-generated seating seats every round at once, refused once one is published: no button then.
+        "can_seat": tournament.seating == Tournament.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
+        "rounds_left": max(0, tournament.rounds - sum(1 for r in rounds if r.is_finished)),
     }
     return render(request, "league/tournament_dashboard.html", ctx)
 
@@ -542,7 +545,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     page = max(1, min(int_param(request.GET.get("page")) or 1, max(1, len(pages))))
     cycle = request.GET.get("cycle") == "1"
     nxt = _next_screen(series, kind, page, len(pages), cycle)
-    started = current if current is not None and current.is_started else None
+    started = current if current is not None and current.clock_running else None  # a finished round's clock stops
     ends_at = started.ends_at if started else None
     ctx = {
         "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
