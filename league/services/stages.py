@@ -376,10 +376,13 @@ def ema_export(series: Series) -> EmaExport:
     tables = stage_tables(series, results)
     final = final_result(series, tables, results=results)  # placed: those with a counted game
     rules = rules_of(series)
-    players = [ema.EmaPlayer(place=r.place, first_name=r.player.first_name, last_name=r.player.last_name,
+    # Substitutes are not ranked (an event may list them in its own standings): places close up without them.
+    ranked = [r for r in final if not r.player.is_substitute]
+    players = [ema.EmaPlayer(place=1 + next(i for i, o in enumerate(ranked) if o.place == r.place),
+                             first_name=r.player.first_name, last_name=r.player.last_name,
                              ema_number=r.player.ema_number, country=r.player.country, total=r.total,
                              player_id=r.player.player_id)
-               for r in final if not r.player.is_substitute]
+               for r in ranked]
     days = sorted({timezone.localtime(t).date() for t in Game.objects.filter(
         round_table__round__series=series).values_list("started_at", flat=True)})
     today = timezone.localdate()
