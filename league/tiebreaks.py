@@ -36,6 +36,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from league.collation import name_key
+
 RULES = {
     "head_to_head": "head-to-head",
     "firsts": "most firsts",
@@ -105,7 +107,7 @@ def rank(entries: Sequence[Entry], rules: Sequence[str], *, playoff: Mapping[Has
     position = 1
     for group, why in ordered:
         tied = len(group) > 1
-        for k, entry in enumerate(sorted(group, key=lambda e: e.name)):
+        for k, entry in enumerate(sorted(group, key=lambda e: name_key(e.name))):
             out.append(Ranked(entry=entry, rank=position, tied=tied, separated_by=why if k == 0 else None))
         position += len(group)
     return out

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import versions
 from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league.collation import name_key
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.payment import MAX_FU
@@ -795,7 +796,7 @@ class Standings:
     def build(cls, rows: Iterable[StandingRow], *, min_games: int = 0) -> Standings:
         # Total points decide; equal totals share a rank. The name only fixes
         # the display order of a tie.
-        ordered = sorted(rows, key=lambda r: (-r.total, r.name))
+        ordered = sorted(rows, key=lambda r: (-r.total, name_key(r.name)))
         above = [r for r in ordered if r.games >= min_games]
         below = [r for r in ordered if r.games < min_games]
         ranks = rank_with_ties([r.total for r in above])

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Max
 
+from league.collation import name_key
 from league.models import (
     Penalty,
     Registration,
@@ -476,7 +477,7 @@ def team_standings(series: Series, results: EventResults | None = None) -> list[
             by_round[rnd] = sum(s[0] for s in scores)
             counted[rnd] = [s[1] for s in scores]
         rows.append(TeamRow(name=name, members=members, by_round=by_round, counted=counted, total=sum(by_round.values())))
-    rows.sort(key=lambda r: (-r.total, r.name))
+    rows.sort(key=lambda r: (-r.total, name_key(r.name)))
     out = []
     for r in rows:
         first = next(i for i, o in enumerate(rows) if o.total == r.total) + 1

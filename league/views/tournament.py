@@ -18,9 +18,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from league.collation import name_key
 from league.forms.tournament import (
     ClockForm,
     ExtraTimeForm,
@@ -442,7 +443,8 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
             where.setdefault(s.registration_id, {})[s.round.number] = str(_("sub"))
     rows = []
     regs = series.registrations.exclude(status=Registration.Status.DROPPED)
-    for reg in sorted(regs, key=lambda r: (r.last_name.casefold(), r.first_name.casefold(), r.number)):
+    language = get_language()
+    for reg in sorted(regs, key=lambda r: (name_key(r.last_name, language), name_key(r.first_name, language), r.number)):
         seats = where.get(reg.pk, {})
         rows.append({"reg": reg, "cells": [seats.get(r.number, "") for r in rounds]})
     return rows
@@ -537,7 +539,8 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         for s in current.seats.select_related("table", "registration", "substitute"):
             rows.append({"name": s.plays.name, "last": s.plays.last_name, "number": s.plays.number,
                          "table": s.table.number, "wind": WIND_NAMES[s.wind]})
-        rows.sort(key=lambda r: (r["last"].lower(), r["name"].lower()))
+        language = get_language()
+        rows.sort(key=lambda r: (name_key(r["last"], language), name_key(r["name"], language)))
         pages = _screen_pages(rows)
     elif kind == "standings":
         table = event_standings(series, public=True)
