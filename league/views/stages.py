@@ -181,7 +181,7 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
 def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
     series = _event_for_scorer(request, slug)
     export = st.ema_export(series)
-    ranks = ema.base_ranks([p.place for p in export.players])
+    ranks = ema.base_ranks([p.place for p in export.players], export.weight.player_count)
     shared = ema.shared_places([p.place for p in export.players])
     ctx = {
         "series": series, "export": export, "missing": ema.missing(export.players), "weight": export.weight,
