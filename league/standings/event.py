@@ -26,7 +26,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from django.db.models import Max
+from django.db.models import Count, Max
 
 from league.collation import name_key
 from league.models import (
@@ -41,6 +41,7 @@ from league.models import (
 )
 from league.models.games import StandingRow, Standings, _div_round
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.tournament import RoundTable, event_of
 from league.tiebreaks import Entry, rank
 from league.tiebreaks import Game as TbGame
 from league.tournament.results import SubstituteResult, registered_result
@@ -79,11 +80,17 @@ class EventResults:
     players: dict[int, Player]
     games: dict[int, list[Played]]  # registration -> counted games, round order
     rounds: int  # the highest round number with a finished game
+    tournament: Tournament | None = None  # the event's settings, read once for every read after
+    substituted: dict[int, int] = field(default_factory=dict)  # registration -> games a substitute played for them
 
 
-def event_results(series: Series, *, through_round: int | None = None) -> EventResults:
-    """Every registered player's counted games (up to ``through_round``): five queries whatever the size."""
-    tournament = Tournament.objects.filter(series=series).first()
+def event_results(series: Series, *, through_round: int | None = None,
+                  tournament: Tournament | None | bool = False) -> EventResults:
+    """Every registered player's counted games (up to ``through_round``): five
+    queries whatever the size (four when the caller passes the ``tournament`` it read)."""
+    if tournament is False:
+        tournament = Tournament.objects.filter(series=series).first()
+    assert tournament is None or isinstance(tournament, Tournament)
     players = {r["id"]: Player(
         id=r["id"], player_id=r["player_id"], number=r["number"], name=f"{r['first_name']} {r['last_name']}".strip(),
         first_name=r["first_name"], last_name=r["last_name"], team=r["team"], country=r["country"],
@@ -105,6 +112,7 @@ def event_results(series: Series, *, through_round: int | None = None) -> EventR
         penalties[key] = penalties.get(key, 0) + p["points"]
     rule = tournament.substitute_result if tournament else SubstituteResult.REAL
     games: dict[int, list[Played]] = {}
+    substituted_for: dict[int, int] = {}
     for r in rows:
         key = (r["table__game_id"], r["wind"])
         seat = seats[key]
@@ -113,6 +121,7 @@ def event_results(series: Series, *, through_round: int | None = None) -> EventR
         if r["substitute_id"] is None:
             games.setdefault(r["registration_id"], []).append(real)
             continue
+        substituted_for[r["registration_id"]] = substituted_for.get(r["registration_id"], 0) + 1
         counted = registered_result(
             rule, seat_points=seat["points"], penalty=penalties.get(key, 0),
             fixed_score=tournament.substitute_score if tournament else 0,
@@ -124,7 +133,8 @@ def event_results(series: Series, *, through_round: int | None = None) -> EventR
         games.setdefault(r["substitute_id"], []).append(real)
     for played in games.values():
         played.sort(key=lambda g: g.round)
-    return EventResults(players=players, games=games, rounds=max((r["round__number"] for r in rows), default=0))
+    return EventResults(players=players, games=games, rounds=max((r["round__number"] for r in rows), default=0),
+                        tournament=tournament, substituted=substituted_for)
 
 
 def rules_of(series: Series) -> EventRules:
@@ -205,7 +215,7 @@ def stage_tables(series: Series, results: EventResults | None = None, *,
     ``results`` must have been read with the same ``through_round``."""
     results = results or event_results(series, through_round=through_round)
     stages = stages_of(series, through_round=through_round)
-    tournament = Tournament.objects.filter(series=series).first()
+    tournament = results.tournament
     rules = rules_of(series).tiebreak_list
     playoffs: dict[int | None, dict[int, int]] = {}
     for p in Playoff.objects.filter(series=series).values("stage_id", "registration_id", "place"):
@@ -254,13 +264,10 @@ def _carry_or_zero(stage: Stage, seed: int, total: int) -> int:
 
 def _finished_rounds(series: Series) -> set[int]:
     """Round numbers started with every table's game counted (finished, and
-    signed off where the series asks: a cut waits for the last signature)."""
-    done = set()
-    for rnd in series.event_rounds.filter(status=Round.Status.STARTED).prefetch_related("tables__game"):
-        tables = list(rnd.tables.all())
-        if tables and all(t.game is not None and t.game.counts(series) for t in tables):
-            done.add(rnd.number)
-    return done
+    signed off where the series asks: a cut waits for the last signature). One query."""
+    rounds = RoundTable.objects.filter(round__series=series, round__status=Round.Status.STARTED).values(
+        "round__number").annotate(tables=Count("id"), counted=Count("game", filter=counting(series, prefix="game__")))
+    return {r["round__number"] for r in rounds.order_by() if r["tables"] and r["counted"] == r["tables"]}
 
 
 def _rank_stage(stage: Stage, seeds: Mapping[int, tuple[int | None, int]], results: EventResults, rules: list[str],
@@ -373,12 +380,12 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     hides. Each row's ``total`` is what ranks it (carried points plus the
     stage's games, for a player who reached a later stage); ``games_sum`` is
     the plain sum of all their games, for a labelled column that never orders."""
-    tournament = Tournament.objects.filter(series=series).first()
+    tournament = Tournament.objects.filter(series=series).first()  # fresh: the director may just have hidden rounds
     hidden = tournament.hidden_from_round if tournament and public else None
     limit = through_round
     if hidden is not None:
         limit = hidden - 1 if limit is None else min(limit, hidden - 1)
-    results = event_results(series, through_round=limit)
+    results = event_results(series, through_round=limit, tournament=tournament)
     tables = stage_tables(series, results, through_round=limit)
     final = final_result(series, tables, results=results)
     ranked: list[StandingRow] = []
@@ -401,7 +408,7 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     return EventStandings(
         standings=Standings(ranked=tuple(ranked), unranked=tuple(unranked)),
         registrations={p.player_id: p.id for p in results.players.values()},
-        substituted=_substituted(series, limit, results),
+        substituted={results.players[k].player_id: v for k, v in results.substituted.items()},
         through_round=limit,
         hidden_from=hidden,
         staged=len(tables) > 1,
@@ -417,22 +424,9 @@ def _renumbered(rows: list[StandingRow]) -> list[StandingRow]:
     return out
 
 
-def _substituted(series: Series, limit: int | None, results: EventResults) -> dict[int, int]:
-    """Player id -> how many of their counted games a substitute played."""
-    seats = RoundSeat.objects.filter(counting(series, prefix="table__game__"), round__series=series,
-                                     substitute__isnull=False)
-    if limit is not None:
-        seats = seats.filter(round__number__lte=limit)
-    out: dict[int, int] = {}
-    for reg in seats.values_list("registration_id", flat=True):
-        pid = results.players[reg].player_id
-        out[pid] = out.get(pid, 0) + 1
-    return out
-
-
 def series_standings(series: Series) -> Standings:
     """The standings now: an event's final order, or a league's table."""
-    if Tournament.objects.filter(series=series).exists():
+    if event_of(series) is not None:
         return event_standings(series).standings
     return series.standings()
 
