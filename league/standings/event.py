@@ -358,6 +358,9 @@ def final_result(series: Series, tables: list[StageTable] | None = None, *,
     return out
 
 
+STAGE = "stage"  # a row's separated_by when a later stage's players are above it
+
+
 # -- the standings every page shows --------------------------------------------------------------
 
 
@@ -390,15 +393,19 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     final = final_result(series, tables, results=results)
     ranked: list[StandingRow] = []
     unranked: list[StandingRow] = []
-    for f in final:
+    for i, f in enumerate(final):
         games = results.games.get(f.player.id, [])
+        why = f.row.separated_by if f.row is not None else None
+        if i and f.stage is not final[i - 1].stage:
+            why = STAGE  # below everyone who reached a later stage, whatever the points
+
         pts = [g.points for g in games]
         placed = [g.place for g in games if g.place is not None]
         row = StandingRow(
             player_id=f.player.player_id, name=f.player.name + (" (substitute)" if f.player.is_substitute else ""),
             games=len(games), total=f.total, place_sum=sum(placed), score_sum=sum(g.end_score for g in games),
             best=max(pts, default=0), worst=min(pts, default=0), places=places_of(games),
-            rank=f.place, tied=f.tied, separated_by=f.row.separated_by if f.row is not None else None,
+            rank=f.place, tied=f.tied, separated_by=why,
             games_sum=sum(pts), stage=f.stage.name if len(tables) > 1 else "",
         )
         (ranked if row.games >= series.min_games else unranked).append(row)

@@ -24,15 +24,13 @@ from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
 from league.standings import event as standings
+from league.templatetags.tournament import TIEBREAK_NAMES
 from league.tiebreaks import RULES
 from league.views.staff import staff_required
 from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
 # The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
-RULE_NAMES = {
-    "head_to_head": _("head-to-head"), "firsts": _("most firsts"), "best_game": _("best single game"),
-    "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
-}
+RULE_NAMES = TIEBREAK_NAMES
 
 
 def _rule_names() -> dict[str, str]:
