@@ -534,6 +534,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
     pages: list[list[Any]] = []
+    stage_order: list[str] = []
     if kind == "seating" and current is not None:
         rows = []
         for s in current.seats.select_related("table", "registration", "substitute"):
@@ -545,6 +546,8 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "standings":
         table = event_standings(series, public=True)
         pages = _screen_pages([*table.standings.ranked])
+        # With a cut, the header says the order of the stages: "Final › Qualifying".
+        stage_order = list(dict.fromkeys(r.stage for r in table.standings.ranked if r.stage))
     page = max(1, min(int_param(request.GET.get("page")) or 1, max(1, len(pages))))
     cycle = request.GET.get("cycle") == "1"
     nxt = _next_screen(series, kind, page, len(pages), cycle)
@@ -554,7 +557,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
         else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
         "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
-        "now": timezone.now(),
+        "now": timezone.now(), "stage_order": stage_order,
     }
     return render(request, "league/tournament_screen.html", ctx)
 
