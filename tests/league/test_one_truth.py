@@ -129,6 +129,12 @@ def test_every_surface_gives_the_same_order_and_points(client: Client) -> None:
     }
     for name, html in {**public, **staff}.items():
         assert marked_rows(html) == truth, name
+    # The series page's chart table: each player's total after the last round is the standings' points.
+    chart = re.findall(r'<th scope="row">([^<]+)</th>(?:<td class="num">[^<]*</td>)*<td class="num">([^<]*)</td></tr>',
+                       public["series page"])
+    full = dict(Registration.objects.filter(series=series).values_list("player_id", "first_name"))
+    assert [(name.split()[0], last) for name, last in chart] == [
+        (full[p], f"{Decimal(v) / 1000:+.1f}") for p, v in truth]
     # Each player's page: the same points, and the rank from the same order.
     for place, (player_id, pts) in enumerate(truth, start=1):
         page = client.get(reverse("player-detail", args=[slug, player_id])).content.decode()
