@@ -178,3 +178,20 @@ def test_teams_with_nobody_in_a_round_render_with_that_round_at_zero(client: Cli
     for lang in ("en", "ja"):
         response = client.get(reverse("stages-teams", args=[series.slug]), HTTP_ACCEPT_LANGUAGE=lang)
         assert response.status_code == 200, lang
+
+
+def test_hidden_final_shows_the_public_the_qualifying_order(client: Client) -> None:
+    # The director hides round 5 (the final): the public sees the standings after round 4, which are
+    # the qualifying stage's (the final stage starts after the limit); staff still see the final order.
+    series = build_event()
+    event.hide_results(series=series, from_round=5)
+    player_of = dict(Registration.objects.filter(series=series).values_list("number", "player_id"))
+    qualifying = [(player_of[number_of(series)[r.player.id]], r.total) for r in stage_tables(series)[0].rows]
+    assert qualifying[:5] == [(player_of[1], 190000), (player_of[5], 190000), (player_of[2], 140000),
+                              (player_of[4], 85000), (player_of[6], 85000)]
+    slug = series.slug
+    for name in ("event-public", "event-screen"):
+        args = [slug, "standings"] if name == "event-screen" else [slug]
+        assert marked_rows(client.get(reverse(name, args=args)).content.decode()) == qualifying, name
+    client.force_login(make_scorer(series, "director"))
+    assert marked_rows(client.get(reverse("event-dashboard", args=[slug])).content.decode()) == expected_ids(series)
