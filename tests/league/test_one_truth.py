@@ -195,3 +195,16 @@ def test_hidden_final_shows_the_public_the_qualifying_order(client: Client) -> N
         assert marked_rows(client.get(reverse(name, args=args)).content.decode()) == qualifying, name
     client.force_login(make_scorer(series, "director"))
     assert marked_rows(client.get(reverse("event-dashboard", args=[slug])).content.decode()) == expected_ids(series)
+
+
+def test_players_under_the_minimum_are_listed_apart_in_the_same_order(client: Client) -> None:
+    # Five games to be ranked: only the finalists have five. The others follow, unranked, in the final order.
+    series = build_event()
+    Series.objects.filter(pk=series.pk).update(min_games=5)
+    series.refresh_from_db()
+    truth = expected_ids(series)
+    table = event_standings(series).standings
+    assert [(r.player_id, r.total, r.rank) for r in table.ranked] == [(p, v, i) for i, (p, v) in enumerate(truth[:4], 1)]
+    assert [(r.player_id, r.total, r.rank) for r in table.unranked] == [(p, v, None) for p, v in truth[4:]]
+    page = client.get(reverse("event-public", args=[series.slug])).content.decode()
+    assert marked_rows(page) == truth and page.count("data-unranked") == 12
