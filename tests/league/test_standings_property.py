@@ -6,8 +6,9 @@ random, tables ending on a few score sets (ties sharing uma among them), no
 stage or a final of the top 4 or 8 carrying full, half, none or fixed points,
 the tie-break rules in any order (a tie left at the cut settled by a
 playoff), a substitute under any of the three rules (listed in the standings
-or not), a dropped player, a late registration who never plays, and teams
-that may have nobody in the final. Each example runs in a savepoint that is
+or not), a dropped player, a late registration who never plays, teams that
+may have nobody in the final, and results hidden from a round on (the public
+surfaces then equal the read model's public answer, the staff ones the whole). Each example runs in a savepoint that is
 rolled back, with the caches emptied, so examples do not see each other.
 
 The normal run tries a few events (fixed seed); the ``fuzz`` one many more
@@ -70,6 +71,8 @@ def events(draw: Any) -> dict[str, Any]:
         "teams": [draw(hs.sampled_from(["", "Kita", "Minami", "Nishi"])) for _ in range(n)],
         "drop": draw(hs.booleans()),
         "late": draw(hs.booleans()),
+        # The director hides the results from this round on (None: all shown).
+        "hide": draw(hs.none() | hs.integers(1, rounds + (carry != "no stage"))),
     }
 
 
@@ -124,6 +127,8 @@ def build(plan: dict[str, Any]) -> Series:
     if plan["drop"]:
         out = max(set(range(1, n + 1)) - seeds)
         event.drop_player(registration=regs[out])
+    if plan["hide"] is not None:
+        event.hide_results(series=series, from_round=plan["hide"])
     return series
 
 
@@ -152,17 +157,22 @@ def check_every_surface(series: Series) -> None:
 
     client = Client()
     slug = series.slug
-    pages = {
-        "series page": client.get(reverse("series-standings", args=[slug])).content.decode(),
-        "public event page": client.get(reverse("event-public", args=[slug])).content.decode(),
-        "projector": client.get(reverse("event-screen", args=[slug, "standings"])).content.decode(),
-    }
-    stages_page = client.get(reverse("stages-standings", args=[slug])).content.decode()
-    if table.staged:
-        pages["overall result"] = section(stages_page, "final-h")
-    teams_page = client.get(reverse("stages-teams", args=[slug]))
-    assert teams_page.status_code == 200
-    assert marked(teams_page.content.decode(), TEAM_ROW) == [(t.name, t.total) for t in team_standings(series)]
+    public = [(r.player_id, r.total) for r in event_standings(series, public=True).standings.ranked]
+    for name, url in (("public event page", reverse("event-public", args=[slug])),
+                      ("projector", reverse("event-screen", args=[slug, "standings"]))):
+        assert marked(client.get(url).content.decode()) == public, name
+    pages = {}
+    if event.tournament_of(series).hidden_from_round is None:  # hidden: these pages close or send the public away
+        pages["series page"] = client.get(reverse("series-standings", args=[slug])).content.decode()
+        stages_page = client.get(reverse("stages-standings", args=[slug])).content.decode()
+        if table.staged:
+            pages["overall result"] = section(stages_page, "final-h")
+        teams_page = client.get(reverse("stages-teams", args=[slug]))
+        assert teams_page.status_code == 200
+        assert marked(teams_page.content.decode(), TEAM_ROW) == [(t.name, t.total) for t in team_standings(series)]
+        player_id, points = truth[-1]
+        page = client.get(reverse("player-detail", args=[slug, player_id])).content.decode()
+        assert marked(page) == [(player_id, points)]
     client.force_login(make_scorer(series, "director"))
     pages["dashboard"] = client.get(reverse("event-dashboard", args=[slug])).content.decode()
     pages["printout"] = client.get(reverse("event-print", args=[slug, "standings"])).content.decode()
@@ -170,12 +180,10 @@ def check_every_surface(series: Series) -> None:
         assert marked(html) == truth, name
     ema = section(client.get(reverse("ema-preview", args=[slug])).content.decode(), "ranks-h")
     assert marked(ema) == [row for row in truth if row[0] not in subs]
-    body = b"".join(client.get(reverse("series-standings-csv", args=[slug])).streaming_content).decode("utf-8-sig")
-    csv_points = [Decimal(r[3]) * 1000 for r in list(csv.reader(io.StringIO(body)))[1:]]
-    assert csv_points == [Decimal(v) for _, v in truth]
-    player_id, points = truth[-1]
-    page = client.get(reverse("player-detail", args=[slug, player_id])).content.decode()
-    assert marked(page) == [(player_id, points)]
+    if event.tournament_of(series).hidden_from_round is None:  # hidden: the CSV is refused to everyone
+        body = b"".join(client.get(reverse("series-standings-csv", args=[slug])).streaming_content)
+        csv_points = [Decimal(r[3]) * 1000 for r in list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))[1:]]
+        assert csv_points == [Decimal(v) for _, v in truth]
 
 
 class _RollBack(Exception):
