@@ -8,6 +8,13 @@ reference names a column but not its value, Tenbou writes: ``EMA member``
 YES or NO, ``Country`` the ISO code, ``Countrycourt`` the host country,
 ``mers`` the tournament weight below, ``shortname`` the series' slug,
 ``period`` first and last day, ``NbDays`` the days counted for the weight.
+``Number of participants`` is the N of the MERS base rank: the players
+placed (those with a counted game; a late registration who never played is
+not one) plus the substitutes who played, at most 3 ("Substitute players
+(maximum 3) are accounted in the calculation of participating players", EMA
+"Basics for ranking system", reference tournaments.md section 3.2).
+Substitutes themselves are not placed: mahjong-portal leaves them out of the
+ratings too (section 5).
 
 MERS (EMA "Basics for ranking system", the newer page): a player's base rank
 is 1000 * (N - place) / (N - 1), rounded to a whole number (half up, as
@@ -49,6 +56,7 @@ class EmaPlayer:
     ema_number: str
     country: str
     total: int  # thousandths
+    player_id: int = 0  # the Player, for pages that mark rows with it
 
 
 @dataclass(frozen=True)
@@ -144,15 +152,18 @@ def shared_places(places: Sequence[int]) -> list[Fraction]:
     return out
 
 
-def base_ranks(places: Sequence[int]) -> list[int]:
-    """1000 * (N - place) / (N - 1), rounded half up, for N = len(places).
+def base_ranks(places: Sequence[int], participants: int | None = None) -> list[int]:
+    """1000 * (N - place) / (N - 1), rounded half up, for N = ``participants``
+    (the players placed plus the substitutes counted; None: len(places)).
 
     >>> base_ranks([1, 2, 3, 4])
     [1000, 667, 333, 0]
     >>> base_ranks([1, 2, 3, 3, 5])
     [1000, 750, 375, 375, 0]
+    >>> base_ranks([1, 2, 3, 4], participants=5)  # a substitute played: N = 5
+    [1000, 750, 500, 250]
     """
-    n = len(places)
+    n = len(places) if participants is None else participants
     if n < 2:
         return [1000] * n
     out = []
@@ -179,7 +190,7 @@ def rows(event: EmaEvent, players: Sequence[EmaPlayer]) -> Iterator[list[object]
     yield list(HEADER)
     for p in players:
         yield [
-            event.name, len(players), p.place, p.first_name, p.last_name.upper(), p.ema_number, 1, points(p.total),
+            event.name, w.player_count, p.place, p.first_name, p.last_name.upper(), p.ema_number, 1, points(p.total),
             "YES" if p.ema_number else "NO", p.country, f"{event.first_day:%d.%m.%Y}", event.host_country, event.city,
             half(w.total), event.shortname, "Riichi", period, w.days.numerator, "NO",
         ]

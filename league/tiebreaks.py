@@ -36,6 +36,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from league.collation import name_key
+
 RULES = {
     "head_to_head": "head-to-head",
     "firsts": "most firsts",
@@ -55,11 +57,12 @@ class TiebreakError(ValueError):
 
 @dataclass(frozen=True)
 class Game:
-    """One game of a player: its table (any id shared by the four seats), points and place."""
+    """One game of a player: its table (any id shared by the four seats), points and place
+    (None: a substitute played the seat, so no place of the player's counts)."""
 
     table: Hashable
     points: int
-    place: int
+    place: int | None
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,7 @@ def rank(entries: Sequence[Entry], rules: Sequence[str], *, playoff: Mapping[Has
     position = 1
     for group, why in ordered:
         tied = len(group) > 1
-        for k, entry in enumerate(sorted(group, key=lambda e: e.name)):
+        for k, entry in enumerate(sorted(group, key=lambda e: name_key(e.name))):
             out.append(Ranked(entry=entry, rank=position, tied=tied, separated_by=why if k == 0 else None))
         position += len(group)
     return out
@@ -167,8 +170,8 @@ def head_to_head(group: Sequence[Entry]) -> dict[Hashable, tuple[int, int, int]]
     for e in group:
         above = below = points = 0
         for g in e.games:
-            others = [o for pid, o in at[g.table].items() if pid != e.id]
-            if not others:
+            others = [o for pid, o in at[g.table].items() if pid != e.id and o.place is not None]
+            if not others or g.place is None:
                 continue
             points += g.points
             above += sum(1 for o in others if g.place < o.place)

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import versions
 from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league.collation import name_key
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.payment import MAX_FU
@@ -251,6 +252,17 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def ended_by_clock(self) -> bool:
+        """Ended early by the event's time policy, not by staff: the engine knows
+        both as EARLY; the event's log says which (``apply_time_policy``)."""
+        return self.end == self.End.EARLY and self.series.event_audit.filter(
+            action="time_policy", detail__game=self.pk).exists()
+
+    @property
+    def end_label(self) -> str:
+        return str(_("Ended by the clock (the event's time policy)")) if self.ended_by_clock else self.get_end_display()
 
     def counts(self, series: Series | None = None) -> bool:
         """Does this game count in the standings, Swiss seating and cuts?
@@ -742,6 +754,9 @@ class StandingRow:
     places: tuple[int, int, int, int]  # how many 1st, 2nd, 3rd, 4th
     rank: int | None = None  # None for players under the series' minimum
     tied: bool = False  # the rank is shared ("=2")
+    separated_by: str | None = None  # the tie-break that put this row below the one above (league.tiebreaks)
+    games_sum: int | None = None  # an event with a cut: the plain sum of every game, shown apart, never ranking
+    stage: str = ""  # an event with a cut: the stage whose standings placed the row
 
     @classmethod
     def from_values(cls, r: dict[str, Any]) -> StandingRow:
@@ -758,7 +773,9 @@ class StandingRow:
 
     @property
     def average_place(self) -> float:
-        return self.place_sum / self.games
+        # Over the games with a place of their own (a substituted seat has none).
+        placed = sum(self.places)
+        return self.place_sum / placed if placed else 0.0
 
     @property
     def average_score(self) -> int:
@@ -780,7 +797,7 @@ class Standings:
     def build(cls, rows: Iterable[StandingRow], *, min_games: int = 0) -> Standings:
         # Total points decide; equal totals share a rank. The name only fixes
         # the display order of a tie.
-        ordered = sorted(rows, key=lambda r: (-r.total, r.name))
+        ordered = sorted(rows, key=lambda r: (-r.total, name_key(r.name)))
         above = [r for r in ordered if r.games >= min_games]
         below = [r for r in ordered if r.games < min_games]
         ranks = rank_with_ties([r.total for r in above])

@@ -18,16 +18,13 @@ Writes go through ``league.services.stages``; each leaves a
 
 from __future__ import annotations
 
-import dataclasses
-
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import Series, Standings
+from league.models.games import Series
 from league.models.tournament import Registration
-from league.tiebreaks import DEFAULT_RULES, RULES, Entry, Game, TiebreakError, check_rules
-from league.tiebreaks import rank as rank_entries
+from league.tiebreaks import DEFAULT_RULES, RULES, TiebreakError, check_rules
 
 
 def validate_tiebreaks(value: str) -> None:
@@ -171,24 +168,6 @@ def seating_teams(series: Series, players: list[int]) -> dict[int, str] | None:
         return None
     teams = dict(Registration.objects.filter(series=series, pk__in=players).exclude(team="").values_list("id", "team"))
     return teams or None
-
-
-def apply_tiebreaks(series: Series, standings: Standings, games: dict[int, list[tuple[int, int, int]]]) -> Standings:
-    """``standings`` with the series' tie-breaks ordering players level on
-    points (``games``: Player id -> (game id, points, place) per counted game).
-    Players level after every rule keep a shared rank."""
-    rules = EventRules.objects.filter(series=series).values_list("tiebreaks", flat=True).first()
-    names = split_rules(rules) if rules is not None else list(DEFAULT_RULES)
-    totals = [r.total for r in standings.ranked]
-    if len(set(totals)) == len(totals):
-        return standings  # no tie: nothing to break, no query
-    playoff = dict(Playoff.objects.filter(series=series, stage=None).values_list("registration__player_id", "place"))
-    entries = [Entry(id=r.player_id, name=r.name, total=r.total, data=r,
-                     games=tuple(Game(table=g, points=p, place=pl) for g, p, pl in games.get(r.player_id, ())))
-               for r in standings.ranked]
-    ranked = tuple(dataclasses.replace(x.entry.data, rank=x.rank, tied=x.tied)
-                   for x in rank_entries(entries, names, playoff=playoff))
-    return Standings(ranked=ranked, unranked=standings.unranked)
 
 
 def first_cut_round(series: Series) -> int | None:

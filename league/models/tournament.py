@@ -26,11 +26,11 @@ from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import SEAT, WIND_NAMES, Game, Penalty, Player, Seat, Series, StandingRow, Standings, counting
+from league.models.games import SEAT, WIND_NAMES, Game, Player, Series
 from league.tournament.countries import COUNTRIES
-from league.tournament.results import SubstituteResult, registered_result
 
 # Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -189,6 +189,23 @@ class Round(models.Model):
     def is_published(self) -> bool:
         return self.status in (self.Status.PUBLISHED, self.Status.STARTED)
 
+    @cached_property
+    def is_finished(self) -> bool:
+        """Started, and every table's game finished: derived, so no status is left to set.
+        Uses the ``tables_count``/``finished_count`` annotations when the caller made them."""
+        if not self.is_started:
+            return False
+        tables, finished = getattr(self, "tables_count", None), getattr(self, "finished_count", None)
+        if tables is None or finished is None:
+            states = list(self.tables.values_list("game__status", flat=True))
+            tables, finished = len(states), sum(1 for s in states if s == Game.Status.FINISHED)
+        return tables > 0 and finished == tables
+
+    @property
+    def clock_running(self) -> bool:
+        """The clock counts down while the round is started and not finished."""
+        return self.is_started and not self.is_finished
+
     @property
     def ends_at(self) -> datetime.datetime | None:
         if self.started_at is None:
@@ -288,18 +305,6 @@ class TournamentAudit(models.Model):
 # -- standings of an event ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class EventStandings:
-    """The event's standings: one row per registered player (and substitute,
-    where the event lists them), over the finished games of its rounds."""
-
-    standings: Standings  # rows keyed by the registered player's Player id
-    registrations: dict[int, int]  # Player id -> Registration id
-    substituted: dict[int, int]  # Player id -> games a substitute played in their seat
-    through_round: int | None  # the last round counted (None: all)
-    hidden_from: int | None  # the public sees nothing from this round on
-
-
 def event_of(series: Series) -> Tournament | None:
     """The series' event settings, or None for a league. No query when the
     series was read with ``select_related("tournament")`` (the public pages
@@ -320,75 +325,11 @@ def is_event(series: Series) -> bool:
     return event_of(series) is not None
 
 
-def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> EventStandings:
-    """Standings after ``through_round`` (None: every round). ``public`` leaves
-    out the rounds the director hides. A seat a substitute played counts for
-    the registered player as the event's rule says (``league.tournament.results``);
-    the substitute is listed with the real result only where the event says so.
-    Four queries whatever the event's size."""
-    tournament = Tournament.objects.filter(series=series).first()
-    hidden = tournament.hidden_from_round if tournament and public else None
-    limit = through_round
-    if hidden is not None:
-        limit = hidden - 1 if limit is None else min(limit, hidden - 1)
-    seats = RoundSeat.objects.filter(counting(series, prefix="table__game__"), round__series=series)
-    if limit is not None:
-        seats = seats.filter(round__number__lte=limit)
-    rows = list(seats.values("registration_id", "substitute_id", "wind", "table__game_id"))
-    regs = {r["id"]: r for r in Registration.objects.filter(series=series).values(
-        "id", "player_id", "first_name", "last_name", "is_substitute")}
-    results = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
-        counting(series, prefix="game__"), game__round_table__round__series=series,
-    ).values("game_id", "seat", "points", "place", "end_score")}
-    substituted_games = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
-    penalties: dict[tuple[int, int], int] = {}
-    for p in Penalty.objects.filter(game_id__in=substituted_games, cancelled_at=None).values("game_id", "seat", "points"):
-        key = (p["game_id"], p["seat"])
-        penalties[key] = penalties.get(key, 0) + p["points"]
-    rule = tournament.substitute_result if tournament else SubstituteResult.REAL
-    list_subs = bool(tournament and tournament.substitutes_in_standings)
-    acc: dict[int, list[tuple[int, int, int, int]]] = {}  # registration -> (points, place, end score, game) per game
-    substituted: dict[int, int] = {}
-    for r in rows:
-        key = (r["table__game_id"], r["wind"])
-        seat = results[key]
-        real = (seat["points"], seat["place"], seat["end_score"], r["table__game_id"])
-        if r["substitute_id"] is None:
-            acc.setdefault(r["registration_id"], []).append(real)
-            continue
-        substituted[r["registration_id"]] = substituted.get(r["registration_id"], 0) + 1
-        counted = registered_result(
-            rule, seat_points=seat["points"], penalty=penalties.get(key, 0),
-            fixed_score=tournament.substitute_score if tournament else 0,
-            fixed_uma=tournament.substitute_uma if tournament else 0,
-        )
-        if counted is not None:
-            acc.setdefault(r["registration_id"], []).append((counted, seat["place"], seat["end_score"], r["table__game_id"]))
-        acc.setdefault(r["substitute_id"], []).append(real)
-    standing_rows = []
-    for reg_id, games_of in acc.items():
-        reg = regs[reg_id]
-        if reg["is_substitute"] and not list_subs:
-            continue
-        pts = [g[0] for g in games_of]
-        places = tuple(sum(1 for g in games_of if g[1] == n) for n in (1, 2, 3, 4))
-        name = f"{reg['first_name']} {reg['last_name']}" + (" (substitute)" if reg["is_substitute"] else "")
-        standing_rows.append(StandingRow(
-            player_id=reg["player_id"], name=name,
-            games=len(games_of), total=sum(pts), place_sum=sum(g[1] for g in games_of),
-            score_sum=sum(g[2] for g in games_of), best=max(pts), worst=min(pts), places=places,  # type: ignore[arg-type]
-        ))
-    # Players level on points are ordered by the series' tie-breaks (league.models.stages).
-    from league.models.stages import apply_tiebreaks
+def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> Any:
+    """The event's standings: ``league.standings.event.event_standings``, named here for older callers."""
+    from league.standings.event import event_standings as read
 
-    games = {regs[k]["player_id"]: [(g[3], g[0], g[1]) for g in v] for k, v in acc.items()}
-    return EventStandings(
-        standings=apply_tiebreaks(series, Standings.build(standing_rows, min_games=series.min_games), games),
-        registrations={r["player_id"]: r["id"] for r in regs.values()},
-        substituted={regs[k]["player_id"]: v for k, v in substituted.items()},
-        through_round=limit,
-        hidden_from=hidden,
-    )
+    return read(series, through_round=through_round, public=public)
 
 
 # -- the director's dashboard ---------------------------------------------------------------

@@ -1,381 +1,61 @@
-"""Stages, cuts, tie-breaks and teams of an event (``league.models.stages``).
+"""Stages, cuts, tie-breaks and teams of an event (``league.models.stages``): the writes.
 
-Reads: ``event_results`` gathers every counted game of every registered
-player once (a substitute's seat counts for the registered player as the
-event's substitute rule says, as in ``event_standings``); ``stage_tables``
-ranks each stage with the series' tie-breaks and marks the cut line;
-``final_result`` is the whole event's order (the last stage's entrants, then
-those cut earlier by their stage's standings); ``team_standings`` ranks teams.
+The reads (each stage's standings, the cut line, the final order, teams)
+live in ``league.standings.event``, the one home of every ranking; they are
+named here too for the callers that read and write stages together.
 
 Writes (``set_stages``, ``cut_to_stage``, ``seat_stage_round``,
 ``record_playoff``, ``configure_event_rules``) each open one transaction that
 locks the series row first, as the event services do, check everything
 before saving, and leave a ``TournamentAudit`` row.
-
-Points are thousandths throughout; half a total is exact for any total in
-hundredths of a point (every table score and uma is), and an odd thousandth
-rounds half away from zero.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from league import ema
 from league.models import (
     Game,
-    Penalty,
     Registration,
     Round,
     RoundSeat,
-    Seat,
     Series,
-    Tournament,
     TournamentAudit,
     counting,
 )
-from league.models.games import _div_round
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.seating import SeatingError, assess, seat_winds, swiss_round
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.tournament import lock_series, log, tournament_of
 from league.services.tournament.rounds import round_tables, store_round
-from league.tiebreaks import Entry, TiebreakError, check_rules, rank
-from league.tiebreaks import Game as TbGame
-from league.tournament.results import SubstituteResult, registered_result
+from league.standings.event import (  # noqa: F401 (named here for the stage pages and older callers)
+    EventResults,
+    FinalRow,
+    Played,
+    Player,
+    StageRow,
+    StageTable,
+    TeamRow,
+    carry_points,
+    event_results,
+    final_result,
+    rules_of,
+    stage_tables,
+    stages_of,
+    team_standings,
+)
+from league.tiebreaks import TiebreakError, check_rules
 
 Action = TournamentAudit.Action
 TABLE = 4
-
-
-# -- reading the event ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Played:
-    """One counted game of a registered player."""
-
-    round: int
-    game: int
-    points: int  # thousandths
-    place: int
-
-
-@dataclass(frozen=True)
-class Player:
-    id: int  # the registration
-    number: int
-    name: str
-    first_name: str
-    last_name: str
-    team: str
-    country: str
-    ema_number: str
-    is_substitute: bool
-    dropped: bool
-
-
-@dataclass(frozen=True)
-class EventResults:
-    players: dict[int, Player]
-    games: dict[int, list[Played]]  # registration -> counted games, round order
-    rounds: int  # the highest round number with a finished game
-
-
-def event_results(series: Series) -> EventResults:
-    """Every registered player's counted games: five queries whatever the size."""
-    tournament = Tournament.objects.filter(series=series).first()
-    players = {r["id"]: Player(
-        id=r["id"], number=r["number"], name=f"{r['first_name']} {r['last_name']}".strip(),
-        first_name=r["first_name"], last_name=r["last_name"], team=r["team"], country=r["country"],
-        ema_number=r["ema_number"], is_substitute=r["is_substitute"], dropped=r["status"] == Registration.Status.DROPPED,
-    ) for r in Registration.objects.filter(series=series).values(
-        "id", "number", "first_name", "last_name", "team", "country", "ema_number", "is_substitute", "status")}
-    rows = list(RoundSeat.objects.filter(counting(series, prefix="table__game__"), round__series=series).values(
-        "registration_id", "substitute_id", "wind", "table__game_id", "round__number"))
-    seats = {(s["game_id"], s["seat"]): s for s in Seat.objects.filter(
-        counting(series, prefix="game__"), game__round_table__round__series=series).values(
-        "game_id", "seat", "points", "place")}
-    substituted = [r["table__game_id"] for r in rows if r["substitute_id"] is not None]
-    penalties: dict[tuple[int, int], int] = {}
-    for p in Penalty.objects.filter(game_id__in=substituted, cancelled_at=None).values("game_id", "seat", "points"):
-        key = (p["game_id"], p["seat"])
-        penalties[key] = penalties.get(key, 0) + p["points"]
-    rule = tournament.substitute_result if tournament else SubstituteResult.REAL
-    games: dict[int, list[Played]] = {}
-    for r in rows:
-        key = (r["table__game_id"], r["wind"])
-        seat = seats[key]
-        real = Played(round=r["round__number"], game=r["table__game_id"], points=seat["points"], place=seat["place"])
-        if r["substitute_id"] is None:
-            games.setdefault(r["registration_id"], []).append(real)
-            continue
-        counted = registered_result(
-            rule, seat_points=seat["points"], penalty=penalties.get(key, 0),
-            fixed_score=tournament.substitute_score if tournament else 0,
-            fixed_uma=tournament.substitute_uma if tournament else 0)
-        if counted is not None:
-            games.setdefault(r["registration_id"], []).append(
-                Played(round=real.round, game=real.game, points=counted, place=real.place))
-        games.setdefault(r["substitute_id"], []).append(real)
-    for played in games.values():
-        played.sort(key=lambda g: g.round)
-    return EventResults(players=players, games=games, rounds=max((r["round__number"] for r in rows), default=0))
-
-
-def rules_of(series: Series) -> EventRules:
-    """The series' rules, unsaved defaults when none were set."""
-    return EventRules.objects.filter(series=series).first() or EventRules(series=series)
-
-
-def stages_of(series: Series) -> list[Stage]:
-    """The series' stages; a series without any is one stage of every round planned or played."""
-    stages = list(Stage.objects.filter(series=series).order_by("number"))
-    if stages:
-        return stages
-    tournament = Tournament.objects.filter(series=series).first()
-    last = max(tournament.rounds if tournament else 1,
-               series.event_rounds.aggregate(n=Max("number"))["n"] or 0)
-    return [Stage(series=series, number=1, name="Standings", first_round=1, last_round=last,
-                  entry=Stage.Entry.ALL, carry=Stage.Carry.NONE)]
-
-
-def carry_points(stage: Stage, seed: int, previous_total: int) -> int:
-    """What seed ``seed`` (1 first) carries into ``stage`` from a previous total.
-
-    >>> carry_points(Stage(carry="half"), 1, 45300), carry_points(Stage(carry="half"), 2, -12100)
-    (22650, -6050)
-    >>> carry_points(Stage(carry="fixed", fixed_points=[8000, 4000, 0, -4000]), 4, 51000)
-    -4000
-    """
-    if stage.carry == Stage.Carry.FULL:
-        return previous_total
-    if stage.carry == Stage.Carry.HALF:
-        return _div_round(previous_total, 2)
-    if stage.carry == Stage.Carry.FIXED:
-        return int(stage.fixed_points[seed - 1])
-    return 0
-
-
-# -- a stage's standings ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StageRow:
-    player: Player
-    seed: int | None
-    carried: int
-    stage_points: int
-    total: int
-    games: int
-    places: tuple[int, int, int, int]
-    rank: int
-    tied: bool
-    separated_by: str | None  # the rule that put this row below the one above
-    goes_on: bool = False  # above the cut line into the next stage
-
-
-@dataclass(frozen=True)
-class StageTable:
-    stage: Stage
-    rows: list[StageRow]
-    entrants_known: bool  # everyone (first stage), or the cut was made
-    preview: bool  # entrants worked out from the previous stage, the cut not made yet
-    rounds_finished: int  # rounds of this stage with every game finished
-    next_stage: Stage | None
-    cut: int | None  # K: rows above the line go on to the next stage
-    cut_rule: str | None = None  # the rule that separated seed K from K + 1
-    cut_tie: list[str] = field(default_factory=list)  # names level across the line after every rule
-
-    @property
-    def complete(self) -> bool:
-        return self.rounds_finished == self.stage.round_count
-
-
-def stage_tables(series: Series, results: EventResults | None = None) -> list[StageTable]:
-    """Every stage's standings, first stage first, with the cut lines."""
-    results = results or event_results(series)
-    stages = stages_of(series)
-    rules = rules_of(series).tiebreak_list
-    playoffs: dict[int | None, dict[int, int]] = {}
-    for p in Playoff.objects.filter(series=series).values("stage_id", "registration_id", "place"):
-        playoffs.setdefault(p["stage_id"], {})[p["registration_id"]] = p["place"]
-    entries: dict[int, list[StageEntry]] = {}
-    for e in StageEntry.objects.filter(stage__series=series).order_by("seed"):
-        entries.setdefault(e.stage_id, []).append(e)
-    finished = _finished_rounds(series)
-    tables: list[StageTable] = []
-    for i, stage in enumerate(stages):
-        nxt = stages[i + 1] if i + 1 < len(stages) and stages[i + 1].is_cut else None
-        preview = False
-        if not stage.is_cut:
-            seeds = {pid: (None, 0) for pid, p in results.players.items()
-                     if (not p.is_substitute or results.games.get(pid)) and not (p.dropped and not results.games.get(pid))}
-            # A substitute's own games are listed only where the event lists substitutes.
-            tournament = Tournament.objects.filter(series=series).first()
-            if not (tournament and tournament.substitutes_in_standings):
-                seeds = {pid: v for pid, v in seeds.items() if not results.players[pid].is_substitute}
-        elif stage.pk in entries:
-            seeds = {e.registration_id: (e.seed, e.carried) for e in entries[stage.pk]}
-        else:
-            previous = tables[-1] if tables else None
-            preview = True
-            seeds = {}
-            if previous is not None and previous.cut is not None and not previous.cut_tie:
-                for seed, row in enumerate(previous.rows[:previous.cut], start=1):
-                    seeds[row.player.id] = (seed, _carry_or_zero(stage, seed, row.total))
-        rows = _rank_stage(stage, seeds, results, rules, playoffs.get(stage.pk, {}), carry_games=i > 0)
-        rounds_done = sum(1 for n in range(stage.first_round, stage.last_round + 1) if n in finished)
-        table = StageTable(stage=stage, rows=rows, entrants_known=not preview, preview=preview,
-                           rounds_finished=rounds_done, next_stage=nxt, cut=nxt.top if nxt else None)
-        if table.cut is not None:
-            table = _with_cut(table)
-        tables.append(table)
-    return tables
-
-
-def _carry_or_zero(stage: Stage, seed: int, total: int) -> int:
-    try:
-        return carry_points(stage, seed, total)
-    except (IndexError, ValueError, TypeError):
-        return 0
-
-
-def _finished_rounds(series: Series) -> set[int]:
-    """Round numbers started with every table's game counted (finished, and
-    signed off where the series asks: a cut waits for the last signature)."""
-    done = set()
-    for rnd in series.event_rounds.filter(status=Round.Status.STARTED).prefetch_related("tables__game"):
-        tables = list(rnd.tables.all())
-        if tables and all(t.game is not None and t.game.counts(series) for t in tables):
-            done.add(rnd.number)
-    return done
-
-
-def _rank_stage(stage: Stage, seeds: Mapping[int, tuple[int | None, int]], results: EventResults, rules: list[str],
-                playoff: Mapping[int, int], *, carry_games: bool) -> list[StageRow]:
-    entries = []
-    for pid, (seed, carried) in seeds.items():
-        games = [g for g in results.games.get(pid, []) if stage.has_round(g.round)]
-        # Tie-breaks look at the games whose points the total holds: the earlier stages' too when points carry in whole or half.
-        counted = games
-        if carry_games and stage.carry in (Stage.Carry.FULL, Stage.Carry.HALF):
-            counted = [g for g in results.games.get(pid, []) if g.round <= stage.last_round]
-        player = results.players[pid]
-        entries.append(Entry(
-            id=pid, name=player.name, total=carried + sum(g.points for g in games),
-            games=tuple(TbGame(table=g.game, points=g.points, place=g.place) for g in counted),
-            data=(player, seed, carried, games)))
-    rows = []
-    for r in rank(entries, rules, playoff=playoff):
-        player, seed, carried, games = r.entry.data
-        rows.append(StageRow(
-            player=player, seed=seed, carried=carried, stage_points=sum(g.points for g in games), total=r.entry.total,
-            games=len(games), places=tuple(sum(1 for g in games if g.place == n) for n in (1, 2, 3, 4)),  # type: ignore[arg-type]
-            rank=r.rank, tied=r.tied, separated_by=r.separated_by))
-    return rows
-
-
-def _with_cut(table: StageTable) -> StageTable:
-    k = table.cut
-    assert k is not None
-    rows = [StageRow(**{**r.__dict__, "goes_on": i < k}) for i, r in enumerate(table.rows)]
-    rule = None
-    tie: list[str] = []
-    if len(rows) > k:
-        below = rows[k]
-        if below.tied and rows[k - 1].rank == below.rank:
-            tie = [r.player.name for r in rows if r.rank == below.rank]
-        else:
-            rule = below.separated_by
-    return StageTable(**{**table.__dict__, "rows": rows, "cut_rule": rule, "cut_tie": tie})
-
-
-# -- the whole event's order --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FinalRow:
-    place: int
-    tied: bool
-    player: Player
-    total: int  # thousandths, in the standings of the stage they ended in
-    stage: Stage  # the last stage they played
-
-
-def final_result(series: Series, tables: list[StageTable] | None = None) -> list[FinalRow]:
-    """Everyone's final place: the last stage whose entrants are known first,
-    then those cut from each earlier stage in that stage's order. Ties left
-    after every rule share a place."""
-    tables = tables if tables is not None else stage_tables(series)
-    known = [t for t in tables if t.entrants_known]
-    out: list[FinalRow] = []
-    placed: set[int] = set()
-    for table in reversed(known):
-        rest = [r for r in table.rows if r.player.id not in placed]
-        if not rest:
-            continue
-        offset, first_rank = len(out), rest[0].rank
-        ranks = [offset + r.rank - first_rank + 1 for r in rest]
-        for r, place in zip(rest, ranks, strict=True):
-            out.append(FinalRow(place=place, tied=ranks.count(place) > 1, player=r.player, total=r.total,
-                                stage=table.stage))
-            placed.add(r.player.id)
-    return out
-
-
-# -- teams -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TeamRow:
-    name: str
-    members: list[Player]
-    by_round: dict[int, int]  # round -> the team's points that round (thousandths)
-    counted: dict[int, list[int]]  # round -> registrations whose points counted
-    total: int
-    rank: int = 0
-    tied: bool = False
-
-
-def team_standings(series: Series, results: EventResults | None = None) -> list[TeamRow]:
-    """Teams ranked by the sum, over rounds, of their members' points in each
-    round: every member's (``sum``) or the best K members' (``best``).
-    Teams level share a rank: no tie-break is defined for teams."""
-    results = results or event_results(series)
-    rules = rules_of(series)
-    teams: dict[str, list[Player]] = {}
-    for p in sorted(results.players.values(), key=lambda p: p.number):
-        if p.team and not p.is_substitute:
-            teams.setdefault(p.team, []).append(p)
-    rows = []
-    for name, members in teams.items():
-        per_round: dict[int, list[tuple[int, int]]] = {}
-        for m in members:
-            for g in results.games.get(m.id, []):
-                per_round.setdefault(g.round, []).append((g.points, m.id))
-        by_round, counted = {}, {}
-        for rnd, scores in sorted(per_round.items()):
-            scores.sort(key=lambda s: -s[0])
-            if rules.team_scoring == EventRules.TeamScoring.BEST:
-                scores = scores[:rules.team_best]
-            by_round[rnd] = sum(s[0] for s in scores)
-            counted[rnd] = [s[1] for s in scores]
-        rows.append(TeamRow(name=name, members=members, by_round=by_round, counted=counted, total=sum(by_round.values())))
-    rows.sort(key=lambda r: (-r.total, r.name))
-    out = []
-    for r in rows:
-        first = next(i for i, o in enumerate(rows) if o.total == r.total) + 1
-        out.append(TeamRow(**{**r.__dict__, "rank": first, "tied": sum(1 for o in rows if o.total == r.total) > 1}))
-    return out
 
 
 def teams_of(series: Series) -> dict[int, str]:
@@ -694,11 +374,15 @@ def ema_export(series: Series) -> EmaExport:
     weight, at most 3), the days played and the event's EMA details."""
     results = event_results(series)
     tables = stage_tables(series, results)
-    final = final_result(series, tables)
+    final = final_result(series, tables, results=results)  # placed: those with a counted game
     rules = rules_of(series)
-    players = [ema.EmaPlayer(place=r.place, first_name=r.player.first_name, last_name=r.player.last_name,
-                             ema_number=r.player.ema_number, country=r.player.country, total=r.total)
-               for r in final if not r.player.is_substitute]
+    # Substitutes are not ranked (an event may list them in its own standings): places close up without them.
+    ranked = [r for r in final if not r.player.is_substitute]
+    players = [ema.EmaPlayer(place=1 + next(i for i, o in enumerate(ranked) if o.place == r.place),
+                             first_name=r.player.first_name, last_name=r.player.last_name,
+                             ema_number=r.player.ema_number, country=r.player.country, total=r.total,
+                             player_id=r.player.player_id)
+               for r in ranked]
     days = sorted({timezone.localtime(t).date() for t in Game.objects.filter(
         round_table__round__series=series).values_list("started_at", flat=True)})
     today = timezone.localdate()

@@ -36,6 +36,20 @@ def seated_by(value: str) -> str:
     return " + ".join(parts)
 
 
+# The tie-break rules by id (league.tiebreaks), in the reader's language.
+TIEBREAK_NAMES = {
+    "head_to_head": _("head-to-head"), "firsts": _("most firsts"), "best_game": _("best single game"),
+    "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
+    "stage": _("the stage reached"),
+}
+
+
+@register.filter
+def tiebreak(rule: str) -> str:
+    """A tie-break rule's name: "below on {{ r.separated_by|tiebreak }}"."""
+    return str(TIEBREAK_NAMES.get(rule, rule))
+
+
 @register.filter
 def get_item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key, "") if mapping else ""

@@ -28,7 +28,8 @@ from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
 from league.middleware import limit_exempt
 from league.models import Game, Seat, Series, Standings, counting
-from league.models.tournament import event_standings, hidden_from, is_event
+from league.models.tournament import hidden_from, is_event
+from league.standings.event import event_standings, series_standings
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
 from league.views.cached import FLAG, SORT, canonical, public_page
@@ -251,7 +252,7 @@ def _results_html(
 def current_standings(series: Series) -> Standings:
     """The series' standings now, cached under its results stamp."""
     token = versions.results_token(series.pk)
-    return cache.get_or_set(f"standings:{series.pk}:{token}", series.standings, PAGE_CACHE_SECONDS)
+    return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)
 
 
 def _series_results(series: Series, through_round: int | None, through_date: datetime.date | None) -> SeriesResults:
@@ -332,19 +333,30 @@ def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[
     bucket = (F("game__round_number") - first) * min(span, CHART_POINTS) / span
     per_round: dict[int, dict[int, int]] = defaultdict(dict)
     last_round: dict[int, int] = {}
-    for row in (
-        Seat.objects.counted(series)
-        .annotate(bucket=ExpressionWrapper(bucket, output_field=IntegerField()))
-        .values("player_id", "bucket")
-        .annotate(p=Sum("points"), last=Max("game__round_number"))
-        .order_by()
-    ):
-        per_round[row["bucket"]][row["player_id"]] = row["p"]
-        last_round[row["bucket"]] = max(last_round.get(row["bucket"], 0), row["last"])
+    running: dict[int, int] = {}
+    if is_event(series) and len(rounds) <= CHART_POINTS:
+        # An event's total after a round is its standings then (carry-over, substitutes' rule): the
+        # read model per round, so the chart's last point is the table's points. Each round's change.
+        for n, r in enumerate(rounds):
+            after = event_standings(series, through_round=r).standings
+            for row in (*after.ranked, *after.unranked):
+                per_round[n][row.player_id] = row.total - running.get(row.player_id, 0)
+                running[row.player_id] = row.total
+            last_round[n] = r
+    else:
+        for row in (
+            Seat.objects.counted(series)
+            .annotate(bucket=ExpressionWrapper(bucket, output_field=IntegerField()))
+            .values("player_id", "bucket")
+            .annotate(p=Sum("points"), last=Max("game__round_number"))
+            .order_by()
+        ):
+            per_round[row["bucket"]][row["player_id"]] = row["p"]
+            last_round[row["bucket"]] = max(last_round.get(row["bucket"], 0), row["last"])
     buckets = sorted(per_round)
     labels = [last_round[b] for b in buckets]  # each stretch ends after this round
     players = [*table.ranked, *table.unranked]
-    running: dict[int, int] = {}
+    running = {}
     totals: dict[int, list[int | None]] = {p.player_id: [] for p in players}
     for b in buckets:
         for pid, p in per_round[b].items():

@@ -64,6 +64,16 @@ ENDED_BY = {
     sg.EndReason.FINAL_SCORES: gettext_lazy("it was kept by end scores"),
 }
 
+ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")
+
+
+def ended_by(game: Game, reason: sg.EndReason | None) -> str:
+    """Why a finished game ended, in the reader's words: a game the event's
+    clock ended is ended "early" to the engine, but not by staff."""
+    if reason == sg.EndReason.EARLY and game.ended_by_clock:
+        return str(ENDED_BY_CLOCK)
+    return str(ENDED_BY.get(reason, "")) if reason is not None else ""
+
 
 # -- who may score ---------------------------------------------------------------
 
@@ -403,7 +413,7 @@ def _game_context(game: Game, replayed: sg.GameResult, **extra: Any) -> dict[str
         "rows": rows,
         "results": _results(game, replayed, names),
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
-        "ended_by": ENDED_BY.get(replayed.ended_by, "") if replayed.finished else "",
+        "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(game.penalties.filter(cancelled_at=None)),
         "history": list(game.audit.all()[:12]),
         **extra,

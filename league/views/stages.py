@@ -23,16 +23,15 @@ from league.models import Series
 from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
+from league.standings import event as standings
+from league.templatetags.tournament import TIEBREAK_NAMES
 from league.tiebreaks import RULES
 from league.views.cached import event_page
 from league.views.staff import staff_required
 from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
 
 # The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
-RULE_NAMES = {
-    "head_to_head": _("head-to-head"), "firsts": _("most firsts"), "best_game": _("best single game"),
-    "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
-}
+RULE_NAMES = TIEBREAK_NAMES
 
 
 def _rule_names() -> dict[str, str]:
@@ -48,10 +47,12 @@ def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
     Closed while the director hides results (a cut shows who scored what)."""
     series, tournament = _public_event(slug)
     hidden = tournament.results_hidden
-    tables = [] if hidden else st.stage_tables(series)
+    results = None if hidden else standings.event_results(series)
+    tables = [] if results is None else standings.stage_tables(series, results)
     ctx: dict[str, Any] = {
         "series": series, "tournament": tournament, "hidden": hidden, "tables": tables,
-        "final": [] if hidden else st.final_result(series, tables), "rules": st.rules_of(series).tiebreak_list,
+        "final": [] if results is None else standings.final_result(series, tables, results=results),
+        "rules": standings.rules_of(series).tiebreak_list,
         "rule_names": _rule_names(), "staged": Stage.objects.filter(series=series).exists(),
     }
     return render(request, "league/stages_standings.html", ctx)
@@ -62,8 +63,8 @@ def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
     """The team page: team standings, each round's team points, the members."""
     series, tournament = _public_event(slug)
     hidden = tournament.results_hidden
-    results = None if hidden else st.event_results(series)
-    teams = [] if results is None else st.team_standings(series, results)
+    results = None if hidden else standings.event_results(series)
+    teams = [] if results is None else standings.team_standings(series, results)
     rounds = sorted({r for t in teams for r in t.by_round})
     ctx = {"series": series, "hidden": hidden, "teams": teams, "rounds": rounds, "rules": st.rules_of(series),
            "totals": {p.id: sum(g.points for g in results.games.get(p.id, [])) for t in teams for p in t.members}
@@ -181,7 +182,7 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
 def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
     series = _event_for_scorer(request, slug)
     export = st.ema_export(series)
-    ranks = ema.base_ranks([p.place for p in export.players])
+    ranks = ema.base_ranks([p.place for p in export.players], export.weight.player_count)
     shared = ema.shared_places([p.place for p in export.players])
     ctx = {
         "series": series, "export": export, "missing": ema.missing(export.players), "weight": export.weight,

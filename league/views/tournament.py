@@ -18,9 +18,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from league.collation import name_key
 from league.forms.tournament import (
     ClockForm,
     ExtraTimeForm,
@@ -32,9 +33,10 @@ from league.forms.tournament import (
     TournamentForm,
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import event_standings, next_seats, round_seating, round_tables
+from league.models.tournament import next_seats, round_seating, round_tables
 from league.services import ServiceError
 from league.services import tournament as event
+from league.standings.event import event_standings
 from league.terms import refusal
 from league.views.cached import FLAG, event_page
 from league.views.series import int_param, whole
@@ -104,6 +106,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "hide_form": HideForm(initial={"from_round": (started[-1].number + 1) if started else 1}),
         "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
         "prints": PRINTS,
+        # Pre-generated seating seats every round at once, refused once one is published: no button then.
+        "can_seat": tournament.seating == Tournament.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
+        "rounds_left": max(0, tournament.rounds - sum(1 for r in rounds if r.is_finished)),
     }
     return render(request, "league/tournament_dashboard.html", ctx)
 
@@ -439,7 +444,8 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
             where.setdefault(s.registration_id, {})[s.round.number] = str(_("sub"))
     rows = []
     regs = series.registrations.exclude(status=Registration.Status.DROPPED)
-    for reg in sorted(regs, key=lambda r: (r.last_name.casefold(), r.first_name.casefold(), r.number)):
+    language = get_language()
+    for reg in sorted(regs, key=lambda r: (name_key(r.last_name, language), name_key(r.first_name, language), r.number)):
         seats = where.get(reg.pk, {})
         rows.append({"reg": reg, "cells": [seats.get(r.number, "") for r in rounds]})
     return rows
@@ -532,25 +538,30 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
     pages: list[list[Any]] = []
+    stage_order: list[str] = []
     if kind == "seating" and current is not None:
         rows = []
         for s in current.seats.select_related("table", "registration", "substitute"):
             rows.append({"name": s.plays.name, "last": s.plays.last_name, "number": s.plays.number,
                          "table": s.table.number, "wind": WIND_NAMES[s.wind]})
-        rows.sort(key=lambda r: (r["last"].lower(), r["name"].lower()))
+        language = get_language()
+        rows.sort(key=lambda r: (name_key(r["last"], language), name_key(r["name"], language)))
         pages = _screen_pages(rows)
     elif kind == "standings":
         table = event_standings(series, public=True)
         pages = _screen_pages([*table.standings.ranked])
+        # With a cut, the header says the order of the stages: "Final › Qualifying".
+        stage_order = list(dict.fromkeys(r.stage for r in table.standings.ranked if r.stage))
     page = max(1, min(int_param(request.GET.get("page")) or 1, max(1, len(pages))))
     cycle = request.GET.get("cycle") == "1"
     nxt = _next_screen(series, kind, page, len(pages), cycle)
-    started = current if current is not None and current.is_started else None
+    started = current if current is not None and current.clock_running else None  # a finished round's clock stops
     ends_at = started.ends_at if started else None
     ctx = {
         "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
         else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
         "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
+        "stage_order": stage_order,
     }
     return render(request, "league/tournament_screen.html", ctx)
 

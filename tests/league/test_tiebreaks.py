@@ -89,3 +89,13 @@ def test_bad_rules_refused_with_a_code(rules, code):
     with pytest.raises(TiebreakError) as err:
         check_rules(rules)
     assert err.value.code == code and err.value.field == "tiebreaks"
+
+
+def test_a_substituted_seat_is_no_place_of_the_absent_player():
+    # A and B level on -10.0. At table m1 a substitute played A's seat and came 2nd, B 3rd: A's record
+    # holds that game (the substitute rule's points) with no place. It is no meeting for head-to-head
+    # and no 2nd for A; the firsts decide: B won a game, A none.
+    a = Entry(1, "A", -10000, (Game("m1", -30000, None), Game("a", 20000, 2)))
+    b = Entry(2, "B", -10000, (Game("m1", -20000, 3), Game("b", 10000, 1)))
+    assert head_to_head([a, b]) == {1: (0, 0, 0), 2: (0, 0, 0)}
+    assert names(rank([a, b], ["head_to_head", "firsts"])) == [("B", 1, False, None), ("A", 2, False, "firsts")]

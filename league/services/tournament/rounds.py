@@ -25,7 +25,6 @@ from league.models import (
     counting,
 )
 from league.models.stages import first_cut_round, seating_teams
-from league.models.tournament import event_standings
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
@@ -34,6 +33,7 @@ from league.services.errors import ServiceError
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
 from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of
+from league.standings.event import event_standings
 from league.tournament import clock
 
 
