@@ -21,6 +21,8 @@ from league.views import (
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: the logout that also clears the browser's copies (webapp.Logout).
+    path("accounts/logout/", webapp.Logout.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     # -- languages (issue 18): the switch on every page posts here. It is on
     # cached public pages, which carry no CSRF token; all it can change is
