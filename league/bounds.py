@@ -136,7 +136,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-SMALLINT = 32_767  # PostgreSQL's ``smallint``
+ROW_ID = Whole(1, 2**63 - 1)  # a row's id in a path (/games/<id>/): what a database key can be
+SLUG_LENGTH = 50  # a series' slug (SlugField's length): a longer one names no series
 EVENT_NUMBER = Whole(1, MAX_EVENT_NUMBER)  # Registration.number; a check-in, a playoff's places
 EVENT_ROUND = Whole(1, MAX_EVENT_ROUNDS)  # Round.number, Tournament.hidden_from_round, a stage's rounds
 TABLE_NUMBER = Whole(1, MAX_EVENT_NUMBER)  # RoundTable.number

@@ -59,6 +59,10 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 
 
+code_validator = RegexValidator(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}\\Z", "A short-link code is 6 letters and digits.",
+                                code="invalid_code")
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
 
@@ -152,7 +156,8 @@ class Registration(models.Model):
     checked_in_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment])
     dropped_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment])
     # The short link printed on the seating list: /n/<code>.
-    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False,
+                            validators=[code_validator])
 
     class Meta:
         ordering = ["series_id", "number"]
