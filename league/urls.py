@@ -68,6 +68,7 @@ urlpatterns = [
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),
     path("staff/series/<slug:slug>/pins/", signoff.pins, name="staff-pins"),
     path("signoff/<str:token>/", signoff.seat_link, name="signoff-link"),
+    path("n/<str:code>/sign", signoff.player_signoff, name="signoff-player"),
     path("series/<slug:slug>/tables/", signoff.tables, name="signoff-tables"),
     # -- log import (issue 8) --
     path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
@@ -181,14 +181,17 @@ def _lock(game: Game) -> Game:
 
 def sign_off(
     *, game: Game, seat: int, result: str, dispute: bool = False, note: str = "", pin: str | None = None,
-    token: str | None = None, by: Actor = None,
+    token: str | None = None, shown_round: int | None = None, by: Actor = None,
 ) -> SignOff:
     """Seat ``seat`` confirms ``game``'s result (``dispute``: disputes it, with
     ``note`` for the referee), proven by the seat's player's ``pin`` or by
     the seat's link ``token``; exactly one of the two.
 
     ``result`` is the digest of the result the player was shown
-    (``result_digest``): another result stored now is a ``Conflict``. A seat
+    (``result_digest``): another result stored now is a ``Conflict``, and so
+    is a form shown in an earlier sign-off round (``shown_round``, when given): a
+    correction reversed since gives the same digest, but the table may not
+    have seen the result that stands now as the form's result. A seat
     signs once per result; a second time is refused. The fourth seat's
     agreement completes the sign-off (``counting_changed``). Locks the game row.
     """
@@ -206,7 +209,7 @@ def sign_off(
         if not game.is_finished:
             raise ServiceError("not_finished", _("This game is not finished: there is no result to sign yet."),
                                field="game")
-        if result != result_digest(game):
+        if result != result_digest(game) or (shown_round is not None and shown_round != game.signoff_round):
             raise Conflict("result_changed", _("The result changed after it was shown: look at it again."),
                            field="result")
         row = Seat.objects.select_related("player").get(game=game, seat=seat)
@@ -359,6 +362,15 @@ def tables_waiting(series: Series) -> list[GameSignOff]:
                              answer=got.get(s.seat)) for s in sorted(g.seats.all(), key=lambda s: s.seat)]
         out.append(GameSignOff(game=g, seats=seats, result=""))
     return out
+
+
+def seats_waiting(*, series: Series, player: Player) -> list[tuple[Game, int]]:
+    """``player``'s finished games of ``series`` whose seat has no answer in
+    force, oldest first, each with the seat."""
+    answered = SignOff.objects.filter(game=OuterRef("game"), seat=OuterRef("seat"), withdrawn_at=None)
+    return [(s.game, s.seat) for s in Seat.objects.select_related("game").filter(
+        game__series=series, game__status=Game.Status.FINISHED, player=player,
+    ).exclude(Exists(answered)).order_by("game__finished_at", "game_id")]
 
 
 def open_disputes(series: Series) -> list[SignOff]:

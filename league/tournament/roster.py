@@ -93,9 +93,10 @@ def read_roster(text: str) -> list[RosterRow]:
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         return _read(reader)
-    except csv.Error as err:
+    except csv.Error:
         # A bare CR inside a cell, or a cell past the csv module's 131,072 characters.
-        raise RosterError([RowError(max(reader.line_num, 1), None, f"cannot be read as CSV ({err})", "not_csv")]) from None
+        raise RosterError([RowError(max(reader.line_num, 1), None, "cannot be read as CSV (a line break inside a "
+                                    "cell that is not in quotes, or a cell far too long)", "not_csv")]) from None
 
 
 def _read(reader: Any) -> list[RosterRow]:

@@ -34,7 +34,7 @@ from league.forms.tournament import (
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, event_standings, next_seats, round_tables
-from league.services import ServiceError
+from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
 from league.terms import refusal
 from league.views.series import int_param
@@ -504,6 +504,9 @@ def short_link(request: HttpRequest, code: str) -> HttpResponse:
         # No registration has it; and PostgreSQL would refuse a NUL (/n/%00) in the query itself.
         raise Http404("no such short link")
     reg = get_object_or_404(Registration.objects.select_related("series"), code=code)
+    if reg.series.requires_signoff and seats_waiting(series=reg.series, player=reg.player):
+        # The card's owner, after a game: their seat's sign-off (only this code leads there).
+        return redirect("signoff-player", code=code)
     return redirect(reg.get_absolute_url())
 
 
