@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
-from league.bounds import EVENT_NUMBER, text_problem
+from league.bounds import text_problem
 from league.exports import series_games
 from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
@@ -246,9 +246,8 @@ def _check_stages(stages: list[Any]) -> None:
     plans = []
     for i, s in enumerate(stages):
         values = _pick(s, STAGE_FIELDS, f"stages[{i}]")
-        for name in ("first_round", "last_round", "top"):
-            if name in values and values[name] is not None and (problem := EVENT_NUMBER.problem(values[name])):
-                raise HeaderError("invalid_value", f"{name}: {problem}", f"stages[{i}].{name}")
+        # Each stage's own fields first (types, choices, bounds), so the plan's check meets no stranger.
+        _clean(Stage(**values), f"stages[{i}]", exclude=["series"])
         values.pop("number", None)
         fixed = values.get("fixed_points", ())
         values["fixed_points"] = tuple(fixed) if isinstance(fixed, list) else fixed

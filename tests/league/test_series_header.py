@@ -73,6 +73,7 @@ MUTATIONS = [
     ("substitute score 10**15", setting("tournament", "substitute_score", value=10**15), "invalid_value",
      "tournament.substitute_score"),
     ("min games 10**12", setting("min_games", value=10**12), "invalid_value", "series.min_games"),
+    ("stage name a number", setting("stages", 1, "name", value=5), "invalid_value", "stages[1].name"),
     ("cut of 6", setting("stages", 1, "top", value=6), "invalid_top", "stages[1].top"),
     ("first round after the last", first_round_after_last, "invalid_rounds", "stages[1].last_round"),
     ("kind league", setting("kind", value="league"), "invalid_value", "kind"),
