@@ -84,14 +84,14 @@ def read_link(token: str) -> LinkSeat:
         data = signing.loads(token, salt=LINK_SALT, max_age=LINK_MAX_AGE)
         game_id, seat, result, round_ = int(data["g"]), int(data["s"]), str(data["r"]), int(data["n"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): ask the scorer "
-                                             "for a new one."), field="token") from None
+        raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): open it again "
+                                             "from your player card."), field="token") from None
     game = Game.objects.select_related("series").filter(pk=game_id).first()
     if game is None or seat not in SEATS:
         raise ServiceError("link_invalid", _("This sign-off link is not valid."), field="token")
     if round_ != game.signoff_round or result != result_digest(game):
-        raise Conflict("link_stale", _("The result changed after this link was made: ask the scorer for a new "
-                                       "link."), field="token")
+        raise Conflict("link_stale", _("The result changed after this link was made: open it again from your "
+                                       "player card."), field="token")
     return LinkSeat(game=game, seat=seat, result=result)
 
 

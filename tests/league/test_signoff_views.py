@@ -110,7 +110,7 @@ def test_a_link_after_a_correction_says_to_ask_for_a_new_one(client: Client, gam
     path = link_path(game, 0)
     services.add_penalty(game=game, seat=0, points=-2000, reason="chombo at the table")
     response = client.get(path)
-    assert response.status_code == 409 and "ask the scorer for a new" in response.content.decode()
+    assert response.status_code == 409 and "open it again from your player card" in response.content.decode()
     assert client.post(path, {"action": "confirm"}).status_code == 409
     assert not SignOff.objects.exists()
 
