@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from dataclasses import dataclass
 from typing import Any
 
 MAX_ROUND = 99_999  # a round (session) number: a weekly league for 1,900 years
@@ -25,6 +26,10 @@ MAX_PENALTY = 1_000_000  # one penalty in thousandths: 1,000 points, beyond any 
 MAX_PENALTY_TOTAL = 10_000_000  # the penalties in force on one seat of one game, together
 MAX_INTEGER = 2**31 - 1  # PostgreSQL's ``integer``: the hand statistics of a seat
 MAX_DETAIL_DEPTH = 20  # nesting of a hand's kept tiles and yaku (the real ones have 4)
+MAX_EVENT_NUMBER = 9_999  # a registration's event number: the largest events seat a few hundred
+MAX_EVENT_ROUNDS = 100  # rounds of one event (Tournament.rounds stops there too)
+MAX_EMA_DAYS = 31  # an event of a month; the EMA weight counts days up to 3
+MAX_TEXT_CELL = 1_000  # one cell of a player list: the longest column holds 100 characters
 # Times are stored in UTC: these leave every UTC offset room on both sides.
 EARLIEST = datetime.datetime(1900, 1, 1, tzinfo=datetime.UTC)
 LATEST = datetime.datetime(3000, 1, 1, tzinfo=datetime.UTC)  # exclusive
@@ -82,3 +87,68 @@ def text_problem(value: Any, *, depth: int = MAX_DETAIL_DEPTH) -> str | None:
             else:
                 stack.extend((v, level + 1) for v in item)
     return None
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The bounds of one whole-number field, for every door that writes it:
+    the model's validators (so forms and ``full_clean`` see them), the player
+    list's cells, query strings and path values (``read``) and the series
+    header (``problem``). One per field, named for what it means, below.
+
+    >>> EVENT_NUMBER.read("12"), EVENT_NUMBER.read("9" * 5000), EVENT_NUMBER.read("²"), EVENT_NUMBER.read("0")
+    (12, None, None, None)
+    >>> EVENT_NUMBER.problem(1.5)
+    'must be a whole number, not 1.5'
+    >>> EVENT_NUMBER.problem(10**20)
+    'must be a whole number from 1 to 9,999'
+    """
+
+    lo: int
+    hi: int
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` (as JSON gave it) cannot be stored, or None. 1.5 and
+        ``true`` are not whole numbers, though Python would store 1 for either."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be a whole number, not {_short(value)}"
+        if not self.lo <= value <= self.hi:
+            return f"must be a whole number from {self.lo:,} to {self.hi:,}"
+        return None
+
+    def read(self, text: str) -> int | None:
+        """The number ``text`` writes in ASCII digits (a leading minus when the
+        bounds allow one), or None when it is none or out of bounds. Never
+        converts more digits than the bounds have: ``int()`` of 5,000 digits
+        is refused by Python itself."""
+        digits = text.strip()
+        negative = digits.startswith("-") and self.lo < 0
+        if negative:
+            digits = digits[1:]
+        if not (digits.isascii() and digits.isdigit()) or len(digits.lstrip("0")) > len(str(max(abs(self.lo), self.hi))):
+            return None
+        value = -int(digits) if negative else int(digits)
+        return value if self.lo <= value <= self.hi else None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+ROW_ID = Whole(1, 2**63 - 1)  # a row's id in a path (/games/<id>/): what a database key can be
+SLUG_LENGTH = 50  # a series' slug (SlugField's length): a longer one names no series
+EVENT_NUMBER = Whole(1, MAX_EVENT_NUMBER)  # Registration.number; a check-in, a playoff's places
+EVENT_ROUND = Whole(1, MAX_EVENT_ROUNDS)  # Round.number, Tournament.hidden_from_round, a stage's rounds
+TABLE_NUMBER = Whole(1, MAX_EVENT_NUMBER)  # RoundTable.number
+TIME_LIMIT = Whole(1, 600)  # minutes of a round (the clock form's bounds)
+EXTRA_MINUTES = Whole(0, 120)  # extra minutes of one table (the extra time form's bounds)
+STAGE_NUMBER = Whole(1, MAX_EVENT_ROUNDS)  # Stage.number: a stage has a round at least
+SEED = Whole(1, MAX_EVENT_NUMBER)  # StageEntry.seed
+PLACE = Whole(1, MAX_EVENT_NUMBER)  # Playoff.place
+STAGE_TOTAL = Whole(-MAX_INTEGER, MAX_INTEGER)  # StageEntry.previous_total and .carried, thousandths
+SUBSTITUTE_POINTS = Whole(-MAX_SEAT_POINTS, MAX_SEAT_POINTS)  # Tournament.substitute_score/_uma, thousandths
+SEATING_SEED = Whole(0, MAX_INTEGER)  # Tournament.seed
+MIN_GAMES = Whole(0, 100_000)  # Series.min_games
+TEAM_BEST = Whole(1, 100)  # EventRules.team_best
+EMA_DAYS = Whole(1, MAX_EMA_DAYS)  # EventRules.ema_days

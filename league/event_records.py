@@ -22,9 +22,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
+from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
+from league.bounds import text_problem
 from league.exports import series_games
 from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
@@ -106,7 +107,7 @@ def is_header(data: Any) -> bool:
 
 def check_header(data: dict[str, Any]) -> dict[str, Any]:
     """The header's shape, refused with the field at fault."""
-    if data.get(KEY) != VERSION:
+    if type(data.get(KEY)) is not int or data.get(KEY) != VERSION:  # ``true`` == 1 in Python, not in the format
         raise HeaderError("unsupported_version", f"series header version {data.get(KEY)!r} is not one this Tenbou "
                           f"reads (it reads {VERSION})", KEY)
     for key, kind in (("name", str), ("rules", dict), ("tournament", dict), ("registrations", list),
@@ -122,16 +123,25 @@ def restore_event(series: Series, data: dict[str, Any]) -> None:
     imported. Runs inside the import's transaction: any error and nothing stays."""
     try:
         _restore(series, data)
-    except (KeyError, TypeError, ValueError, IntegrityError) as err:
+    except (KeyError, TypeError, ValueError, OverflowError, DatabaseError) as err:
         # A hand-edited header missing a key or holding the wrong type: refused, named as well as we can.
         raise HeaderError("invalid_header", f"the series header is damaged ({type(err).__name__}: {err})", KEY) from None
 
 
 def _restore(series: Series, data: dict[str, Any]) -> None:
+    """Every row is held to its model's bounds (``_clean``: the same checks
+    the forms make, on SQLite as on PostgreSQL) before it is saved; what
+    spans rows (the stages' plan, the dates) is checked as the services check it."""
     if Registration.objects.filter(series=series).exists() or Stage.objects.filter(series=series).exists():
         raise HeaderError("event_exists", f"{series.slug} already has an event; import into a new series", KEY)
-    series.kind, series.min_games = data.get("kind", Series.Kind.TOURNAMENT), data.get("min_games", 0)
-    series.start_date, series.end_date = _date(data.get("start_date")), _date(data.get("end_date"))
+    if data.get("kind", Series.Kind.TOURNAMENT) != Series.Kind.TOURNAMENT:
+        raise HeaderError("invalid_value", "kind: a series header describes an event, so its kind is "
+                          "'tournament'", "kind")
+    series.kind, series.min_games = Series.Kind.TOURNAMENT, data.get("min_games", 0)
+    series.start_date, series.end_date = _date(data.get("start_date"), "start_date"), _date(data.get("end_date"),
+                                                                                            "end_date")
+    if series.start_date and series.end_date and series.end_date < series.start_date:
+        raise HeaderError("invalid_value", "end_date: the event cannot end before it starts", "end_date")
     _clean(series, "series", exclude=["slug", "name", "rules"])
     series.save(update_fields=["kind", "min_games", "start_date", "end_date"])
     tournament = Tournament(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
@@ -146,34 +156,56 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
         where = f"registrations[{i}]"
         if not isinstance(r, dict) or not isinstance(r.get("player"), str):
             raise HeaderError("invalid_header", "a registration is an object naming its player", where)
-        player, _ = Player.objects.get_or_create(name=r["player"])
+        if problem := text_problem(r["player"]):  # before it is looked up: PostgreSQL refuses a NUL in a query too
+            raise HeaderError("invalid_value", f"player: {problem}", f"{where}.player")
+        player = Player.objects.filter(name=r["player"]).first() or Player(name=r["player"])
+        if player.pk is None:
+            _clean(player, f"{where}.player", prefix=False, exclude=["user"])
+            player.save()
         values = _pick(r, REGISTRATION_FIELDS, where)
-        if Registration.objects.filter(code=values.get("code")).exists():
+        code = values.get("code")
+        if isinstance(code, str) and (problem := text_problem(code)):
+            raise HeaderError("invalid_value", f"code: {problem}", f"{where}.code")
+        if Registration.objects.filter(code=code).exists():
             values.pop("code")  # taken here already: the registration gets a new short link
         reg = Registration(series=series, player=player, checked_in_at=_time(r.get("checked_in_at"), where),
                            dropped_at=_time(r.get("dropped_at"), where), **values)
         _clean(reg, where, exclude=["series", "player"])
+        if reg.number in regs:
+            raise HeaderError("invalid_value", f"number: {reg.number} is registered twice", f"{where}.number")
         reg.save()
         regs[reg.number] = reg
     games = {(g.round_number, g.table): g for g in Game.objects.filter(series=series)}
     for i, rd in enumerate(data["rounds"]):
         where = f"rounds[{i}]"
-        rnd = Round.objects.create(series=series, number=rd["number"], status=rd["status"], seated_by=rd["seated_by"],
-                                   time_limit=rd["time_limit"], published_at=_time(rd.get("published_at"), where),
-                                   started_at=_time(rd.get("started_at"), where))
-        for t in rd["tables"]:
+        rd = _pick(rd, ("number", "status", "seated_by", "time_limit", "published_at", "started_at", "tables"), where)
+        rnd = Round(series=series, number=rd["number"], status=rd["status"], seated_by=rd["seated_by"],
+                    time_limit=rd["time_limit"], published_at=_time(rd.get("published_at"), where),
+                    started_at=_time(rd.get("started_at"), where))
+        _clean(rnd, where, exclude=["series"])
+        rnd.save()
+        if not isinstance(rd["tables"], list):
+            raise HeaderError("invalid_header", "tables must be a list", f"{where}.tables")
+        for j, t in enumerate(rd["tables"]):
+            at = f"{where}.tables[{j}]"
+            t = _pick(t, ("number", "extra_minutes", "seats"), at)
             game = games.get((rnd.number, str(t["number"])))
             if rnd.status == Round.Status.STARTED and game is None:
                 raise HeaderError("missing_game", f"round {rnd.number} table {t['number']} started but no game line "
                                   "has that round and table", where)
-            table = RoundTable.objects.create(round=rnd, number=t["number"], extra_minutes=t["extra_minutes"],
-                                              game=game if rnd.status == Round.Status.STARTED else None)
+            table = RoundTable(round=rnd, number=t["number"], extra_minutes=t["extra_minutes"],
+                               game=game if rnd.status == Round.Status.STARTED else None)
+            _clean(table, at, exclude=["round", "game"])
+            table.save()
+            if not isinstance(t["seats"], list) or len(t["seats"]) > 4:
+                raise HeaderError("invalid_header", "seats must be a list of at most 4", f"{at}.seats")
             for wind, (reg_number, sub_number) in enumerate(t["seats"]):
                 if reg_number not in regs or (sub_number is not None and sub_number not in regs):
                     raise HeaderError("unknown_registration", f"round {rnd.number} table {t['number']} names an event "
                                       "number no registration has", where)
                 RoundSeat.objects.create(round=rnd, table=table, wind=wind, registration=regs[reg_number],
                                          substitute=regs[sub_number] if sub_number is not None else None)
+    _check_stages(data["stages"])
     stages: dict[int, Stage] = {}
     for i, s in enumerate(data["stages"]):
         where = f"stages[{i}]"
@@ -181,12 +213,58 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
         _clean(stage, where)
         stage.save()
         stages[stage.number] = stage
-        for reg_number, seed, previous, carried in s.get("entries", []):
-            StageEntry.objects.create(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
-                                      carried=carried)
-    for stage_number, reg_number, place in data["playoffs"]:
-        Playoff.objects.create(series=series, stage=stages.get(stage_number) if stage_number else None,
-                               registration=regs[reg_number], place=place)
+        entries = s.get("entries", [])
+        if not isinstance(entries, list):
+            raise HeaderError("invalid_header", "entries must be a list", f"{where}.entries")
+        for j, (reg_number, seed, previous, carried) in enumerate(entries):
+            if reg_number not in regs:
+                raise HeaderError("unknown_registration", "names an event number no registration has",
+                                  f"{where}.entries[{j}]")
+            entry = StageEntry(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
+                               carried=carried)
+            _clean(entry, f"{where}.entries[{j}]", exclude=["stage", "registration"])
+            entry.save()
+    for i, (stage_number, reg_number, place) in enumerate(data["playoffs"]):
+        where = f"playoffs[{i}]"
+        if reg_number not in regs or (stage_number is not None and stage_number not in stages):
+            raise HeaderError("unknown_registration", "names a stage or an event number the header does not have",
+                              where)
+        playoff = Playoff(series=series, stage=stages.get(stage_number) if stage_number else None,
+                          registration=regs[reg_number], place=place)
+        _clean(playoff, where, exclude=["series", "stage", "registration"])
+        playoff.save()
+
+
+def _check_stages(stages: list[Any]) -> None:
+    """The stages as the director's form would have to define them (a cut of
+    a multiple of 4, rounds in order), by the services' own check."""
+    from league.services.errors import ServiceError
+    from league.services.stages import StagePlan, check_plan
+
+    if not stages:
+        return
+    plans = []
+    for i, s in enumerate(stages):
+        values = _pick(s, STAGE_FIELDS, f"stages[{i}]")
+        # Each stage's own fields first (types, choices, bounds), so the plan's check meets no stranger.
+        _clean(Stage(**values), f"stages[{i}]", exclude=["series"])
+        values.pop("number", None)
+        fixed = values.get("fixed_points", ())
+        values["fixed_points"] = tuple(fixed) if isinstance(fixed, list) else fixed
+        plans.append(StagePlan(**values))
+    try:
+        check_plan(plans)
+    except ServiceError as err:
+        # check_plan counts stages from 1; the header's list from 0.
+        raise HeaderError(err.code, err.message, _zero_based(err.field)) from None
+
+
+def _zero_based(field: str | None) -> str:
+    if field and field.startswith("stages[") and "]" in field:
+        number, rest = field[len("stages["):].split("]", 1)
+        if number.isdigit():
+            return f"stages[{int(number) - 1}]{rest}"
+    return field or "stages"
 
 
 def _pick(values: Any, fields: tuple[str, ...], where: str) -> dict[str, Any]:
@@ -195,27 +273,56 @@ def _pick(values: Any, fields: tuple[str, ...], where: str) -> dict[str, Any]:
     return {f: values[f] for f in fields if f in values}
 
 
-def _date(value: Any) -> datetime.date | None:
+def _date(value: Any, field: str) -> datetime.date | None:
     if value is None:
         return None
     try:
         return datetime.date.fromisoformat(value)
     except (TypeError, ValueError):
-        raise HeaderError("invalid_value", f"{value!r} is not an ISO 8601 date", "start_date") from None
+        raise HeaderError("invalid_value", f"{_short(value)} is not an ISO 8601 date", field) from None
 
 
 def _time(value: Any, where: str) -> datetime.datetime | None:
     if value is None:
         return None
     try:
-        return datetime.datetime.fromisoformat(value)
+        moment = datetime.datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise HeaderError("invalid_value", f"{value!r} is not an ISO 8601 date and time", where) from None
+        raise HeaderError("invalid_value", f"{_short(value)} is not an ISO 8601 date and time", where) from None
+    if moment.tzinfo is None:
+        raise HeaderError("invalid_value", f"{_short(value)} needs its UTC offset", where)
+    return moment
 
 
-def _clean(obj: Any, where: str, exclude: list[str] | None = None) -> None:
+def _clean(obj: models.Model, where: str, exclude: list[str] | None = None, prefix: bool = True) -> None:
+    """``obj`` held to its model's bounds before it is saved: each value of
+    the type its field stores (JSON's 1.5 or ``true`` is no event number,
+    though Django would store 1), no NUL in a text, then ``full_clean`` (the
+    fields' validators: league.bounds)."""
+    skip = set(exclude or ())
+    for f in obj._meta.concrete_fields:
+        if f.name in skip or f.primary_key or f.is_relation:
+            continue
+        value = getattr(obj, f.attname)
+        name = f"{where}.{f.name}" if prefix else where
+        if value is None:
+            continue
+        if isinstance(f, models.IntegerField) and (isinstance(value, bool) or not isinstance(value, int)):
+            raise HeaderError("invalid_value", f"{f.name}: must be a whole number, not {_short(value)}", name)
+        if isinstance(f, models.CharField | models.TextField) and not isinstance(value, str):
+            raise HeaderError("invalid_value", f"{f.name}: must be text, not {_short(value)}", name)
+        if isinstance(f, models.BooleanField) and not isinstance(value, bool):
+            raise HeaderError("invalid_value", f"{f.name}: must be true or false, not {_short(value)}", name)
+        if isinstance(f, models.CharField | models.TextField | models.JSONField) and (problem := text_problem(value)):
+            raise HeaderError("invalid_value", f"{f.name}: {problem}", name)
     try:
         obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
     except ValidationError as err:
         name, messages = next(iter(err.message_dict.items()))
-        raise HeaderError("invalid_value", f"{name}: {messages[0]}", f"{where}.{name}") from None
+        raise HeaderError("invalid_value", f"{name}: {messages[0]}", f"{where}.{name}" if prefix else where) from None
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut short: a name of 10,000 characters is not repeated back."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

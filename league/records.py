@@ -40,7 +40,7 @@ from django.db.models import QuerySet
 
 from league import services
 from league.bounds import MAX_ROUND, time_problem
-from league.exports import game_batches, hand_inputs, ruleset_of
+from league.exports import game_batches, hand_inputs, ruleset_of, series_games
 from league.models import Game, Penalty, Player, Seat, Series, build_record
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -153,6 +153,9 @@ class ImportReport:
     games: int = 0
     hands: int = 0
     new_players: list[str] = field(default_factory=list)
+    # Lines whose game the series already holds (a re-run import): skipped, by line number.
+    already: list[int] = field(default_factory=list)
+    event_already: bool = False  # the header's event was imported before, with every game
 
 
 def parse_line(text: str, line: int) -> ParsedLine:
@@ -255,6 +258,11 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
     """
     parsed, series, header, header_at = check_lines(lines, slug=slug)
     report = ImportReport(series=series)  # type: ignore[arg-type]
+    if series is not None:
+        parsed, report.already = skip_imported(parsed, series)
+        if header is not None and not parsed and _has_event(series):
+            report.event_already = True  # the same event file again: nothing to do
+            return report
     players: dict[str, Player] = {}
     done = 0
     # An event (a file with a series header) is imported whole or not at all:
@@ -288,7 +296,7 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
                 raise ImportRefused([*errors, RecordError(
                     line, "partly_imported",
                     f"stopped while writing: the {report.games} game(s) before line {line} were imported, each whole; "
-                    f"import from line {line} on once it is fixed", None,
+                    "run the same import again once it is fixed: the games already in are skipped", None,
                 )]) from None
             done = upto
             if header is None and connection.vendor == "sqlite" and done < len(parsed):
@@ -303,6 +311,51 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
             except HeaderError as err:
                 raise ImportRefused([RecordError(header_at, err.code, err.message, err.field)]) from None
     return report
+
+
+def _game_key(out: dict[str, Any]) -> str:
+    """What makes two game lines the same game, whenever it was imported:
+    every key but the times, written canonically."""
+    return json.dumps({k: v for k, v in out.items() if k not in ("started_at", "finished_at")},
+                      sort_keys=True, ensure_ascii=False)
+
+
+def _has_event(series: Series) -> bool:
+    from league.models import Tournament
+
+    return Tournament.objects.filter(series=series).exists()
+
+
+def skip_imported(parsed: list[ParsedLine], series: Series) -> tuple[list[ParsedLine], list[int]]:
+    """The lines still to import, and the line numbers of those whose game
+    ``series`` already holds, so that running the same import again (after
+    an interruption, or by mistake) adds only what is missing.
+
+    A line is the same game as one in the series when its export line says
+    the same (round, table, players, rules, hands, penalties, result) and,
+    if the line gives ``started_at``, it started at the same moment. Each
+    game in the series answers for one line only: a file holding the same
+    game twice, of which one was imported, imports the other.
+    """
+    if not parsed or not Game.objects.filter(series=series).exists():
+        return parsed, []
+    held: dict[str, list[datetime.datetime]] = defaultdict(list)
+    for text in export_lines(series_games(series)):
+        out = json.loads(text)
+        held[_game_key(out)].append(datetime.datetime.fromisoformat(out["started_at"]))
+    todo: list[ParsedLine] = []
+    already: list[int] = []
+    for one in parsed:
+        out: dict[str, Any] = {"round": one.round_number, "table": one.table, "players": list(one.players)}
+        out.update(sg.record_to_dict(one.record))
+        starts = held.get(_game_key(out), [])
+        match = next((i for i, at in enumerate(starts) if one.started_at is None or at == one.started_at), None)
+        if match is None:
+            todo.append(one)
+        else:
+            starts.pop(match)
+            already.append(one.line)
+    return todo, already
 
 
 def check_lines(

@@ -50,6 +50,9 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 # input and asks for the password in place (league/views/webapp.py).
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_DAYS", "4")) * 24 * 3600
 SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
+# A load balancer probes over plain HTTP inside its network: a 301 there reads as
+# "down". The probes answer as they are; every other address still redirects.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1" if HTTPS else "0")
 # Preload only marks the header; a site joins the browsers' list when its owner
@@ -95,6 +98,7 @@ CONTENT_SECURITY_POLICY = {
 ADMINS = [(name or address, address) for name, address in getaddresses([os.environ.get("ADMINS", "")]) if address]
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "root@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -295,7 +299,8 @@ LOGGING = {
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "mail_admins": {"class": "django.utils.log.AdminEmailHandler", "level": "ERROR",
+        # Django's handler drops a mail it cannot send without a word; this one says so on stderr.
+        "mail_admins": {"class": "league.errormail.LoggedAdminEmailHandler", "level": "ERROR",
                         "filters": ["require_debug_false"]},
     },
     "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
@@ -303,6 +308,7 @@ LOGGING = {
         "django": {"handlers": ["stderr", "mail_admins"] if ADMINS else ["stderr"], "level": LOG_LEVEL,
                    "propagate": False},
         "django.server": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        "league.errormail": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
         # django-axes says hello on every start and logs each failed login at
         # INFO; its lockouts are WARNING, and those are what an admin needs.
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},

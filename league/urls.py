@@ -21,6 +21,8 @@ from league.views import (
 # Each area keeps its routes together; URL names are what templates use.
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Before Django's own: the logout that also clears the browser's copies (webapp.Logout).
+    path("accounts/logout/", webapp.Logout.as_view(), name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     # -- languages (issue 18): the switch on every page posts here. It is on
     # cached public pages, which carry no CSRF token; all it can change is
@@ -67,6 +69,7 @@ urlpatterns = [
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),
     path("staff/series/<slug:slug>/pins/", signoff.pins, name="staff-pins"),
     path("signoff/<str:token>/", signoff.seat_link, name="signoff-link"),
+    path("n/<str:code>/sign", signoff.player_signoff, name="signoff-player"),
     path("series/<slug:slug>/tables/", signoff.tables, name="signoff-tables"),
     # -- log import (issue 8) --
     path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),

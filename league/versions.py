@@ -42,6 +42,8 @@ from django.core.cache import caches
 from django.db import transaction
 from django.db.models import F
 
+from league.bounds import ROW_ID, SLUG_LENGTH
+
 VERSIONS = "versions"  # the cache alias
 EVERYTHING = "all"  # the stamp of pages that show every series (the series list)
 
@@ -297,6 +299,8 @@ def series_for_slug(slug: str) -> int | None:
     """The pk of the series with this slug, remembered; None if there is none."""
     from league.models import Series
 
+    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
+        return None
     found = store().get(f"slug-{slug}")
     if found is not None:
         return int(found)
@@ -310,6 +314,8 @@ def series_for_game(game_id: int) -> int | None:
     """The pk of a game's series, remembered (a game never changes series)."""
     from league.models import Game
 
+    if ROW_ID.problem(game_id):  # no game has it (a key of 251 digits is also too long a file name)
+        return None
     found = store().get(f"game-{game_id}")
     if found is not None:
         return int(found)

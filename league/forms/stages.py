@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.bounds import EVENT_NUMBER, EVENT_ROUND, STAGE_NUMBER
 from league.models import Registration, Series
 from league.models.stages import EventRules, Stage
 from league.services.stages import StagePlan
@@ -47,12 +48,17 @@ def parse_stages(text: str) -> list[StagePlan]:
         parts = [p.strip().lower() for p in rest.split(",") if p.strip()]
         if not parts or not (m := ROUNDS.match(parts[0])):
             raise ValidationError(f"line {n}: say its rounds first, e.g. 'rounds 1-4' or 'round 5'", code="invalid_stage")
-        first = int(m.group(1))
-        plan: dict[str, Any] = {"name": name.strip(), "first_round": first, "last_round": int(m.group(2) or first)}
+        first, last = EVENT_ROUND.read(m.group(1)), EVENT_ROUND.read(m.group(2) or m.group(1))
+        if first is None or last is None:
+            raise ValidationError(f"line {n}: rounds are numbered 1 to {EVENT_ROUND.hi}", code="invalid_stage")
+        plan: dict[str, Any] = {"name": name.strip(), "first_round": first, "last_round": last}
         for part in parts[1:]:
             word, _sep, value = part.partition(" ")
             if word == "top" and value.strip().isdigit():
-                plan["entry"], plan["top"] = "top", int(value)
+                if (top := EVENT_NUMBER.read(value)) is None:
+                    raise ValidationError(f"line {n}: the cut takes 4 to {EVENT_NUMBER.hi:,} players",
+                                          code="invalid_stage")
+                plan["entry"], plan["top"] = "top", top
             elif part in Stage.Carry.values and part != Stage.Carry.FIXED:
                 plan["carry"] = part
             elif word == Stage.Carry.FIXED:
@@ -119,7 +125,7 @@ class EventRulesForm(forms.ModelForm):
 
 class PlayoffForm(forms.Form):
     template_name = "league/staff_form.html"
-    stage = forms.IntegerField(label=_("Stage"), min_value=1, help_text=_("The stage whose standings the playoff settles."))
+    stage = forms.IntegerField(label=_("Stage"), min_value=STAGE_NUMBER.lo, max_value=STAGE_NUMBER.hi, help_text=_("The stage whose standings the playoff settles."))
     places = forms.CharField(label=_("Places"), help_text=_("Event numbers, winner first, e.g. '6, 4'."))
 
     def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
@@ -127,12 +133,13 @@ class PlayoffForm(forms.Form):
         self.series = series
 
     def clean_places(self) -> list[tuple[Registration, int]]:
-        numbers = [p.strip() for p in self.cleaned_data["places"].split(",") if p.strip()]
-        if not all(n.isdigit() for n in numbers):
+        texts = [p.strip() for p in self.cleaned_data["places"].split(",") if p.strip()]
+        numbers = [EVENT_NUMBER.read(n) for n in texts]  # never int() of 5,000 digits
+        if None in numbers:
             raise ValidationError(_("event numbers split by commas, winner first"), code="invalid_places")
-        regs = {r.number: r for r in self.series.registrations.filter(number__in=[int(n) for n in numbers])}
-        unknown = [n for n in numbers if int(n) not in regs]
+        regs = {r.number: r for r in self.series.registrations.filter(number__in=numbers)}
+        unknown = [str(n) for n in numbers if n not in regs]
         if unknown:
             raise ValidationError(_("no player registered as %(numbers)s") % {"numbers": ", ".join(unknown)},
                                   code="not_registered")
-        return [(regs[int(n)], i) for i, n in enumerate(numbers, start=1)]
+        return [(regs[n], i) for i, n in enumerate(numbers, start=1)]

@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from league.bounds import EVENT_NUMBER, EVENT_ROUND, EXTRA_MINUTES, TIME_LIMIT
 from league.forms.base import StaffForm
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, Tournament
 
@@ -52,7 +53,8 @@ class TournamentForm(forms.ModelForm):
 
 
 class RegistrationForm(StaffForm):
-    number = forms.IntegerField(label=_("Event number"), min_value=1, required=False,
+    number = forms.IntegerField(label=_("Event number"), min_value=EVENT_NUMBER.lo, max_value=EVENT_NUMBER.hi,
+                                required=False,
                                 help_text=_("Left empty: the next free number."))
     first_name = forms.CharField(label=_("First name"), max_length=100)
     last_name = forms.CharField(label=_("Last name"), max_length=100)
@@ -124,12 +126,14 @@ class SubstituteForm(StaffForm):
 
 
 class ClockForm(StaffForm):
-    minutes = forms.IntegerField(label=_("Time limit (minutes)"), min_value=1, max_value=600)
+    minutes = forms.IntegerField(label=_("Time limit (minutes)"), min_value=TIME_LIMIT.lo, max_value=TIME_LIMIT.hi)
 
 
 class ExtraTimeForm(StaffForm):
-    minutes = forms.IntegerField(label=_("Extra minutes for this table"), min_value=0, max_value=120)
+    minutes = forms.IntegerField(label=_("Extra minutes for this table"), min_value=EXTRA_MINUTES.lo,
+                                 max_value=EXTRA_MINUTES.hi)
 
 
 class HideForm(StaffForm):
-    from_round = forms.IntegerField(label=_("Hide results from round"), min_value=1)
+    from_round = forms.IntegerField(label=_("Hide results from round"), min_value=EVENT_ROUND.lo,
+                                    max_value=EVENT_ROUND.hi)

@@ -29,7 +29,18 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league import versions
-from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league.bounds import (
+    EARLIEST,
+    LATEST,
+    MAX_HAN,
+    MAX_INTEGER,
+    MAX_PENALTY,
+    MAX_ROUND,
+    MAX_SEAT_POINTS,
+    MIN_GAMES,
+    Whole,
+    time_problem,
+)
 from league.collation import name_key
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -41,6 +52,18 @@ from scoring.standings import rank_with_ties
 
 SEATS = (0, 1, 2, 3)
 SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
+
+
+def within(bound: Whole) -> list[Any]:
+    """A field's validators from its bounds (league.bounds), so that forms and
+    ``full_clean`` hold it to the same numbers on SQLite as on PostgreSQL."""
+    return [MinValueValidator(bound.lo), MaxValueValidator(bound.hi)]
+
+
+def validate_moment(value: datetime.datetime) -> None:
+    """A time both databases store (league.bounds.time_problem)."""
+    if isinstance(value, datetime.datetime) and (problem := time_problem(value)):
+        raise ValidationError(problem, code="out_of_range")
 # The winds as data (audit texts, imported players' names): English always.
 WINDS = ("East", "South", "West", "North")
 # The winds as a reader sees them, in the page's language.
@@ -106,7 +129,7 @@ class Series(models.Model):
         validators=[validate_rules],
         help_text=_('A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}'),
     )
-    min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0)
+    min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0, validators=within(MIN_GAMES))
     standings_per_page = models.PositiveSmallIntegerField(
         _("standings rows per page"), default=100, validators=[MinValueValidator(1), MaxValueValidator(500)],
         help_text=_("How many players the public standings list before a second page (1 to 500)."),

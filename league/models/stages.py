@@ -22,7 +22,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import Series
+from league.bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
+from league.models.games import Series, validate_moment, within
 from league.models.tournament import Registration
 from league.tiebreaks import DEFAULT_RULES, RULES, TiebreakError, check_rules
 
@@ -51,7 +52,7 @@ class EventRules(models.Model):
         help_text="After points, in order, comma-separated: " + ", ".join(RULES),
     )
     team_scoring = models.CharField(max_length=10, choices=TeamScoring.choices, default=TeamScoring.SUM)
-    team_best = models.PositiveSmallIntegerField(_("best K members"), default=2)
+    team_best = models.PositiveSmallIntegerField(_("best K members"), default=2, validators=within(TEAM_BEST))
     teammates_apart = models.BooleanField(default=True, help_text=_("Seat teammates at different tables where possible."))
     # The EMA results file (league.ema): what the event's records cannot say.
     ema_name = models.CharField(_("tournament name for the EMA"), max_length=200, blank=True,
@@ -60,7 +61,7 @@ class EventRules(models.Model):
     ema_country = models.CharField(_("host country"), max_length=2, blank=True, help_text=_("ISO 3166 code"))
     ema_qualification = models.BooleanField(_("qualification required"), default=False,
                                             help_text=_("A championship with qualification: +1 MERS weight."))
-    ema_days = models.PositiveSmallIntegerField(_("days"), null=True, blank=True,
+    ema_days = models.PositiveSmallIntegerField(_("days"), null=True, blank=True, validators=within(EMA_DAYS),
                                                 help_text=_("Blank: the days on which the event's games were played."))
 
     def __str__(self) -> str:
@@ -88,17 +89,17 @@ class Stage(models.Model):
         SWISS = "swiss", _("Swiss by the stage's standings, no repeats where possible")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="stages")
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(validators=within(STAGE_NUMBER))
     name = models.CharField(max_length=60)
-    first_round = models.PositiveSmallIntegerField()
-    last_round = models.PositiveSmallIntegerField()
+    first_round = models.PositiveSmallIntegerField(validators=within(EVENT_ROUND))
+    last_round = models.PositiveSmallIntegerField(validators=within(EVENT_ROUND))
     entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
-    top = models.PositiveSmallIntegerField(_("K"), null=True, blank=True)
+    top = models.PositiveSmallIntegerField(_("K"), null=True, blank=True, validators=within(SEED))
     carry = models.CharField(max_length=10, choices=Carry.choices, default=Carry.FULL)
     fixed_points = models.JSONField(default=list, blank=True,
                                     help_text=_("Thousandths per seed, seed 1 first: +8.0 is 8000."))
     seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.SNAKE)
-    cut_at = models.DateTimeField(null=True, blank=True, help_text=_("When the director made the cut into this stage."))
+    cut_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment], help_text=_("When the director made the cut into this stage."))
 
     class Meta:
         ordering = ["series_id", "number"]
@@ -128,9 +129,9 @@ class StageEntry(models.Model):
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_entries")
-    seed = models.PositiveSmallIntegerField()
-    previous_total = models.IntegerField(help_text=_("Thousandths: the total in the previous stage's standings."))
-    carried = models.IntegerField(help_text=_("Thousandths carried into this stage."))
+    seed = models.PositiveSmallIntegerField(validators=within(SEED))
+    previous_total = models.IntegerField(validators=within(STAGE_TOTAL), help_text=_("Thousandths: the total in the previous stage's standings."))
+    carried = models.IntegerField(validators=within(STAGE_TOTAL), help_text=_("Thousandths carried into this stage."))
 
     class Meta:
         ordering = ["stage_id", "seed"]
@@ -150,7 +151,7 @@ class Playoff(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="playoffs")
     stage = models.ForeignKey(Stage, null=True, blank=True, on_delete=models.CASCADE, related_name="playoffs")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="playoffs")
-    place = models.PositiveSmallIntegerField(help_text=_("1 won the playoff."))
+    place = models.PositiveSmallIntegerField(validators=within(PLACE), help_text=_("1 won the playoff."))
 
     class Meta:
         ordering = ["series_id", "stage_id", "place"]

@@ -29,12 +29,33 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import SEAT, WIND_NAMES, Game, Player, Series
+from league.bounds import (
+    EVENT_NUMBER,
+    EVENT_ROUND,
+    EXTRA_MINUTES,
+    SEATING_SEED,
+    SUBSTITUTE_POINTS,
+    TABLE_NUMBER,
+    TIME_LIMIT,
+)
+from league.models.games import (
+    SEAT,
+    WIND_NAMES,
+    Game,
+    Player,
+    Series,
+    validate_moment,
+    within,
+)
 from league.tournament.countries import COUNTRIES
 
 # Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
+
+
+code_validator = RegexValidator(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}\\Z", "A short-link code is 6 letters and digits.",
+                                code="invalid_code")
 
 
 def new_code() -> str:
@@ -46,6 +67,10 @@ def validate_country(value: str) -> None:
         raise ValidationError(f"{value!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)", code="invalid_country")
 
 
+# Who seated a round (league.services.tournament.rounds, services.stages), "+swap" once staff swapped.
+seated_by_validator = RegexValidator(r"^(pregenerated|swiss|manual|stage:(snake|locked|swiss))?(\+swap)?\Z",
+                                     "Seated by pregenerated, swiss, manual or stage:<seating>, +swap after a swap.",
+                                     code="invalid_seated_by")
 ema_number_validator = RegexValidator(r"^[0-9]{1,20}$", "An EMA number is digits only.", code="invalid_ema_number")
 
 
@@ -71,24 +96,24 @@ class Tournament(models.Model):
     series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
     rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=[MaxValueValidator(100)])
     seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
-    seed = models.PositiveIntegerField(default=0, help_text=_("The seating engine's seed: the same seed, the same seating."))
+    seed = models.PositiveIntegerField(default=0, validators=within(SEATING_SEED), help_text=_("The seating engine's seed: the same seed, the same seating."))
     time_limit = models.PositiveSmallIntegerField(
-        _("time limit (minutes)"), default=90, help_text=_("WRC recommends 90 minutes; Pantheon's default is 75.")
+        _("time limit (minutes)"), default=90, validators=within(TIME_LIMIT), help_text=_("WRC recommends 90 minutes; Pantheon's default is 75.")
     )
     ending = models.CharField(_("when time is up"), max_length=20, choices=Ending.choices, default=Ending.ONE_MORE_HAND)
     substitute_result = models.CharField(
         _("a substituted player scores"), max_length=20, choices=SubstituteResult.choices, default=SubstituteResult.FIXED
     )
     substitute_score = models.IntegerField(
-        default=-15000, help_text=_("Thousandths, in place of (end score - return): EMA's -15.0 is -15000.")
+        default=-15000, validators=within(SUBSTITUTE_POINTS), help_text=_("Thousandths, in place of (end score - return): EMA's -15.0 is -15000.")
     )
-    substitute_uma = models.IntegerField(default=-15000, help_text=_("Thousandths, in place of the place's uma."))
+    substitute_uma = models.IntegerField(default=-15000, validators=within(SUBSTITUTE_POINTS), help_text=_("Thousandths, in place of the place's uma."))
     substitutes_in_standings = models.BooleanField(
         default=False, help_text=_("List substitutes in the standings with the results of the games they played.")
     )
     # Pantheon's hide_results: from this round on, the public sees neither
     # standings nor results until the director reveals them (None: all shown).
-    hidden_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    hidden_from_round = models.PositiveSmallIntegerField(null=True, blank=True, validators=within(EVENT_ROUND))
 
     def __str__(self) -> str:
         return f"{self.series} (event)"
@@ -112,7 +137,7 @@ class Registration(models.Model):
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
-    number = models.PositiveIntegerField(_("event number"))
+    number = models.PositiveIntegerField(_("event number"), validators=within(EVENT_NUMBER))
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
     ema_number = models.CharField(_("EMA number"), max_length=20, blank=True, validators=[ema_number_validator])
@@ -123,10 +148,11 @@ class Registration(models.Model):
         _("substitute"), default=False, help_text=_("Plays in place of registered players; ranked only if the event says so.")
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
-    checked_in_at = models.DateTimeField(null=True, blank=True)
-    dropped_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment])
+    dropped_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment])
     # The short link printed on the seating list: /n/<code>.
-    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False)
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_code, editable=False,
+                            validators=[code_validator])
 
     class Meta:
         ordering = ["series_id", "number"]
@@ -167,12 +193,14 @@ class Round(models.Model):
         STARTED = "started", _("Started")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_rounds")
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(validators=within(EVENT_ROUND))
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    seated_by = models.CharField(max_length=20, blank=True, help_text=_("pregenerated, swiss, or swap after either"))
-    published_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True, help_text=_("When the clock started."))
-    time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=90)
+    seated_by = models.CharField(max_length=20, blank=True, validators=[seated_by_validator],
+                                 help_text=_("pregenerated, swiss, or swap after either"))
+    published_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment])
+    started_at = models.DateTimeField(null=True, blank=True, validators=[validate_moment],
+                                      help_text=_("When the clock started."))
+    time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), default=90, validators=within(TIME_LIMIT))
 
     class Meta:
         ordering = ["series_id", "number"]
@@ -215,9 +243,9 @@ class Round(models.Model):
 
 class RoundTable(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(validators=within(TABLE_NUMBER))
     game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.PROTECT, related_name="round_table")
-    extra_minutes = models.PositiveSmallIntegerField(default=0, help_text=_("Extra time this table was given."))
+    extra_minutes = models.PositiveSmallIntegerField(default=0, validators=within(EXTRA_MINUTES), help_text=_("Extra time this table was given."))
 
     class Meta:
         ordering = ["round_id", "number"]

@@ -59,6 +59,7 @@ from league.services.signoff import (
     resolve_dispute,
     result_digest,
     seat_link_token,
+    seats_waiting,
     set_pins,
     sign_off,
     tables_waiting,
@@ -73,5 +74,5 @@ __all__ = [
     "same_rules", "start_game", "undo_last_hand",
     # the table's sign-off (league.services.signoff)
     "game_signoff", "open_disputes", "read_link", "resolve_dispute", "result_digest", "seat_link_token",
-    "set_pins", "sign_off", "tables_waiting",
+    "seats_waiting", "set_pins", "sign_off", "tables_waiting",
 ]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
@@ -84,14 +84,14 @@ def read_link(token: str) -> LinkSeat:
         data = signing.loads(token, salt=LINK_SALT, max_age=LINK_MAX_AGE)
         game_id, seat, result, round_ = int(data["g"]), int(data["s"]), str(data["r"]), int(data["n"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): ask the scorer "
-                                             "for a new one."), field="token") from None
+        raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): open it again "
+                                             "from your player card."), field="token") from None
     game = Game.objects.select_related("series").filter(pk=game_id).first()
     if game is None or seat not in SEATS:
         raise ServiceError("link_invalid", _("This sign-off link is not valid."), field="token")
     if round_ != game.signoff_round or result != result_digest(game):
-        raise Conflict("link_stale", _("The result changed after this link was made: ask the scorer for a new "
-                                       "link."), field="token")
+        raise Conflict("link_stale", _("The result changed after this link was made: open it again from your "
+                                       "player card."), field="token")
     return LinkSeat(game=game, seat=seat, result=result)
 
 
@@ -181,14 +181,17 @@ def _lock(game: Game) -> Game:
 
 def sign_off(
     *, game: Game, seat: int, result: str, dispute: bool = False, note: str = "", pin: str | None = None,
-    token: str | None = None, by: Actor = None,
+    token: str | None = None, shown_round: int | None = None, by: Actor = None,
 ) -> SignOff:
     """Seat ``seat`` confirms ``game``'s result (``dispute``: disputes it, with
     ``note`` for the referee), proven by the seat's player's ``pin`` or by
     the seat's link ``token``; exactly one of the two.
 
     ``result`` is the digest of the result the player was shown
-    (``result_digest``): another result stored now is a ``Conflict``. A seat
+    (``result_digest``): another result stored now is a ``Conflict``, and so
+    is a form shown in an earlier sign-off round (``shown_round``, when given): a
+    correction reversed since gives the same digest, but the table may not
+    have seen the result that stands now as the form's result. A seat
     signs once per result; a second time is refused. The fourth seat's
     agreement completes the sign-off (``counting_changed``). Locks the game row.
     """
@@ -206,7 +209,7 @@ def sign_off(
         if not game.is_finished:
             raise ServiceError("not_finished", _("This game is not finished: there is no result to sign yet."),
                                field="game")
-        if result != result_digest(game):
+        if result != result_digest(game) or (shown_round is not None and shown_round != game.signoff_round):
             raise Conflict("result_changed", _("The result changed after it was shown: look at it again."),
                            field="result")
         row = Seat.objects.select_related("player").get(game=game, seat=seat)
@@ -359,6 +362,15 @@ def tables_waiting(series: Series) -> list[GameSignOff]:
                              answer=got.get(s.seat)) for s in sorted(g.seats.all(), key=lambda s: s.seat)]
         out.append(GameSignOff(game=g, seats=seats, result=""))
     return out
+
+
+def seats_waiting(*, series: Series, player: Player) -> list[tuple[Game, int]]:
+    """``player``'s finished games of ``series`` whose seat has no answer in
+    force, oldest first, each with the seat."""
+    answered = SignOff.objects.filter(game=OuterRef("game"), seat=OuterRef("seat"), withdrawn_at=None)
+    return [(s.game, s.seat) for s in Seat.objects.select_related("game").filter(
+        game__series=series, game__status=Game.Status.FINISHED, player=player,
+    ).exclude(Exists(answered)).order_by("game__finished_at", "game_id")]
 
 
 def open_disputes(series: Series) -> list[SignOff]:

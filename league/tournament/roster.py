@@ -22,7 +22,9 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from league.bounds import EVENT_NUMBER, MAX_TEXT_CELL, text_problem
 from league.tournament.countries import COUNTRIES
 
 MAX_ROWS = 2000
@@ -89,6 +91,15 @@ def read_roster(text: str) -> list[RosterRow]:
         raise RosterError([RowError(1, None, "the file is empty; line 1 must name the columns", "empty")])
     delimiter = max(",;\t", key=lines[0].count)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        return _read(reader)
+    except csv.Error:
+        # A bare CR inside a cell, or a cell past the csv module's 131,072 characters.
+        raise RosterError([RowError(max(reader.line_num, 1), None, "cannot be read as CSV (a line break inside a "
+                                    "cell that is not in quotes, or a cell far too long)", "not_csv")]) from None
+
+
+def _read(reader: Any) -> list[RosterRow]:
     header = next(reader)
     columns, errors = _columns(header)
     if errors:
@@ -97,6 +108,15 @@ def read_roster(text: str) -> list[RosterRow]:
     first_line: dict[tuple[str, str], int] = {}
     for cells in reader:
         line = reader.line_num
+        bad = next((i for i, c in enumerate(cells) if len(c) > MAX_TEXT_CELL or text_problem(c)), None)
+        if bad is not None:
+            label = LABELS.get(columns.get(bad, ""), None)
+            if len(cells[bad]) > MAX_TEXT_CELL:
+                errors.append(RowError(line, label, f"is longer than {MAX_TEXT_CELL} characters", "too_long",
+                                       (("limit", str(MAX_TEXT_CELL)),)))
+            else:
+                errors.append(RowError(line, label, "holds a NUL character", "nul"))
+            continue
         if not any(c.strip() for c in cells):
             continue  # blank lines are spreadsheet noise
         if len(rows) + len(errors) >= MAX_ROWS:
@@ -155,10 +175,12 @@ def _row(line: int, values: dict[str, str]) -> tuple[RosterRow | None, list[RowE
         errors.append(RowError(line, LABELS[key], message, code, tuple((k, str(v)) for k, v in named.items())))
 
     raw = values.get("number", "")
-    number = int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else None
+    number = EVENT_NUMBER.read(raw)
     if number is None:
         if raw:
-            bad("number", f"{raw!r} is not a whole number from 1", "not_a_number", value=raw)
+            shown = raw if len(raw) <= 20 else raw[:17] + "..."
+            bad("number", f"{shown!r} is not a whole number from 1 to {EVENT_NUMBER.hi:,}", "not_event_number",
+                value=shown, most=f"{EVENT_NUMBER.hi:,}")
         else:
             bad("number", "is empty", "empty_cell")
     for key in ("first_name", "last_name"):

@@ -1,50 +1,41 @@
-"""The table's sign-off pages: the scorer's phone (each player types a PIN, or
-scans the seat's QR code to sign on their own phone), the per-seat link's
-page, the referee's resolution of a dispute, the staff page that sets PINs,
-and the public "tables" view of who still has to sign.
+"""The table's sign-off pages: the scorer's phone (each player types a PIN),
+the per-seat link's page, a player's way to it from their own card, the
+referee's resolution of a dispute, the staff page that sets PINs, and the
+public "tables" view of who still has to sign.
 
-The PINs and links never reach a public page: the QR codes are drawn only on
-the staff page, for a login that scores the series. Views are thin: one
-service call each (``league.services.signoff``).
+A seat's link reaches only its player: through the short-link code of their
+player card (printed, or its QR code: ``player_signoff``), never on the
+scorer's screen or a public page, so no one person can sign for the table.
+Views are thin: one service call each (``league.services.signoff``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from league import services, versions
-from league.models import Player, Series, SignOff
-from league.models.tournament import hidden_from
+from league.bounds import Whole
+from league.models import Player, Registration, Series, SignOff
+from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
 from league.views.cached import public_page
 from league.views.staff import _game_for, series_for_scorer, staff_required
 
+SIGNOFF_ROUND = Whole(0, 2**31 - 1)  # Game.signoff_round, as the PIN form carries it
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 
 
-def _qr_svg(url: str) -> str:
-    # Drawn inline (no script, no extra request): the page is the only place the link is shown.
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
-
-
-def _seat_cards(request: HttpRequest, state: services.signoff.GameSignOff, errors: dict[int, str]) -> list[dict[str, Any]]:
-    cards = []
-    for s in state.seats:
-        card: dict[str, Any] = {"seat": s, "wind": WINDS[s.seat], "error": errors.get(s.seat, "")}
-        if s.answer is None and state.game.is_finished:
-            url = request.build_absolute_uri(reverse("signoff-link", args=[services.seat_link_token(state.game, s.seat)]))
-            card.update(link=url, qr=_qr_svg(url))
-        cards.append(card)
-    return cards
+def _seat_cards(state: services.signoff.GameSignOff, errors: dict[int, str]) -> list[dict[str, Any]]:
+    # No seat's link here: whoever holds the scorer's phone could confirm for
+    # the whole table. A player reaches their own link from their card (player_signoff).
+    return [{"seat": s, "wind": WINDS[s.seat], "error": errors.get(s.seat, "")} for s in state.seats]
 
 
 @staff_required
@@ -60,7 +51,8 @@ def staff_signoff(request: HttpRequest, pk: int) -> HttpResponse:
         dispute = request.POST.get("action") == "dispute"
         try:
             services.sign_off(game=game, seat=seat, result=request.POST.get("result", ""), dispute=dispute,
-                              note=request.POST.get("note", ""), pin=request.POST.get("pin", ""), by=request.user)
+                              note=request.POST.get("note", ""), pin=request.POST.get("pin", ""),
+                              shown_round=_round_param(request.POST.get("round")), by=request.user)
         except services.ServiceError as err:
             errors[seat if seat in range(4) else -1] = err.message
             status = 409 if isinstance(err, services.Conflict) else 400
@@ -71,13 +63,19 @@ def staff_signoff(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("staff-signoff", pk=game.pk)
     game.refresh_from_db()
     state = services.game_signoff(game)
-    ctx = {"series": game.series, "game": game, "state": state, "cards": _seat_cards(request, state, errors),
+    ctx = {"series": game.series, "game": game, "state": state, "cards": _seat_cards(state, errors),
            "general_error": errors.get(-1, ""), "disputes": state.disputes,
            "history": game.audit.filter(action__in=_SIGNOFF_ACTIONS)[:20]}
     return render(request, "league/signoff_staff.html", ctx, status=status)
 
 
 _SIGNOFF_ACTIONS = ("sign_off", "dispute", "resolve_dispute", "signoffs_withdrawn")
+
+
+def _round_param(value: str | None) -> int:
+    """The sign-off round the PIN form was made in; -1 (no round) for a form without one."""
+    shown = SIGNOFF_ROUND.read(value or "")
+    return -1 if shown is None else shown
 
 
 def _seat_param(value: str | None) -> int:
@@ -101,6 +99,24 @@ def resolve(request: HttpRequest, pk: int, signoff_pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The result stands; %(player)s's dispute is resolved.") % {"player": row.player.name})
     return redirect("staff-signoff", pk=game.pk)
+
+
+@never_cache
+def player_signoff(request: HttpRequest, code: str) -> HttpResponse:
+    """A player's own way to their seat's link: the short-link code of their
+    event card (printed, or its QR code) is theirs alone, so the link it
+    leads to signs for them and no one else. It opens the link of their
+    finished game still waiting for their answer; with none, says so."""
+    code = code.upper()
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        raise Http404("no such short link")
+    reg = get_object_or_404(Registration.objects.select_related("series"), code=code)
+    waiting = services.seats_waiting(series=reg.series, player=reg.player)
+    if not waiting:
+        return render(request, "league/signoff_link.html",
+                      {"refused": _("No result of yours is waiting for your answer.")})
+    game, seat = waiting[0]
+    return redirect("signoff-link", token=services.seat_link_token(game, seat))
 
 
 @never_cache

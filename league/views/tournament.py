@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from league.bounds import EVENT_NUMBER
 from league.collation import name_key
 from league.forms.tournament import (
     ClockForm,
@@ -33,8 +34,8 @@ from league.forms.tournament import (
     TournamentForm,
 )
 from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import next_seats, round_seating, round_tables
-from league.services import ServiceError
+from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
+from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
 from league.standings.event import event_standings
 from league.terms import refusal
@@ -187,7 +188,8 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     series = _event_for_scorer(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
-    numbers = [int(n) for n in request.POST.getlist("number") if n.isascii() and n.isdigit()]
+    # Event numbers only: a number of 5,000 digits (or 20, past SQLite's integers) is no registration's.
+    numbers = [n for n in map(EVENT_NUMBER.read, request.POST.getlist("number")) if n is not None]
     present = request.POST.get("present", "1") == "1"
     regs = list(series.registrations.filter(number__in=numbers))
     try:
@@ -393,7 +395,8 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             form = HideForm(request.POST)
             if not form.is_valid():
-                messages.error(request, _("Choose the first round to hide."))
+                messages.error(request, " ".join([str(_("Choose the first round to hide.")),
+                                                  *form.errors.get("from_round", [])]))
             else:
                 n = form.cleaned_data["from_round"]
                 event.hide_results(series=series, from_round=n, by=request.user)
@@ -505,7 +508,14 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def short_link(request: HttpRequest, code: str) -> HttpResponse:
-    reg = get_object_or_404(Registration.objects.select_related("series"), code=code.upper())
+    code = code.upper()
+    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
+        # No registration has it; and PostgreSQL would refuse a NUL (/n/%00) in the query itself.
+        raise Http404("no such short link")
+    reg = get_object_or_404(Registration.objects.select_related("series"), code=code)
+    if reg.series.requires_signoff and seats_waiting(series=reg.series, player=reg.player):
+        # The card's owner, after a game: their seat's sign-off (only this code leads there).
+        return redirect("signoff-player", code=code)
     return redirect(reg.get_absolute_url())
 
 

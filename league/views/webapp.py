@@ -15,6 +15,7 @@ import hashlib
 import json
 
 from django.contrib.auth import authenticate, login
+from django.contrib.auth.views import LogoutView
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
@@ -86,3 +87,16 @@ def login_again(request: HttpRequest) -> HttpResponse:
                                        "message": "That password is not right."}}, status=400)
     login(request, user)
     return JsonResponse({"ok": True, "user": user.get_username(), "csrf": get_token(request)})
+
+
+class Logout(LogoutView):
+    """Django's logout, telling the browser to forget this site's storage: the
+    worker's copies of staff pages and the offline engine (Cache API), the
+    page's offline state (localStorage) and the HTTP cache, so that the next
+    person on a shared phone finds no staff page and no scorer's data in it."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        # Only sent over HTTPS or to localhost: browsers ignore it elsewhere.
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response

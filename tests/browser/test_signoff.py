@@ -1,6 +1,7 @@
 """The table signs the result on a 360 px phone (issue 20): Alice and Bob type
-their PINs on the scorer's phone (Bob mistypes first), Carol scans her seat's
-QR code and confirms on her own phone, Dave disputes on his, the referee
+their PINs on the scorer's phone (Bob mistypes first), Carol scans her player
+card's QR code and confirms on her own phone, Dave disputes on his (the
+scorer's screen shows no seat's link: issue 29), the referee
 lets the result stand, and the game counts. Screenshots in artifacts/.
 
 Seats: East Alice (0), South Bob (1), West Carol (2), North Dave (3); ari-ari,
@@ -18,7 +19,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from league import services
-from league.models import Game, SignOff
+from league.models import Game, Registration, SignOff
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import screenshot
 from tests.browser.phone import phone_page
@@ -37,6 +38,9 @@ def game() -> Game:
     services.set_pins(pins={p: PINS[p.name] for p in players})
     game = make_game(series, players=players, table="3")
     services.record_final_scores(game=game, scores=[41000, 29000, 20000, 10000])
+    for number, player in enumerate(players, start=1):  # their player cards: /n/<code>, printed and as a QR code
+        Registration.objects.create(series=series, player=player, number=number, first_name=player.name,
+                                    last_name="Player")
     return game
 
 
@@ -86,12 +90,11 @@ def test_the_table_signs_on_the_scorers_phone_and_on_their_own(scorer_phone: Pag
     pin(page, 1, PINS["Bob"])
     expect(card(page, 1).locator(".answer")).to_have_text("confirmed")
 
-    # Carol's QR code, opened on the scorer's screen; her phone opens the link it holds.
-    card(page, 2).locator("summary", has_text="QR code").tap()
-    expect(card(page, 2).locator("svg")).to_be_visible()
-    screenshot(page, "signoff-qr")
-    carol_link = card(page, 2).locator(".url").inner_text()
-    dave_link = card(page, 3).locator(".url").text_content() or ""  # folded away: read, not seen
+    # No seat's link on the scorer's screen: Carol and Dave scan their own player cards.
+    expect(card(page, 2).locator("svg")).to_have_count(0)
+    code = {r.player.name: r.code for r in Registration.objects.select_related("player")}
+    carol_link = base + reverse("tournament-short", args=[code["Carol"]])
+    dave_link = base + reverse("tournament-short", args=[code["Dave"]])
 
     phone = own_phone
     phone.goto(carol_link)

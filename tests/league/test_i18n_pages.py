@@ -50,6 +50,8 @@ NOT_PAGES = {
     "ema-file": "the EMA's own file format, the same in every language",
     "tournament-qr": "an SVG of a QR code",
     "tournament-short": "a redirect to the player's page",
+    "logout": "POST only: logs out (Clear-Site-Data) and redirects; Django's own page otherwise",
+    "signoff-player": "a redirect to the player's seat link (signoff-link), else the same page refusing",
     "staff-signoff-resolve": "POST only: resolves a dispute and redirects",
     "staff-preview": "POST only: checked by posts() below",
     # The staff pages as an offline web app (issue 20): scripts, files and JSON for the page's own script.

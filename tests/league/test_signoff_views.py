@@ -37,7 +37,8 @@ def game(series: Series) -> Game:
 
 
 def post_pin(client: Client, game: Game, seat: int, pin: str, **extra: str):
-    data = {"seat": str(seat), "pin": pin, "result": services.result_digest(game), "action": "confirm", **extra}
+    data = {"seat": str(seat), "pin": pin, "result": services.result_digest(game), "round": str(game.signoff_round),
+            "action": "confirm", **extra}
     return client.post(reverse("staff-signoff", args=[game.pk]), data)
 
 
@@ -45,13 +46,12 @@ def link_path(game: Game, seat: int) -> str:
     return reverse("signoff-link", args=[services.seat_link_token(game, seat)])
 
 
-def test_the_scorer_page_shows_the_result_and_a_qr_code_per_seat(as_scorer: Client, game: Game) -> None:
+def test_the_scorer_page_shows_the_result_and_a_pin_form_per_seat_but_no_link(as_scorer: Client, game: Game) -> None:
     page = as_scorer.get(reverse("staff-signoff", args=[game.pk])).content.decode()
-    assert page.count("<svg") == 4 and page.count('name="pin"') == 4
+    assert page.count('name="pin"') == 4
     assert "+60.0" in page and "-50.0" in page
-    # Each seat's card carries its own link (the token holds a timestamp: read, not compared).
-    tokens = re.findall(r'<p class="url">http://testserver/signoff/([^/<]+)/</p>', page)
-    assert [services.read_link(t).seat for t in tokens] == [0, 1, 2, 3]
+    # Issue 29: whoever holds the scorer's phone could open all four links and confirm for the table.
+    assert not re.search(r'(?<![0-9])/signoff/[^/"]+/', page) and 'class="qr"' not in page
 
 
 def test_pins_on_the_scorers_phone_sign_seat_by_seat(as_scorer: Client, game: Game) -> None:
@@ -110,7 +110,7 @@ def test_a_link_after_a_correction_says_to_ask_for_a_new_one(client: Client, gam
     path = link_path(game, 0)
     services.add_penalty(game=game, seat=0, points=-2000, reason="chombo at the table")
     response = client.get(path)
-    assert response.status_code == 409 and "ask the scorer for a new" in response.content.decode()
+    assert response.status_code == 409 and "open it again from your player card" in response.content.decode()
     assert client.post(path, {"action": "confirm"}).status_code == 409
     assert not SignOff.objects.exists()
 
@@ -221,3 +221,34 @@ def test_the_database_holds_one_answer_in_force_per_seat(game: Game) -> None:
     first = services.sign_off(game=game, seat=0, result=services.result_digest(game), pin=PINS[0])
     with pytest.raises(IntegrityError), transaction.atomic():
         SignOff.objects.create(game=game, seat=0, player=first.player, kind="confirm", via="pin", result=first.result)
+
+
+# -- issue 29: a PIN form of an earlier round; each player's own link ---------------------------
+
+
+def test_a_pin_form_shown_before_a_correction_reversed_since_is_refused(as_scorer: Client, game: Game) -> None:
+    page = as_scorer.get(reverse("staff-signoff", args=[game.pk])).content.decode()
+    shown = re.search(r'name="round" value="(\d+)"', page).group(1)
+    penalty = services.add_penalty(game=game, seat=0, points=-2000, reason="chombo at the table")
+    services.cancel_penalty(penalty=penalty)  # the result is as it was shown: the same digest
+    stale = post_pin(as_scorer, game, 0, PINS[0], round=shown)
+    assert stale.status_code == 409 and not SignOff.objects.exists()
+    game.refresh_from_db()
+    assert post_pin(as_scorer, game, 0, PINS[0]).status_code == 302  # a form shown now
+
+
+def test_a_player_reaches_their_own_seat_link_from_their_card_only(client: Client, game: Game) -> None:
+    from league.models import Registration
+
+    seats = {s.seat: s.player for s in game.seats.all()}
+    reg = Registration.objects.create(series=game.series, player=seats[2], number=3, first_name="Third", last_name="P")
+    card = client.get(reverse("tournament-short", args=[reg.code]))
+    assert card.status_code == 302 and card["Location"] == reverse("signoff-player", args=[reg.code])
+    to_link = client.get(card["Location"])
+    assert services.read_link(to_link["Location"].split("/")[-2]).seat == 2  # their seat, no other
+    assert client.post(to_link["Location"], {"action": "confirm"}).status_code == 302
+    assert [(s.seat, s.via) for s in SignOff.objects.all()] == [(2, "link")]
+    # Answered: the card leads to the player's page again, and the sign page says nothing waits.
+    assert client.get(reverse("tournament-short", args=[reg.code]))["Location"] == reg.get_absolute_url()
+    assert client.get(reverse("signoff-player", args=[reg.code])).status_code == 200
+    assert client.get(reverse("signoff-player", args=["AB%00CD"])).status_code == 404

@@ -41,7 +41,7 @@ def test_roster_reports_every_bad_line_at_once() -> None:
     with pytest.raises(RosterError) as caught:
         read_roster(text)
     assert [str(e) for e in caught.value.errors] == [
-        "line 3: number: 'x' is not a whole number from 1",
+        "line 3: number: 'x' is not a whole number from 1 to 9,999",
         "line 4: first name: is empty",
         "line 5: EMA number: '12ab' is not an EMA number (digits only)",
         "line 5: country: 'XX' is not an ISO 3166 country code (two letters, e.g. NL, JP)",
@@ -116,3 +116,35 @@ def test_fixed_result_is_the_engines_replacement_result() -> None:
     engine = settle(rules, [45000, 35000, 25000, 15000], penalties=[penalty], replacements=[1]).points[1]
     league = registered_result("fixed", seat_points=0, penalty=-5000, fixed_score=-15000, fixed_uma=-15000)
     assert engine == league == -35000
+
+
+# -- issue 29: what once stored a NUL or answered 500 -----------------------------------
+
+CLUB_HEADER = "number,first name,last name,club\n"
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("1,Ai\x00ko,Sato,\n", "line 2: first name: holds a NUL character"),
+    ("1,Aiko,Sato,Ky\x00to\n", "line 2: club: holds a NUL character"),
+    ("1,Aiko,Sato," + "x" * 1_001 + "\n", "line 2: club: is longer than 1000 characters"),
+    ("9" * 4_301 + ",Aiko,Sato,\n", "line 2: number: is longer than 1000 characters"),
+    ("9" * 999 + ",Aiko,Sato,\n", "line 2: number: '99999999999999999...' is not a whole number from 1 to 9,999"),
+    ("10000,Aiko,Sato,\n", "line 2: number: '10000' is not a whole number from 1 to 9,999"),
+    ("²,Aiko,Sato,\n", "line 2: number: '²' is not a whole number from 1 to 9,999"),
+])
+def test_a_cell_beyond_the_bounds_is_refused_by_line_and_column(row: str, message: str) -> None:
+    with pytest.raises(RosterError) as caught:
+        read_roster(CLUB_HEADER + row)
+    assert [str(e) for e in caught.value.errors] == [message]
+
+
+@pytest.mark.parametrize("text", [
+    CLUB_HEADER + "1,Ai\rko,Sato,\n",  # a bare CR inside a cell
+    CLUB_HEADER + "1,Aiko,Sato," + "x" * 131_073 + "\n",  # past the csv module's own limit
+    CLUB_HEADER + '1,Aiko,Sato,"' + "x" * 131_073 + '"\n',  # quoted too
+])
+def test_a_file_the_csv_module_cannot_read_is_refused(text: str) -> None:
+    with pytest.raises(RosterError) as caught:
+        read_roster(text)
+    [error] = caught.value.errors
+    assert error.code == "not_csv" and error.line == 2 and "cannot be read as CSV" in str(error)

@@ -16,7 +16,8 @@ from league.models import Series
 class Command(BaseCommand):
     help = (
         "Import games (one GAME RECORD per line, with \"players\") into a series, created with the "
-        "records' ruleset if missing. Any bad line and nothing is imported."
+        "records' ruleset if missing. Any bad line and nothing is imported. A game already in the series "
+        "(the same record) is skipped and reported, so an interrupted import resumes by running it again."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -42,9 +43,16 @@ class Command(BaseCommand):
             lines = "\n".join(f"  {e}" for e in refused.errors)
             raise CommandError(f"{file}: nothing imported, {len(refused.errors)} bad record(s):\n{lines}") from None
         created = " (new series)" if report.created_series else ""
+        if report.already:
+            lines = ", ".join(map(str, report.already[:10])) + (", ..." if len(report.already) > 10 else "")
+            self.stdout.write(f"already   {len(report.already)} game(s) already in {report.series.slug}, "
+                              f"skipped (line {lines})")
+        if report.event_already:
+            self.stdout.write(f"already   the event of {report.series.slug}: nothing to import")
         self.stdout.write(self.style.SUCCESS(
             f"Imported {report.games} games, {report.hands} hands into {report.series.slug}{created}; "
-            f"{len(report.new_players)} new players."
+            f"{len(report.new_players)} new players" + (f"; {len(report.already)} already there." if report.already
+                                                         else ".")
         ))
 
 

@@ -73,7 +73,8 @@ def play_round(series: Series, number: int, tables: list[list[int]], scores: dic
     """Seat ``tables`` (event numbers in finishing order, seated East to North), start and finish them."""
     regs = {r.number: r.pk for r in series.registrations.all()}
     tournament = event.tournament_of(series)
-    rnd = store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "test")
+    # "manual": seated by the test, a mode Round.seated_by knows.
+    rnd = store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "manual")
     play_seated(series, rnd, {i: (scores or {}).get(i, P) for i in range(1, len(tables) + 1)}, now=now)
 
 
