@@ -62,6 +62,8 @@ ENDED_BY = {
 }
 
 
+LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
+
 # -- who may score ---------------------------------------------------------------
 
 
@@ -213,8 +215,11 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         # phone (crypto.randomUUID); without JavaScript this one is used.
         initial.update({"number": number, "state": now.state, "key": str(uuid.uuid4())})
         form = _hand_form(now, number, initial=initial)
-    return render(request, "league/staff_game.html", _game_context(now, form=form, editing=editing,
-                                                                  notice=notice, **checked))
+        form.light = True  # the rare chips once, as data (staff_chips.js); a POST's page has them all
+    ctx = _game_context(now, form=form, editing=editing, notice=notice, **checked)
+    # The last hands, what a scorer checks between hands; all of them on request.
+    ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
+    return render(request, "league/staff_game.html", ctx)
 
 
 def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:

@@ -22,8 +22,9 @@ whenever one ends. "/healthz logged in" is the trivial view with the
 scorer's session (one session read); the ratios are to the bare one.
 
 Then the page's weight: the staff game page's bytes in English and in
-Japanese (a game in hand 5), and every response one hand needs (page,
-preview, save answer), static files left out as the browser caches them.
+Japanese (a game at hand 5 and at hand 16), and every response one hand
+needs (page, preview, save answer), static files left out as the browser
+caches them.
 """
 
 from __future__ import annotations
@@ -145,18 +146,21 @@ class Bench:
 
 
 def _weights(bench: Bench) -> dict[str, int]:
-    """The staff page's bytes in English and Japanese, at hand 5 of a fresh game."""
+    """The staff page's bytes in English and Japanese, at hand 5 of a fresh
+    game and at hand 16 (fifteen hands played: draws with the dealer tenpai)."""
     from django.urls import reverse
 
-    from tests.factories import make_game, play, ron
+    from tests.factories import draw, make_game, play, ron
 
-    game = make_game(bench.series, bench.players)
-    play(game, [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40), ron(0, 3, 2, 40)])
-    url = reverse("staff-game", args=[game.pk])
     out = {}
-    for lang in ("en", "ja"):
-        bench.client.cookies["django_language"] = lang
-        out[lang] = len(bench.client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content)
+    for label, hands in (("hand 5", [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40), ron(0, 3, 2, 40)]),
+                         ("hand 16", [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40)] + [draw(3)] * 12)):
+        game = make_game(bench.series, bench.players)
+        play(game, hands)
+        url = reverse("staff-game", args=[game.pk])
+        for lang in ("en", "ja"):
+            bench.client.cookies["django_language"] = lang
+            out[f"{lang} {label}"] = len(bench.client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content)
     bench.client.cookies["django_language"] = "en"
     return out
 
@@ -194,8 +198,8 @@ def main() -> None:
     wall_total = wall["page"] + wall["preview"] + wall["save"]
     print(f"{'one hand':<22}{total:>8.2f}{total / hz:>12.1f}{wall_total:>10.2f}{wall_total / wall['healthz']:>12.1f}")
     per_hand = int(last["page_bytes"] + last["preview_bytes"] + last["save_bytes"])
-    print(f"staff page bytes: en {weights['en']:,}, ja {weights['ja']:,}; one hand's responses "
-          f"(page + preview + save) {per_hand:,}")
+    print("staff page bytes: " + ", ".join(f"{k} {v:,}" for k, v in weights.items()))
+    print(f"one hand's responses (page + preview + save), static files aside: {per_hand:,} bytes")
 
 
 if __name__ == "__main__":
