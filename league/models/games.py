@@ -32,13 +32,13 @@ from league import versions
 from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
 from scoring import game as sg
 from scoring.errors import ScoringError
+from scoring.game import SEATS  # noqa: F401  (league.models.SEATS: one definition, the engine's)
 from scoring.payment import MAX_FU
 from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import MAX_SCORE
 from scoring.settlement import Penalty as ScoringPenalty
 from scoring.standings import rank_with_ties
 
-SEATS = (0, 1, 2, 3)
 SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
 # The winds as data (audit texts, imported players' names): English always.
 WINDS = ("East", "South", "West", "North")
