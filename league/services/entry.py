@@ -32,13 +32,14 @@ from typing import Any
 
 from django.db import transaction
 
+from league.entry.pricing import Refused, price_hand, state_before
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
-from league.services.replay import check_open, hands_of, not_next, replay_game
+from league.services.replay import hands_of, refusal
 from league.services.tournament.rounds import apply_time_policy
 from scoring import game as sg
 from scoring.digest import hands_digest
@@ -66,12 +67,7 @@ class GameNow:
     def table_state(self, number: int) -> sg.TableState:
         """Where the game stood before hand ``number`` (what the hand form reads
         for the tile analysis' winds); past the end, before the last hand."""
-        replayed = self.replayed
-        if number <= len(replayed.hands):
-            return replayed.hands[number - 1].start
-        if replayed.next is not None:
-            return replayed.next
-        return replayed.hands[-1].start if replayed.hands else sg.TableState(0, 0, 0, 0, replayed.scores)
+        return state_before(self.replayed, number)
 
 
 def read_game(game: Game) -> GameNow:
@@ -158,20 +154,14 @@ def decide(data: Mapping[str, Any], now: GameNow, *, number: int, editing: int |
 
 def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
     """What saving ``hand`` as hand ``number`` would do, from the game as read:
-    no query, one replay (two for a correction: the game as stored is
-    ``now.replayed``). Raises what the save would."""
-    inputs = list(now.inputs)
-    before = None
-    if number == len(inputs) + 1:
-        check_open(now.game)
-        inputs.append(hand)
-    elif 1 <= number <= len(inputs):
-        before = now.replayed
-        inputs[number - 1] = hand
-    else:
-        raise not_next(number, len(inputs) + 1)
-    result = replay_game(now.record, inputs, hand_index=number - 1)
-    return HandPreview(number, result.hands[number - 1], result, before)
+    no query, one replay (a correction compares with ``now.replayed``). The
+    phone's offline engine prices with the same function
+    (``league.entry.pricing.price_hand``). Raises what the save would."""
+    try:
+        return price_hand(now.record, hand, number, title=str(now.game), is_finished=now.game.is_finished,
+                          stored=now.replayed)
+    except Refused as err:
+        raise refusal(err) from None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ The functions here run inside the caller's transaction; none opens one."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -14,7 +13,8 @@ from typing import Any
 from django.utils import timezone
 
 from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
-from league.entry.hand import check_hand_bounds
+from league.entry import pricing
+from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
@@ -43,12 +43,12 @@ def check_next(game: Game, number: int, rows: Sequence[Hand] | None = None) -> N
 
 
 def not_next(number: int, expected: int) -> Conflict:
-    return Conflict(
-        "hand_conflict",
-        f"hand {number} cannot be recorded: the next hand of this game is {expected} "
-        "(has someone else just entered it?)",
-        field="number",
-    )
+    return refusal(pricing.not_next(number, expected))  # type: ignore[return-value]
+
+
+def refusal(err: pricing.Refused) -> ServiceError:
+    """The pricer's refusal as the services raise it."""
+    return (Conflict if err.conflict else ServiceError)(err.code, err.message, field=err.field)
 
 
 def state_digest(rows: Sequence[Hand]) -> str:
@@ -100,7 +100,7 @@ def keep_entry(game: Game, key: str | None, action: str, number: int | None, ent
 
 def check_open(game: Game) -> None:
     if game.is_finished:
-        raise ServiceError("game_over", f"{game} is finished; correct or undo a hand to reopen it", field="game")
+        raise refusal(pricing.finished(str(game)))
 
 
 def hands_of(game: Game) -> list[Hand]:
@@ -122,13 +122,12 @@ def replay_game(game: Game | sg.GameRecord, inputs: list[sg.HandInput], *,
     here before it stores anything, so the hands are held to the bounds here.
     Given the game's record already read (``services.entry.read_game``), no query."""
     try:
-        for i, hand in enumerate(inputs):
-            check_hand_bounds(hand, f"hands[{i}]")
-        if isinstance(game, sg.GameRecord):
-            return sg.replay(dataclasses.replace(game, hands=tuple(inputs)))
-        return sg.replay(game.record(hands=inputs))
-    except ScoringError as err:
+        record = game if isinstance(game, sg.GameRecord) else game.record(hands=inputs)
+        return pricing.replay_with(record, inputs, hand_index=hand_index)
+    except ScoringError as err:  # the stored rules or penalties, refused by the engine
         raise ServiceError.from_scoring(err, hand_index=hand_index) from None
+    except pricing.Refused as err:
+        raise refusal(err) from None
 
 
 def check_result_bounds(result: sg.GameResult) -> None:
