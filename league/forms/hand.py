@@ -5,14 +5,17 @@ are ``league.entry.hand``'s, shared with the phone's offline engine."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from league.entry.hand import HandEntry, form_field
@@ -20,6 +23,13 @@ from league.forms.base import SEATS, StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.models import Game, Hand
 from scoring import game as sg
+
+# The seats' templates as this process read them: a deploy that changes them
+# changes the cache key of the seats' markup (HandForm.seats_cache_key).
+_TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "league"
+_SEAT_TEMPLATES = hashlib.sha256(b"".join(
+    (_TEMPLATES / name).read_bytes() for name in ("staff_seats.html", "staff_field.html", "staff_taps.html")
+)).hexdigest()
 
 
 class HandForm(StaffForm):
@@ -115,6 +125,17 @@ class HandForm(StaffForm):
             row["fill"] = fill
             rows.append(row)
         return rows
+
+    @property
+    def seats_cache_key(self) -> str:
+        """The key of the seats' markup for a fresh light form (the first look at
+        a hand: nothing chosen, no error), which is the same for every hand of a
+        game in one language: the rules, the names, the language and the
+        templates' text; "" for any other form, rendered afresh."""
+        if not self.light or self.is_bound or not set(self.initial) <= {"number", "state", "key", "outcome"}:
+            return ""
+        text = json.dumps([self.game.rules, self.names, get_language(), _SEAT_TEMPLATES], default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     @property
     def pao_yakuman(self) -> list[str]:

@@ -11,6 +11,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from league.models import Game
 from tests.factories import draw, play, ron, tsumo
@@ -72,3 +73,32 @@ def test_a_correction_shows_a_chosen_rare_value_in_full(as_scorer: Client, game:
     html = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).content.decode()
     assert re.search(r'name="han_1" value="8" id="id_han_1_7" checked', html)
     assert 'data-fill="han_1"' not in html and 'data-fill="han_0"' in html
+
+
+def _without_tokens(html: str) -> str:
+    return re.sub(r'name="(csrfmiddlewaretoken|key)" value="[^"]*"', "", html)
+
+
+def test_the_seats_markup_comes_from_the_cache_as_a_fresh_render_gives_it(as_scorer: Client, game: Game) -> None:
+    from django.core.cache import cache
+
+    url = reverse("staff-game", args=[game.pk])
+    as_scorer.get(url)  # fills the cache
+    cached = as_scorer.get(url)
+    form = cached.context["form"]
+    english = form.seats_cache_key
+    assert english
+    cache.clear()
+    assert _without_tokens(as_scorer.get(url).content.decode()) == _without_tokens(cached.content.decode())
+    with translation.override("ja"):
+        assert form.seats_cache_key not in ("", english)  # the language is in the key
+
+
+def test_only_a_fresh_form_has_its_seats_cached(as_scorer: Client, game: Game) -> None:
+    play(game, [tsumo(1, 2, 30)])
+    correction = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).context["form"]
+    assert correction.seats_cache_key == ""  # its values are chosen
+    url = reverse("staff-game", args=[game.pk])
+    fields = dict(as_scorer.get(url).context["form"].initial)
+    posted = as_scorer.post(url, {**fields, "outcome": "draw", "action": "preview"}).context["form"]
+    assert posted.seats_cache_key == ""
