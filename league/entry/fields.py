@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
+from scoring.game import SEATS
 from scoring.rules import ABORT_REASONS, Ruleset
 
-SEATS = (0, 1, 2, 3)
 INVALID_CHOICE = "Select a valid choice. {} is not one of the available choices."
 # Fields the phone does not read: the shell's bookkeeping (number, state, key), checked by the server.
 BOOKKEEPING = ("number", "state", "key")

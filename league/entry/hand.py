@@ -20,11 +20,11 @@ from league.entry.translation import gettext as _
 from league.entry.translation import refusal, yaku_name
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
+from scoring.game import SEATS
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
 
-SEATS = (0, 1, 2, 3)
 RON, TSUMO, DRAW, ABORT, CHOMBO = "ron", "tsumo", "draw", "abort", "chombo"
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
 

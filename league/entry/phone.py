@@ -8,44 +8,28 @@ Each step is the server's own code or a copy a test holds equal to it:
 field cleaning (``league.entry.fields``, checked against the Django form's
 fields), the checks across fields (``league.entry.hand``, which the server's
 form runs), the bounds and the replay (``check_hand_bounds``, ``scoring``),
-the words (``league.entry.words``).
+the words (``league.entry.words``); the price itself is
+``league.entry.pricing.price_hand``, the server preview's own function.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from league.entry.fields import clean_fields, field_specs
-from league.entry.hand import HandEntry, caller_field, check_hand_bounds, form_field
+from league.entry.hand import HandEntry, form_field
+from league.entry.pricing import Refused, price_hand, state_before
 from league.entry.words import describe_entry, describe_payments, seat_words
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
 
 
-class Refused(Exception):
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.field = code, message, field
-
-
 def _errors(errors: Mapping[str | None, list[tuple[str, str | None]]]) -> dict[str, Any]:
     return {"ok": False, "errors": [{"field": f, "message": m, "code": c} for f, items in errors.items()
                                     for m, c in items]}
-
-
-def _replay(record: sg.GameRecord, inputs: list[sg.HandInput], hand_index: int | None) -> sg.GameResult:
-    """``league.services.replay.replay_game`` without the database."""
-    try:
-        for i, hand in enumerate(inputs):
-            check_hand_bounds(hand, f"hands[{i}]")
-        return sg.replay(dataclasses.replace(record, hands=tuple(inputs)))
-    except ScoringError as err:
-        field, message = caller_field(err, hand_index)
-        raise Refused(err.code, message, field) from None
 
 
 def _table(state: sg.TableState | None, result: sg.GameResult | None = None) -> dict[str, Any]:
@@ -66,14 +50,7 @@ class _StateBefore:
 
     def _get(self) -> sg.TableState:
         if self._state is None:
-            replayed, number = sg.replay(self._record), self._number
-            if number <= len(replayed.hands):
-                self._state = replayed.hands[number - 1].start
-            elif replayed.next is not None:
-                self._state = replayed.next
-            else:  # the game is over; the form still reads what a late scorer typed
-                last = replayed.hands[-1].start if replayed.hands else None
-                self._state = last or sg.TableState(0, 0, 0, 0, replayed.scores)
+            self._state = state_before(sg.replay(self._record), self._number)
         return self._state
 
     @property
@@ -108,31 +85,16 @@ def price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | None
     hand = entry.hand
     assert hand is not None
     try:
-        before = None
-        inputs = list(stored)
-        if number == len(stored) + 1:
-            if game.get("finished"):
-                raise Refused("game_over", f"{game.get('title', 'this game')} is finished; correct or undo a hand "
-                              "to reopen it", "game")
-            inputs.append(hand)
-        elif 1 <= number <= len(stored):
-            before = _replay(record, list(stored), None)
-            inputs[number - 1] = hand
-        else:
-            raise Refused("hand_conflict", f"hand {number} cannot be recorded: the next hand of this game is "
-                          f"{len(stored) + 1} (has someone else just entered it?)", "number")
-        result = _replay(record, inputs, number - 1)
+        priced = price_hand(record, hand, number, title=game.get("title", "this game"),
+                            is_finished=bool(game.get("finished")))
     except Refused as err:
         known = {s.name for s in field_specs(record.rules)}
         field = form_field(err.field, entry.win_seats, known)
         return _errors({field: [(seat_words(err.message, names), err.code)]})
-    played = result.hands[number - 1]
-    later = []
-    if before is not None:
-        for i, old in enumerate(before.hands[number:], start=number):
-            new = result.hands[i] if i < len(result.hands) else None
-            if new is None or new.deltas != old.deltas:
-                later.append({"number": i + 1, "payments": None if new is None else list(new.deltas)})
+    result, played, before = priced.game, priced.played, priced.before
+    inputs = [p.input for p in result.hands]
+    later = [{"number": n, "payments": None if new is None else list(new.deltas)}
+             for n, _old, new in priced.later_changes()]
     after_state = result.hands[number].start if number < len(result.hands) else result.next
     settlement = result.settlement
     return {

@@ -12,8 +12,7 @@ from league.entry.words import seat_words
 from league.models import WIND_NAMES, Game
 from league.services import ServiceError
 from league.terms import refusal
-
-SEATS = (0, 1, 2, 3)
+from scoring.game import SEATS  # noqa: F401  (league.forms.SEATS)
 
 
 def seat_names(game: Game) -> list[str]:

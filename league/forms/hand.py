@@ -5,17 +5,31 @@ are ``league.entry.hand``'s, shared with the phone's offline engine."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from league.entry.hand import HandEntry, form_field
 from league.forms.base import SEATS, StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.models import Game, Hand
 from scoring import game as sg
+
+# The seats' templates as this process read them: a deploy that changes them
+# changes the cache key of the seats' markup (HandForm.seats_cache_key).
+_TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "league"
+_SEAT_TEMPLATES = hashlib.sha256(b"".join(
+    (_TEMPLATES / name).read_bytes() for name in ("staff_seats.html", "staff_field.html", "staff_taps.html")
+)).hexdigest()
 
 
 class HandForm(StaffForm):
@@ -78,23 +92,81 @@ class HandForm(StaffForm):
         """Every error in one list, each field named with its seat (for the preview)."""
         return [line for _, line, _ in self.error_items()]
 
+    # The help under each seat's yaku and tiles, sent once on a light page.
+    seat_help = {
+        "yaku": _("Picked yaku and dora fill in the han; chiitoitsu gives 25 fu, pinfu 20 (tsumo) or 30 (ron)."),
+        "tiles": _("Riichi comes from the riichi seats above, the winds from the game; the dora indicators are "
+                   "asked once, below the winners."),
+    }
+
+    # A light page (``light``, the first look at a hand) sends the rare chips
+    # once, in ``rare_chips``, and the page's script puts them in each seat;
+    # a seat where one is chosen (a correction) gets its chips in full.
+    light = False
+
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""
         rows = []
         for s in SEATS:
-            row = {"seat": s, "name": self.names[s]}
+            row: dict[str, Any] = {"seat": s, "name": self.names[s]}
             for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "open", "tiles", "win_tile", "melds", "flags"):
                 if f"{key}_{s}" in self.fields:
                     row[key] = self[f"{key}_{s}"]
+            fill = {}
             for key, n in SHOWN.items():
                 # The common choices as tap targets, the rare ones behind "more" (open when one is chosen).
                 chips = list(row[key])
                 more = chips[n:]
-                row[f"{key}_taps"] = {"shown": chips[:n], "more": more,
-                                      "open": any(c.data["selected"] for c in more)}
-            row["pao_yakuman"] = sorted(self.rules.pao)
+                opened = any(c.data["selected"] for c in more)
+                row[f"{key}_taps"] = {"shown": chips[:n], "more": more, "open": opened}
+                fill[key] = self.light and not opened and not row[key].errors
+            for key in ("yaku", "flags", "pao"):
+                fill[key] = self.light and key in row and not row[key].value() and not row[key].errors
+            row["fill"] = fill
             rows.append(row)
         return rows
+
+    @property
+    def seats_cache_key(self) -> str:
+        """The key of the seats' markup for a fresh light form (the first look at
+        a hand: nothing chosen, no error), which is the same for every hand of a
+        game in one language: the rules, the names, the language and the
+        templates' text; "" for any other form, rendered afresh."""
+        if not self.light or self.is_bound or not set(self.initial) <= {"number", "state", "key", "outcome"}:
+            return ""
+        text = json.dumps([self.game.rules, self.names, get_language(), _SEAT_TEMPLATES], default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @property
+    def pao_yakuman(self) -> list[str]:
+        """The yakuman whose pao the form asks about (none when the rules have no pao field)."""
+        return sorted(self.rules.pao) if "pao_0" in self.fields else []
+
+    def rare_chips(self) -> dict[str, dict[str, Any]]:
+        """The chips a light page leaves out, once for every seat: per kind
+        (the rare han, fu and yakuman, the yaku, the tile situations, pao) the
+        input type, the index of the first (ids are ``id_<kind>_<seat>_<index>``)
+        and each (value, label). The page's script builds the markup
+        staff_field.html would."""
+        out = {}
+        for key, n in {**SHOWN, "yaku": 0, "flags": 0, "pao": 0}.items():
+            name = f"{key}_0"
+            if name not in self.fields:
+                continue
+            chips = list(self[name])[n:]
+            out[key] = {"type": chips[0].data["type"] if chips else "checkbox", "first": n,
+                        "choices": [[str(c.data["value"]), str(c.choice_label)] for c in chips]}
+        if "pao" in out:
+            out["pao"]["checked"] = ""  # "nobody", as the server's page has it
+        out["texts"] = {k: str(v) for k, v in self.seat_help.items()}
+        return out
+
+    def rare_chips_script(self) -> str:
+        """``rare_chips`` as the page's JSON block: Django's ``json_script``,
+        but Japanese as UTF-8 (3 bytes a character) rather than \\u escapes (6)."""
+        text = json.dumps(self.rare_chips(), ensure_ascii=False, separators=(",", ":"))
+        text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
+        return format_html('<script id="rare-chips" type="application/json">{}</script>', mark_safe(text))
 
     def counted_lines(self) -> list[str]:
         """Per winner, the han, fu and yaku the hand is paid on, with the name."""
@@ -103,4 +175,3 @@ class HandForm(StaffForm):
     def chosen_outcome(self) -> str:
         value = self["outcome"].value()
         return value if value in dict(self.fields["outcome"].choices) else ""
-

@@ -44,13 +44,13 @@ from league.bounds import (
 from league.collation import name_key
 from scoring import game as sg
 from scoring.errors import ScoringError
+from scoring.game import SEATS  # noqa: F401  (league.models.SEATS: one definition, the engine's)
 from scoring.payment import MAX_FU
 from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import MAX_SCORE
 from scoring.settlement import Penalty as ScoringPenalty
 from scoring.standings import rank_with_ties
 
-SEATS = (0, 1, 2, 3)
 SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
 
 

@@ -20,6 +20,7 @@ from league.services.replay import (
     check_open,
     check_state,
     entry_digest,
+    hand_result,
     hand_state,
     hands_of,
     keep_entry,
@@ -132,15 +133,16 @@ def record_hand(
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
         rows = hands_of(game)
-        check_next(game, number)
+        check_next(game, number, rows)
         check_state(rows, state, what=f"this entry for hand {number}")
         inputs = [h.to_input() for h in rows]
         result = replay_game(game, [*inputs, hand], hand_index=number - 1)
         row = Hand(game=game, number=number, entered_by=user_of(by))
+        row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
         keep_entry(game, key, EntryKey.Action.RECORD, number, entry, by)
         audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
-        sync_result(game, result, by)
+        sync_result(game, result, by, rows=[*rows, row])
     return row
 
 
@@ -210,7 +212,7 @@ def correct_hand(
         keep_entry(game, key, EntryKey.Action.CORRECT, number, entry, by)
         if before != after["hand"]:
             audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
-        sync_result(game, result, by)
+        sync_result(game, result, by, rows=rows)
     return row
 
 

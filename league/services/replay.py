@@ -13,7 +13,8 @@ from typing import Any
 from django.utils import timezone
 
 from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
-from league.entry.hand import check_hand_bounds
+from league.entry import pricing
+from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
@@ -32,21 +33,22 @@ def lock_game(game: Game) -> Game:
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
-def check_next(game: Game, number: int) -> None:
-    """Refuse a hand for a finished game, or one whose number is not next."""
+def check_next(game: Game, number: int, rows: Sequence[Hand] | None = None) -> None:
+    """Refuse a hand for a finished game, or one whose number is not next
+    (after ``rows``, the game's hands in order, when the caller holds them)."""
     check_open(game)
-    expected = game.next_hand_number()
+    expected = (rows[-1].number + 1 if rows else 1) if rows is not None else game.next_hand_number()
     if number != expected:
         raise not_next(number, expected)
 
 
 def not_next(number: int, expected: int) -> Conflict:
-    return Conflict(
-        "hand_conflict",
-        f"hand {number} cannot be recorded: the next hand of this game is {expected} "
-        "(has someone else just entered it?)",
-        field="number",
-    )
+    return refusal(pricing.not_next(number, expected))  # type: ignore[return-value]
+
+
+def refusal(err: pricing.Refused) -> ServiceError:
+    """The pricer's refusal as the services raise it."""
+    return (Conflict if err.conflict else ServiceError)(err.code, err.message, field=err.field)
 
 
 def state_digest(rows: Sequence[Hand]) -> str:
@@ -98,7 +100,7 @@ def keep_entry(game: Game, key: str | None, action: str, number: int | None, ent
 
 def check_open(game: Game) -> None:
     if game.is_finished:
-        raise ServiceError("game_over", f"{game} is finished; correct or undo a hand to reopen it", field="game")
+        raise refusal(pricing.finished(str(game)))
 
 
 def hands_of(game: Game) -> list[Hand]:
@@ -114,15 +116,18 @@ def parse_hand(hand: sg.HandInput | Mapping[str, Any]) -> sg.HandInput:
         raise ServiceError.from_scoring(err) from None
 
 
-def replay_game(game: Game, inputs: list[sg.HandInput], *, hand_index: int | None = None) -> sg.GameResult:
+def replay_game(game: Game | sg.GameRecord, inputs: list[sg.HandInput], *,
+                hand_index: int | None = None) -> sg.GameResult:
     """The game replayed with ``inputs`` as its hands; every write replays
-    here before it stores anything, so the hands are held to the bounds here."""
+    here before it stores anything, so the hands are held to the bounds here.
+    Given the game's record already read (``services.entry.read_game``), no query."""
     try:
-        for i, hand in enumerate(inputs):
-            check_hand_bounds(hand, f"hands[{i}]")
-        return sg.replay(game.record(hands=inputs))
-    except ScoringError as err:
+        record = game if isinstance(game, sg.GameRecord) else game.record(hands=inputs)
+        return pricing.replay_with(record, inputs, hand_index=hand_index)
+    except ScoringError as err:  # the stored rules or penalties, refused by the engine
         raise ServiceError.from_scoring(err, hand_index=hand_index) from None
+    except pricing.Refused as err:
+        raise refusal(err) from None
 
 
 def check_result_bounds(result: sg.GameResult) -> None:
@@ -142,8 +147,10 @@ def check_result_bounds(result: sg.GameResult) -> None:
 
 def save_hand(row: Hand, hand: sg.HandInput) -> None:
     wins = row.set_input(hand)
+    new = row.pk is None
     row.save()
-    row.wins.all().delete()
+    if not new:
+        row.wins.all().delete()
     for w in wins:
         w.hand = row
     Win.objects.bulk_create(wins)
@@ -197,11 +204,17 @@ def hand_result(played: sg.PlayedHand) -> dict[str, Any]:
             "sticks": played.riichi_sticks, "deltas": list(played.deltas), "scores": list(played.scores)}
 
 
-def _sync_hand_results(game: Game, result: sg.GameResult) -> None:
+def _sync_hand_results(game: Game, result: sg.GameResult, rows: Sequence[Hand] | None = None) -> None:
     """Make every hand's stored result match the replay: one UPDATE of the
-    hands that moved (the new one; after a correction, the ones after it)."""
+    hands that moved (the new one; after a correction, the ones after it).
+    ``rows``, every hand of the game as the caller holds them under the lock,
+    saves reading them again."""
     changed = []
-    for row in game.hands.only("pk", "number", "result"):
+    # Not game.hands.only(...): the related manager sets each row's game, which
+    # loads the deferred game_id with one query per hand.
+    if rows is None:
+        rows = Hand.objects.filter(game_id=game.pk).only("pk", "number", "result")
+    for row in rows:
         want = hand_result(result.hands[row.number - 1])
         if row.result != want:
             row.result = want
@@ -210,13 +223,14 @@ def _sync_hand_results(game: Game, result: sg.GameResult) -> None:
         Hand.objects.bulk_update(changed, ["result"])
 
 
-def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None) -> None:
+def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None,
+                rows: Sequence[Hand] | None = None) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``)."""
     seats = _sync_stats(game, result)  # games in progress have statistics too
-    _sync_hand_results(game, result)
+    _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear
     before = _results(game)

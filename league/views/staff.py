@@ -10,8 +10,6 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -29,11 +27,10 @@ from django.utils.translation import gettext_lazy
 from league import services, stats
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
-from league.services import tournament as tournament_services
+from league.services import entry
 from league.terms import refusal
 from league.views.series import int_param
 from scoring import game as sg
-from scoring.errors import ScoringError
 
 _to_login = login_required(login_url="login")
 
@@ -74,6 +71,8 @@ def ended_by(game: Game, reason: sg.EndReason | None) -> str:
         return str(ENDED_BY_CLOCK)
     return str(ENDED_BY.get(reason, "")) if reason is not None else ""
 
+
+LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
 
 # -- who may score ---------------------------------------------------------------
 
@@ -171,116 +170,90 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     editing = int_param(request.POST.get("editing"))
-    replayed = _replay(game)
-    next_number, state = services.entry_state(game)
-    number = editing or next_number
-    data = _claimed(request, state)
-    form = _hand_form(game, replayed, number, data=data)
-    if _stale(data, state, number, editing) or (editing and editing >= next_number):
+    now = entry.read_game(game)
+    number = editing or now.next_number
+    data = entry.claimed(request.POST, now)
+    form = _hand_form(now, number, data=data)
+    if entry.is_stale(data, now, number, editing) or entry.is_gone(now, editing):
         return render(request, "league/staff_preview.html", {"form": form, "stale": True})
-    ctx = {"form": form, "names": form.names, **_check(game, form, number if editing else None)}
+    ctx = {"form": form, "names": form.names, **_check(now, form, number if editing else None)}
     return render(request, "league/staff_preview.html", ctx)
 
 
-def _claimed(request: HttpRequest, state: str) -> Any:
-    """The posted entry; one that claims no state (a hand-made post, or the
-    first look without JavaScript) is taken as built on the state now."""
-    data = request.POST.copy()
-    if not data.get("state") and data.get("action") != "save":
-        data["state"] = state
-    return data
-
-
-def _stale(data: Any, state: str, number: int, editing: int | None) -> bool:
-    """Was the entry built on another state of the game than the one stored?"""
-    posted = int_param(data.get("number"))
-    return data.get("state") != state or (not editing and posted != number)
-
-
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
-    replayed = _replay(game)
-    next_number, state = services.entry_state(game)
-    number = editing or next_number
-    gone = bool(editing and editing >= next_number)  # the hand to correct is not (or no longer) there
+    now = entry.read_game(game)
+    number = editing or now.next_number
     notice = ""
     checked: dict[str, Any] = {}
     if request.method == "POST":
-        data = _claimed(request, state)
-        action = data.get("action")
-        if action == "reuse" and not gone:
-            # From the conflict page: the scorer's entry, aimed anew at the game as it is.
-            # It is shown with its payments; saving it is another, deliberate tap.
-            data.update({"number": str(number), "state": state, "key": str(uuid.uuid4())})
-            data.pop("checked", None)
-        form = _hand_form(game, replayed, number, data=data)
+        data = entry.claimed(request.POST, now)
+        if data.get("action") == "reuse" and not entry.is_gone(now, editing):
+            entry.reuse(data, now, number)
+        form = _hand_form(now, number, data=data)
         valid = form.is_valid()
-        if gone or (_stale(data, state, number, editing) and (action != "save" or not valid)):
+        step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
+        if step is entry.Step.CONFLICT:
             return _conflict(request, game, form, editing=editing)
-        if valid and action == "save":
-            assert form.hand is not None
-            stale = _stale(data, state, number, editing)
-            # Without JavaScript the scorer saves from the preview page; a hand
-            # changed after its preview is shown again rather than saved unseen.
-            # A stale entry goes to the service all the same: it knows the key
-            # of an entry saved before, and refuses anything else as a conflict.
-            if not stale and request.POST.get("checked") != _digest(form.hand):
-                notice = "The hand changed since its payments were shown: check them, then save."
-            else:
-                try:
-                    return _save(request, game, form, editing)
-                except services.AlreadySaved as err:
-                    messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
-                    return _to_game(request, game)
-                except services.Conflict as err:
-                    return _conflict(request, game, form, editing=editing, reason=err.message)
-                except services.ServiceError as err:
-                    if err.code == "game_over" and not editing:
-                        return _conflict(request, game, form, editing=editing)  # another scorer's hand ended it
-                    form.add_service_error(err)
-                    valid = False
+        if step is entry.Step.RECHECK:
+            notice = "The hand changed since its payments were shown: check them, then save."
+        elif step is entry.Step.SAVE:
+            try:
+                return _save(request, game, form, editing)
+            except services.AlreadySaved as err:
+                messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
+                return _to_game(request, game, now.next_number)
+            except services.Conflict as err:
+                return _conflict(request, game, form, editing=editing, reason=err.message)
+            except services.ServiceError as err:
+                if err.code == "game_over" and not editing:
+                    return _conflict(request, game, form, editing=editing)  # another scorer's hand ended it
+                form.add_service_error(err)
+                valid = False
         if valid:
-            checked = _check(game, form, editing)
+            checked = _check(now, form, editing)
     else:
-        if gone:
+        if entry.is_gone(now, editing):
             return _conflict(request, game, None, editing=editing)
         came_for = int_param(request.GET.get("hand"))
         if not editing and came_for and came_for != number:
             notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
                       "Nothing was filled in from before.")
-        initial = HandForm.initial_for(game.hands.get(number=editing)) if editing else {}
+        initial = HandForm.initial_for(now.rows[editing - 1]) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]
         # A key for this entry: the page's script replaces it with one made on the
         # phone (crypto.randomUUID); without JavaScript this one is used.
-        initial.update({"number": number, "state": state, "key": str(uuid.uuid4())})
-        form = _hand_form(game, replayed, number, initial=initial)
-    return render(request, "league/staff_game.html", _game_context(game, replayed, form=form, editing=editing,
-                                                                  notice=notice, **checked))
+        initial.update({"number": number, "state": now.state, "key": str(uuid.uuid4())})
+        form = _hand_form(now, number, initial=initial)
+        form.light = True  # the rare chips once, as data (staff_chips.js); a POST's page has them all
+    ctx = _game_context(now, form=form, editing=editing, notice=notice, **checked)
+    # The last hands, what a scorer checks between hands; all of them on request.
+    ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
+    return render(request, "league/staff_game.html", ctx)
 
 
 def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:
     hand = form.hand
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
+    number = editing or form.cleaned_data["number"]
+    saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
+                             key=key, state=state)
     if editing:
-        services.correct_hand(game=game, number=editing, hand=hand, by=request.user, key=key, state=state)
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
-        number = form.cleaned_data["number"]
-        services.record_hand(game=game, number=number, hand=hand, by=request.user, key=key, state=state)
         messages.success(request, _("Hand %(number)s saved.") % {"number": number})
-        # An event round's clock may end the game here (its ending policy).
-        if tournament_services.apply_time_policy(game=game, by=request.user):
+        if saved.time_up:
             messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
-    return _to_game(request, game)
+    return _to_game(request, game, saved.next_number)
 
 
-def _to_game(request: HttpRequest, game: Game) -> HttpResponse:
+def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse:
     """After a save: a redirect to the game, or for the page's script (which
     sent the entry with fetch) the address to go to, so the message shows there.
     The address names the hand it is for, so each hand's page is its own step
     in the browser's history (Back goes to the previous hand's page)."""
-    url = reverse("staff-game", args=[game.pk]) + f"?hand={game.next_hand_number()}"
+    url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
     if request.headers.get("X-Tenbou-Entry"):
         response = HttpResponse(url, content_type="text/plain")
         response["X-Tenbou-Saved"] = "1"
@@ -300,37 +273,36 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
     tap). Nothing was saved. The scorer's input and the game as it is now,
     side by side; taking the entry on is a deliberate step, never a ready Save."""
     game.refresh_from_db()
-    replayed = _replay(game)
-    names = seat_names(game)
-    next_number, _state = services.entry_state(game)
+    now = entry.read_game(game)  # read again: a refused save may have met a newer game than the form's
+    names = now.names
     posted = int_param(request.POST.get("number")) if request.method == "POST" else None
     mine = ""
     if form is not None and form.is_valid() and form.hand is not None:
         mine = services.describe_entry(form.hand, names)
-    since_from = editing or posted or next_number
-    rows = _game_context(game, replayed)["rows"]
-    since = [r for r in rows if r["hand"].number >= since_from]
+    since_from = editing or posted or now.next_number
+    shown = _game_context(now)
+    since = [r for r in shown["rows"] if r["hand"].number >= since_from]
     carried = [(k, v) for k, values in request.POST.lists() if k not in _NOT_CARRIED for v in values]
     ctx = {
         "game": game, "series": game.series, "names": names, "mine": mine, "editing": editing, "undo": undo,
         "posted": posted, "reason": reason, "since": since, "carried": carried,
         "counted": form.counted_lines() if form is not None and form.is_valid() else [],
         "errors": form.error_lines() if form is not None and form.is_bound and not form.is_valid() else [],
-        "state": replayed.next, "next_number": next_number, "replayed": replayed,
-        "seats": _game_context(game, replayed)["seats"],
-        "hand_there": bool(editing and editing < next_number),
+        "state": now.replayed.next, "next_number": now.next_number, "replayed": now.replayed,
+        "seats": shown["seats"],
+        "hand_there": bool(editing and editing < now.next_number),
     }
     return render(request, "league/staff_conflict.html", ctx, status=409)
 
 
-def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
+def _check(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str, Any]:
     """The preview of a valid form's hand, or the service's reason on the form."""
     if not form.is_valid():
         return {}
     assert form.hand is not None
     number = editing or form.cleaned_data["number"]
     try:
-        shown = services.preview_hand(game=game, number=number, hand=form.hand)
+        shown = entry.preview_entry(now, number, form.hand)
     except services.ServiceError as err:
         form.add_service_error(err)
         return {}
@@ -356,42 +328,22 @@ def _check(game: Game, form: HandForm, editing: int | None) -> dict[str, Any]:
         "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(4)],
         "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
         "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
-        "digest": _digest(form.hand),
+        "digest": entry.digest(form.hand),
     }
 
 
-def _digest(hand: sg.HandInput) -> str:
-    """Ties a save to the preview the scorer saw: a changed hand needs a new look."""
-    text = json.dumps(sg.hand_to_dict(hand), sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def _hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
+    # A finished game's form still shows what a late scorer typed.
+    return HandForm(kwargs.pop("data", None), game=now.game, names=now.names, state=now.table_state(number),
+                    number=number, **kwargs)
 
 
-def _hand_form(game: Game, replayed: sg.GameResult, number: int, **kwargs: Any) -> HandForm:
-    if number <= len(replayed.hands):
-        state = replayed.hands[number - 1].start
-    elif replayed.next is not None:
-        state = replayed.next
-    else:  # the game is over; a form still shows what a late scorer typed
-        last = replayed.hands[-1].start if replayed.hands else sg.TableState(0, 0, 0, 0, replayed.scores)
-        state = last
-    return HandForm(kwargs.pop("data", None), game=game, names=seat_names(game), state=state, number=number,
-                    **kwargs)
-
-
-def _replay(game: Game) -> sg.GameResult:
-    try:
-        return game.replay()
-    except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
-        raise services.ServiceError.from_scoring(err) from None
-
-
-def _game_context(game: Game, replayed: sg.GameResult, **extra: Any) -> dict[str, Any]:
-    names = seat_names(game)
-    hands = list(game.hands.order_by("number").prefetch_related("wins").select_related("entered_by"))
+def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
+    game, replayed, names = now.game, now.replayed, now.names
     rows = [
         {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names),
          "after": [{"name": names[s], "score": p.scores[s]} for s in range(4)]}
-        for h, p in zip(hands, replayed.hands, strict=False)
+        for h, p in zip(now.rows, replayed.hands, strict=False)
     ]
     state = replayed.next
     seats = []

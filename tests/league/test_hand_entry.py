@@ -121,7 +121,7 @@ def test_finding_3_two_scorers_the_second_gets_the_conflict_page_not_a_save_butt
         assert response.status_code == 409
         html = response.content.decode()
         assert "Your entry was not saved" in html
-        assert "Hand 1 was saved by scorer" in html and "draw" in html
+        assert "Hand 1 was saved by scorer" in html and "Ryuukyoku, tenpai East" in html
         # The scorer's input, side by side with the game as it is now; no ready Save for hand 2.
         assert "West" in html and "3 han 40 fu" in html
         assert "Save hand 2" not in html and 'value="save"' not in html

@@ -26,7 +26,7 @@ from league.entry.fields import EMPTY, clean_one, field_specs
 from league.entry.phone import price
 from league.forms import HandForm
 from league.models import Game
-from league.views import staff as staff_views
+from league.services import entry
 from scoring import game as sg
 from scoring.rules import PRESETS
 from tests.factories import make_game, make_scorer, make_series
@@ -73,10 +73,20 @@ def _post(fields: dict[str, Any], number: int) -> QueryDict:
 
 
 def _server(game: Game, fields: dict[str, Any], number: int, editing: bool) -> tuple[HandForm, dict[str, Any]]:
-    """The staff views' own preview of the posted hand (views.staff: _hand_form, _check)."""
-    game = Game.objects.get(pk=game.pk)
-    form = staff_views._hand_form(game, staff_views._replay(game), number, data=_post(fields, number))
-    return form, staff_views._check(game, form, number if editing else None)
+    """The server's preview of the posted hand: the hand form the staff page
+    builds, priced by the entry service (``services.entry``)."""
+    now = entry.read_game(Game.objects.get(pk=game.pk))
+    form = HandForm(_post(fields, number), game=now.game, names=now.names, state=now.table_state(number),
+                    number=number)
+    if not form.is_valid():
+        return form, {}
+    try:
+        preview = entry.preview_entry(now, number, form.hand)
+    except services.ServiceError as err:
+        form.add_service_error(err)
+        return form, {}
+    return form, {"preview": preview, "counted": form.counted_lines(),
+                  "payments": services.describe_payments(preview.played.result, form.names)}
 
 
 def _errors(form: HandForm) -> dict[str | None, list[tuple[str, str | None]]]:

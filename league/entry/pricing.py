@@ -1,0 +1,114 @@
+"""The one pricer of a hand being entered: the game as stored, the hand as
+the scorer gave it, replayed through ``scoring`` with the hand in place.
+Pure (no Django, no database): the staff page's preview and save check
+(``league.services.entry``) and the phone's offline engine
+(``league.entry.phone``) both call :func:`price_hand`.
+
+Refusals are :class:`Refused`, the field named from the caller's side
+(``outcome.loser`` for the hand being entered, ``hands[5]`` for another).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from league.entry.hand import caller_field, check_hand_bounds
+from scoring import game as sg
+from scoring.errors import ScoringError
+
+
+class Refused(Exception):
+    """The hand cannot be priced: ``code``, ``message`` and the ``field`` at fault.
+    ``conflict``: the caller's view of the game is out of date (not the next hand)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None, *, conflict: bool = False) -> None:
+        super().__init__(message)
+        self.code, self.message, self.field, self.conflict = code, message, field, conflict
+
+
+@dataclass(frozen=True)
+class Priced:
+    """What recording or correcting hand ``number`` would do; nothing saved.
+
+    ``played`` is the hand as replayed (its start state, its result with the
+    transfers, the scores after it); ``game`` the whole game with the hand in
+    place, so ``game.finished`` says whether the hand ends it; ``before`` the
+    game as stored, for a correction.
+    """
+
+    number: int
+    played: sg.PlayedHand
+    game: sg.GameResult
+    before: sg.GameResult | None = None
+
+    def later_changes(self) -> list[tuple[int, sg.PlayedHand, sg.PlayedHand | None]]:
+        """A correction's later hands whose payments change: (number, as
+        stored, as replayed; None when the replay no longer reaches it)."""
+        if self.before is None:
+            return []
+        out = []
+        for i, old in enumerate(self.before.hands[self.number :], start=self.number):
+            new = self.game.hands[i] if i < len(self.game.hands) else None
+            if new is None or new.deltas != old.deltas:
+                out.append((i + 1, old, new))
+        return out
+
+
+def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
+                hand_index: int | None = None) -> sg.GameResult:
+    """``record`` replayed with ``inputs`` as its hands, each held to the
+    database's bounds first. Raises :class:`Refused`."""
+    try:
+        for i, hand in enumerate(inputs):
+            check_hand_bounds(hand, f"hands[{i}]")
+        return sg.replay(dataclasses.replace(record, hands=tuple(inputs)))
+    except ScoringError as err:
+        field, message = caller_field(err, hand_index)
+        raise Refused(err.code, message, field) from None
+
+
+def not_next(number: int, expected: int) -> Refused:
+    return Refused("hand_conflict", f"hand {number} cannot be recorded: the next hand of this game is {expected} "
+                   "(has someone else just entered it?)", "number", conflict=True)
+
+
+def finished(title: str) -> Refused:
+    return Refused("game_over", f"{title} is finished; correct or undo a hand to reopen it", "game")
+
+
+def state_before(replayed: sg.GameResult, number: int) -> sg.TableState:
+    """Where the game stood before hand ``number`` (what the hand form reads
+    for the tile analysis' winds); past the end, before the last hand, as the
+    form still reads what a late scorer typed."""
+    if number <= len(replayed.hands):
+        return replayed.hands[number - 1].start
+    if replayed.next is not None:
+        return replayed.next
+    return replayed.hands[-1].start if replayed.hands else sg.TableState(0, 0, 0, 0, replayed.scores)
+
+
+def price_hand(record: sg.GameRecord, hand: sg.HandInput, number: int, *, title: str, is_finished: bool,
+               stored: sg.GameResult | None = None) -> Priced:
+    """Hand ``number`` (the next one, or one already entered) of the game
+    ``record`` (its stored hands in ``record.hands``) given as ``hand``.
+
+    ``is_finished`` is the game's stored status (a finished game takes no new
+    hand; ``title`` names it in the refusal); ``stored`` is ``record``
+    replayed, when the caller has it (a correction compares with it).
+    Raises :class:`Refused`.
+    """
+    inputs = list(record.hands)
+    before = None
+    if number == len(inputs) + 1:
+        if is_finished:
+            raise finished(title)
+        inputs.append(hand)
+    elif 1 <= number <= len(inputs):
+        before = stored if stored is not None else replay_with(record, list(record.hands))
+        inputs[number - 1] = hand
+    else:
+        raise not_next(number, len(inputs) + 1)
+    result = replay_with(record, inputs, hand_index=number - 1)
+    return Priced(number, result.hands[number - 1], result, before)

@@ -1,0 +1,196 @@
+"""The hand-entry protocol of the staff game page: what an entry claims,
+whether it is stale, what its save is tied to, and the save itself.
+
+A request reads the game once (``read_game``: its hands with their wins, its
+penalties, one replay through ``scoring``) and hands that ``GameNow`` on to
+the form, the preview and the save. ``save_entry`` is one transaction: it
+locks the game row, records or corrects the hand (``services.games``), and
+applies the event clock's ending policy, so a crash between the two cannot
+leave open a game the clock ended.
+
+The protocol, as the page and the conflict page speak it:
+
+- an entry carries the ``state`` it was built on (``scoring.digest`` of the
+  stored hands), the hand ``number`` and a client ``key``;
+- an entry built on another state, or for another hand number, is *stale*:
+  it gets the conflict page, never a save (a stale *save* still goes to the
+  service, which knows the key of an entry already saved);
+- a save is tied by ``digest`` to the preview the scorer saw: a hand changed
+  since is shown again instead of saved unseen;
+- ``reuse`` aims the scorer's entry anew at the game as it is.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from league.entry.pricing import Refused, price_hand, state_before
+from league.models import Game, Hand
+from league.models.games import WIND_NAMES
+from league.services.audit import Actor
+from league.services.errors import ServiceError
+from league.services.games import correct_hand, record_hand
+from league.services.previews import HandPreview
+from league.services.replay import hands_of, refusal
+from league.services.tournament.rounds import apply_time_policy
+from scoring import game as sg
+from scoring.digest import hands_digest
+from scoring.errors import ScoringError
+
+
+@dataclass(frozen=True)
+class GameNow:
+    """The game as stored when the request read it: its hands (rows with
+    their wins, and as ``scoring`` inputs), the seats' names, one replay, and
+    the state an entry built on it carries."""
+
+    game: Game
+    rows: list[Hand]
+    inputs: list[sg.HandInput]
+    names: list[str]
+    record: sg.GameRecord  # the stored columns and penalties, as ``scoring`` reads them
+    replayed: sg.GameResult
+    state: str
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows) + 1
+
+    def table_state(self, number: int) -> sg.TableState:
+        """Where the game stood before hand ``number`` (what the hand form reads
+        for the tile analysis' winds); past the end, before the last hand."""
+        return state_before(self.replayed, number)
+
+
+def read_game(game: Game) -> GameNow:
+    """The game read once: three queries (hands, their wins, penalties) and the
+    seats' names unless already fetched; one replay. Takes no lock: what a save
+    decides is checked again under the lock."""
+    rows = hands_of(game)
+    inputs = [r.to_input() for r in rows]
+    record = game.record(hands=inputs)
+    try:
+        replayed = sg.replay(record)
+    except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
+        raise ServiceError.from_scoring(err) from None
+    seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
+    names = [f"{WIND_NAMES[s.seat]} {s.player.name}" for s in seats]
+    return GameNow(game, rows, inputs, names, record, replayed, hands_digest(inputs))
+
+
+# -- what an entry claims -----------------------------------------------------------------
+
+
+def claimed(post: Any, now: GameNow) -> Any:
+    """The posted entry (a mutable copy); one that claims no state (a
+    hand-made post, or the first look without JavaScript) is taken as built
+    on the state now, unless it is a save."""
+    data = post.copy()
+    if not data.get("state") and data.get("action") != "save":
+        data["state"] = now.state
+    return data
+
+
+def is_stale(data: Mapping[str, Any], now: GameNow, number: int, editing: int | None) -> bool:
+    """Was the entry built on another state of the game than the one stored?"""
+    return data.get("state") != now.state or (not editing and _int(data.get("number")) != number)
+
+
+def is_gone(now: GameNow, editing: int | None) -> bool:
+    """Is the hand to correct not (or no longer) there?"""
+    return bool(editing and editing >= now.next_number)
+
+
+def reuse(data: Any, now: GameNow, number: int) -> None:
+    """From the conflict page: the scorer's entry aimed anew at the game as it
+    is (number, state, a new key). Shown with its payments; saving it is
+    another, deliberate tap."""
+    data.update({"number": str(number), "state": now.state, "key": str(uuid.uuid4())})
+    data.pop("checked", None)
+
+
+def digest(hand: sg.HandInput) -> str:
+    """Ties a save to the preview the scorer saw: a changed hand needs a new look."""
+    text = json.dumps(sg.hand_to_dict(hand), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class Step(enum.Enum):
+    """What the page does with a posted entry."""
+
+    CONFLICT = "conflict"  # built on another state: the conflict page, nothing saved
+    RECHECK = "recheck"  # valid, but changed since its payments were shown: show them again
+    SAVE = "save"  # save it (a stale save too: the service knows a key saved before)
+    SHOW = "show"  # show the form, with the preview when valid
+
+
+def decide(data: Mapping[str, Any], now: GameNow, *, number: int, editing: int | None, valid: bool,
+           hand: sg.HandInput | None) -> Step:
+    """The protocol's decision for one posted entry, before any save."""
+    action = data.get("action")
+    stale = is_stale(data, now, number, editing)
+    if is_gone(now, editing) or (stale and (action != "save" or not valid)):
+        return Step.CONFLICT
+    if not (valid and action == "save"):
+        return Step.SHOW
+    assert hand is not None
+    # Without JavaScript the scorer saves from the preview page; a hand changed
+    # after its preview is shown again rather than saved unseen.
+    if not stale and data.get("checked") != digest(hand):
+        return Step.RECHECK
+    return Step.SAVE
+
+
+# -- the preview and the save -----------------------------------------------------------------
+
+
+def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
+    """What saving ``hand`` as hand ``number`` would do, from the game as read:
+    no query, one replay (a correction compares with ``now.replayed``). The
+    phone's offline engine prices with the same function
+    (``league.entry.pricing.price_hand``). Raises what the save would."""
+    try:
+        return price_hand(now.record, hand, number, title=str(now.game), is_finished=now.game.is_finished,
+                          stored=now.replayed)
+    except Refused as err:
+        raise refusal(err) from None
+
+
+@dataclass(frozen=True)
+class Saved:
+    number: int  # the hand saved or corrected
+    time_up: bool  # the event clock's policy ended the game with it
+    next_number: int
+
+
+def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
+               key: str | None = None, state: str | None = None) -> Saved:
+    """Record hand ``number`` (or correct it, ``editing``), and end the game if
+    the event clock's policy says this was its last hand: one transaction,
+    the game row locked first. Raises what ``record_hand`` and
+    ``correct_hand`` raise (``AlreadySaved``, ``Conflict``, ``ServiceError``)."""
+    with transaction.atomic():
+        if editing:
+            correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
+            time_up = False
+        else:
+            record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
+            # An event round's clock may end the game here (its ending policy).
+            time_up = apply_time_policy(game=game, by=by)
+        next_number = game.hands.count() + 1 if editing else number + 1
+    return Saved(number, time_up, next_number)
+
+
+def _int(value: Any) -> int | None:
+    """A posted whole number, or None (as the views' ``int_param`` reads it)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 10:
+        return None
+    return int(value)

@@ -1,0 +1,206 @@
+"""What one hand entered at the table costs the server (issue 28).
+
+    python tests/benchmarks/bench_entry.py [--hands 40] [--rounds 3]
+
+Not collected by pytest. In-process through Django's test client, as the
+issue measured: a throwaway SQLite file (or DATABASE_URL, e.g. a PostgreSQL
+scratch database, whose tables are created and left there), one series, one
+scorer, and games played hand after hand as the staff page's script does it:
+
+- GET of the staff game page (``staff-game``, after the save's redirect),
+- one live preview (``staff-preview``, what the script posts on every tap),
+- the save (the script's ``fetch`` with ``X-Tenbou-Entry``: 200 and the next
+  address, no redirect rendered).
+
+``/healthz`` (a trivial view, no database) is timed in the same run, between
+the hands, so the ratios hold on a shared machine whose absolute speed moves
+with the neighbours. Each figure is the median of CPU time (``process_time``;
+the test client runs in this one thread) over ``--hands`` hands, the best
+median of ``--rounds`` rounds; beside it the median wall time over all
+rounds (which includes the PostgreSQL server's work). A new game starts
+whenever one ends. "/healthz logged in" is the trivial view with the
+scorer's session (one session read); the ratios are to the bare one.
+
+Then the page's weight: the staff game page's bytes in English and in
+Japanese (a game at hand 5 and at hand 16), and every response one hand
+needs (page, preview, save answer), static files left out as the browser
+caches them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repository's root
+
+
+def _setup(db_dir: str) -> None:
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = f"sqlite:///{db_dir}/bench-entry.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ.setdefault("VERSIONS_DIR", db_dir)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+WALL: dict[str, list[float]] = {}
+
+
+def _cpu(fn: Callable[[], Any], name: str = "") -> tuple[float, Any]:
+    """CPU ms of ``fn`` in this process; its wall ms go to ``WALL[name]`` (on
+    PostgreSQL the database server's share shows only there)."""
+    t0, w0 = time.process_time(), time.perf_counter()
+    out = fn()
+    WALL.setdefault(name, []).append((time.perf_counter() - w0) * 1000)
+    return (time.process_time() - t0) * 1000, out
+
+
+# A hand for each step: rons and tsumos that pass the deal or repeat it, a
+# draw, so the preview and save price real hands (han/fu, honba, sticks).
+def _hand(i: int) -> dict[str, Any]:
+    w = i % 4
+    kind = i % 5
+    if kind == 4:
+        return {"outcome": "draw", "tenpai": [str(w), str((w + 2) % 4)]}
+    if kind == 3:
+        return {"outcome": "tsumo", "winner": str(w), f"han_{w}": "2", f"fu_{w}": "30"}
+    return {"outcome": "ron", "winners": [str(w)], "loser": str((w + 1) % 4), f"han_{w}": str(1 + kind),
+            f"fu_{w}": "40", "riichi": [str(w)] if kind == 1 else []}
+
+
+def _hidden(html: str) -> dict[str, str]:
+    import re
+
+    out = {}
+    for name in ("number", "state", "key"):
+        m = re.search(rf'name="{name}" value="([^"]*)"', html) or re.search(rf'value="([^"]*)"[^>]*name="{name}"', html)
+        out[name] = m.group(1) if m else ""
+    return out
+
+
+class Bench:
+    def __init__(self) -> None:
+        from django.test import Client
+
+        from tests.factories import make_players, make_scorer, make_series
+
+        run = uuid.uuid4().hex[:8]  # a PostgreSQL scratch database may hold earlier runs
+        self.series = make_series(slug=f"bench-entry-{run}")
+        self.players = make_players(4)
+        user = make_scorer(self.series, username=f"bench-scorer-{run}")
+        self.client = Client()
+        self.client.force_login(user)
+        self.trivial = Client()
+        self.game = self._new_game()
+        self.step = 0
+
+    def _new_game(self) -> Any:
+        from tests.factories import make_game
+
+        return make_game(self.series, self.players)
+
+    def hand(self) -> dict[str, float]:
+        """One hand as the page's script enters it; returns each request's CPU ms."""
+        from django.urls import reverse
+
+        self.game.refresh_from_db()
+        if self.game.is_finished:
+            self.game = self._new_game()
+        url = reverse("staff-game", args=[self.game.pk])
+        page_ms, page = _cpu(lambda: self.client.get(url, {"hand": self.game.next_hand_number()}), "page")
+        assert page.status_code == 200, page.status_code
+        html = page.content.decode()
+        data = {**_hidden(html), **_hand(self.step)}
+        self.step += 1
+        preview_url = reverse("staff-preview", args=[self.game.pk])
+        preview_ms, shown = _cpu(lambda: self.client.post(preview_url, data, HTTP_X_TENBOU_ENTRY="1"), "preview")
+        assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:2000]
+        import re
+
+        digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
+        save_ms, saved = _cpu(lambda: self.client.post(url, {**data, "action": "save", "checked": digest},
+                                                        HTTP_X_TENBOU_ENTRY="1"), "save")
+        assert saved.status_code == 200 and saved.headers.get("X-Tenbou-Saved"), saved.content[:2000]
+        healthz_ms, ok = _cpu(lambda: self.trivial.get("/healthz"), "healthz")
+        assert ok.status_code == 200
+        healthz_in_ms, ok = _cpu(lambda: self.client.get("/healthz"), "healthz_in")
+        assert ok.status_code == 200
+        return {"page": page_ms, "preview": preview_ms, "save": save_ms, "healthz": healthz_ms,
+                "healthz_in": healthz_in_ms,
+                "page_bytes": len(page.content), "preview_bytes": len(shown.content),
+                "save_bytes": len(saved.content)}
+
+
+def _weights(bench: Bench) -> dict[str, int]:
+    """The staff page's bytes in English and Japanese, at hand 5 of a fresh
+    game and at hand 16 (fifteen hands played: draws with the dealer tenpai)."""
+    from django.urls import reverse
+
+    from tests.factories import draw, make_game, play, ron
+
+    out = {}
+    for label, hands in (("hand 5", [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40), ron(0, 3, 2, 40)]),
+                         ("hand 16", [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40)] + [draw(3)] * 12)):
+        game = make_game(bench.series, bench.players)
+        play(game, hands)
+        url = reverse("staff-game", args=[game.pk])
+        for lang in ("en", "ja"):
+            bench.client.cookies["django_language"] = lang
+            out[f"{lang} {label}"] = len(bench.client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content)
+    bench.client.cookies["django_language"] = "en"
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-entry-") as tmp:
+        _setup(tmp)
+        from django.db import connection
+
+        bench = Bench()
+        for _ in range(5):  # warm: templates compiled, caches filled
+            bench.hand()
+        WALL.clear()
+        best: dict[str, float] = {}
+        last: dict[str, Any] = {}
+        for _ in range(args.rounds):
+            runs = [bench.hand() for _ in range(args.hands)]
+            medians = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            for k in ("page", "preview", "save", "healthz", "healthz_in"):
+                best[k] = min(best.get(k, float("inf")), medians[k])
+            last = medians
+        weights = _weights(bench)
+    hz = best["healthz"]
+    total = best["page"] + best["preview"] + best["save"]
+    print(f"database: {connection.vendor}; {args.hands} hands x {args.rounds} rounds, best median CPU ms")
+    wall = {k: statistics.median(v) for k, v in WALL.items()}
+    print(f"{'request':<22}{'ms':>8}{'x /healthz':>12}{'wall ms':>10}{'x /healthz':>12}")
+    for name, key in (("/healthz", "healthz"), ("/healthz logged in", "healthz_in"), ("staff page GET", "page"), ("live preview", "preview"),
+                      ("save", "save")):
+        print(f"{name:<22}{best[key]:>8.2f}{best[key] / hz:>12.1f}{wall[key]:>10.2f}{wall[key] / wall['healthz']:>12.1f}")
+    wall_total = wall["page"] + wall["preview"] + wall["save"]
+    print(f"{'one hand':<22}{total:>8.2f}{total / hz:>12.1f}{wall_total:>10.2f}{wall_total / wall['healthz']:>12.1f}")
+    per_hand = int(last["page_bytes"] + last["preview_bytes"] + last["save_bytes"])
+    print("staff page bytes: " + ", ".join(f"{k} {v:,}" for k, v in weights.items()))
+    print(f"one hand's responses (page + preview + save), static files aside: {per_hand:,} bytes")
+
+
+if __name__ == "__main__":
+    main()

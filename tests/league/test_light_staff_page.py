@@ -1,0 +1,104 @@
+"""The light staff game page (issue 28): the rare chips once, as data the
+page holds, instead of four times in the markup; the page within its byte
+budget in English and Japanese; everything in full where a scorer needs it
+without the script (a posted form) or has chosen a rare value (a correction)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from league.models import Game
+from tests.factories import draw, play, ron, tsumo
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 40_000  # bytes of the page, static files aside (the issue's figure)
+
+
+def _rare(html: str) -> dict:
+    m = re.search(r'<script id="rare-chips" type="application/json">(.*?)</script>', html, re.S)
+    assert m, "no rare-chips block"
+    return json.loads(m.group(1))
+
+
+def test_the_page_sends_the_rare_chips_once_as_data(as_scorer: Client, game: Game) -> None:
+    html = as_scorer.get(reverse("staff-game", args=[game.pk])).content.decode()
+    rare = _rare(html)
+    # 7+ han, 80+ fu, the yakuman past the first three and every yaku: in the data, not in a seat.
+    assert [v for v, _label in rare["han"]["choices"]][:2] == ["7", "8"] and rare["han"]["first"] == 6
+    assert "110" in [v for v, _label in rare["fu"]["choices"]]
+    assert "riichi" in [v for v, _label in rare["yaku"]["choices"]]
+    assert 'name="han_0" value="7"' not in html and 'name="yaku_2" value="riichi"' not in html
+    # The common ones are there for every seat, and every seat has its places to fill.
+    for seat in range(4):
+        assert f'name="han_{seat}" value="1"' in html and f'name="fu_{seat}" value="30"' in html
+        for kind in ("han", "fu", "yakuman", "yaku", "flags", "pao"):
+            assert f'data-fill="{kind}_{seat}"' in html
+    assert rare["pao"]["checked"] == ""  # "nobody", as the full page has it checked
+    assert rare["texts"]["yaku"].startswith("Picked yaku and dora fill in the han")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_page_stays_within_its_budget_late_in_a_game(as_scorer: Client, game: Game, language: str) -> None:
+    play(game, [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40), *[draw(3)] * 12])  # hand 16 next
+    as_scorer.cookies["django_language"] = language
+    response = as_scorer.get(reverse("staff-game", args=[game.pk]))
+    assert response.status_code == 200 and f'<html lang="{language}">' in response.content.decode()
+    assert len(response.content) <= BUDGET
+    # The last four hands are listed; all of them on request.
+    assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4
+    full = as_scorer.get(reverse("staff-game", args=[game.pk]), {"all": "1"}).content.decode()
+    assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15
+
+
+def test_a_posted_form_has_every_chip_in_every_seat(as_scorer: Client, game: Game) -> None:
+    """Without the script the scorer's preview is a POST: its page is the full form."""
+    url = reverse("staff-game", args=[game.pk])
+    fields = {k: v for k, v in as_scorer.get(url).context["form"].initial.items()}
+    html = as_scorer.post(url, {**fields, "outcome": "tsumo", "winner": "1", "han_1": "3", "fu_1": "30",
+                                "action": "preview"}).content.decode()
+    assert "rare-chips" not in html and "data-fill" not in html
+    for seat in range(4):
+        assert f'name="han_{seat}" value="13"' in html and f'name="yaku_{seat}" value="riichi"' in html
+
+
+def test_a_correction_shows_a_chosen_rare_value_in_full(as_scorer: Client, game: Game) -> None:
+    play(game, [tsumo(1, 8, None)])  # baiman: 8 han, behind "7+"
+    html = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).content.decode()
+    assert re.search(r'name="han_1" value="8" id="id_han_1_7" checked', html)
+    assert 'data-fill="han_1"' not in html and 'data-fill="han_0"' in html
+
+
+def _without_tokens(html: str) -> str:
+    return re.sub(r'name="(csrfmiddlewaretoken|key)" value="[^"]*"', "", html)
+
+
+def test_the_seats_markup_comes_from_the_cache_as_a_fresh_render_gives_it(as_scorer: Client, game: Game) -> None:
+    from django.core.cache import cache
+
+    url = reverse("staff-game", args=[game.pk])
+    as_scorer.get(url)  # fills the cache
+    cached = as_scorer.get(url)
+    form = cached.context["form"]
+    english = form.seats_cache_key
+    assert english
+    cache.clear()
+    assert _without_tokens(as_scorer.get(url).content.decode()) == _without_tokens(cached.content.decode())
+    with translation.override("ja"):
+        assert form.seats_cache_key not in ("", english)  # the language is in the key
+
+
+def test_only_a_fresh_form_has_its_seats_cached(as_scorer: Client, game: Game) -> None:
+    play(game, [tsumo(1, 2, 30)])
+    correction = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).context["form"]
+    assert correction.seats_cache_key == ""  # its values are chosen
+    url = reverse("staff-game", args=[game.pk])
+    fields = dict(as_scorer.get(url).context["form"].initial)
+    posted = as_scorer.post(url, {**fields, "outcome": "draw", "action": "preview"}).context["form"]
+    assert posted.seats_cache_key == ""
