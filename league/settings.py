@@ -177,11 +177,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # up to 20 s for the lock instead of failing at once with "database is locked".
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
     DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-    # TENBOU_TEST_DB=FILE: the test database in a file, not in memory (the browser
-    # pass): the live server's threads then each have their own connection, and a
-    # test's write waits for the lock instead of failing with "table is locked".
-    if os.environ.get("TENBOU_TEST_DB"):
-        DATABASES["default"]["TEST"] = {"NAME": os.environ["TENBOU_TEST_DB"]}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

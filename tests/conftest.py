@@ -1,8 +1,34 @@
-"""Shared by every test directory."""
+"""Shared by every test directory.
+
+Test-only settings are made here, never in league/settings.py: a fast
+password hasher (PBKDF2's million iterations cost a third of a second per
+``create_user``), and under pytest-xdist a page-stamp directory of each
+worker's own (pytest-django gives each worker its own test database already).
+``--db-only`` (tests/dbonly.py) selects the tests that use the database, for
+the PostgreSQL pass.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+pytest_plugins = ["tests.dbonly"]
+
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and getattr(settings, "VERSIONS_DIR", None):
+        # The stamps live in a directory named after the database, and every
+        # worker's test database has the same settings name: one each, also
+        # for a subprocess a test starts (it reads VERSIONS_DIR).
+        settings.VERSIONS_DIR = os.environ["VERSIONS_DIR"] = f"{settings.VERSIONS_DIR}-{worker}"
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.core.servers.basehttp import WSGIServer
-from django.test.testcases import LiveServerThread
 
 CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -82,15 +80,20 @@ def screenshot(page: Page, name: str) -> None:
     page.set_viewport_size(size)
 
 
-class _OneRequestAtATime(WSGIServer):
-    """The live server, answering one request at a time. The tests' SQLite
-    database lives in memory, shared by every thread through one connection:
-    two requests at once (a service worker fetching its files beside the page)
-    met as "database table is locked". Django's server closes each connection
-    when it is not threaded, so the browser's parallel connections just wait."""
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The browser tests' SQLite database in a file, never in memory:
+    ``TENBOU_TEST_DB`` when set (CI names one), else a temporary file. The
+    live server is threaded, as a real server is (Django's default), and each
+    of its request threads opens its own connection to the file; the settings'
+    WAL mode and busy timeout make a writer wait for the lock. (The in-memory
+    database is one connection shared by every thread: two requests at once,
+    a service worker's fetches beside the page, met "database table is
+    locked".)"""
+    from django.conf import settings
 
-    def __init__(self, *args: object, connections_override: object = None, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-
-
-LiveServerThread.server_class = _OneRequestAtATime
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        name = os.environ.get("TENBOU_TEST_DB") or str(tmp_path_factory.mktemp("browser-db") / "test.sqlite3")
+        db.setdefault("TEST", {})["NAME"] = name
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")

@@ -1,7 +1,8 @@
 """The phone's engine, run as the phone runs it: the server's Python
 (``league.entry.phone`` and ``scoring``, as engine.zip) in Pyodide, driven by
 engine.js's own ``TenbouEngine.apply``, under Node (tests/offline/run_engine.cjs).
-Every real game in ../shared/realdata and 10,000 seeded random games are
+Every real game in ../shared/realdata and the seeded random games (1,000 in
+CI, ``TENBOU_RANDOM_GAMES=10000`` for the long run; docs/development.md) are
 played step by step on both sides; every answer of the phone must equal the
 server's CPython answer, field for field, and every real hand's payment the
 real game's (issue 20: "the phone's price of every hand equals the server's").
@@ -34,7 +35,8 @@ from tests.realdata import REALDATA, require_realdata
 
 RUNNER = Path(__file__).resolve().parents[1] / "offline" / "run_engine.cjs"
 ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
-RANDOM_GAMES = 10_000
+# CI's size; the long run sets TENBOU_RANDOM_GAMES (10,000 before each release).
+RANDOM_GAMES = int(os.environ.get("TENBOU_RANDOM_GAMES") or 1_000)
 
 
 def _need_engine() -> str:
@@ -123,7 +125,13 @@ def test_every_real_game_is_priced_on_the_phone_as_on_the_server(tmp_path):
     assert hands == 1452
 
 
-def test_ten_thousand_random_games_are_priced_on_the_phone_as_on_the_server(tmp_path):
+def test_random_games_are_priced_on_the_phone_as_on_the_server(tmp_path):
+    """Seeds 0 to RANDOM_GAMES - 1. CI's 1,000 games (5,472 answers) reach every
+    error code below, corrections, game ends with their settlement, double ron
+    and hands given by their tiles, each at least about as often as the
+    thresholds (scaled to the games played) say: so the phone equals the server
+    on every kind of answer. The 10,000 of the long run (54,234 answers) add
+    rarer combinations of the same kinds, not new kinds."""
     node = _need_engine()
     games = [random_game(seed) for seed in range(RANDOM_GAMES)]
     phone, server, _ = _play_on_both(node, games, tmp_path)
@@ -132,13 +140,15 @@ def test_ten_thousand_random_games_are_priced_on_the_phone_as_on_the_server(tmp_
     priced = [a for a in answers if a["ok"]]
     codes = {e["code"] for a in answers if not a["ok"] for e in a["errors"]}
     # What the random games reach, so that the equality above covers it.
-    # (Seeds 0-9,999: 54,234 answers, 41,872 hands priced, 1,405 corrections, 1,725 game ends,
-    # 612 double ron, 2,107 hands given by their tiles.)
-    assert len(answers) > 50_000
-    assert sum(a["correction"] for a in priced) > 1_000
-    assert sum(a["after"]["ended"] for a in priced) > 1_500
-    assert sum(a["settlement"] is not None for a in priced) > 1_500
+    # (Seeds 0-999: 5,472 answers, 150 corrections, 172 game ends, 68 double ron,
+    # 199 hands given by their tiles. Seeds 0-9,999: 54,234 answers, 41,872 hands
+    # priced, 1,405 corrections, 1,725 game ends, 612 double ron, 2,107 by tiles.)
+    n = len(games)
+    assert len(answers) > 5 * n
+    assert sum(a["correction"] for a in priced) > n // 10
+    assert sum(a["after"]["ended"] for a in priced) > n * 15 // 100
+    assert sum(a["settlement"] is not None for a in priced) > n * 15 // 100
     assert sum(a["hand"]["outcome"]["type"] == "ron" and len(a["hand"]["outcome"]["wins"]) == 2
-               for a in priced) > 500
-    assert sum("tiles" in a["hand"] for a in priced) > 1_500
+               for a in priced) > n // 20
+    assert sum("tiles" in a["hand"] for a in priced) > n * 15 // 100
     assert {"fu_not_possible", "invalid_choice", "game_over", "max_length", "no_yaku", "too_many_red_fives"} <= codes

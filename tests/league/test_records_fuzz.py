@@ -1,7 +1,14 @@
 """Property: any damaged game record line is imported or refused with its
 ``line N, field: reason (code)`` report, never a crash (issue 13). Each example
 runs in a savepoint that is rolled back, so examples do not see each other. A
-fixed, derandomized budget so CI is deterministic and quick."""
+fixed, derandomized budget so CI is deterministic and quick.
+
+CI's 300 examples (the same every run, about 10 s) damage each of the four
+record lines (a hanchan with round, table and times; tiles, yaku and a
+penalty; a final-scores game; an early end) about 75 times with one to three
+JSON mutations: they prove those are imported whole or refused with their
+line and field, on SQLite and on PostgreSQL; ``TENBOU_FUZZ_EXAMPLES=N`` is the
+long run (docs/development.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,12 @@
 """Property: any damaged copy of a real Tenhou log is read or refused with a
 ``LogError`` code, never a crash (issue 13). A fixed, derandomized budget so CI
-is deterministic and quick; ``tests/benchmarks/fuzz_logs.py`` is the long run."""
+is deterministic and quick; ``tests/benchmarks/fuzz_logs.py`` and
+``TENBOU_FUZZ_EXAMPLES=N`` are the long runs (docs/development.md).
+
+CI's 1,000 examples (the same every run, about 10 s) damage each of the 187
+real logs about five times, one to three mutations each at the depths
+mutate.py works at (bytes, mjlog tags, JSON tree): they prove that those
+damages are read or refused by name; the long run searches further."""
 
 from __future__ import annotations
 

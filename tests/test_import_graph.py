@@ -1,0 +1,288 @@
+"""The import structure of ``scoring`` and ``league``, read with ``ast`` (no
+module is imported): the pure packages import no Django, not even through a
+module of ours; no import cycle beyond the known ones; no view module imports
+a private name of another view module beyond the known ones.
+
+Every import counts, at the top of a module or inside a function (a
+function-level import only postpones the cycle), except under
+``if TYPE_CHECKING:``. A module of a package of models (``league/models/``)
+counts as the package, as Django loads them together. A NEW cycle or private
+import fails; a known one that has gone is only reported (say so here, and
+delete its entry). ``pytest -s tests/test_import_graph.py`` prints a report:
+modules, the longest import chain, the cycles, the largest modules.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("scoring", "league")
+
+# The pure packages and modules (no Django, fast tests of their own; STYLE.md).
+PURE = ("scoring", "league.tenhou", "league.seating", "league.tournament", "league.entry", "league.tiebreaks")
+DJANGO = ("django", "django_tables2", "axes", "django_ratelimit", "csp", "whitenoise")
+
+# Packages whose modules count as one node: Django loads every model module
+# when the app is ready, so models.games -> versions -> models is one cycle.
+ONE_NODE = ("league.models",)
+
+# Known cycles, to be removed (issue 26), each as the set of its modules.
+KNOWN_CYCLES = [
+    frozenset({"league.records", "league.event_records"}),
+    frozenset({"league.models", "league.versions"}),
+]
+
+# Known imports of a view module's private name by another view module
+# (importer, imported module, name), to be moved to a public helper module.
+KNOWN_PRIVATE_VIEW_IMPORTS = {
+    ("league.views.offline", "league.views.staff", "_game_for"),
+    ("league.views.signoff", "league.views.staff", "_game_for"),
+    ("league.views.stages", "league.views.tournament", "_event_for_scorer"),
+    ("league.views.stages", "league.views.tournament", "_post_only"),
+    ("league.views.stages", "league.views.tournament", "_public_event"),
+    ("league.views.stages", "league.views.tournament", "_report"),
+}
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    lines: int
+    imports: set[str] = field(default_factory=set)  # modules of ours (nodes)
+    external: set[str] = field(default_factory=set)  # top-level names of everything else
+    names: set[tuple[str, str]] = field(default_factory=set)  # (module of ours, name) from `from m import name`
+
+
+def module_name(path: Path, root: Path = REPO) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def node_of(name: str) -> str:
+    for package in ONE_NODE:
+        if name == package or name.startswith(package + "."):
+            return package
+    return name
+
+
+def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, skipping the bodies of ``if TYPE_CHECKING:``."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def build_graph(root: Path = REPO) -> dict[str, Module]:
+    """Every module of ``scoring`` and ``league`` by dotted name, with the
+    modules of ours it imports, resolved as Python would resolve them."""
+    paths = sorted(p for package in PACKAGES for p in (root / package).rglob("*.py"))
+    modules = {module_name(p, root): Module(module_name(p, root), p, len(p.read_text(encoding="utf-8").splitlines()))
+               for p in paths}
+    for name, module in modules.items():
+        is_package = module.path.name == "__init__.py"
+        for stmt in _imports(ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))):
+            if isinstance(stmt, ast.Import):
+                targets = [(alias.name, None) for alias in stmt.names]
+            else:
+                base = stmt.module or ""
+                if stmt.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - (stmt.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [(f"{base}.{a.name}", a.name) if f"{base}.{a.name}" in modules else (base, a.name)
+                           for a in stmt.names]
+            for target, imported in targets:
+                if target.split(".")[0] not in PACKAGES:
+                    module.external.add(target.split(".")[0])
+                    continue
+                while target not in modules and "." in target:  # `import league.x.y` of a name
+                    target = target.rsplit(".", 1)[0]
+                module.imports.add(target)
+                if imported is not None and not target.endswith("." + imported):
+                    module.names.add((target, imported))
+    return modules
+
+
+def node_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, module in modules.items():
+        edges = graph.setdefault(node_of(name), set())
+        edges.update(node_of(t) for t in module.imports)
+    for node, edges in graph.items():
+        edges.discard(node)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one node (Tarjan's, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[frozenset[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(frozenset(component))
+    return found
+
+
+def is_pure(name: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in PURE)
+
+
+def django_reached(modules: dict[str, Module], start: str) -> list[str] | None:
+    """The chain of imports from ``start`` to a module that imports Django, or None."""
+    seen = {start: [start]}
+    queue = [start]
+    while queue:
+        name = queue.pop(0)
+        if set(DJANGO) & modules[name].external:
+            return seen[name]
+        for target in sorted(modules[name].imports):
+            if target not in seen:
+                seen[target] = [*seen[name], target]
+                queue.append(target)
+    return None
+
+
+def private_view_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
+    def is_view(name: str) -> bool:
+        return name.startswith("league.views.")
+
+    return {(name, target, imported) for name, module in modules.items() if is_view(name)
+            for target, imported in module.names
+            if is_view(target) and target != name and imported.startswith("_") and not imported.startswith("__")}
+
+
+def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
+    """The longest chain of imports, a cycle counted as one step (the graph
+    of its strongly connected components), with the chain."""
+    component = {node: node for node in graph}
+    for cycle in cycles(graph):
+        label = "{" + ", ".join(sorted(cycle)) + "}"
+        component.update(dict.fromkeys(cycle, label))
+    dag: dict[str, set[str]] = {}
+    for node, edges in graph.items():
+        dag.setdefault(component[node], set()).update(component.get(e, e) for e in edges)
+    for node, edges in dag.items():
+        edges.discard(node)
+    memo: dict[str, list[str]] = {}
+
+    def longest(node: str) -> list[str]:
+        if node not in memo:
+            memo[node] = [node, *max((longest(c) for c in sorted(dag.get(node, ()))), key=len, default=[])]
+        return memo[node]
+
+    chain = max((longest(n) for n in sorted(dag)), key=len)
+    return len(chain) - 1, chain
+
+
+def report(modules: dict[str, Module] | None = None) -> str:
+    modules = modules or build_graph()
+    graph = node_graph(modules)
+    n, chain = depth(graph)
+    largest = sorted(modules.values(), key=lambda m: -m.lines)[:5]
+    lines = [
+        f"{len(modules)} modules ({sum(m.lines for m in modules.values()):,} lines), "
+        f"{sum(len(e) for e in graph.values())} imports between {len(graph)} nodes",
+        f"longest import chain: {n} ({' -> '.join(chain)})",
+        *(f"cycle: {' <-> '.join(sorted(c))}" for c in cycles(graph)),
+        *(f"private view import: {a} imports {c} from {b}" for a, b, c in sorted(private_view_imports(modules))),
+        "largest modules: " + ", ".join(f"{m.name} ({m.lines:,} lines)" for m in largest),
+    ]
+    return "\n".join(lines)
+
+
+MODULES = build_graph()
+
+
+def test_the_pure_packages_import_no_django() -> None:
+    pure = [name for name in MODULES if is_pure(name)]
+    assert len(pure) > 20 and "scoring.game" in pure and "league.tiebreaks" in pure
+    assert {name: chain for name in pure if (chain := django_reached(MODULES, name))} == {}
+
+
+def test_no_import_cycle_beyond_the_known_ones() -> None:
+    found = cycles(node_graph(MODULES))
+    for gone in set(KNOWN_CYCLES) - set(found):
+        print(f"known cycle no longer found, delete its entry: {' <-> '.join(sorted(gone))}")
+    assert [c for c in found if c not in KNOWN_CYCLES] == []
+
+
+def test_no_view_imports_a_private_name_of_another_beyond_the_known_ones() -> None:
+    found = private_view_imports(MODULES)
+    for gone in KNOWN_PRIVATE_VIEW_IMPORTS - found:
+        print(f"known private view import no longer found, delete its entry: {gone}")
+    assert found - KNOWN_PRIVATE_VIEW_IMPORTS == set()
+
+
+def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
+    """A small tree with one of each fault: the checks are not vacuous."""
+    files = {
+        "scoring/__init__.py": "",
+        "scoring/core.py": "def f():\n    from league import helper\n",
+        "league/__init__.py": "",
+        "league/helper.py": "from django.db import models\n",
+        "league/a.py": "from league import b\n",
+        "league/b.py": "def f():\n    from . import a\n",
+        "league/typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from league import a\n",
+        "league/views/__init__.py": "",
+        "league/views/one.py": "from .two import _helper, public\n",
+        "league/views/two.py": "from league.views import __doc__\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    modules = build_graph(tmp_path)
+    assert django_reached(modules, "scoring.core") == ["scoring.core", "league.helper"]
+    assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
+    assert private_view_imports(modules) == {("league.views.one", "league.views.two", "_helper")}
+    assert modules["league.typed"].imports == set()
+
+
+def test_report() -> None:
+    text = report(MODULES)
+    print("\n" + text)
+    assert text.startswith(f"{len(MODULES)} modules")
