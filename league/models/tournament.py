@@ -353,13 +353,6 @@ def is_event(series: Series) -> bool:
     return event_of(series) is not None
 
 
-def event_standings(series: Series, *, through_round: int | None = None, public: bool = False) -> Any:
-    """The event's standings: ``league.standings.event.event_standings``, named here for older callers."""
-    from league.standings.event import event_standings as read
-
-    return read(series, through_round=through_round, public=public)
-
-
 # -- the director's dashboard ---------------------------------------------------------------
 
 

@@ -39,8 +39,8 @@ def main() -> None:
 
     from league import services
     from league.models import Game, Round
-    from league.models.tournament import event_standings
     from league.services import tournament as event
+    from league.standings.event import event_standings
     from tests.benchmarks.events import new_event, roster, throwaway_database, timed
     from tests.factories import make_series
 

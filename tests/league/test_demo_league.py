@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from league.models import AuditEntry, Game, Hand, Penalty, Registration, Round, RoundSeat, Series, Win
-from league.models.tournament import event_standings
+from league.standings.event import event_standings
 from tests.factories import refresh_planner_statistics
 
 pytestmark = pytest.mark.django_db

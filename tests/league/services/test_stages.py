@@ -262,7 +262,7 @@ def test_the_event_seating_keeps_teammates_apart() -> None:
 
 def test_the_event_standings_use_the_tie_breaks() -> None:
     # The flat event table (dashboard, public page, Swiss seating, CSV) orders the level pairs as the stages do.
-    from league.models.tournament import event_standings
+    from league.standings.event import event_standings
 
     series = make_event()
     qualify(series)

@@ -15,9 +15,9 @@ import pytest
 from django.utils import timezone
 
 from league.models import Game, Player, Registration, Round, RoundSeat, Seat, Series, TournamentAudit
-from league.models.tournament import event_standings
 from league.services import ServiceError, record_final_scores
 from league.services import tournament as event
+from league.standings.event import event_standings
 from tests.factories import chombo, draw, make_game, make_series, play, tsumo
 
 pytestmark = pytest.mark.django_db
