@@ -1,4 +1,4 @@
-"""Game records in and out as JSON lines: one GAME RECORD (README) per line.
+"""Game records in and out as JSON lines: one GAME RECORD (docs/data.md) per line.
 
 A line is what ``python -m scoring`` takes (``op`` may be left out) plus the
 league's own keys, which are stripped before ``scoring`` sees the record::

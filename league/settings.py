@@ -4,7 +4,7 @@ With no environment at all this is a development set-up: DEBUG on, SQLite in
 the project folder. Production sets DEBUG=0, SECRET_KEY, ALLOWED_HOSTS and
 DATABASE_URL (postgres://user:password@host:port/name); behind a proxy that
 terminates TLS, HTTPS=1 and TRUSTED_PROXY_HEADER switch on secure cookies, HSTS
-and the SSL redirect (README, "Running it for real").
+and the SSL redirect (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ X_FRAME_OPTIONS = "DENY"
 # stay inline ('unsafe-inline' for style-src only): the templates carry their
 # <style> blocks and the hand form writes a per-seat rule; a style cannot run
 # code, and every value in it is escaped. 'wasm-unsafe-eval' lets WebAssembly
-# (offline entry under /staff/) compile, never JavaScript's eval. README
+# (offline entry under /staff/) compile, never JavaScript's eval. docs/deploy.md
 # "Content-Security-Policy" says how to extend it.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -229,7 +229,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # The languages of the pages. A third one is a line here and a .po file in
-# league/locale/<code>/LC_MESSAGES/ (README, "Languages").
+# league/locale/<code>/LC_MESSAGES/ (docs/languages.md).
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),

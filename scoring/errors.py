@@ -1,7 +1,7 @@
 """Errors raised by the scoring engine.
 
 Every error carries a machine-readable ``code`` (stable, documented in
-README.md) and, where one input is at fault, the ``field`` that names it in
+docs/scoring.md) and, where one input is at fault, the ``field`` that names it in
 the JSON interface's notation (``outcome.wins[0].fu``).
 
 >>> err = ScoringError("fu_not_possible", "1 han 20 fu is not a hand", field="fu")

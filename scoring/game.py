@@ -589,7 +589,7 @@ def _end_after(rules: Ruleset, start: TableState, outcome: Outcome, result: Kyok
     reached = any(s >= rules.target_points for s in scores)
     if result.dealer_keeps:
         if extension and reached:
-            # Sudden death (our choice, see README): in the extension the game
+            # Sudden death (our choice, see docs/rulesets.md): in the extension the game
             # ends once anyone has the target, even if the dealer keeps the deal.
             return EndReason.TARGET
         won = isinstance(outcome, (Ron, Tsumo))
@@ -880,7 +880,7 @@ def rules_to_json(rules: Ruleset) -> str | dict[str, Any]:
 
 
 def record_from_dict(d: Any) -> GameRecord:
-    """Parse a GAME RECORD (see README), refusing unknown keys with the field named."""
+    """Parse a GAME RECORD (see docs/data.md), refusing unknown keys with the field named."""
     d = _require_object(d, "")
     _check_keys(d, _RECORD_KEYS, "")
     rules = get_ruleset(d.get("rules"))

@@ -454,7 +454,7 @@ def _preset(name: str, spec: Mapping[str, tuple[Any, str]]) -> tuple[Ruleset, di
 # Every preset value carries its source. Codes in brackets refer to the
 # source list of ../shared/reference/rulesets.md; "Ari-Ari §x" to the rules
 # text the project was created from; "choice" marks a value no source fixes,
-# which README.md documents.
+# which docs/rulesets.md documents.
 _ARI = "Ari-Ari rules"
 _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
     "ari-ari": {

@@ -8,7 +8,7 @@ South, West, North) with their quality:
 - ``swiss_round(standings, history)``: the next round, leaders together;
 - ``read_prescripted(csv_text, players)``: a director's own seating, checked.
 
-Players are any hashable ids (a count ``N`` means 1..N). See README, "Seating".
+Players are any hashable ids (a count ``N`` means 1..N). See docs/seating.md.
 """
 
 from league.seating.designs import perfect_rounds

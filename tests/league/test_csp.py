@@ -146,6 +146,6 @@ JAVASCRIPT_URL = re.compile(r"""(?:href|src|action)\s*=\s*["']?\s*javascript:"""
 @pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
 def test_no_template_has_an_inline_script_or_handler(path: Path) -> None:
     text = path.read_text()
-    assert not INLINE_SCRIPT.search(text), "an inline <script>: move it to league/static/league/ (README, CSP)"
+    assert not INLINE_SCRIPT.search(text), "an inline <script>: move it to league/static/league/ (docs/deploy.md, CSP)"
     assert not INLINE_HANDLER.search(text), "an inline event handler: bind it in a static script"
     assert not JAVASCRIPT_URL.search(text), "a javascript: URL"
