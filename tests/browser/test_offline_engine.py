@@ -55,14 +55,18 @@ def _need_engine() -> str:
 
 
 def _real_games() -> tuple[list[dict[str, Any]], dict[str, sg.GameRecord], list[str]]:
-    """Every full four-player game among the real logs, and the files that are not one."""
+    """Every full four-player game among the real logs, and the files that are not one
+    (fragments, and the three-player log, which the importer reads since sanma landed)."""
     games, records, not_games = [], {}, []
     for path in sorted(p for p in (REALDATA / "tenhou").rglob("*") if p.is_file()):
         name = str(path.relative_to(REALDATA))
         try:
             record = import_log_file(path).record
         except LogError:
-            not_games.append(name)  # a fragment of a game, or three-player: the importer refuses it
+            not_games.append(name)  # a fragment of a game: the importer refuses it
+            continue
+        if record.rules.players != 4:
+            not_games.append(name)  # three-player: the phone's hand form has four seats until tables of three (#36)
             continue
         games.append(real_game(name, record))
         records[name] = record
