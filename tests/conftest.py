@@ -11,6 +11,7 @@ the PostgreSQL pass.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,19 @@ def _empty_page_cache() -> None:
     for cache in caches.all():
         cache.clear()
     versions.store().clear()
+
+
+@pytest.fixture(scope="session")
+def _demo_rows(django_db_setup: None, django_db_blocker: Any) -> Any:
+    from tests import demo
+
+    with django_db_blocker.unblock():
+        return demo.build()
+
+
+@pytest.fixture
+def demo_league(db: None, _demo_rows: Any) -> None:
+    """The demo league and tournament in this test's database, as ``manage.py demo_league`` builds them."""
+    from tests import demo
+
+    demo.load(_demo_rows)

@@ -6,12 +6,10 @@ script or an inline event handler, which the policy would block."""
 from __future__ import annotations
 
 import re
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -40,8 +38,7 @@ def test_the_policy_is_the_documented_one(client: Client) -> None:
 
 
 @pytest.fixture
-def demo() -> dict[str, object]:
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def demo(demo_league: None) -> dict[str, object]:
     league = Series.objects.get(slug="demo-league")
     event = Series.objects.get(slug="demo-tournament")
     game = Game.objects.filter(series=league, status=Game.Status.IN_PROGRESS).first()

@@ -76,3 +76,19 @@ def check_demo_tournament() -> None:
     real = sum(s.table.game.seats.get(seat=s.wind).points for s in played)
     assert absent.total == real - 30000
     assert Registration.objects.get(pk=sub.registration_id).status == Registration.Status.REGISTERED  # a no-show
+
+
+def test_the_tests_copy_of_the_demo_is_what_the_command_builds(demo_league: None) -> None:
+    """tests/demo.py copies one build into the tests that read the demo: the copy equals a fresh build."""
+
+    def picture() -> tuple[dict[str, int], list[str], list[str]]:
+        counts = {m.__name__: m.objects.count() for m in (Series, Game, Hand, Win, Penalty, AuditEntry, Round,
+                                                          RoundSeat, Registration)}
+        hands = Hand.objects.values_list("game__series__slug", "number", "outcome", "tiles", "result")
+        games = Game.objects.values_list("series__slug", "status", "final_scores", "started_at", "finished_at")
+        return counts, sorted(map(repr, hands)), sorted(map(repr, games))  # games that start together: any order
+
+    copied = picture()
+    assert copied[0]["Hand"] > 500 and copied[0]["Series"] == 3
+    call_command("demo_league", "--reset", "--allow-without-debug", stdout=StringIO())
+    assert picture() == copied

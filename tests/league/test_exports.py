@@ -286,8 +286,7 @@ def test_admin_series_action_exports_game_records(staff: Client) -> None:
     assert b"".join(response.streaming_content).decode() == stdout.getvalue()
 
 
-def test_demo_league_exports_read_in_batches_not_per_game() -> None:
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def test_demo_league_exports_read_in_batches_not_per_game(demo_league: None) -> None:
     refresh_planner_statistics()
     series = Series.objects.get(slug="demo-league")
     assert series.games.count() == 40 and Player.objects.filter(seats__game__series=series).distinct().count() == 32

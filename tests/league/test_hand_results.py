@@ -4,10 +4,7 @@ rows must be exactly the replayed rows, after every kind of change."""
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 
 from league import exports, services
 from league.models import Game, Hand, Series
@@ -32,8 +29,7 @@ def stored(game: Game) -> list:
     return [h.result for h in game.hands.order_by("number")]
 
 
-def test_the_demo_league_exports_the_replayed_rows_from_stored_results() -> None:
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def test_the_demo_league_exports_the_replayed_rows_from_stored_results(demo_league: None) -> None:
     series = Series.objects.get(slug="demo-league")
     assert not Hand.objects.filter(result=None).exists()
     rows = list(exports.hand_rows(exports.series_games(series)))

@@ -23,11 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
-from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -257,8 +255,7 @@ def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
     ]
 
 
-def test_every_page_in_japanese_has_no_english_left() -> None:
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def test_every_page_in_japanese_has_no_english_left(demo_league: None) -> None:
     # Sign-off asked of the event, so its pages have something to show.
     Series.objects.filter(slug="demo-tournament").update(requires_signoff=True)
     # Every URL of the site is a page checked here, or not a page, with the reason.

@@ -89,8 +89,7 @@ def test_small_series_round_trips(tmp_path: Path) -> None:
     assert g2.hands.get(number=3).tiles == "123m456p789s11z 2z"
 
 
-def test_demo_league_round_trips_byte_for_byte(tmp_path: Path) -> None:
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def test_demo_league_round_trips_byte_for_byte(tmp_path: Path, demo_league: None) -> None:
     demo = Series.objects.get(slug="demo-league")
     first = tmp_path / "first.jsonl"
     second = tmp_path / "second.jsonl"

@@ -1,0 +1,44 @@
+"""The demo league built once per test process, copied into each test that reads it.
+
+``manage.py demo_league`` plays every hand through the services (12 s on SQLite,
+more on PostgreSQL); the tests that only read the demo take a copy of its rows
+instead. The rows are read once from a build that is rolled back, then inserted
+raw (the values as built, ``auto_now`` fields included) into each test's database.
+Tests of the command itself (tests/league/test_demo_league.py, test_production.py)
+still run it.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+from django.apps import apps
+from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection, transaction
+
+Rows = list[tuple[Any, list[Any]]]
+
+
+def build() -> Rows:
+    """Run the command in a transaction that is rolled back; every row it added, by model."""
+    models = apps.get_models(include_auto_created=True)
+    with transaction.atomic():
+        before = {m: set(m._base_manager.values_list("pk", flat=True)) for m in models}
+        call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+        rows = [(m, [o for o in m._base_manager.order_by("pk") if o.pk not in before[m]]) for m in models]
+        transaction.set_rollback(True)
+    return [(m, objs) for m, objs in rows if objs]
+
+
+def load(rows: Rows) -> None:
+    """Insert the rows as built (raw: no field's pre_save runs), then move PostgreSQL's sequences past them."""
+    for model, objs in rows:
+        fields = model._meta.local_concrete_fields
+        size = connection.ops.bulk_batch_size(fields, objs) or len(objs)
+        for i in range(0, len(objs), size):
+            model._base_manager._insert(objs[i:i + size], fields=fields, raw=True, using=connection.alias)
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [m for m, _ in rows]):
+            cursor.execute(sql)
