@@ -10,12 +10,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
@@ -59,9 +57,9 @@ def watched(browser: Browser) -> Iterator[Watched]:
 
 
 @pytest.fixture
-def demo() -> dict[str, Any]:
+def demo(demo_league: None) -> dict[str, Any]:
+    """The demo league (a copy of the command's rows, tests/demo.py), with round 4 running."""
     random.seed(0)
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
     tournament = Series.objects.get(slug="demo-tournament")
     event.check_in(registrations=tournament.registrations.all())  # the round-3 no-show is back
     event.start_round(round=tournament.event_rounds.get(number=4))  # its clock runs now

@@ -9,10 +9,7 @@ for a person to look at.
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Page
 
@@ -50,8 +47,7 @@ def no_sideways_scroll(page: Page) -> None:  # at 360 px, the page itself never 
     assert width <= 360, f"{page.url} is {width} px wide at 360"
 
 
-def test_demo_league_in_japanese_on_a_phone(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
-    call_command("demo_league", "--allow-without-debug", stdout=StringIO())
+def test_demo_league_in_japanese_on_a_phone(page: Page, live_server, demo_league) -> None:  # type: ignore[no-untyped-def]
     urls = public_pages()
     ARTIFACTS.mkdir(exist_ok=True)
 

@@ -1,18 +1,16 @@
 """A phone keeps a game being played open: every 30 seconds the page asks for
 its live part with the ETag it holds, gets 304 while nothing changes, and the
 new hand as soon as one is saved. The page's clock is Playwright's, so the
-test does not wait the 30 seconds."""
+test does not wait the 30 seconds. The game is the demo league's game still
+at the table (a copy of the command's rows, tests/demo.py)."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 from playwright.sync_api import Page
 
 from league import services
-from league.management.commands.demo_league import build
-from league.models import Game
+from league.models import Game, Series
 from tests.factories import draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,8 +25,8 @@ def poll(page: Page) -> int:
     return refresh.value.status
 
 
-def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page) -> None:
-    series = build(random.Random(2025))
+def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page, demo_league: None) -> None:
+    series = Series.objects.get(slug="demo-league")
     game = Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).first()
     assert game is not None
     page.clock.install()
@@ -49,9 +47,9 @@ def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page)
     assert hands.count() == shown + 1
 
 
-def test_live_refresh_keeps_what_the_reader_set_in_the_standings(live_server, page: Page) -> None:
+def test_live_refresh_keeps_what_the_reader_set_in_the_standings(live_server, page: Page, demo_league: None) -> None:
     """A search being typed and "Show every column" survive the swap of the series page's live part."""
-    series = build(random.Random(2025))
+    series = Series.objects.get(slug="demo-league")
     game = Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).first()
     assert game is not None
     page.clock.install()

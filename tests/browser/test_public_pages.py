@@ -4,19 +4,18 @@ the game cards, a game, a player in a series and across series; no page
 scrolls sideways, no table of a game or player page is clipped, and axe-core
 finds no serious or critical violation at 360 and 1280 px.
 
-Screenshots of every page at 360 and 1280 px land in ``artifacts/``.
+Screenshots of every page at 360 and 1280 px land in ``artifacts/``. The
+demo league is a copy of the command's rows, built once per test process
+(tests/demo.py), not played again for each test.
 """
 
 from __future__ import annotations
-
-import random
 
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from league.management.commands.demo_league import build
-from league.models import Game, Hand, Seat
+from league.models import Game, Hand, Seat, Series
 from tests.browser.axe import assert_accessible_at
 from tests.browser.conftest import screenshot
 
@@ -60,8 +59,8 @@ def points_in_view(page: Page) -> int:
     return len(boxes)
 
 
-def test_visitor_reads_series_game_and_player(live_server, page: Page) -> None:
-    series = build(random.Random(2025))
+def test_visitor_reads_series_game_and_player(live_server, page: Page, demo_league: None) -> None:
+    series = Series.objects.get(slug="demo-league")
     page.goto(live_server.url + "/")
     no_sideways_scroll(page)
     assert_accessible_at(page, where="series list")
@@ -186,12 +185,10 @@ def test_visitor_reads_series_game_and_player(live_server, page: Page) -> None:
     assert_accessible_at(page, where="standings after a round")
 
 
-def test_event_public_pages_on_a_phone_and_a_desktop(live_server, page: Page) -> None:
+def test_event_public_pages_on_a_phone_and_a_desktop(live_server, page: Page, demo_league: None) -> None:
     """The demo tournament's public pages: no page wider than the phone, axe
     clean at 360 and 1280 px."""
-    from league.management.commands.demo_league import build_tournament
-
-    event = build_tournament(random.Random(2025))
+    event = Series.objects.get(slug="demo-tournament")
     player = Seat.objects.filter(game__series=event).first().player
     paths = {
         "event series": event.get_absolute_url(),
