@@ -47,11 +47,26 @@ def _empty_page_cache() -> None:
 
 
 @pytest.fixture(scope="session")
-def _demo_rows(django_db_setup: None, django_db_blocker: Any) -> Any:
+def _demo_rows(django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory,
+               worker_id: str) -> Any:
+    """The demo league's rows, built once per pytest run: under pytest-xdist the
+    first worker that needs them builds them and leaves them (pickled) in the
+    run's shared temporary directory, under a file lock; the others read them
+    (the pattern pytest-xdist's documentation gives for a session fixture run once)."""
+    from filelock import FileLock
+
     from tests import demo
 
     with django_db_blocker.unblock():
-        return demo.build()
+        if worker_id == "master":
+            return demo.build()
+        shared = tmp_path_factory.getbasetemp().parent / "demo-rows.pickle"
+        with FileLock(f"{shared}.lock"):
+            if shared.exists():
+                return demo.loads(shared.read_bytes())
+            rows = demo.build()
+            shared.write_bytes(demo.dumps(rows))
+            return rows
 
 
 @pytest.fixture

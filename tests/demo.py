@@ -1,15 +1,18 @@
-"""The demo league built once per test process, copied into each test that reads it.
+"""The demo league built once per test run, copied into each test that reads it.
 
 ``manage.py demo_league`` plays every hand through the services (12 s on SQLite,
 more on PostgreSQL); the tests that only read the demo take a copy of its rows
 instead. The rows are read once from a build that is rolled back, then inserted
 raw (the values as built, ``auto_now`` fields included) into each test's database.
+Under pytest-xdist one worker builds them and the others read them from a file
+(tests/conftest.py, ``_demo_rows``).
 Tests of the command itself (tests/league/test_demo_league.py, test_production.py)
 still run it.
 """
 
 from __future__ import annotations
 
+import pickle
 from io import StringIO
 from typing import Any
 
@@ -30,6 +33,18 @@ def build() -> Rows:
         rows = [(m, [o for o in m._base_manager.order_by("pk") if o.pk not in before[m]]) for m in models]
         transaction.set_rollback(True)
     return [(m, objs) for m, objs in rows if objs]
+
+
+def dumps(rows: Rows) -> bytes:
+    """The rows for another test process of the same run (same database engine, same migrations)."""
+    # A model class pickles by name, and an auto-created one (a many-to-many
+    # table) has none in its module: the label stands for it. The instances
+    # pickle by their app label and model name (Django's model_unpickle).
+    return pickle.dumps([(model._meta.label, objs) for model, objs in rows])
+
+
+def loads(data: bytes) -> Rows:
+    return [(apps.get_model(label), objs) for label, objs in pickle.loads(data)]
 
 
 def load(rows: Rows) -> None:
