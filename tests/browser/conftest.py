@@ -18,8 +18,15 @@ import pytest
 CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 WIDTHS = {"phone": 360, "desktop": 1280}
+# How long Playwright waits for an element, a navigation or an expect(): a
+# stall still fails, with its call log. It is a limit, not a measure of speed:
+# two workers on a two-core machine that others load too saw a page that seats
+# eight rounds take more than 10 s to answer.
+WAIT_MS = 30_000
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+expect.set_options(timeout=WAIT_MS)
 
 
 def _why_not() -> str | None:
@@ -63,7 +70,7 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh context (no cookies) at phone width; resize for desktop shots."""
     context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 800})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     pg = context.new_page()
     yield pg
     context.close()

@@ -21,6 +21,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Locator, Page
 
 from league.models import Game
+from tests.browser.conftest import WAIT_MS
 
 PHONE = {"width": 360, "height": 740}
 
@@ -91,7 +92,7 @@ def phone_page(browser: Browser, **options: object) -> Iterator[Page]:
     that keeps nothing for offline use)."""
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2,
                                   **options)  # type: ignore[arg-type]
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     try:
         yield context.new_page()
     finally:

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from league.models import Game, Registration, Series
 from league.services import tournament as event
 from league.views.tournament import SCREEN_SECONDS
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import WAIT_MS, screenshot
 from tests.browser.test_staff_entry import enter_hand, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,7 +49,7 @@ class Watched:
 @pytest.fixture
 def watched(browser: Browser) -> Iterator[Watched]:
     context = browser.new_context(viewport={"width": 360, "height": 800})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     context.add_init_script(LISTEN)
     page = context.new_page()
     yield Watched(page)

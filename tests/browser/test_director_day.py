@@ -84,6 +84,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from league.models import Registration
 from league.services import tournament as event
+from tests.browser.conftest import WAIT_MS
 from tests.browser.test_staff_entry import log_in
 from tests.factories import make_series
 
@@ -217,7 +218,7 @@ def test_a_directors_day_through_the_pages(browser: Browser, live_server: Any) -
     series.scorers.add(User.objects.create_user("director", password="runs-the-day-27"))
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     d = Director(page)
     log_in(page, base, "director", "runs-the-day-27")

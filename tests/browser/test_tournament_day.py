@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, expect
 from league.models import Game, Hand, Round, RoundSeat, Series
 from league.services import record_final_scores
 from league.services import tournament as event
-from tests.browser.conftest import ARTIFACTS, screenshot
+from tests.browser.conftest import ARTIFACTS, WAIT_MS, screenshot
 from tests.browser.test_staff_entry import enter_hand, log_in
 from tests.factories import make_series
 
@@ -129,7 +129,7 @@ def test_director_runs_rounds_1_and_2(page: Page, browser: Browser, live_server:
     scorers = []
     for n in range(1, 5):
         context = browser.new_context(viewport={"width": 360, "height": 800})
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         scorer = context.new_page()
         log_in(scorer, base, f"scorer{n}", f"table-{n}-pw-42")
         scorer.goto(base + reverse("staff-game", args=[games[n].pk]))
