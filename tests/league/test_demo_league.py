@@ -42,7 +42,9 @@ def test_demo_league_has_every_outcome_and_is_idempotent() -> None:
     assert Hand.objects.filter(game__series__slug="demo-league").count() == count
 
 
-def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings) -> None:
+def test_demo_league_gives_a_scorer_login_only_with_debug_on(settings, demo_league: None) -> None:
+    """On the demo already there (the tests' copy): the command makes the login with DEBUG on only.
+    (A first build with DEBUG off makes none either: test_production.py.)"""
     from django.contrib.auth import authenticate
 
     settings.DEBUG = False
