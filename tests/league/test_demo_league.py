@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -94,3 +95,20 @@ def test_the_tests_copy_of_the_demo_is_what_the_command_builds(demo_league: None
     assert copied[0]["Hand"] > 500 and copied[0]["Series"] == 3
     call_command("demo_league", "--reset", "--allow-without-debug", stdout=StringIO())
     assert picture() == copied
+
+
+def test_the_demo_copy_read_from_another_worker_is_the_same_rows(_demo_rows: Any) -> None:
+    """Under pytest-xdist the workers but one read the rows from the file the first wrote
+    (tests/conftest.py): what they read is every row, field for field, and it loads."""
+    from tests import demo
+
+    def values(rows: demo.Rows) -> list[tuple[str, list[tuple[Any, ...]]]]:
+        return [(model._meta.label, [tuple(getattr(o, f.attname) for f in model._meta.local_concrete_fields)
+                                     for o in objs]) for model, objs in rows]
+
+    read = demo.loads(demo.dumps(_demo_rows))
+    assert [model for model, _ in read] == [model for model, _ in _demo_rows]
+    assert values(read) == values(_demo_rows)
+    demo.load(read)
+    assert Series.objects.count() == 3
+    assert Hand.objects.count() == sum(len(objs) for model, objs in read if model is Hand)
