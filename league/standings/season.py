@@ -19,9 +19,10 @@ An event is ranked by ``league.standings.event``, not here.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,3 +238,32 @@ def previous_stage(
     if not earlier_rounds:
         return None
     return earlier_rounds[-1], through_date
+
+
+def league_standing(
+    series: Series, player_id: int, *, totals: Mapping[int, tuple[int, int]] | None = None,
+) -> StandingRow | None:
+    """One player's row of a league's table now, as ``series.standings()``
+    has it (rank, a shared rank, under the minimum), without building the
+    whole table: the games and totals of everyone (two sums per player, the
+    rank needs no more), then the player's own row over their seats alone.
+    None for a player with no counted game. ``totals`` (player -> counted
+    games and total, every player with a counted game), when the caller has
+    them, saves the first query. An event: ``series_standings``."""
+    seats = Seat.objects.counted(series)
+    if totals is None:
+        totals = {
+            r["player_id"]: (r["games"], r["total"])
+            for r in seats.values("player_id").annotate(games=Count("id"), total=Sum("points")).order_by()
+        }
+    if player_id not in totals:
+        return None
+    own = seats.filter(player_id=player_id).values("player_id", "player__name").annotate(
+        **{k: v for k, v in _SUMS.items() if k != "last"}).order_by()
+    row = StandingRow.from_values(own[0])
+    if row.games < series.min_games:
+        return row  # listed apart, unranked
+    mine = totals[player_id][1]
+    ranked = [total for games, total in totals.values() if games >= series.min_games]
+    rank = 1 + sum(1 for total in ranked if total > mine)
+    return dataclasses.replace(row, rank=rank, tied=sum(1 for total in ranked if total == mine) > 1)

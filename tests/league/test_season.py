@@ -142,3 +142,50 @@ def test_a_hand_in_play_keeps_the_cached_season(league) -> None:  # noqa: ANN001
     play(live, [draw(0)])
     assert season_if_cached(league) == first  # the results stamp did not move
     assert Seat.objects.filter(game=live).count() == 4
+
+
+def test_league_standing_is_the_players_row_of_the_table(league) -> None:  # noqa: ANN001
+    from league.standings.season import league_standing
+    from league.stats import finished_by_player
+
+    table = league.standings().by_player()
+    assert any(r.rank is None for r in table.values())  # one player under the minimum
+    by_player = finished_by_player(league)
+    totals = {pid: (p.counted_games, p.counted_total) for pid, p in by_player.items() if p.counted_games}
+    for player in Player.objects.all():
+        assert league_standing(league, player.pk) == table.get(player.pk), player
+        assert league_standing(league, player.pk, totals=totals) == table.get(player.pk), player
+
+
+def test_league_standing_shares_a_rank() -> None:
+    from league.standings.season import league_standing
+
+    series = make_series(min_games=1)
+    p = make_players(4)
+    day = timezone.make_aware(datetime.datetime(2026, 3, 1, 20))
+    kept(series, p, [30000, 30000, 20000, 20000], round_number=1, finished_at=day)  # level in pairs
+    table = series.standings()
+    assert [(r.rank, r.tied) for r in table.ranked] == [(1, True), (1, True), (3, True), (3, True)]
+    for row in table.ranked:
+        assert league_standing(series, row.player_id) == row
+
+
+def test_finished_by_player_is_finished_stats_and_counted_totals() -> None:
+    from league.models import Game
+    from league.stats import finished_by_player, finished_stats
+
+    series = make_series(min_games=0, requires_signoff=True)
+    players = make_players(6)
+    bulk_finished_games(series, players, 12, seed=4, tables=2)
+    signed = list(Game.objects.filter(series=series).order_by("pk")[:7])
+    Game.objects.filter(pk__in=[g.pk for g in signed]).update(signed_off_at=timezone.now())
+    by_player = finished_by_player(series)
+    from league.stats import total
+
+    assert total(*(p.stats for p in by_player.values())) == finished_stats(series)
+    table = series.standings().by_player()  # signed-off games only
+    for player in players:
+        assert by_player[player.pk].stats == finished_stats(series, player.pk)
+        row = table.get(player.pk)
+        assert (by_player[player.pk].counted_games, by_player[player.pk].counted_total) == (
+            (row.games, row.total) if row else (0, 0))
