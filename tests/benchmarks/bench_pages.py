@@ -33,6 +33,12 @@ version as a change to a finished game does, and everything is computed
 afresh). wrk then measures the steady state, where pages come from the cache.
 For an event page, "after a hand" is a hand saved in one of the event's own
 games being played, and "after any change" moves the event's stamps.
+The same first requests are then made in the bench's own process, through
+Django's WSGI handler, and their CPU time is printed beside (the median of
+``--cpu-tries``, with the ratio of after-a-change to after-a-hand): on a
+loaded machine a request's wall time moves with the neighbours, CPU time
+hardly. To compare two versions of the code, run this script from each
+(the older one's checkout with this file copied in) one after the other.
 CACHE_URL=dummy:// measures the pages with caching off. ``--cold-only`` stops
 after the cold figures (a quick before and after of a change to the code).
 
