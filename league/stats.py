@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league.exports import ruleset_of
-from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record
+from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record, counting
 from league.terms import abort_reason_text
 from scoring import game as sg
 from scoring.game import TransferKind
@@ -343,6 +343,39 @@ def finished_stats(series: Series, player_id: int | None = None) -> HandStats:
     what changes only with a result, so the pages cache it under the results."""
     seats = Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
     return _sum_stats(seats if player_id is None else seats.filter(player_id=player_id))
+
+
+class PlayerFinished(NamedTuple):
+    """A player's finished games in a series: their statistics (as
+    ``finished_stats``), and the games and points that count in the table
+    (``counting``: signed off, where the series asks for it)."""
+
+    stats: HandStats
+    counted_games: int
+    counted_total: int
+
+
+def finished_by_player(series: Series) -> dict[int, PlayerFinished]:
+    """``finished_stats`` of every player at once, with what ranks them, in one
+    query: the series' statistics are the sum of the players', and a player's
+    rank needs only everyone's counted games and total (league.standings.season
+    ``league_standing``)."""
+    sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
+    sums.update(PLACE_SUMS)
+    counted = counting(series, prefix="game__")
+    rows = (
+        Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
+        .values("player_id")
+        .annotate(**sums, counted_games=Count("id", filter=counted), counted_total=Sum("points", filter=counted))
+        .order_by()
+    )
+    return {
+        r["player_id"]: PlayerFinished(
+            HandStats(**{n: r[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)}),
+            r["counted_games"], r["counted_total"] or 0,
+        )
+        for r in rows
+    }
 
 
 def live_stats(series: Series, player_id: int | None = None) -> HandStats:

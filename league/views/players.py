@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 
 from league import charts, stats, versions
 from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
-from league.models.tournament import hidden_from
+from league.models.games import StandingRow
+from league.models.tournament import hidden_from, is_event
+from league.standings.season import league_standing, season_if_cached
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
 from league.views.cached import SORT, public_page
@@ -52,13 +54,16 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     """What the player page shows: the part finished games decide comes from
     the cache unless a result changed, so a hand costs the games being played."""
     token = versions.results_token(series.pk)  # read before anything it covers
+    # Every player's finished statistics and counted totals: one read per
+    # results stamp, shared by every player page (league.stats.finished_by_player).
+    by_player = cache.get_or_set(
+        f"finished-by-player:{series.pk}:{token}", lambda: stats.finished_by_player(series), PAGE_CACHE_SECONDS
+    )
     done = cache.get_or_set(
-        f"player-results:{series.pk}:{token}:{player.pk}:{get_language()}", lambda: _player_results(series, player),
-        PAGE_CACHE_SECONDS,
+        f"player-results:{series.pk}:{token}:{player.pk}:{get_language()}",
+        lambda: _player_results(series, player, by_player), PAGE_CACHE_SECONDS,
     )
-    series_done = cache.get_or_set(
-        f"finished-stats:{series.pk}:{token}", lambda: stats.finished_stats(series), PAGE_CACHE_SECONDS
-    )
+    series_done = stats.total(*(p.stats for p in by_player.values()))
     live_rows = _game_rows(Seat.objects.filter(
         player=player, game__series=series, game__status=Game.Status.IN_PROGRESS
     ))
@@ -81,13 +86,13 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     }
 
 
-def _player_results(series: Series, player: Player) -> dict[str, Any]:
+def _player_results(series: Series, player: Player, by_player: dict[int, stats.PlayerFinished]) -> dict[str, Any]:
     """The player's finished games: rows, placements, charts, standing, statistics."""
     rows = _game_rows(Seat.objects.filter(player=player, game__series=series, game__status=Game.Status.FINISHED))
     places = [sum(1 for r in rows if r["place"] == n) for n in (1, 2, 3, 4)]
     return {
         "rows": rows,
-        "standing": current_standings(series).by_player().get(player.pk),
+        "standing": _standing(series, player, by_player),
         "places": places,
         "place_chart": charts.bar_chart(
             title=_("%(player)s: placements in %(series)s") % {"player": player.name, "series": series.name},
@@ -96,8 +101,21 @@ def _player_results(series: Series, player: Player) -> dict[str, Any]:
             values=places,
         ) if rows else "",
         "points_chart": _points_chart(player, series, rows),
-        "stats": stats.finished_stats(series, player.pk),
+        "stats": by_player[player.pk].stats if player.pk in by_player else stats.HandStats(),
     }
+
+
+def _standing(series: Series, player: Player, by_player: dict[int, stats.PlayerFinished]) -> StandingRow | None:
+    """The player's row of the table: from the series page's read when it
+    came first under this results stamp, else (a league) the player's row
+    alone, a third of the whole table's cost."""
+    found = season_if_cached(series)
+    if found is not None:
+        return found.standings.by_player().get(player.pk)
+    if is_event(series):
+        return current_standings(series).by_player().get(player.pk)
+    totals = {pid: (p.counted_games, p.counted_total) for pid, p in by_player.items() if p.counted_games}
+    return league_standing(series, player.pk, totals=totals)
 
 
 def _places() -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,11 +12,10 @@ from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import EmptyPage
-from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -27,16 +25,16 @@ from django_tables2 import RequestConfig, Table
 from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
 from league.middleware import limit_exempt
-from league.models import Game, Seat, Series, Standings, counting
-from league.models.tournament import hidden_from, is_event
+from league.models import Game, Seat, Series, Standings
+from league.models.tournament import hidden_from
 from league.standings.event import event_standings, series_standings
+from league.standings.season import CHART_POINTS, cached_season, season, season_if_cached
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
 from league.views.cached import FLAG, SORT, canonical, public_page
 
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 LIVE_POLL_SECONDS = 30
-CHART_POINTS = 60  # stretches of rounds drawn in the season chart
 # Pages are cached under the series' version, which every change moves; the
 # timeout only bounds what the version does not cover (a renamed player).
 PAGE_CACHE_SECONDS = 600
@@ -251,42 +249,33 @@ def _results_html(
 
 def current_standings(series: Series) -> Standings:
     """The series' standings now, cached under its results stamp."""
+    league_season = season_if_cached(series)
+    if league_season is not None:  # the series page's own read, when it came first
+        return league_season.standings
     token = versions.results_token(series.pk)
     return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)
 
 
 def _series_results(series: Series, through_round: int | None, through_date: datetime.date | None) -> SeriesResults:
-    # One query: per round, when its games finished. Days are taken in Python
-    # from these few timestamps: a date cast per game row in SQL is what made
-    # this query slow on SQLite.
-    stages = list(
-        Game.objects.filter(counting(series), series=series)
-        .values("round_number")
-        .annotate(first=Min("finished_at"), last=Max("finished_at"))
-        .order_by()
-    )
-    rounds = sorted({st["round_number"] for st in stages})
-    stamps = {st[k] for st in stages for k in ("first", "last") if st[k] is not None}
-    dates = sorted({timezone.localdate(t) for t in stamps})
-
-    previous = _previous_stage(rounds, dates, through_round, through_date)
+    # The rounds, the stage before and (a league) both tables and the chart's
+    # running totals: one read under the results stamp (league.standings.season).
+    found, league_season, before = cached_season(series, through_round=through_round, through_date=through_date)
+    rounds, dates = found.rounds, found.dates
+    previous = Stage(*before) if before is not None else None
     movements = None
-    if is_event(series):
+    if league_season is None:
         # An event ranks its registered players, a substitute's seat counting as its rule says.
         table_now = event_standings(series, through_round=through_round).standings
         if previous is not None and previous.round is not None:
             movements = _movements(table_now, event_standings(series, through_round=previous.round).standings)
-    elif previous is None:
-        table_now = series.standings(through_round=through_round, through_date=through_date)
+        stretch_ends, running = _event_running(series, rounds)
     else:
-        # One pass over the seats for both stages: the earlier one is a subset.
-        table_now, before = series.standings_and_before(
-            through_round=through_round, through_date=through_date,
-            before_round=previous.round, before_date=previous.date,
-        )
-        movements = _movements(table_now, before)
+        table_now = league_season.standings
+        if league_season.before is not None:
+            movements = _movements(table_now, league_season.before)
+        stretch_ends, running = league_season.stretch_ends, league_season.running
 
-    chart, chart_table = _season_chart(series, table_now, rounds)
+    chart, chart_table = _season_chart(series, table_now, rounds, stretch_ends, running)
     return SeriesResults(
         standings=table_now,
         movements=movements,
@@ -299,70 +288,43 @@ def _series_results(series: Series, through_round: int | None, through_date: dat
     )
 
 
-def _previous_stage(
-    rounds: list[int], dates: list[datetime.date], through_round: int | None, through_date: datetime.date | None
-) -> Stage | None:
-    """The round (or day) before the one shown, to measure movement against."""
-    if through_date is not None and through_round is None:
-        earlier = [d for d in dates if d < through_date]
-        return Stage(None, earlier[-1]) if earlier else None
-    current = through_round if through_round is not None else (rounds[-1] if rounds else None)
-    earlier_rounds = [r for r in rounds if current is not None and r < current]
-    if not earlier_rounds:
-        return None
-    return Stage(earlier_rounds[-1], through_date)
-
-
 def _movements(now: Standings, before: Standings) -> dict[int, int | None]:
     """Places gained per ranked player; None for a player who was not ranked before."""
     was = {r.player_id: r.rank for r in before.ranked}
     return {r.player_id: (was[r.player_id] - r.rank) if r.player_id in was else None for r in now.ranked}
 
 
-def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[str, dict[str, object]]:
-    """Every player's total after each round, as a line chart and as a table.
+def _event_running(series: Series, rounds: list[int]) -> tuple[list[int], dict[int, list[int | None]]]:
+    """An event's total after each round is its standings then (carry-over,
+    substitutes' rule): the read model per round, so the chart's last point is
+    the table's points. An event longer than the chart draws is drawn from
+    the plain running totals of its seats."""
+    if len(rounds) > CHART_POINTS:
+        plain = season(series, rounds=rounds)
+        return plain.stretch_ends, plain.running
+    running: dict[int, list[int | None]] = {}
+    for k, r in enumerate(rounds):
+        after = event_standings(series, through_round=r).standings
+        for row in (*after.ranked, *after.unranked):
+            running.setdefault(row.player_id, [None] * k).append(row.total)
+        for column in running.values():
+            if len(column) == k:  # not in the standings after this round: the last total stands
+                column.append(column[-1] if column else None)
+    return list(rounds), running
 
-    One query: points summed per player and stretch of rounds, at most
-    CHART_POINTS stretches however long the season, so a thousand-round
-    series costs what a sixty-round one does; totals run in Python.
-    """
+
+def _season_chart(
+    series: Series, table: Standings, rounds: list[int], stretch_ends: list[int],
+    running: dict[int, list[int | None]],
+) -> tuple[str, dict[str, object]]:
+    """Every player's total after each stretch of rounds (at most
+    CHART_POINTS, however long the season), as a line chart and as a table."""
     if not rounds:
         return "", {}
-    first, span = rounds[0], rounds[-1] - rounds[0] + 1
-    # Integer division in SQL on both SQLite and PostgreSQL: rounds to buckets.
-    bucket = (F("game__round_number") - first) * min(span, CHART_POINTS) / span
-    per_round: dict[int, dict[int, int]] = defaultdict(dict)
-    last_round: dict[int, int] = {}
-    running: dict[int, int] = {}
-    if is_event(series) and len(rounds) <= CHART_POINTS:
-        # An event's total after a round is its standings then (carry-over, substitutes' rule): the
-        # read model per round, so the chart's last point is the table's points. Each round's change.
-        for n, r in enumerate(rounds):
-            after = event_standings(series, through_round=r).standings
-            for row in (*after.ranked, *after.unranked):
-                per_round[n][row.player_id] = row.total - running.get(row.player_id, 0)
-                running[row.player_id] = row.total
-            last_round[n] = r
-    else:
-        for row in (
-            Seat.objects.counted(series)
-            .annotate(bucket=ExpressionWrapper(bucket, output_field=IntegerField()))
-            .values("player_id", "bucket")
-            .annotate(p=Sum("points"), last=Max("game__round_number"))
-            .order_by()
-        ):
-            per_round[row["bucket"]][row["player_id"]] = row["p"]
-            last_round[row["bucket"]] = max(last_round.get(row["bucket"], 0), row["last"])
-    buckets = sorted(per_round)
-    labels = [last_round[b] for b in buckets]  # each stretch ends after this round
+    labels = stretch_ends  # each stretch ends after this round
     players = [*table.ranked, *table.unranked]
-    running = {}
-    totals: dict[int, list[int | None]] = {p.player_id: [] for p in players}
-    for b in buckets:
-        for pid, p in per_round[b].items():
-            running[pid] = running.get(pid, 0) + p
-        for pid, column in totals.items():
-            column.append(running.get(pid))
+    empty: list[int | None] = [None] * len(labels)
+    totals = {p.player_id: running.get(p.player_id, empty) for p in players}
     lines = [
         charts.Line(
             label=p.name,
@@ -382,7 +344,7 @@ def _season_chart(series: Series, table: Standings, rounds: list[int]) -> tuple[
         zero_line=0,
     )
     # The text alternative: the last few stages, so a phone can still read it.
-    shown = range(max(0, len(buckets) - 8), len(buckets))
+    shown = range(max(0, len(labels) - 8), len(labels))
     chart_table = {
         "rounds": [labels[i] for i in shown],
         "rows": [(p, [points(totals[p.player_id][i]) for i in shown]) for p in players],

@@ -33,6 +33,12 @@ version as a change to a finished game does, and everything is computed
 afresh). wrk then measures the steady state, where pages come from the cache.
 For an event page, "after a hand" is a hand saved in one of the event's own
 games being played, and "after any change" moves the event's stamps.
+The same first requests are then made in the bench's own process, through
+Django's WSGI handler, and their CPU time is printed beside (the median of
+``--cpu-tries``, with the ratio of after-a-change to after-a-hand): on a
+loaded machine a request's wall time moves with the neighbours, CPU time
+hardly. To compare two versions of the code, run this script from each
+(the older one's checkout with this file copied in) one after the other.
 CACHE_URL=dummy:// measures the pages with caching off. ``--cold-only`` stops
 after the cold figures (a quick before and after of a change to the code).
 
@@ -221,6 +227,50 @@ def in_process(paths: dict[str, tuple[str, dict[str, str]]], calls: int) -> dict
     return out
 
 
+def cold_cpu(paths: dict[str, str], changes: Callable[[str], tuple[Callable[[], object], Callable[[], object]]],
+             tries: int) -> dict[str, tuple[float, float]]:
+    """The cold figures again in this process, through Django's WSGI handler:
+    CPU milliseconds of the first request after a hand and after a change of
+    results, the median of ``tries`` (the query's own time included: SQLite
+    runs in this process). CPU time, unlike a request's wall time, hardly
+    moves with what else the machine runs, so before and after compare on a
+    loaded machine. The change itself is not timed."""
+    import io
+    import statistics
+
+    from django.core.wsgi import get_wsgi_application
+
+    app = get_wsgi_application()
+
+    def call(path: str) -> float:
+        route, _, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1", "wsgi.input": io.BytesIO(), "wsgi.url_scheme": "http",
+            "wsgi.errors": sys.stderr,
+        }
+        started = time.process_time()
+        body = app(environ, lambda status, headers, *exc: None)
+        b"".join(body)
+        body.close()
+        return (time.process_time() - started) * 1000
+
+    out = {}
+    for name, path in paths.items():
+        hand, results = changes(name)
+        for _ in range(2):
+            call(path)  # this process's imports and templates, warm
+        after = []
+        for change in (hand, results):
+            times = []
+            for _ in range(tries):
+                change()
+                times.append(call(path))
+            after.append(statistics.median(times))
+        out[name] = (after[0], after[1])
+    return out
+
+
 def wrk(url: str, seconds: int, connections: int, headers: dict[str, str] | None = None) -> tuple[float, str]:
     extra = [arg for k, v in (headers or {}).items() for arg in ("-H", f"{k}: {v}")]
     out = subprocess.run(
@@ -242,6 +292,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--calls", type=int, default=500, help="requests per batch of the in-process run")
     parser.add_argument("--tries", type=int, default=3, help="cold requests per page and change (the best is kept)")
+    parser.add_argument("--cpu-tries", type=int, default=7, help="cold requests per page and change, in process")
     parser.add_argument("--cold-only", action="store_true", help="stop after the cold figures")
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -298,11 +349,16 @@ def main() -> None:
             cold_hand = {name: cold_request(base + pages[name], changes(name)[0], args.tries) for name in measured}
             # After a change of results (here the version moved as a finished game's change moves it).
             cold = {name: cold_request(base + pages[name], changes(name)[1], args.tries) for name in measured}
+            cpu_cold = cold_cpu({name: pages[name] for name in measured}, changes, args.cpu_tries)
+            print(f"cold: the first request after a hand is saved / after a change of results; load average "
+                  f"{os.getloadavg()[0]:.1f}")
+            print(f"{'page':28} {'wall ms, best of ' + str(args.tries):>22} {'CPU ms, median of ' + str(args.cpu_tries):>24}"
+                  f" {'ratio':>6}")
+            for name in measured:
+                hand_cpu, results_cpu = cpu_cold[name]
+                print(f"{name:28} {cold_hand[name] * 1000:10.1f} {cold[name] * 1000:10.1f} "
+                      f"{hand_cpu:11.1f} {results_cpu:11.1f} {results_cpu / hand_cpu:5.1f}x")
             if args.cold_only:
-                print("cold ms: the first request after a hand is saved / after any change (all recomputed), "
-                      f"best of {args.tries}")
-                for name in measured:
-                    print(f"{name:28} {cold_hand[name] * 1000:7.1f} {cold[name] * 1000:7.1f}")
                 return
             sizes = {name: len(fetch(base + path)[2]) for name, path in pages.items()}
             gzipped = {name: len(fetch(base + path, {"Accept-Encoding": "gzip"})[2]) for name, path in pages.items()}
@@ -347,7 +403,7 @@ def main() -> None:
     print(f"gunicorn 2 workers, wrk {args.connections} connections x {args.seconds} s each, 127.0.0.1, cache {caching}")
     print(f"trivial view (/healthz): {len(yardsticks)} runs, one before and after each page, "
           f"{min(yardsticks):.1f} to {max(yardsticks):.1f} req/s; 'vs trivial' is against the two beside it")
-    print("cold ms: the first request after a hand is saved / after any change (all recomputed)")
+    print("cold ms: the first request after a hand is saved / after any change (all recomputed), wall time")
     print(f"{'page':28} {'cold ms':>13} {'req/s':>9} {'latency':>9} {'bytes':>9} {'gzip bytes':>10} {'vs trivial':>11}")
     for name, (rps, latency) in results.items():
         cold_ms = f"{cold_hand[name] * 1000:6.1f}/{cold[name] * 1000:6.1f}" if name in cold else ""

@@ -328,8 +328,9 @@ def test_public_pages_query_counts_do_not_grow(client: Client, django_assert_num
     # remembered, and what the page shows.
     assert large == {
         "index": 1, "series": 9, "series after round 2": 9, "series partial": 9, "series with rates": 10,
-        "game": 6, "player": 10,
-    }  # the rates: one query more, over the seats' stored statistics
+        "game": 6, "player": 9,
+    }  # the rates: one query more, over the seats' stored statistics; a player's page:
+    # everyone's statistics and totals in one (stats.finished_by_player), then their own row
     assert small_cached == large_cached
     # Cached: none; the series' stamp is a cache entry, not a row.
     assert large_cached == {

@@ -1,0 +1,272 @@
+"""A league's season from one pass over its counted seats: the table as it
+stands (or stood after a round or day), the table at the stage before (the
+movement arrows) and every player's running total per stretch of rounds (the
+season chart).
+
+The three were three queries over the same seats, each a scan of every
+counted seat of the series. Here one query groups the seats by player,
+stretch of rounds and which of the two stages they fall in; every sum a
+standings row holds is a sum (or a max, a min) of these groups, so Python
+adds a few thousand groups up instead of the database scanning the seats
+three times. ``Series.standings`` and ``Series.standings_and_before`` stay
+the definition: tests/league/test_season.py compares them row for row.
+
+``season`` is cached under the series' results stamp (``cached_season``),
+so the series page, its live fragment and the player pages share one
+computation per results change; a hand in a game being played leaves it be.
+An event is ranked by ``league.standings.event``, not here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Case, Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum, Value, When
+from django.utils import timezone
+
+from league import versions
+from league.models import Game, Player, Seat, Series, counting
+from league.models.games import StandingRow, Standings, _through
+from league.models.tournament import is_event
+
+CHART_POINTS = 60  # stretches of rounds a season chart draws at most
+SEASON_CACHE_SECONDS = 600  # the stamp is in the key: the timeout only bounds memory
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The rounds with counted games and the days they were played on."""
+
+    rounds: list[int]
+    dates: list[datetime.date]
+
+
+@dataclass(frozen=True)
+class Season:
+    """What one pass over the counted seats gives (see the module's docstring)."""
+
+    standings: Standings  # through the round or day asked for
+    before: Standings | None  # at the earlier stage asked for; None when none was
+    stretch_ends: list[int]  # the last round of each stretch of the chart, in order
+    running: dict[int, list[int | None]]  # player -> total after each stretch; None before their first game
+
+
+def season_rounds(series: Series) -> Rounds:
+    """One query: per round, when its counted games finished. Days are taken in
+    Python from these few timestamps: a date cast per game row in SQL is what
+    made this query slow on SQLite."""
+    stages = list(
+        Game.objects.filter(counting(series), series=series)
+        .values("round_number")
+        .annotate(first=Min("finished_at"), last=Max("finished_at"))
+        .order_by()
+    )
+    stamps = {st[k] for st in stages for k in ("first", "last") if st[k] is not None}
+    return Rounds(sorted({st["round_number"] for st in stages}), sorted({timezone.localdate(t) for t in stamps}))
+
+
+def _flag(q: Q) -> Any:
+    # An empty Q is "every seat": a constant, not a CASE the database evaluates per row.
+    return Value(1) if not q else Case(When(q, then=Value(1)), default=Value(0), output_field=IntegerField())
+
+
+_SUMS = {
+    "games": Count("id"), "total": Sum("points"), "place_sum": Sum("place"), "score_sum": Sum("end_score"),
+    "best": Max("points"), "worst": Min("points"), "last": Max("game__round_number"),
+    **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
+}
+
+
+class _Row:
+    """A standings row being added up from groups."""
+
+    __slots__ = ("best", "games", "name", "place_sum", "places", "player_id", "score_sum", "total", "worst")
+
+    def __init__(self, player_id: int, name: str) -> None:
+        self.player_id, self.name = player_id, name
+        self.games = self.total = self.place_sum = self.score_sum = 0
+        self.best: int | None = None
+        self.worst: int | None = None
+        self.places = [0, 0, 0, 0]
+
+    def add(self, group: dict[str, Any]) -> None:
+        self.games += group["games"]
+        self.total += group["total"] or 0
+        self.place_sum += group["place_sum"] or 0
+        self.score_sum += group["score_sum"] or 0
+        if group["best"] is not None:
+            self.best = group["best"] if self.best is None else max(self.best, group["best"])
+        if group["worst"] is not None:
+            self.worst = group["worst"] if self.worst is None else min(self.worst, group["worst"])
+        for n in range(4):
+            self.places[n] += group[f"places_{n + 1}"]
+
+    def row(self) -> StandingRow:
+        return StandingRow(
+            player_id=self.player_id, name=self.name, games=self.games, total=self.total,
+            place_sum=self.place_sum, score_sum=self.score_sum, best=self.best,  # type: ignore[arg-type]
+            worst=self.worst, places=tuple(self.places),  # type: ignore[arg-type]
+        )
+
+
+def _standings(rows: Iterable[_Row], min_games: int) -> Standings:
+    return Standings.build((r.row() for r in rows), min_games=min_games)
+
+
+def season(
+    series: Series, *, rounds: list[int] | None = None,
+    through_round: int | None = None, through_date: datetime.date | None = None,
+    before_round: int | None = None, before_date: datetime.date | None = None, before: bool = False,
+) -> Season:
+    """The standings through ``through_round``/``through_date``, those at the
+    earlier stage (``before_round``/``before_date``, when ``before``) and the
+    running totals over every counted round (``rounds``, from
+    ``season_rounds``), in one query over the seats (and one for the names).
+
+    ``standings`` equals ``series.standings(through_round=, through_date=)``
+    and ``before`` the second half of ``series.standings_and_before``.
+    """
+    if rounds is None:
+        rounds = season_rounds(series).rounds
+    now_q = _through(through_round, through_date)
+    was_q = now_q & _through(before_round, before_date) if before else None
+    annotations: dict[str, Any] = {"now": _flag(now_q), "was": _flag(was_q) if was_q is not None else Value(0)}
+    if rounds:
+        first, span = rounds[0], rounds[-1] - rounds[0] + 1
+        # Integer division in SQL on both SQLite and PostgreSQL: rounds to stretches.
+        annotations["stretch"] = ExpressionWrapper(
+            (F("game__round_number") - first) * min(span, CHART_POINTS) / span, output_field=IntegerField()
+        )
+    else:
+        annotations["stretch"] = Value(0)
+    # The names in a query of their own: joining the players to every seat
+    # and grouping by the name was a third of this query's time.
+    groups = list(
+        Seat.objects.counted(series).annotate(**annotations)
+        .values("player_id", "stretch", "now", "was").annotate(**_SUMS).order_by()
+    )
+    names = dict(Player.objects.filter(pk__in={g["player_id"] for g in groups}).values_list("pk", "name"))
+    now: dict[int, _Row] = {}
+    was: dict[int, _Row] = {}
+    per_stretch: dict[int, dict[int, int]] = defaultdict(dict)
+    stretch_end: dict[int, int] = {}
+    for g in groups:
+        pid = g["player_id"]
+        if g["now"]:
+            (now.get(pid) or now.setdefault(pid, _Row(pid, names[pid]))).add(g)
+        if g["was"]:
+            (was.get(pid) or was.setdefault(pid, _Row(pid, names[pid]))).add(g)
+        if rounds:
+            stretch = per_stretch[g["stretch"]]
+            stretch[pid] = stretch.get(pid, 0) + (g["total"] or 0)
+            stretch_end[g["stretch"]] = max(stretch_end.get(g["stretch"], 0), g["last"])
+    order = sorted(per_stretch)
+    running: dict[int, list[int | None]] = {}
+    totals: dict[int, int] = {}
+    for k, stretch in enumerate(order):
+        for pid, p in per_stretch[stretch].items():
+            if pid not in running:
+                running[pid] = [None] * k
+            totals[pid] = totals.get(pid, 0) + p
+        for pid, column in running.items():
+            column.append(totals[pid])
+    return Season(
+        standings=_standings(now.values(), series.min_games),
+        before=_standings(was.values(), series.min_games) if before else None,
+        stretch_ends=[stretch_end[s] for s in order],
+        running=running,
+    )
+
+
+def cached_season(
+    series: Series, *, through_round: int | None = None, through_date: datetime.date | None = None,
+) -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
+    """``season_rounds`` and ``season`` for the stage shown, with the stage
+    before it (``previous_stage``), cached under the series' results stamp:
+    one computation per results change for every page that reads it. The
+    stamp is read before anything it covers, so what is cached under it is
+    at least as new as the stamp. The Season is None for an event."""
+    token = versions.results_token(series.pk)
+
+    def compute() -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
+        found = season_rounds(series)
+        previous = previous_stage(found.rounds, found.dates, through_round, through_date)
+        if is_event(series):  # ranked by league.standings.event
+            return found, None, previous
+        result = season(
+            series, rounds=found.rounds, through_round=through_round, through_date=through_date,
+            before_round=previous[0] if previous else None, before_date=previous[1] if previous else None,
+            before=previous is not None,
+        )
+        return found, result, previous
+
+    return cache.get_or_set(_key(series, token, through_round, through_date), compute, SEASON_CACHE_SECONDS)
+
+
+def season_if_cached(series: Series) -> Season | None:
+    """The season now (no round or day asked for) if a page has read it under
+    the current results stamp, else None: a page that needs only the table
+    reads it from here when the series page came first, and otherwise asks
+    for what it needs alone, cheaper than the whole season."""
+    found = cache.get(_key(series, versions.results_token(series.pk), None, None))
+    return found[1] if found is not None else None
+
+
+def _key(series: Series, token: str, through_round: int | None, through_date: datetime.date | None) -> str:
+    return f"season:{series.pk}:{token}:{through_round}:{through_date}"
+
+
+def previous_stage(
+    rounds: list[int], dates: list[datetime.date], through_round: int | None, through_date: datetime.date | None
+) -> tuple[int | None, datetime.date | None] | None:
+    """The round (or day) before the one shown, to measure movement against:
+    ``(round, date)``, one of them None for a stage by day or by round alone.
+
+    >>> previous_stage([1, 2, 3], [], None, None)
+    (2, None)
+    >>> previous_stage([1], [], None, None) is None
+    True
+    """
+    if through_date is not None and through_round is None:
+        earlier = [d for d in dates if d < through_date]
+        return (None, earlier[-1]) if earlier else None
+    current = through_round if through_round is not None else (rounds[-1] if rounds else None)
+    earlier_rounds = [r for r in rounds if current is not None and r < current]
+    if not earlier_rounds:
+        return None
+    return earlier_rounds[-1], through_date
+
+
+def league_standing(
+    series: Series, player_id: int, *, totals: Mapping[int, tuple[int, int]] | None = None,
+) -> StandingRow | None:
+    """One player's row of a league's table now, as ``series.standings()``
+    has it (rank, a shared rank, under the minimum), without building the
+    whole table: the games and totals of everyone (two sums per player, the
+    rank needs no more), then the player's own row over their seats alone.
+    None for a player with no counted game. ``totals`` (player -> counted
+    games and total, every player with a counted game), when the caller has
+    them, saves the first query. An event: ``series_standings``."""
+    seats = Seat.objects.counted(series)
+    if totals is None:
+        totals = {
+            r["player_id"]: (r["games"], r["total"])
+            for r in seats.values("player_id").annotate(games=Count("id"), total=Sum("points")).order_by()
+        }
+    if player_id not in totals:
+        return None
+    own = seats.filter(player_id=player_id).values("player_id", "player__name").annotate(
+        **{k: v for k, v in _SUMS.items() if k != "last"}).order_by()
+    row = StandingRow.from_values(own[0])
+    if row.games < series.min_games:
+        return row  # listed apart, unranked
+    mine = totals[player_id][1]
+    ranked = [total for games, total in totals.values() if games >= series.min_games]
+    rank = 1 + sum(1 for total in ranked if total > mine)
+    return dataclasses.replace(row, rank=rank, tied=sum(1 for total in ranked if total == mine) > 1)
