@@ -30,8 +30,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 
+from league import versions
 from league.entry.pricing import Refused, price_hand, state_before
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
@@ -70,10 +72,40 @@ class GameNow:
         return state_before(self.replayed, number)
 
 
-def read_game(game: Game) -> GameNow:
+# How long a game's read state is kept; any change to the series moves the
+# stamp it is kept under first, so this only bounds what an idle game holds.
+READ_SECONDS = 600
+
+
+def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     """The game read once: three queries (hands, their wins, penalties) and the
-    seats' names unless already fetched; one replay. Takes no lock: what a save
-    decides is checked again under the lock."""
+    seats' names; one replay. Takes no lock: what a save decides is checked
+    again under the lock.
+
+    What was read is kept in the cache under the series' stamp
+    (``league.versions``, no query to know it), which every committed change
+    to the series moves, and under the game row's own columns that feed the
+    record: the live previews of one hand, and a page shown again, read and
+    replay nothing. ``fresh`` reads the database whatever the cache holds
+    (the conflict page, which must show the game as stored)."""
+    key = _read_key(game)
+    parts = None if fresh else cache.get(key)
+    if parts is None:
+        parts = _read(game)
+        cache.set(key, parts, READ_SECONDS)
+    return GameNow(game, *parts)
+
+
+def _read_key(game: Game) -> str:
+    # The row's columns the record is built from: an edit that bypasses the
+    # services (the admin's raw change of rules) still misses the cache.
+    row = json.dumps([game.rules, game.end, game.final_scores, game.final_riichi_sticks, game.status],
+                     sort_keys=True, default=str)
+    token = versions.stamp(game.series_id).token
+    return f"entry-read:{game.pk}:{token}:{hashlib.sha256(row.encode()).hexdigest()[:16]}"
+
+
+def _read(game: Game) -> tuple[Any, ...]:
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
     record = game.record(hands=inputs)
@@ -83,7 +115,7 @@ def read_game(game: Game) -> GameNow:
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
     names = [f"{WIND_NAMES[s.seat]} {s.player.name}" for s in seats]
-    return GameNow(game, rows, inputs, names, record, replayed, hands_digest(inputs))
+    return rows, inputs, names, record, replayed, hands_digest(inputs)
 
 
 # -- what an entry claims -----------------------------------------------------------------

@@ -273,7 +273,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
     tap). Nothing was saved. The scorer's input and the game as it is now,
     side by side; taking the entry on is a deliberate step, never a ready Save."""
     game.refresh_from_db()
-    now = entry.read_game(game)  # read again: a refused save may have met a newer game than the form's
+    now = entry.read_game(game, fresh=True)  # a refused save may have met a newer game than the form's
     names = now.names
     posted = int_param(request.POST.get("number")) if request.method == "POST" else None
     mine = ""

@@ -45,6 +45,49 @@ def test_read_game_reads_the_hands_once_and_replays_them() -> None:
     assert now.table_state(2) == now.replayed.hands[1].start
 
 
+def test_a_second_read_of_an_unchanged_game_runs_no_query() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    first = entry.read_game(game)
+    with CaptureQueriesContext(connection) as again:
+        second = entry.read_game(game)
+    assert again.captured_queries == []
+    assert (second.state, second.replayed, second.names) == (first.state, first.replayed, first.names)
+    assert second.game is game  # the request's own row, not a copy from the cache
+
+
+def test_a_change_through_any_service_is_read_at_once() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    entry.read_game(game)
+    services.add_penalty(game=game, seat=2, points=-20000, reason="late")
+    assert entry.read_game(game).record.penalties == game.record().penalties
+    services.record_hand(game=game, number=2, hand=draw(0, 1))
+    now = entry.read_game(game)
+    assert (now.next_number, now.state) == services.entry_state(game)
+
+
+def test_a_change_of_the_game_row_outside_the_services_is_read_at_once() -> None:
+    # The admin may change a game's columns without a service (and so without
+    # moving the series' stamp): the columns the record is built from are in the key.
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    before = entry.read_game(game)
+    game.rules = {"preset": game.ruleset().to_spec()["preset"], "overrides": {"uma": [20000, 10000, -10000, -20000]}}
+    game.save(update_fields=["rules"])
+    after = entry.read_game(game)
+    assert after.record.rules.uma == (20000, 10000, -10000, -20000) != before.record.rules.uma
+
+
+def test_the_conflict_page_reads_the_database_whatever_the_cache_holds() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    entry.read_game(game)
+    with CaptureQueriesContext(connection) as fresh:
+        entry.read_game(game, fresh=True)
+    assert len(fresh.captured_queries) == 4
+
+
 def test_the_preview_runs_no_query_and_prices_as_the_save() -> None:
     game = make_game()
     play(game, [ron(1, 0, 2, 30)])
