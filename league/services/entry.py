@@ -93,7 +93,10 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     if parts is None:
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
-    return GameNow(game, *parts)
+    rows, inputs, players, record, replayed, state = parts
+    # The winds in the reader's language: the players' names are kept, not the labels.
+    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
+    return GameNow(game, rows, inputs, names, record, replayed, state)
 
 
 def _read_key(game: Game) -> str:
@@ -114,8 +117,7 @@ def _read(game: Game) -> tuple[Any, ...]:
     except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
-    names = [f"{WIND_NAMES[s.seat]} {s.player.name}" for s in seats]
-    return rows, inputs, names, record, replayed, hands_digest(inputs)
+    return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs)
 
 
 # -- what an entry claims -----------------------------------------------------------------

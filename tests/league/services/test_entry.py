@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from league import services
 from league.forms import seat_names
@@ -54,6 +54,16 @@ def test_a_second_read_of_an_unchanged_game_runs_no_query() -> None:
     assert again.captured_queries == []
     assert (second.state, second.replayed, second.names) == (first.state, first.replayed, first.names)
     assert second.game is game  # the request's own row, not a copy from the cache
+
+
+def test_a_game_read_in_english_is_named_in_japanese_for_a_japanese_reader() -> None:
+    game = make_game()
+    with translation.override("en"):
+        english = entry.read_game(game).names
+    with translation.override("ja"):
+        japanese = entry.read_game(game).names
+        assert japanese == seat_names(game)
+    assert english[0].startswith("East ") and japanese[0].startswith("東 ")
 
 
 def test_a_change_through_any_service_is_read_at_once() -> None:
