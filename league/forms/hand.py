@@ -33,6 +33,10 @@ _SEAT_TEMPLATES = hashlib.sha256(b"".join(
 )).hexdigest()
 
 
+# The rare chips' JSON block by (rules, names, language): HandForm.rare_chips_script.
+_RARE_CHIPS: dict[tuple[Any, ...], str] = {}
+
+
 class HandForm(StaffForm):
     """One hand, as the scorer saw it. ``state`` is where the game stood
     before it (for the tile analysis' winds); ``hand`` is the result."""
@@ -163,8 +167,14 @@ class HandForm(StaffForm):
         return out
 
     def rare_chips_script(self) -> str:
-        """``rare_chips`` as the page's JSON block."""
-        return _json_block("rare-chips", self.rare_chips())
+        """``rare_chips`` as the page's JSON block: the same for every form of
+        one ruleset, seats' names and language, so made once for them."""
+        key = (self.rules, tuple(self.names), get_language())
+        if key not in _RARE_CHIPS:
+            if len(_RARE_CHIPS) >= 256:
+                _RARE_CHIPS.clear()
+            _RARE_CHIPS[key] = _json_block("rare-chips", self.rare_chips())
+        return _RARE_CHIPS[key]
 
     def fields_script(self) -> str:
         """The field table as the page's script reads it (``#hand-fields``):

@@ -198,7 +198,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
             try:
-                return _save(request, game, form, editing)
+                return _save(request, now, form, editing)
             except services.AlreadySaved as err:
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
@@ -232,13 +232,13 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     return render(request, "league/staff_game.html", ctx)
 
 
-def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:
-    hand = form.hand
+def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int | None) -> HttpResponse:
+    game, hand = now.game, form.hand
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     number = editing or form.cleaned_data["number"]
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state)
+                             key=key, state=state, players=now.players)
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
@@ -366,7 +366,7 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "results": _results(game, replayed, names),
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
-        "penalties": list(game.penalties.filter(cancelled_at=None)),
+        "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
         "history": list(game.audit.all()[:12]),
         **extra,
     }
