@@ -98,11 +98,13 @@ class Bench:
     def __init__(self) -> None:
         from django.test import Client
 
-        from tests.factories import make_players, make_scorer, make_series
+        from tests.factories import make_scorer, make_series
 
         run = uuid.uuid4().hex[:8]  # a PostgreSQL scratch database may hold earlier runs
         self.series = make_series(slug=f"bench-entry-{run}")
-        self.players = make_players(4)
+        from league.models import Player
+
+        self.players = [Player.objects.create(name=f"Bench {run} {i}") for i in range(4)]
         user = make_scorer(self.series, username=f"bench-scorer-{run}")
         self.client = Client()
         self.client.force_login(user)
