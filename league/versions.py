@@ -281,13 +281,31 @@ def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), r
     gone = [f"slug-{s}" for s in slugs]
 
     def publish() -> None:
-        store().set_many({k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]})
+        values = {k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]}
+        store().set_many(values)
+        _published.values = values
         if gone:
             store().delete_many(gone)
 
     if transaction.get_connection().in_atomic_block:
         publish()
     transaction.on_commit(publish)
+
+
+# The stamps this thread published last (``published``).
+_published = threading.local()
+
+
+def published(series_id: int) -> str | None:
+    """The token this thread's last publication gave the series, if it is
+    still the series' token: a later change by anyone has not moved it. An
+    ``on_commit`` callback registered after the change's own (which runs
+    first) may keep what the change computed under it, for as long as it is
+    the series' state."""
+    text = getattr(_published, "values", {}).get(f"stamp-{series_id}")
+    if text is None or store().get(f"stamp-{series_id}") != text:
+        return None
+    return _stamp(text).token
 
 
 def results_token(series_id: int) -> str:

@@ -1,10 +1,16 @@
-"""The hand form's single fields read without Django, for the phone: each
-posted value checked and converted as the server's form field does it
-(``league.forms.hand_fields``; a test holds the two field lists equal), with
-Django's own messages.
+"""The hand form's fields as data, the one table of them: names, kinds,
+choices, bounds, labels and help (English msgids, marked for the catalogue
+with ``gettext_noop``) and widgets. Each consumer reads this table:
 
-The server's form fields stay Django's (they also draw the page); the checks
-across fields are shared (``league.entry.hand``).
+- the server's Django form is built from it by a small adapter
+  (``league.forms.hand_fields``), which names the choices in the reader's
+  language;
+- the phone's engine (Pyodide) checks and converts each posted value as the
+  Django field does (``clean_one`` below), with Django's own messages;
+- the page's script learns which fields post several values from the
+  table's JSON in the page (``field_kinds``; ``league/static/league/engine.js``).
+
+The checks across fields are shared too (``league.entry.hand``).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
+from league.entry.translation import gettext_noop
 from scoring.game import SEATS
 from scoring.rules import ABORT_REASONS, Ruleset
 
@@ -23,10 +30,19 @@ INVALID_CHOICE = "Select a valid choice. {} is not one of the available choices.
 # Fields the phone does not read: the shell's bookkeeping (number, state, key), checked by the server.
 BOOKKEEPING = ("number", "state", "key")
 
+# The widget each kind gets unless the table names another.
+WIDGETS = {"choice": "radio", "int_choice": "radio", "multi": "checkboxes", "int": "number", "bool": "checkbox",
+           "text": "text"}
+
 
 @dataclass(frozen=True)
 class Spec:
-    """One field: ``kind`` is choice, multi, int_choice, int, bool or text."""
+    """One field. ``kind`` is choice, multi, int_choice, int, bool or text;
+    ``widget`` radio, checkboxes, number, checkbox, text or hidden.
+    ``names`` says how the choices are named: ``seats`` (the players),
+    ``han`` (13 is "13+"), ``yakuman``, ``yaku``, ``flags`` (the tile situations), ``abort`` (the
+    reasons), ``same`` (the value itself), or a tuple of msgids, one a choice.
+    ``label``, ``help`` and ``required_message`` are English msgids."""
 
     name: str
     kind: str
@@ -36,54 +52,93 @@ class Spec:
     max_length: int | None = None
     min_value: int | None = None
     max_value: int | None = None
+    label: str = ""
+    help: str = ""
+    widget: str = ""
+    names: str | tuple[str, ...] = "same"
+    pattern: str = ""  # a text field's whole value must match it (the entry key)
+
+    def __post_init__(self) -> None:
+        if not self.widget:
+            object.__setattr__(self, "widget", WIDGETS[self.kind])
 
 
 @functools.lru_cache(maxsize=16)
-def field_specs(rules: Ruleset) -> tuple[Spec, ...]:
-    """The hand form's fields under ``rules``, in the form's order (bookkeeping left out)."""
+def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...]:
+    """The hand form's fields under ``rules``, in the form's order; the
+    bookkeeping fields (number, state, key) first when asked for."""
     seats = tuple(str(s) for s in SEATS)
-    outcomes = ["ron", "tsumo", "draw"] + (["abort"] if rules.abortive_draws else []) + ["chombo"]
+    outcomes = [("ron", gettext_noop("Ron")), ("tsumo", gettext_noop("Tsumo")), ("draw", gettext_noop("Draw"))]
+    if rules.abortive_draws:
+        outcomes.append(("abort", gettext_noop("Abort")))
+    outcomes.append(("chombo", gettext_noop("Chombo")))
     specs = [
-        Spec("outcome", "choice", tuple(outcomes), required=True, required_message="Choose what happened."),
-        Spec("winners", "multi", seats),
-        Spec("loser", "choice", seats),
-        Spec("winner", "choice", seats),
+        Spec("number", "int", required=True, min_value=1, widget="hidden"),
+        # The state the entry was built on (scoring.digest) and the client's key for it.
+        Spec("state", "text", max_length=64, widget="hidden"),
+        Spec("key", "text", widget="hidden", pattern=r"^[A-Za-z0-9-]{8,64}$"),
+    ] if bookkeeping else []
+    specs += [
+        Spec("outcome", "choice", tuple(v for v, _ in outcomes), required=True,
+             required_message=gettext_noop("Choose what happened."), label=gettext_noop("What happened?"),
+             names=tuple(n for _, n in outcomes)),
+        Spec("winners", "multi", seats, label=gettext_noop("Who won?"), help=gettext_noop("Tick two for a double ron."),
+             names="seats"),
+        Spec("loser", "choice", seats, label=gettext_noop("Who dealt in?"), names="seats"),
+        Spec("winner", "choice", seats, label=gettext_noop("Who won?"), names="seats"),
     ]
     fu = tuple(str(x) for x in FU_CHOICES)
-    han = tuple(v for v, _ in HAN_CHOICES)
     for s in SEATS:
+        # Han and fu as tap targets (radio buttons), not 13-item dropdowns.
         specs += [
-            Spec(f"han_{s}", "int_choice", han),
-            Spec(f"fu_{s}", "int_choice", fu),
-            Spec(f"yakuman_{s}", "multi", tuple(yakuman_table(rules))),
+            Spec(f"han_{s}", "int_choice", tuple(v for v, _ in HAN_CHOICES), label=gettext_noop("Han"), names="han"),
+            Spec(f"fu_{s}", "int_choice", fu, label=gettext_noop("Fu")),
+            Spec(f"yakuman_{s}", "multi", tuple(yakuman_table(rules)), label=gettext_noop("Yakuman"),
+                 names="yakuman"),
         ]
         if rules.pao:
-            specs.append(Spec(f"pao_{s}", "choice", ("", *seats)))
+            specs.append(Spec(f"pao_{s}", "choice", ("", *seats), label=gettext_noop("Pao: who fed the last set?"),
+                              names="seats"))
         specs += [
-            Spec(f"yaku_{s}", "multi", tuple(yaku_table(rules))),
-            Spec(f"dora_{s}", "int", min_value=0, max_value=30),
-            Spec(f"open_{s}", "bool"),
-            Spec(f"tiles_{s}", "text", max_length=60),
-            Spec(f"win_tile_{s}", "text", max_length=3),
-            Spec(f"melds_{s}", "text", max_length=80),
-            Spec(f"flags_{s}", "multi", tuple(k for k, _ in FLAG_CHOICES)),
+            Spec(f"yaku_{s}", "multi", tuple(yaku_table(rules)), label=gettext_noop("Yaku"), names="yaku"),
+            Spec(f"dora_{s}", "int", min_value=0, max_value=30, label=gettext_noop("Dora (with aka and ura)")),
+            Spec(f"open_{s}", "bool", label=gettext_noop("Open hand (called tiles)")),
+            Spec(f"tiles_{s}", "text", max_length=60, label=gettext_noop("Closed tiles with the winning tile"),
+                 help=gettext_noop("e.g. 234m678p11s55z; 0 is a red five")),
+            Spec(f"win_tile_{s}", "text", max_length=3, label=gettext_noop("Winning tile")),
+            Spec(f"melds_{s}", "text", max_length=80, label=gettext_noop("Calls"),
+                 help=gettext_noop("e.g. pon 555z, chi 123m, ankan 0555p")),
+            Spec(f"flags_{s}", "multi", tuple(k for k, _ in FLAG_CHOICES), label=gettext_noop("Also"), names="flags"),
         ]
     specs += [
-        Spec("dora_indicators", "text", max_length=40),
-        Spec("ura_indicators", "text", max_length=40),
-        Spec("tenpai", "multi", seats),
-        Spec("all_noten", "bool"),
+        Spec("dora_indicators", "text", max_length=40, label=gettext_noop("Dora indicators"),
+             help=gettext_noop("e.g. 4m 7z")),
+        Spec("ura_indicators", "text", max_length=40, label=gettext_noop("Ura dora indicators")),
+        Spec("tenpai", "multi", seats, label=gettext_noop("Who was tenpai?"), names="seats"),
+        Spec("all_noten", "bool", label=gettext_noop("Nobody was tenpai")),
     ]
     if rules.nagashi_mangan:
-        specs.append(Spec("nagashi", "multi", seats))
+        specs.append(Spec("nagashi", "multi", seats, label=gettext_noop("Nagashi mangan"), names="seats"))
     if rules.abortive_draws:
-        specs.append(Spec("abort_reason", "choice", tuple(r for r in ABORT_REASONS if r in rules.abortive_draws)))
+        specs.append(Spec("abort_reason", "choice", tuple(r for r in ABORT_REASONS if r in rules.abortive_draws),
+                          label=gettext_noop("Why?"), names="abort"))
     specs += [
-        Spec("offender", "choice", seats),
-        Spec("riichi", "multi", seats),
-        Spec("note", "text", max_length=500),
+        Spec("offender", "choice", seats, label=gettext_noop("Who made the chombo?"), names="seats"),
+        Spec("riichi", "multi", seats, label=gettext_noop("Who declared riichi?"),
+             help=gettext_noop("Each puts a 1,000 stick on the table."), names="seats"),
+        Spec("note", "text", max_length=500, label=gettext_noop("Note")),
     ]
     return tuple(specs)
+
+
+def field_kinds(rules: Ruleset) -> dict[str, list[str]]:
+    """The table as the page's script reads it (the JSON block ``#hand-fields``):
+    the fields' names by kind. The script needs to know which post several
+    values; the phone's Python reads the whole table itself."""
+    out: dict[str, list[str]] = {}
+    for spec in field_specs(rules):
+        out.setdefault(spec.kind, []).append(spec.name)
+    return out
 
 
 # What a field not sent at all cleans to, by kind (as ``clean_one`` gives it).
@@ -164,6 +219,8 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
                          "max_length"))
     if "\x00" in text:
         problems.append(("Null characters are not allowed.", "null_characters_not_allowed"))
+    if spec.pattern and text and not re.search(spec.pattern, text):
+        problems.append(("Enter a valid value.", "invalid"))
     if problems:
         raise FieldError(*problems)
     return text

@@ -5,10 +5,10 @@ the game comes as the JSON of ``/staff/games/<pk>/offline.json``
 (OFFLINE_CONTRACT.md), and Pyodide runs this module in the browser.
 
 Each step is the server's own code or a copy a test holds equal to it:
-field cleaning (``league.entry.fields``, checked against the Django form's
-fields), the checks across fields (``league.entry.hand``, which the server's
-form runs), the bounds and the replay (``check_hand_bounds``, ``scoring``),
-the words (``league.entry.words``); the price itself is
+field cleaning (``league.entry.fields``, the one field table the Django form
+is built from), the checks across fields (``league.entry.hand``, which the
+server's form runs), the bounds and the replay (``check_hand_bounds``,
+``scoring``), the words (``league.entry.words``); the price itself is
 ``league.entry.pricing.price_hand``, the server preview's own function.
 """
 

@@ -71,6 +71,12 @@ _refusal: Callable[[str, str], str] = _english_refusal
 _abort_reason: Callable[[str], str] = _english_abort_reason
 
 
+def gettext_noop(message: str) -> str:
+    """Marks an English msgid for the catalogue (``makemessages`` knows the
+    name) where it is only named, to be translated where it is shown."""
+    return message
+
+
 def gettext(message: str) -> str:
     """``message`` (an English msgid) in the reader's language."""
     return str(_gettext(message))

@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from league.entry.fields import field_kinds
 from league.entry.hand import HandEntry, form_field
 from league.forms.base import SEATS, StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
@@ -30,6 +31,10 @@ _TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "league"
 _SEAT_TEMPLATES = hashlib.sha256(b"".join(
     (_TEMPLATES / name).read_bytes() for name in ("staff_seats.html", "staff_field.html", "staff_taps.html")
 )).hexdigest()
+
+
+# The rare chips' JSON block by (rules, names, language): HandForm.rare_chips_script.
+_RARE_CHIPS: dict[tuple[Any, ...], str] = {}
 
 
 class HandForm(StaffForm):
@@ -162,11 +167,20 @@ class HandForm(StaffForm):
         return out
 
     def rare_chips_script(self) -> str:
-        """``rare_chips`` as the page's JSON block: Django's ``json_script``,
-        but Japanese as UTF-8 (3 bytes a character) rather than \\u escapes (6)."""
-        text = json.dumps(self.rare_chips(), ensure_ascii=False, separators=(",", ":"))
-        text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
-        return format_html('<script id="rare-chips" type="application/json">{}</script>', mark_safe(text))
+        """``rare_chips`` as the page's JSON block: the same for every form of
+        one ruleset, seats' names and language, so made once for them."""
+        key = (self.rules, tuple(self.names), get_language())
+        if key not in _RARE_CHIPS:
+            if len(_RARE_CHIPS) >= 256:
+                _RARE_CHIPS.clear()
+            _RARE_CHIPS[key] = _json_block("rare-chips", self.rare_chips())
+        return _RARE_CHIPS[key]
+
+    def fields_script(self) -> str:
+        """The field table as the page's script reads it (``#hand-fields``):
+        the names of the fields that post several values, from
+        ``league.entry.fields``, so ``engine.js`` keeps no list of its own."""
+        return _json_block("hand-fields", {"multi": field_kinds(self.rules).get("multi", [])})
 
     def counted_lines(self) -> list[str]:
         """Per winner, the han, fu and yaku the hand is paid on, with the name."""
@@ -175,3 +189,11 @@ class HandForm(StaffForm):
     def chosen_outcome(self) -> str:
         value = self["outcome"].value()
         return value if value in dict(self.fields["outcome"].choices) else ""
+
+
+def _json_block(element_id: str, data: Any) -> str:
+    """Django's ``json_script``, but Japanese as UTF-8 (3 bytes a character)
+    rather than \\u escapes (6)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003C").replace(">", "\\u003E").replace("&", "\\u0026")
+    return format_html('<script id="{}" type="application/json">{}</script>', element_id, mark_safe(text))

@@ -30,8 +30,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 
+from league import versions
 from league.entry.pricing import Refused, price_hand, state_before
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
@@ -56,6 +58,7 @@ class GameNow:
     rows: list[Hand]
     inputs: list[sg.HandInput]
     names: list[str]
+    players: list[str]  # the players' names by seat, as kept (``names`` add the winds)
     record: sg.GameRecord  # the stored columns and penalties, as ``scoring`` reads them
     replayed: sg.GameResult
     state: str
@@ -70,10 +73,43 @@ class GameNow:
         return state_before(self.replayed, number)
 
 
-def read_game(game: Game) -> GameNow:
+# How long a game's read state is kept; any change to the series moves the
+# stamp it is kept under first, so this only bounds what an idle game holds.
+READ_SECONDS = 600
+
+
+def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     """The game read once: three queries (hands, their wins, penalties) and the
-    seats' names unless already fetched; one replay. Takes no lock: what a save
-    decides is checked again under the lock."""
+    seats' names; one replay. Takes no lock: what a save decides is checked
+    again under the lock.
+
+    What was read is kept in the cache under the series' stamp
+    (``league.versions``, no query to know it), which every committed change
+    to the series moves, and under the game row's own columns that feed the
+    record: the live previews of one hand, and a page shown again, read and
+    replay nothing. ``fresh`` reads the database whatever the cache holds
+    (the conflict page, which must show the game as stored)."""
+    key = _read_key(game)
+    parts = None if fresh else cache.get(key)
+    if parts is None:
+        parts = _read(game)
+        cache.set(key, parts, READ_SECONDS)
+    rows, inputs, players, record, replayed, state = parts
+    # The winds in the reader's language: the players' names are kept, not the labels.
+    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
+    return GameNow(game, rows, inputs, names, players, record, replayed, state)
+
+
+def _read_key(game: Game, token: str | None = None) -> str:
+    # The row's columns the record is built from: an edit that bypasses the
+    # services (the admin's raw change of rules) still misses the cache.
+    row = json.dumps([game.rules, game.end, game.final_scores, game.final_riichi_sticks, game.status],
+                     sort_keys=True, default=str)
+    token = token or versions.stamp(game.series_id).token
+    return f"entry-read:{game.pk}:{token}:{hashlib.sha256(row.encode()).hexdigest()[:16]}"
+
+
+def _read(game: Game) -> tuple[Any, ...]:
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
     record = game.record(hands=inputs)
@@ -82,8 +118,7 @@ def read_game(game: Game) -> GameNow:
     except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
-    names = [f"{WIND_NAMES[s.seat]} {s.player.name}" for s in seats]
-    return GameNow(game, rows, inputs, names, record, replayed, hands_digest(inputs))
+    return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs)
 
 
 # -- what an entry claims -----------------------------------------------------------------
@@ -172,21 +207,40 @@ class Saved:
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
-               key: str | None = None, state: str | None = None) -> Saved:
+               key: str | None = None, state: str | None = None, players: list[str] | None = None) -> Saved:
     """Record hand ``number`` (or correct it, ``editing``), and end the game if
     the event clock's policy says this was its last hand: one transaction,
     the game row locked first. Raises what ``record_hand`` and
-    ``correct_hand`` raise (``AlreadySaved``, ``Conflict``, ``ServiceError``)."""
+    ``correct_hand`` raise (``AlreadySaved``, ``Conflict``, ``ServiceError``).
+    ``players`` (``GameNow.players``): a new hand's save keeps what it holds
+    as the game's next read (``read_game``), so the page after it reads and
+    replays nothing."""
+    held: list[Any] = []
     with transaction.atomic():
         if editing:
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
             time_up = False
         else:
-            record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
+            record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state,
+                        then=lambda *what: held.extend(what))
             # An event round's clock may end the game here (its ending policy).
             time_up = apply_time_policy(game=game, by=by)
+            if held and not time_up and players:
+                # What the save holds is the game's next read: kept once the
+                # commit has published the series' new stamp (versions.published).
+                transaction.on_commit(lambda: _keep_saved(players, *held))
         next_number = game.hands.count() + 1 if editing else number + 1
     return Saved(number, time_up, next_number)
+
+
+def _keep_saved(players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
+                replayed: sg.GameResult) -> None:
+    token = versions.published(game.series_id)
+    if token is None:
+        return  # another change came after this one: the next request reads the game
+    inputs = [r.to_input() for r in rows]
+    parts = (rows, inputs, players, record, replayed, hands_digest(inputs))
+    cache.set(_read_key(game, token), parts, READ_SECONDS)
 
 
 def _int(value: Any) -> int | None:

@@ -5,7 +5,7 @@ that locks the game row first (see the package docstring)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -112,9 +112,13 @@ def _hand_still(game: Game, number: int, hand: sg.HandInput) -> bool:
     return row is not None and hands_digest([row.to_input()]) == hands_digest([hand])
 
 
+# What a save holds when it is done: the locked game row, every hand, the record, its replay.
+AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult], None]
+
+
 def record_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
-    key: str | None = None, state: str | None = None,
+    key: str | None = None, state: str | None = None, then: AfterSave | None = None,
 ) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
@@ -125,7 +129,10 @@ def record_hand(
     was built on (``scoring.digest``): other hands stored now are a
     ``Conflict``, as is a ``number`` that is not next (another scorer got
     there first). A hand the rules refuse is a ``ServiceError`` naming the
-    field. Finishes the game when the ruleset says it is over.
+    field. Finishes the game when the ruleset says it is over. ``then`` is
+    called inside the transaction with what the save holds (the locked game
+    row, every hand, the record and its replay), so a caller need not read
+    them again.
     """
     hand = parse_hand(hand)
     entry = entry_digest(EntryKey.Action.RECORD, number, hand)
@@ -136,13 +143,19 @@ def record_hand(
         check_next(game, number, rows)
         check_state(rows, state, what=f"this entry for hand {number}")
         inputs = [h.to_input() for h in rows]
-        result = replay_game(game, [*inputs, hand], hand_index=number - 1)
+        try:
+            record = game.record(hands=[*inputs, hand])
+        except ScoringError as err:  # the stored rules or penalties, refused by the engine
+            raise ServiceError.from_scoring(err) from None
+        result = replay_game(record, [*inputs, hand], hand_index=number - 1)
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
         keep_entry(game, key, EntryKey.Action.RECORD, number, entry, by)
         audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
         sync_result(game, result, by, rows=[*rows, row])
+        if then is not None:
+            then(game, [*rows, row], record, result)
     return row
 
 

@@ -181,8 +181,8 @@ def _results(game: Game) -> dict[str, Any] | None:
 
 
 def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
-    """Make the seats' hand statistics match the replay: one UPDATE of the
-    four seats, none when nothing moved (a penalty). Returns the seats."""
+    """Make the seats' hand statistics match the replay: an UPDATE per seat
+    that moved, none when nothing moved (a penalty). Returns the seats."""
     seats = list(game.seats.order_by("seat"))
     changed = []
     for seat in seats:
@@ -193,9 +193,15 @@ def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
             for f in SEAT_STAT_FIELDS:
                 setattr(seat, f, getattr(st, f))
             changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, SEAT_STAT_FIELDS)
+    _update_seats(changed, SEAT_STAT_FIELDS)
     return seats
+
+
+def _update_seats(seats: Sequence[Seat], fields: Sequence[str]) -> None:
+    # Not bulk_update: its CASE WHEN per field and seat costs the save eight
+    # times the CPU of four plain UPDATEs (tests/benchmarks/bench_entry.py).
+    for seat in seats:
+        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in fields})
 
 
 def hand_result(played: sg.PlayedHand) -> dict[str, Any]:
@@ -242,7 +248,7 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEn
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]
             seat.points = s.points[seat.seat]
-        Seat.objects.bulk_update(seats, ["end_score", "place", "points"])
+        _update_seats(seats, ["end_score", "place", "points"])
         game.status = Game.Status.FINISHED
         game.finished_at = game.finished_at or timezone.now()
     else:

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import services
 from league.models import Game, Series
-from league.views.staff import can_score, series_for_scorer
+from league.views.access import can_score, series_for_scorer
 
 MAX_LOG_BYTES = 2 * 1024 * 1024  # a real mjlog is 10-60 kB; anything this big is not one
 

@@ -25,8 +25,8 @@ from league import services, versions
 from league.bounds import Whole
 from league.models import Player, Registration, Series, SignOff
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
+from league.views.access import game_for, series_for_scorer, staff_required
 from league.views.cached import public_page
-from league.views.staff import _game_for, series_for_scorer, staff_required
 
 SIGNOFF_ROUND = Whole(0, 2**31 - 1)  # Game.signoff_round, as the PIN form carries it
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
@@ -43,7 +43,7 @@ def _seat_cards(state: services.signoff.GameSignOff, errors: dict[int, str]) -> 
 def staff_signoff(request: HttpRequest, pk: int) -> HttpResponse:
     """The scorer's phone after the last hand: the result, each seat's answer,
     a PIN form per seat still to answer, and the seat's QR code."""
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     errors: dict[int, str] = {}
     status = 200
     if request.method == "POST":
@@ -88,7 +88,7 @@ def _seat_param(value: str | None) -> int:
 @staff_required
 def resolve(request: HttpRequest, pk: int, signoff_pk: int) -> HttpResponse:
     """The referee accepts the result over a dispute (POST only)."""
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     row = get_object_or_404(SignOff, pk=signoff_pk, game=game)

@@ -1,7 +1,7 @@
 """Staff entry: start a game, enter and fix its hands, finish it, penalties.
 
-Every view first asks ``series_for_scorer`` or ``_game_for`` whether the login may
-score the series (its ``scorers``, or a superuser): anyone else gets 403,
+Every view first asks ``series_for_scorer`` or ``game_for`` (``league.views.access``)
+whether the login may score the series (its ``scorers``, or a superuser): anyone else gets 403,
 never a form. Views are thin: a form validates, one service writes, and the
 page redirects; what a hand pays is always computed by ``scoring`` through
 ``services.preview_hand``.
@@ -9,15 +9,12 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 
 from __future__ import annotations
 
-import functools
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -29,26 +26,9 @@ from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, Sta
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.terms import refusal
+from league.views.access import game_for, series_for_scorer, staff_required
 from league.views.series import int_param
 from scoring import game as sg
-
-_to_login = login_required(login_url="login")
-
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A login, or the login page; the game page's script (it sends
-    ``X-Tenbou-Entry``) gets a 401 it can read instead of a redirect, so it asks
-    for the password in place and sends the entry again: nothing typed is lost."""
-    redirecting = _to_login(view)
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated and request.headers.get("X-Tenbou-Entry"):
-            body = {"error": {"code": "login_required", "message": "Your login has expired: enter your password."}}
-            return JsonResponse(body, status=401)
-        return redirecting(request, *args, **kwargs)
-
-    return wrapped
 
 ENDED_BY = {
     sg.EndReason.ALL_LAST: gettext_lazy("the last hand passed the deal"),
@@ -74,33 +54,13 @@ def ended_by(game: Game, reason: sg.EndReason | None) -> str:
 
 LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
 
-# -- who may score ---------------------------------------------------------------
-
-
-def can_score(user: Any, series: Series) -> bool:
-    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists())
-
-
-def series_for_scorer(request: HttpRequest, slug: str) -> Series:
-    series = get_object_or_404(Series, slug=slug)
-    if not can_score(request.user, series):
-        raise PermissionDenied("You do not score this series.")
-    return series
-
-
-def _game_for(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
-    if not can_score(request.user, game.series):
-        raise PermissionDenied("You do not score this series.")
-    return game
+# -- lists -------------------------------------------------------------------------------
 
 
 def _scored_series(user: Any) -> Any:
     qs = Series.objects.all() if user.is_superuser else Series.objects.filter(scorers=user)
     return qs.order_by("-start_date", "name")
 
-
-# -- lists ---------------------------------------------------------------------------
 
 
 @staff_required
@@ -152,21 +112,21 @@ def start_game(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def game(request: HttpRequest, pk: int) -> HttpResponse:
     """The game as it stands, its hands, and the form for the next hand."""
-    return _hand_entry(request, _game_for(request, pk))
+    return _hand_entry(request, game_for(request, pk))
 
 
 @staff_required
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
     is gone (another scorer undid it) gets the conflict page, not a 404."""
-    return _hand_entry(request, _game_for(request, pk), editing=number)
+    return _hand_entry(request, game_for(request, pk), editing=number)
 
 
 @staff_required
 def preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The live preview: an HTML fragment saying what the posted hand pays,
     or that the form was built on an older state of the game."""
-    game = _game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
+    game = game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     editing = int_param(request.POST.get("editing"))
@@ -198,7 +158,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
             try:
-                return _save(request, game, form, editing)
+                return _save(request, now, form, editing)
             except services.AlreadySaved as err:
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
@@ -232,13 +192,13 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     return render(request, "league/staff_game.html", ctx)
 
 
-def _save(request: HttpRequest, game: Game, form: HandForm, editing: int | None) -> HttpResponse:
-    hand = form.hand
+def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int | None) -> HttpResponse:
+    game, hand = now.game, form.hand
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     number = editing or form.cleaned_data["number"]
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state)
+                             key=key, state=state, players=now.players)
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
@@ -273,7 +233,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
     tap). Nothing was saved. The scorer's input and the game as it is now,
     side by side; taking the entry on is a deliberate step, never a ready Save."""
     game.refresh_from_db()
-    now = entry.read_game(game)  # read again: a refused save may have met a newer game than the form's
+    now = entry.read_game(game, fresh=True)  # a refused save may have met a newer game than the form's
     names = now.names
     posted = int_param(request.POST.get("number")) if request.method == "POST" else None
     mine = ""
@@ -366,7 +326,7 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "results": _results(game, replayed, names),
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
-        "penalties": list(game.penalties.filter(cancelled_at=None)),
+        "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
         "history": list(game.audit.all()[:12]),
         **extra,
     }
@@ -389,7 +349,7 @@ def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict
 
 @staff_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     last = game.hands.order_by("-number").prefetch_related("wins").first()
     _number, state = services.entry_state(game)
     if request.method == "POST":
@@ -419,7 +379,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back a staff end (early or agari-yame): its own audited action,
     never the undo of a hand that was really played."""
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
@@ -440,7 +400,7 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     form = FinishForm(request.POST or None, rules=game.ruleset())
     if request.method == "POST" and form.is_valid():
         try:
@@ -461,7 +421,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     names = seat_names(game)
     form = FinalScoresForm(request.POST or None, names=names)
     if request.method == "POST" and form.is_valid():
@@ -483,7 +443,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def penalties(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     names = seat_names(game)
     form = PenaltyForm(request.POST or None, names=names)
     if request.method == "POST" and form.is_valid():
@@ -502,7 +462,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpResponse:
-    game = _game_for(request, pk)
+    game = game_for(request, pk)
     penalty = get_object_or_404(Penalty, pk=penalty_pk, game=game)
     if request.method == "POST":
         try:

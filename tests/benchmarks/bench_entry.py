@@ -40,7 +40,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+# --code DIR measures another copy of the project (``git archive`` of main into
+# a temporary directory) with this same script: before and after in one run.
+ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
 sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repository's root
 
 
@@ -96,11 +98,13 @@ class Bench:
     def __init__(self) -> None:
         from django.test import Client
 
-        from tests.factories import make_players, make_scorer, make_series
+        from tests.factories import make_scorer, make_series
 
         run = uuid.uuid4().hex[:8]  # a PostgreSQL scratch database may hold earlier runs
         self.series = make_series(slug=f"bench-entry-{run}")
-        self.players = make_players(4)
+        from league.models import Player
+
+        self.players = [Player.objects.create(name=f"Bench {run} {i}") for i in range(4)]
         user = make_scorer(self.series, username=f"bench-scorer-{run}")
         self.client = Client()
         self.client.force_login(user)
@@ -121,7 +125,8 @@ class Bench:
         if self.game.is_finished:
             self.game = self._new_game()
         url = reverse("staff-game", args=[self.game.pk])
-        page_ms, page = _cpu(lambda: self.client.get(url, {"hand": self.game.next_hand_number()}), "page")
+        came_for = {"hand": self.game.next_hand_number()}  # the address the save answered: not the server's work
+        page_ms, page = _cpu(lambda: self.client.get(url, came_for), "page")
         assert page.status_code == 200, page.status_code
         html = page.content.decode()
         data = {**_hidden(html), **_hand(self.step)}
@@ -165,11 +170,8 @@ def _weights(bench: Bench) -> dict[str, int]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hands", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+def measure(hands: int, rounds: int) -> dict[str, Any]:
+    """Best median CPU ms per request, median wall ms, and the bytes."""
     with tempfile.TemporaryDirectory(prefix="bench-entry-") as tmp:
         _setup(tmp)
         from django.db import connection
@@ -180,26 +182,82 @@ def main() -> None:
         WALL.clear()
         best: dict[str, float] = {}
         last: dict[str, Any] = {}
-        for _ in range(args.rounds):
-            runs = [bench.hand() for _ in range(args.hands)]
+        for _ in range(rounds):
+            runs = [bench.hand() for _ in range(hands)]
             medians = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-            for k in ("page", "preview", "save", "healthz", "healthz_in"):
+            for k in REQUESTS:
                 best[k] = min(best.get(k, float("inf")), medians[k])
             last = medians
         weights = _weights(bench)
-    hz = best["healthz"]
-    total = best["page"] + best["preview"] + best["save"]
-    print(f"database: {connection.vendor}; {args.hands} hands x {args.rounds} rounds, best median CPU ms")
-    wall = {k: statistics.median(v) for k, v in WALL.items()}
-    print(f"{'request':<22}{'ms':>8}{'x /healthz':>12}{'wall ms':>10}{'x /healthz':>12}")
-    for name, key in (("/healthz", "healthz"), ("/healthz logged in", "healthz_in"), ("staff page GET", "page"), ("live preview", "preview"),
-                      ("save", "save")):
-        print(f"{name:<22}{best[key]:>8.2f}{best[key] / hz:>12.1f}{wall[key]:>10.2f}{wall[key] / wall['healthz']:>12.1f}")
+    return {"vendor": connection.vendor, "cpu": best, "wall": {k: statistics.median(v) for k, v in WALL.items()},
+            "weights": weights, "per_hand": int(last["page_bytes"] + last["preview_bytes"] + last["save_bytes"])}
+
+
+REQUESTS = ("healthz", "healthz_in", "page", "preview", "save")
+NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "page": "staff page GET",
+         "preview": "live preview", "save": "save"}
+
+
+def _child(code: Path, hands: int) -> dict[str, Any]:
+    import json
+    import subprocess
+
+    env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
+    out = subprocess.run([sys.executable, __file__, "--hands", str(hands), "--rounds", "1", "--json"],
+                         env=env, check=True, capture_output=True, text=True, cwd=code)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def _table(label: str, m: dict[str, Any]) -> None:
+    cpu, wall = m["cpu"], m["wall"]
+    hz, hz_in = cpu["healthz"], cpu["healthz_in"]
+    print(f"-- {label} ({m['vendor']})")
+    print(f"{'request':<22}{'CPU ms':>8}{'x bare':>8}{'x login':>9}{'wall ms':>9}{'x bare':>8}")
+    for key in REQUESTS:
+        print(f"{NAMES[key]:<22}{cpu[key]:>8.2f}{cpu[key] / hz:>8.1f}{cpu[key] / hz_in:>9.1f}"
+              f"{wall[key]:>9.2f}{wall[key] / wall['healthz']:>8.1f}")
+    total = cpu["page"] + cpu["preview"] + cpu["save"]
     wall_total = wall["page"] + wall["preview"] + wall["save"]
-    print(f"{'one hand':<22}{total:>8.2f}{total / hz:>12.1f}{wall_total:>10.2f}{wall_total / wall['healthz']:>12.1f}")
-    per_hand = int(last["page_bytes"] + last["preview_bytes"] + last["save_bytes"])
-    print("staff page bytes: " + ", ".join(f"{k} {v:,}" for k, v in weights.items()))
-    print(f"one hand's responses (page + preview + save), static files aside: {per_hand:,} bytes")
+    print(f"{'one hand':<22}{total:>8.2f}{total / hz:>8.1f}{total / hz_in:>9.1f}"
+          f"{wall_total:>9.2f}{wall_total / wall['healthz']:>8.1f}")
+    print("staff page bytes: " + ", ".join(f"{k} {v:,}" for k, v in m["weights"].items()))
+    print(f"one hand's responses (page + preview + save), static files aside: {m['per_hand']:,} bytes")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="one line of JSON (what --before reads)")
+    parser.add_argument("--before", type=Path, help="a copy of the code before (git archive main | tar -x -C DIR): "
+                        "each round measures it and this tree one after the other, in fresh processes")
+    args = parser.parse_args()
+    if args.before:
+        import json
+
+        here = Path(__file__).resolve().parents[2]
+        both: dict[str, dict[str, Any]] = {}
+        for _ in range(args.rounds):
+            for label, code in (("before", args.before.resolve()), ("after", here)):
+                m = _child(code, args.hands)
+                kept = both.setdefault(label, m)
+                for k in REQUESTS:  # the best median of the rounds, each request on its own
+                    kept["cpu"][k] = min(kept["cpu"][k], m["cpu"][k])
+        print(f"{args.hands} hands x {args.rounds} rounds, best median CPU ms; load average "
+              + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        for label, m in both.items():
+            _table(label, m)
+        print(json.dumps(both))
+        return
+    m = measure(args.hands, args.rounds)
+    if args.json:
+        import json
+
+        print(json.dumps(m))
+        return
+    print(f"{args.hands} hands x {args.rounds} rounds, best median CPU ms; load average "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    _table("this tree", m)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,13 @@ scorer's game page and a spectator's poll, the errors, and the same requests
 with no load first (one scorer, one spectator), in the same run.
 
     python tests/benchmarks/bench_event_load.py [--seconds 90] [--scorers 50] [--spectators 500] [--workers 4]
+        [--pause 2 6]
+
+A real table's pace (issue 28): ``--scorers 64 --spectators 1000 --pause 20 60``
+(a hand per table every 20-60 s). Beside the figures: the save's p99 against
+its unloaded p99, the CPU each part used during the loaded phase (the clients
+in this process, gunicorn's workers, PostgreSQL, Redis) as a share of the
+machine's cores, and the load average.
 
 The script starts its own throwaway PostgreSQL cluster and Redis on random
 loopback ports (as .ci/run does; PostgreSQL's tools need root, run as the
@@ -46,6 +53,32 @@ sys.path.insert(0, str(REPO))
 from tests.smoke.production_smoke import fields_of  # noqa: E402
 
 PY = sys.executable
+PIDS: dict[str, int] = {}  # the servers' main processes, for their CPU (cpu_of)
+CLOCK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds of a server: its process, the children it has reaped, and
+    those still running (gunicorn's workers, PostgreSQL's backends)."""
+    try:
+        st = _stat(pid)
+    except OSError:
+        return 0.0
+    total = sum(int(x) for x in st[11:15])  # utime, stime, cutime, cstime
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                child = _stat(int(entry))
+            except OSError:
+                continue
+            if int(child[1]) == pid:
+                total += int(child[11]) + int(child[12])
+    return total / CLOCK
 PASSWORD = "load-test passphrase 7"
 DIGEST = re.compile(r'data-digest="([^"]+)"')
 
@@ -74,6 +107,8 @@ def postgres(port: int | None = None) -> Iterator[str]:
         as_postgres(f"{pgbin}/pg_ctl", "-D", data, "-l", f"{tmp}/log", "-w", "-o",
                     f"-c listen_addresses=127.0.0.1 -p {port} -k {tmp} -c fsync=off -c max_connections=200", "start")
         as_postgres(f"{pgbin}/createdb", "-h", "127.0.0.1", "-p", str(port), "tenbou_load")
+        with open(f"{data}/postmaster.pid") as f:
+            PIDS["PostgreSQL"] = int(f.readline())
         yield f"postgres://postgres@127.0.0.1:{port}/tenbou_load"
     finally:
         subprocess.run(["runuser", "-u", "postgres", "--", f"{pgbin}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"],
@@ -86,6 +121,7 @@ def redis(port: int | None = None) -> Iterator[str]:
     port = port or free_port()
     server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    PIDS["Redis"] = server.pid
     try:
         for _ in range(50):
             with socket.socket() as s:
@@ -104,6 +140,7 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
     port = free_port()
     server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}",
                                "--workers", str(workers), "--log-level", "warning"], cwd=REPO, env=env)
+    PIDS["gunicorn"] = server.pid
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):
@@ -288,6 +325,8 @@ def main() -> None:
     parser.add_argument("--scorers", type=int, default=50)
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (README's production command: 4)")
+    parser.add_argument("--pause", type=float, nargs=2, default=(2.0, 6.0), metavar=("MIN", "MAX"),
+                        help="seconds between a scorer's hands (a real table: 20 60)")
     args = parser.parse_args()
 
     with postgres() as database_url, redis() as cache_url:
@@ -306,11 +345,24 @@ def main() -> None:
             idle = asyncio.run(run_phase(base, games[args.scorers:], 1, 1, 120, (0.2, 0.2), hands=12, polls=40))
             report("no load: one scorer (12 hands), one spectator (40 polls, 0.5 s apart)", idle)
             started = time.monotonic()
-            loaded = asyncio.run(run_phase(base, games, args.scorers, args.spectators, args.seconds, (2.0, 6.0)))
+            cpu_before = {name: cpu_of(pid) for name, pid in PIDS.items()}
+            clients_before = time.process_time()
+            loaded = asyncio.run(run_phase(base, games, args.scorers, args.spectators, args.seconds,
+                                           tuple(args.pause)))
             took = time.monotonic() - started
+            used = {"clients (this process)": time.process_time() - clients_before,
+                    **{name: cpu_of(pid) - cpu_before[name] for name, pid in PIDS.items()}}
+            load = os.getloadavg()
             saves = len(loaded.times["save"]) - loaded.errors.get("save", 0)
-            report(f"under load: {args.scorers} scorers (a hand every 2-6 s), {args.spectators} spectators "
-                   f"(a poll every 30 s), {took:.0f} s: {saves} hands saved", loaded)
+            report(f"under load: {args.scorers} scorers (a hand every {args.pause[0]:g}-{args.pause[1]:g} s), "
+                   f"{args.spectators} spectators (a poll every 30 s), {took:.0f} s: {saves} hands saved", loaded)
+            cores = os.cpu_count() or 1
+            print("  CPU during the loaded phase, share of the machine's {} cores: {}".format(
+                cores, ", ".join(f"{name} {100 * sec / (took * cores):.0f}%" for name, sec in used.items())))
+            print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in load))
+            if idle.times["save"] and loaded.times["save"]:
+                ratio = percentile(loaded.times["save"], 99) / percentile(idle.times["save"], 99)
+                print(f"  save: p99 {ratio:.1f}x the unloaded p99")
             for kind in KINDS:
                 if idle.times[kind] and loaded.times[kind]:
                     ratio = percentile(loaded.times[kind], 50) / percentile(idle.times[kind], 50)

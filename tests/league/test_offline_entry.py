@@ -9,10 +9,13 @@ tests/browser/test_offline_engine.py.
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +23,10 @@ from django import forms
 from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from league import offline, services
-from league.entry.fields import EMPTY, clean_one, field_specs
+from league.entry.fields import BOOKKEEPING, EMPTY, clean_one, field_specs
 from league.entry.phone import price
 from league.forms import HandForm
 from league.models import Game
@@ -34,24 +38,57 @@ from tests.offline.games import random_game
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
+
 KINDS = {forms.TypedChoiceField: "int_choice", forms.MultipleChoiceField: "multi", forms.ChoiceField: "choice",
          forms.IntegerField: "int", forms.BooleanField: "bool", forms.CharField: "text"}
+WIDGETS = {forms.RadioSelect: "radio", forms.CheckboxSelectMultiple: "checkboxes", forms.HiddenInput: "hidden",
+           forms.NumberInput: "number", forms.CheckboxInput: "checkbox", forms.TextInput: "text"}
 
 
 def _kind(field: forms.Field) -> str:
     return next(kind for cls, kind in KINDS.items() if isinstance(field, cls))
 
 
+def _widget(field: forms.Field) -> str:
+    return next(name for cls, name in WIDGETS.items() if type(field.widget) is cls)
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_the_phone_reads_the_fields_the_server_form_has(preset):
+def test_the_form_the_page_and_the_phone_all_read_the_one_field_table(preset):
+    """One table of the hand form's fields (``league.entry.fields``): the
+    Django form is built from it, the page gives the script its JSON, and
+    the phone's Python is the same module."""
     game = make_game(make_series(preset))
     form = HandForm(game=game, names=["E", "S", "W", "N"], state=sg.TableState(0, 0, 0, 0, (25000,) * 4), number=1)
-    theirs = [(name, _kind(f), tuple(str(v) for v, _ in getattr(f, "choices", ())), f.required,
-               getattr(f, "max_length", None), getattr(f, "min_value", None), getattr(f, "max_value", None))
-              for name, f in form.fields.items() if name not in ("number", "state", "key")]
-    ours = [(s.name, s.kind, s.choices, s.required, s.max_length, s.min_value, s.max_value)
-            for s in field_specs(game.ruleset())]
-    assert ours == theirs
+    table = field_specs(game.ruleset(), bookkeeping=True)
+    built = [(name, _kind(f), tuple(str(v) for v, _ in getattr(f, "choices", ())), f.required,
+              getattr(f, "max_length", None), getattr(f, "min_value", None), getattr(f, "max_value", None),
+              str(f.label or ""), str(f.help_text), _widget(f)) for name, f in form.fields.items()]
+    assert built == [(s.name, s.kind, s.choices, s.required, s.max_length, s.min_value, s.max_value, s.label,
+                      s.help, s.widget) for s in table]
+    assert [s.name for s in field_specs(game.ruleset())] == [n for n in form.fields if n not in BOOKKEEPING]
+    # The page's script reads which fields post several values from the table's JSON.
+    block = re.search(r'<script id="hand-fields" type="application/json">(.*?)</script>', str(form.fields_script()))
+    assert json.loads(block[1]) == {"multi": [s.name for s in table if s.kind == "multi"]}
+    # The phone's engine is this very module, zipped.
+    with zipfile.ZipFile(io.BytesIO(offline.engine_zip().data)) as zf:
+        assert zf.read("league/entry/fields.py") == (ROOT / "league/entry/fields.py").read_bytes()
+
+
+def test_the_offline_engine_keeps_no_list_of_fields_of_its_own():
+    script = (ROOT / "league/static/league/engine.js").read_text()
+    assert 'getElementById("hand-fields")' in script
+    for name in ("winners", "tenpai", "riichi", "yakuman", "flags"):
+        assert name not in script, name
+
+
+def test_the_table_names_its_words_for_the_catalogue():
+    # The labels are msgids: each is in the Japanese catalogue (the page speaks Japanese).
+    with translation.override("ja"):
+        for spec in field_specs(PRESETS["ari-ari"]):
+            for msgid in (spec.label, spec.help):
+                assert not msgid or translation.gettext(msgid) != msgid, msgid
 
 
 @pytest.mark.parametrize("preset", ["ari-ari", "wrc-2022"])

@@ -17,8 +17,6 @@
   "use strict";
 
   var BASE = "/staff/offline/";
-  // Fields the form posts as several values (checkboxes): always arrays here.
-  var MULTI = /^(winners|tenpai|nagashi|riichi|(yakuman|yaku|flags)_[0-3])$/;
   var info = null;
   var loading = null;
 
@@ -72,11 +70,22 @@
     return loading.then(function () {});
   }
 
+  // Fields the form posts as several values (checkboxes) are always arrays here.
+  // Which they are is the one field table's (league/entry/fields.py), given in
+  // the page as #hand-fields; without it a name posted twice is an array, and
+  // one ticked box goes bare, which the phone's Python reads as a list too.
+  function multiOf(doc) {
+    var block = doc && doc.getElementById("hand-fields"), names = {};
+    if (block) JSON.parse(block.textContent).multi.forEach(function (n) { names[n] = true; });
+    return names;
+  }
+
   function fieldsOf(form) {
-    var out = {};
+    var out = {}, multi = multiOf(form.ownerDocument);
     new FormData(form).forEach(function (value, name) {
       if (typeof value !== "string") return;
-      if (MULTI.test(name)) (out[name] = out[name] || []).push(value);
+      if (multi[name] || Array.isArray(out[name])) (out[name] = out[name] || []).push(value);
+      else if (name in out) out[name] = [out[name], value];
       else out[name] = value;
     });
     return out;

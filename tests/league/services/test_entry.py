@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from league import services
+from league import services, versions
 from league.forms import seat_names
 from league.models import Game
 from league.services import entry
@@ -43,6 +43,92 @@ def test_read_game_reads_the_hands_once_and_replays_them() -> None:
     assert now.names == seat_names(game)
     assert now.table_state(3) == now.replayed.next
     assert now.table_state(2) == now.replayed.hands[1].start
+
+
+def test_a_second_read_of_an_unchanged_game_runs_no_query() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    first = entry.read_game(game)
+    with CaptureQueriesContext(connection) as again:
+        second = entry.read_game(game)
+    assert again.captured_queries == []
+    assert (second.state, second.replayed, second.names) == (first.state, first.replayed, first.names)
+    assert second.game is game  # the request's own row, not a copy from the cache
+
+
+def test_a_game_read_in_english_is_named_in_japanese_for_a_japanese_reader() -> None:
+    game = make_game()
+    with translation.override("en"):
+        english = entry.read_game(game).names
+    with translation.override("ja"):
+        japanese = entry.read_game(game).names
+        assert japanese == seat_names(game)
+    assert english[0].startswith("East ") and japanese[0].startswith("東 ")
+
+
+def test_a_change_through_any_service_is_read_at_once() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    entry.read_game(game)
+    services.add_penalty(game=game, seat=2, points=-20000, reason="late")
+    assert entry.read_game(game).record.penalties == game.record().penalties
+    services.record_hand(game=game, number=2, hand=draw(0, 1))
+    now = entry.read_game(game)
+    assert (now.next_number, now.state) == services.entry_state(game)
+
+
+def test_a_change_of_the_game_row_outside_the_services_is_read_at_once() -> None:
+    # The admin may change a game's columns without a service (and so without
+    # moving the series' stamp): the columns the record is built from are in the key.
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    before = entry.read_game(game)
+    game.rules = {"preset": game.ruleset().to_spec()["preset"], "overrides": {"uma": [20000, 10000, -10000, -20000]}}
+    game.save(update_fields=["rules"])
+    after = entry.read_game(game)
+    assert after.record.rules.uma == (20000, 10000, -10000, -20000) != before.record.rules.uma
+
+
+def test_the_page_after_a_save_reads_what_the_save_held(django_capture_on_commit_callbacks) -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    now = entry.read_game(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        entry.save_entry(game=game, number=2, hand=tsumo(2, 3, 30), editing=False, players=now.players)
+    game = Game.objects.select_related("series").get(pk=game.pk)
+    with CaptureQueriesContext(connection) as after:
+        kept = entry.read_game(game)
+    assert after.captured_queries == []
+    fresh = entry.read_game(game, fresh=True)
+    assert (kept.state, kept.inputs, kept.record, kept.replayed, kept.names) == (
+        fresh.state, fresh.inputs, fresh.record, fresh.replayed, fresh.names)
+    assert [r.number for r in kept.rows] == [1, 2]
+
+
+def test_a_save_followed_by_another_change_keeps_nothing(django_capture_on_commit_callbacks) -> None:
+    # Another process published a change of the series after the save's own
+    # stamp: what the save held may not be the game's state any more, and is
+    # not kept under the new stamp.
+    game = make_game()
+    now = entry.read_game(game)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        entry.save_entry(game=game, number=1, hand=tsumo(2, 3, 30), editing=False, players=now.players)
+    for callback in callbacks[:-1]:  # the save's own publication, not yet what it held
+        callback()
+    versions.store().set_many({f"stamp-{game.series_id}": "0123456789abcdef:1"})  # another process's
+    callbacks[-1]()
+    with CaptureQueriesContext(connection) as after:
+        entry.read_game(Game.objects.select_related("series").get(pk=game.pk))
+    assert len(after.captured_queries) == 5  # the game row, then the hands, wins, penalties and seats
+
+
+def test_the_conflict_page_reads_the_database_whatever_the_cache_holds() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    entry.read_game(game)
+    with CaptureQueriesContext(connection) as fresh:
+        entry.read_game(game, fresh=True)
+    assert len(fresh.captured_queries) == 4
 
 
 def test_the_preview_runs_no_query_and_prices_as_the_save() -> None:
