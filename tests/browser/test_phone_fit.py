@@ -63,6 +63,18 @@ def fits(page: Page, state: str) -> None:
     assert not small, (state, small)
 
 
+def uncovered(page: Page, state: str) -> None:
+    """The header's links, the breadcrumbs and "Log out" are what a tap at their centre reaches."""
+    page.evaluate("window.scrollTo(0, 0)")
+    covered = page.evaluate("""() => [...document.querySelectorAll('.site-header a, .site-header button, .crumbs a, .crumbs button')]
+        .filter(e => e.checkVisibility()).filter(e => {
+          const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          return !(hit && (hit === e || e.contains(hit)));
+        }).map(e => e.textContent.trim())""")
+    assert covered == [], (state, covered)
+
+
 def names_whole(page: Page, state: str) -> None:
     """Each seat's name in the score boxes whole: no ellipsis, nothing cut off."""
     cut = page.evaluate("""() => [...document.querySelectorAll('.state .scores .name')]
@@ -108,10 +120,27 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
         page.context.set_offline(True)
         expect(page.locator(".offline-banner")).to_be_visible()
         fits(page, f"{lang} {zoom}% offline")
+        uncovered(page, f"{lang} {zoom}% offline")
         shot(f"{zoom}-offline")
         page.context.set_offline(False)
         page.goto(url)
         page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+
+    # A priced hand: the save bar says what each seat pays, with no stray separator, and one
+    # tap on that line brings the full preview into view.
+    page.evaluate("document.documentElement.style.fontSize = ''")
+    tap(page, "outcome", "tsumo")
+    tap(page, "winner", 1)
+    tap(page, "han_1", 2)
+    tap(page, "fu_1", 30)
+    status = page.locator("#save-status")
+    expect(status).to_contain_text("+2,000")
+    line = " ".join(status.inner_text().split())
+    assert line.count("-1,000") == 1 and line.count("-500") == 2 and not line.endswith("·"), line
+    fits(page, f"{lang} priced")
+    status.locator("button").tap()
+    expect(page.locator("#preview h3")).to_be_in_viewport()
+    page.goto(url)
 
     # A stale form: another scorer saved hand 1 behind this page; the next preview says so.
     play(game, [draw(0)])
@@ -119,6 +148,7 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
         page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
         tap(page, "outcome", "draw" if zoom == "100" else "chombo")
         expect(page.locator("[data-stale]")).to_be_attached()
+        expect(page.locator("#save-status button")).not_to_be_empty()  # the bar says so, not only the box below
         fits(page, f"{lang} {zoom}% stale")
         shot(f"{zoom}-stale")
 

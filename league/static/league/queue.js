@@ -90,8 +90,12 @@
   var banner = el("div", "offline-banner");
   banner.setAttribute("role", "status");
   banner.hidden = true;
-  var main = document.querySelector("main");
-  if (main) main.insertBefore(banner, main.firstChild);
+  // In the save bar when there is one (at the bottom of the screen, where nothing is
+  // tapped through it), else at the top of the page's content: never over the header,
+  // the breadcrumbs or "Log out".
+  var main = document.querySelector("main"), bar = document.querySelector(".savebar");
+  if (bar) bar.insertBefore(banner, bar.firstChild);
+  else if (main) main.insertBefore(banner, main.firstChild);
   function showBanner() {
     var n = store ? store.ops.length : 0;
     var text = "";
@@ -102,6 +106,7 @@
     else if (n) text = W.n("banner_sending", n);
     banner.textContent = text;
     banner.hidden = !text;
+    document.body.classList.toggle("banner-on", !!text);
     document.body.classList.toggle("queue-mode", active());
   }
 
@@ -651,9 +656,11 @@
     prepare();
     sync();
   });
-  // A network that fails without the browser noticing: look again now and then.
+  // A network that fails without the browser noticing: try the first entry again every
+  // 3 seconds while some wait (one small request; a failure puts the page back offline),
+  // so the queue goes within seconds of the server answering again.
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
-    15000);
+    3000);
 
   window.TenbouQueue = {
     active: active,
