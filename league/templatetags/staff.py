@@ -40,6 +40,13 @@ register.filter("signed", delta)
 
 
 @register.filter
+def pay_summary(rows: list[dict[str, object]]) -> str:
+    """The save bar's line: each seat that pays or is paid, "East Alice -7,700 · South Bob +7,700",
+    the separator only between two seats (never a stray " ·" after a seat that pays nothing)."""
+    return " · ".join(f"{r['name']} {delta(r['delta'])}" for r in rows if r["delta"])
+
+
+@register.filter
 def sticks(n: int) -> str:
     if not n:
         return _("no sticks on the table")

@@ -158,15 +158,16 @@ def ready_for_offline(page: Page) -> None:
     info = page.evaluate("fetch('/staff/offline/engine.json').then(r => r.json())")
     assert info["available"], f"no offline engine: {info['notice']} (python manage.py fetch_offline_assets)"
     deadline = time.monotonic() + 60
-    script = """async () => {
+    # Every file engine.json lists (pyodide.js too: the last one kept may still be on its way).
+    script = """async (files) => {
       if (!navigator.serviceWorker.controller) return false;
       const cache = await caches.open((await caches.keys()).find(n => n.startsWith("tenbou-")) || "none");
       const kept = (await cache.keys()).map(r => new URL(r.url).pathname);
-      return kept.some(p => p.endsWith("pyodide.asm.wasm")) && kept.some(p => p.endsWith("offline.json"))
+      return files.every(f => kept.includes(f)) && kept.some(p => p.endsWith("offline.json"))
         && kept.some(p => p.endsWith("engine.json"))
         && kept.some(p => /^\\/staff\\/games\\/\\d+\\/$/.test(p));
     }"""
-    while not page.evaluate(script):
+    while not page.evaluate(script, info["files"]):
         assert time.monotonic() < deadline, "the service worker did not keep the page and the engine"
         page.wait_for_timeout(250)
 

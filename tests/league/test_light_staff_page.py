@@ -18,7 +18,10 @@ from tests.factories import draw, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
 
-BUDGET = 40_000  # bytes of the page, static files aside (the issue's figure)
+# Bytes of the page, static files aside: issue 28's 40,000, plus the words the page's
+# scripts write, which issue 30 moved into the page (a JSON block: 3.6 KB in English,
+# 4.9 KB in Japanese) so that they come in the page's language, offline too.
+BUDGET = 45_000
 
 
 def _rare(html: str) -> dict:
@@ -51,10 +54,11 @@ def test_the_page_stays_within_its_budget_late_in_a_game(as_scorer: Client, game
     response = as_scorer.get(reverse("staff-game", args=[game.pk]))
     assert response.status_code == 200 and f'<html lang="{language}">' in response.content.decode()
     assert len(response.content) <= BUDGET
-    # The last four hands are listed; all of them on request.
-    assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4
+    # The last four hands are listed; all of them on request; and (issue 30) the last hand's
+    # correction once more at the top of the page.
+    assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4 + 1
     full = as_scorer.get(reverse("staff-game", args=[game.pk]), {"all": "1"}).content.decode()
-    assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15
+    assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15 + 1
 
 
 def test_a_posted_form_has_every_chip_in_every_seat(as_scorer: Client, game: Game) -> None:

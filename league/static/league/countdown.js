@@ -6,6 +6,7 @@
 (function () {
   var script = document.currentScript;
   var timeUrl = script && script.getAttribute("data-time");
+  var up = script && script.getAttribute("data-up") || "";  // "Time is up", in the page's language
   var offset = 0; // the server's clock minus the browser's, in ms
   var bestTrip = Infinity;
   function pad(n) { return (n < 10 ? "0" : "") + n; }
@@ -14,7 +15,7 @@
     for (var i = 0; i < items.length; i++) {
       var el = items[i];
       var left = Math.floor((Date.parse(el.getAttribute("data-ends")) - (Date.now() + offset)) / 1000);
-      if (left <= 0) { el.textContent = el.getAttribute("data-up") || "Time is up"; el.classList.add("up"); }
+      if (left <= 0) { el.textContent = el.getAttribute("data-up") || up; el.classList.add("up"); }
       else { var h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
              el.textContent = (h ? h + ":" + pad(m) : m) + ":" + pad(s); el.classList.remove("up"); }
     }

@@ -10,15 +10,19 @@
                                              | {ok: false, errors: [{field, message, code}]}>
    TenbouEngine.apply(game, result)      -> the game after the priced hand is saved
 
-   `game` is /staff/games/<pk>/offline.json. Pyodide runs on the page's own
-   thread: pricing a hand takes milliseconds, and a page that owns its engine
-   needs no worker for the service worker to control. */
+   `game` is /staff/games/<pk>/offline.json. Pyodide runs in a Web Worker, this
+   same file started as one (/staff/offline/engine.js): loading it takes seconds of
+   CPU, which on the page's own thread froze the page while the network dropped.
+   The page keeps fieldsOf and apply (plain JavaScript); each price is a message
+   to the worker and its answer. Under Node (tests/offline/run_engine.cjs) the
+   file only defines TenbouEngine. */
 (function (root) {
   "use strict";
 
   var BASE = "/staff/offline/";
   var info = null;
   var loading = null;
+  var IN_WORKER = typeof document === "undefined" && typeof importScripts === "function";
 
   function engineInfo() {
     if (!info) {
@@ -32,16 +36,11 @@
   }
 
   function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = function () { reject(new Error("could not load " + src)); };
-      document.head.appendChild(s);
-    });
+    return new Promise(function (resolve) { importScripts(src); resolve(); });  // in the worker only
   }
 
-  function boot() {
+  // In the worker: Pyodide and the server's Python, loaded once.
+  function bootHere() {
     return engineInfo().then(function (meta) {
       if (!meta.available) throw new Error(meta.notice || "offline entry is unavailable");
       var runtime = BASE + "pyodide/";
@@ -60,6 +59,52 @@
       py.runPython("import sys; sys.path.insert(0, '/engine')\nfrom league.entry.phone import price_json");
       return py.globals.get("price_json");
     });
+  }
+
+  // On the page: the worker, started once; a price is a message and its answer.
+  function boot() {
+    return engineInfo().then(function (meta) {
+      if (!meta.available) throw new Error(meta.notice || "offline entry is unavailable");
+      var worker = new Worker(BASE + "engine.js"), asked = 0, waiting = {};
+      function ask(message) {
+        return new Promise(function (resolve, reject) {
+          message.id = ++asked;
+          waiting[message.id] = {resolve: resolve, reject: reject};
+          worker.postMessage(message);
+        });
+      }
+      worker.onmessage = function (e) {
+        var w = waiting[e.data.id];
+        delete waiting[e.data.id];
+        if (w && e.data.ok) w.resolve(e.data.answer);
+        else if (w) w.reject(new Error(e.data.error));
+      };
+      worker.onerror = function (e) {
+        Object.keys(waiting).forEach(function (id) { waiting[id].reject(new Error(e.message || "engine failed")); });
+        waiting = {};
+      };
+      return ask({op: "ready"}).then(function () {
+        return function (game, fields, n) { return ask({op: "price", game: game, fields: fields, number: n}); };
+      }, function (why) { worker.terminate(); throw why; });
+    });
+  }
+
+  // The worker's side: each message answered in turn, the engine loaded by the first.
+  if (IN_WORKER) {
+    var here = null;
+    root.onmessage = function (e) {
+      var m = e.data;
+      if (!here) {
+        here = bootHere();
+        here.catch(function () { here = null; });
+      }
+      here.then(function (priceJson) {
+        var answer = m.op === "price" ? priceJson(m.game, m.fields, m.number) : null;
+        root.postMessage({id: m.id, ok: true, answer: answer});
+      }).catch(function (why) {
+        root.postMessage({id: m.id, ok: false, error: String(why && why.message || why)});
+      });
+    };
   }
 
   function ready() {
@@ -95,8 +140,8 @@
     if (!loading) ready();
     return loading.then(function (priceJson) {
       var n = number == null ? game.number : number;
-      return JSON.parse(priceJson(JSON.stringify(game), JSON.stringify(fields), n));
-    });
+      return priceJson(JSON.stringify(game), JSON.stringify(fields), n);
+    }).then(JSON.parse);
   }
 
   function apply(game, result) {

@@ -42,7 +42,9 @@
           });
           box.setAttribute("data-live", fresh.getAttribute("data-live"));
           var stamp = document.getElementById("live-updated");
-          if (stamp) stamp.textContent = "Updated " + new Date().toLocaleTimeString();
+          if (stamp && window.TenbouWords) {  // the server's words, the page's language
+            stamp.textContent = TenbouWords.t("updated", {time: new Date().toLocaleTimeString(document.documentElement.lang)});
+          }
         }
       })
       .catch(function () {})

@@ -16,12 +16,13 @@
    An expired login: the server answers the page's requests with a 401, and
    the password is asked for here, in place; then the same request goes again.
    Without engine.js's files (engine.json says so) nothing is queued: the
-   page keeps an unsent hand on screen and sends it when the network is back. */
+   page keeps an unsent hand on screen and sends it when the network is back.
+   Every word it writes comes from the server, in the page's language (words.js). */
 (function () {
   var form = document.querySelector("form.hand-form");
   var page = document.querySelector("[data-game-url]");
-  if (!page || !window.fetch || !window.localStorage || !window.JSON) return;
-  var E = window.TenbouEngine;
+  if (!page || !window.fetch || !window.localStorage || !window.JSON || !window.TenbouWords) return;
+  var E = window.TenbouEngine, W = window.TenbouWords;
   var gameUrl = page.dataset.gameUrl, base = page.dataset.staffUrl, user = page.dataset.user;
   var storeKey = "tenbou.queue." + gameUrl;
   var canQueue = !!(E && localStorage.getItem("tenbou.engine") === "1");
@@ -51,9 +52,6 @@
   }
   function pts(n) { return n.toLocaleString("en-US"); }
   function signed(n) { return n > 0 ? "+" + pts(n) : pts(n); }
-  function roundName(label) {  // "E3" -> "East 3", as the server's round_name filter
-    return ({E: "East", S: "South", W: "West", N: "North"}[label.charAt(0)] || label.charAt(0)) + " " + label.slice(1);
-  }
 
   // -- the service worker, and the files it keeps for an offline reload --------------
   if ("serviceWorker" in navigator && base) {
@@ -92,20 +90,23 @@
   var banner = el("div", "offline-banner");
   banner.setAttribute("role", "status");
   banner.hidden = true;
-  var main = document.querySelector("main");
-  if (main) main.insertBefore(banner, main.firstChild);
+  // In the save bar when there is one (at the bottom of the screen, where nothing is
+  // tapped through it), else at the top of the page's content: never over the header,
+  // the breadcrumbs or "Log out".
+  var main = document.querySelector("main"), bar = document.querySelector(".savebar");
+  if (bar) bar.insertBefore(banner, bar.firstChild);
+  else if (main) main.insertBefore(banner, main.firstChild);
   function showBanner() {
     var n = store ? store.ops.length : 0;
-    var words = n === 1 ? "1 entry is" : n + " entries are";
     var text = "";
-    if (offline && engine === "loading") text = "No network. Getting this phone ready to price hands…";
-    else if (offline && canQueue) text = "No network. " + (n ? words + " on this phone, not yet saved; " :
-      "Go on entering hands: they are kept on this phone and ") + "sent when the network is back.";
-    else if (offline) text = "No network: a hand saved now stays on screen until the network is back.";
-    else if (store && store.stop) text = "Sending stopped: see below. " + words + " on this phone, not yet saved.";
-    else if (n) text = "Sending " + words.replace(" is", "").replace(" are", "") + " to the server…";
+    if (offline && engine === "loading") text = W.t("banner_loading");
+    else if (offline && canQueue) text = n ? W.n("banner_offline", n) : W.t("banner_offline_empty");
+    else if (offline) text = W.t("banner_no_engine");
+    else if (store && store.stop) text = W.n("banner_stopped", n);
+    else if (n) text = W.n("banner_sending", n);
     banner.textContent = text;
     banner.hidden = !text;
+    document.body.classList.toggle("banner-on", !!text);
     document.body.classList.toggle("queue-mode", active());
   }
 
@@ -119,15 +120,15 @@
     var where = document.querySelector(".state .where"), who = document.querySelector(".state .who");
     var after = store.table;
     if (after && after.round && where) {
-      where.textContent = roundName(after.round) + ", " + after.honba + " honba, " +
-        (after.riichi_sticks ? after.riichi_sticks + " stick" + (after.riichi_sticks === 1 ? "" : "s") + " on the table"
-          : "no sticks on the table");
+      where.textContent = W.where(after.round, after.honba, after.riichi_sticks);
     }
     if (after && after.dealer !== null && who) {
+      // The server's sentence with the dealer's name in bold where its {dealer} is.
+      var parts = W.t("hand_deals", {number: g.number}).split("{dealer}");
       who.textContent = "";
-      who.append("Hand " + g.number + " · ");
+      who.append(parts[0]);
       who.appendChild(el("strong", "", g.names[after.dealer]));
-      who.append(" deals");
+      who.append(parts.slice(1).join(""));
     }
     if (after) {
       document.querySelectorAll(".state .scores li").forEach(function (li, i) {
@@ -138,11 +139,12 @@
         if (tag) tag.hidden = i !== after.dealer;
       });
     }
-    if (form && !correcting) setEntry(g.number, g.state, "Hand " + g.number, "Save hand " + g.number);
+    if (form && !correcting) setEntry(g.number, g.state, W.t("hand_title", {number: g.number}),
+                                          W.t("save_hand", {number: g.number}));
     if (form) form.hidden = !!g.finished && !correcting;
     var over = document.getElementById("phone-over");
     if (g.finished && !over && form) {
-      over = el("p", "notice", "The game is over on this phone; it is saved when the queue is sent.");
+      over = el("p", "notice", W.t("phone_over"));
       over.id = "phone-over";
       form.parentNode.insertBefore(over, form);
     }
@@ -161,8 +163,8 @@
     if (!box) {
       box = el("section", "queued");
       box.id = "queued";
-      box.setAttribute("aria-label", "On this phone, not yet saved");
-      var hands = document.querySelector(".table-wrap[aria-label=Hands]") || document.querySelector("p.muted");
+      box.setAttribute("aria-label", W.t("queued_title"));
+      var hands = document.querySelector(".table-wrap:has(table.hands)") || document.querySelector("p.muted");
       var column = hands ? hands.parentNode : document.querySelector(".columns > div:last-child");
       if (!column) return;
       column.insertBefore(box, hands ? hands.nextSibling : null);
@@ -170,25 +172,30 @@
     box.textContent = "";
     if (!store || !store.ops.length) { box.hidden = true; return; }
     box.hidden = false;
-    box.appendChild(el("h3", "", "On this phone, not yet saved"));
+    box.appendChild(el("h3", "", W.t("queued_title")));
     var list = el("ol", "queue");
     store.ops.forEach(function (op) {
-      var li = el("li", op.kind === "correction" ? "op correction" : "op");
+      var li = el("li", "op");
+      li.classList.toggle("correction", op.kind === "correction");
       li.dataset.number = op.number;
-      li.appendChild(el("strong", "", (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number));
+      li.appendChild(el("strong", "", opName(op)));
       li.append(": " + op.summary + " ");
-      li.appendChild(el("span", "badge", "on this phone"));
+      li.appendChild(el("span", "badge", W.t("badge")));
       li.appendChild(el("span", "pay", op.lines.join("; ")));
       if (op.kind === "hand" && !store.stop) {
-        var fix = el("button", "fix", "Correct…");
+        var fix = el("button", "fix", W.t("correct"));
         fix.type = "button";
-        fix.setAttribute("aria-label", "Correct hand " + op.number);
+        fix.setAttribute("aria-label", W.t("correct_title", {number: op.number}));
         fix.addEventListener("click", function () { startCorrection(op); });
         li.appendChild(fix);
       }
       list.appendChild(li);
     });
     box.appendChild(list);
+  }
+
+  function opName(op) {
+    return W.t(op.kind === "correction" ? "queued_correction" : "queued_hand", {number: op.number});
   }
 
   // -- pricing and queueing on the phone --------------------------------------------------
@@ -204,7 +211,7 @@
     if (!result.ok) {
       var errs = el("div", "preview pending");
       errs.dataset.errors = "1";
-      errs.appendChild(el("p")).appendChild(el("strong", "", "Before it can be saved:"));
+      errs.appendChild(el("p")).appendChild(el("strong", "", W.t("before_saved")));
       var ul = el("ul", "errorlist");
       result.errors.forEach(function (e) {
         var li = el("li", "", e.message);
@@ -218,7 +225,7 @@
     var div = el("div", "preview phone");
     div.dataset.summary = result.payments.map(function (d, i) { return d ? store_names()[i] + " " + signed(d) : ""; })
       .filter(Boolean).join(" · ");
-    div.appendChild(el("h3", "", "Hand " + number + " pays (priced on this phone)"));
+    div.appendChild(el("h3", "", W.t("phone_pays", {number: number})));
     if (result.counted && result.counted.length) {
       var counted = el("ul", "counted");
       result.counted.forEach(function (l) { counted.appendChild(el("li", "", l)); });
@@ -299,8 +306,8 @@
       box.textContent = "";
       var status = document.getElementById("save-status");
       if (status) {
-        status.textContent = (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number +
-          ": on this phone, not yet saved.";
+        status.textContent = W.t(op.kind === "correction" ? "queued_status_correction" : "queued_status_hand",
+                                 {number: op.number});
       }
       endCorrection();
       nextEntry();
@@ -330,10 +337,10 @@
         else input.value = values[0];
       });
     });
-    setEntry(op.number, store.game.state, "Correct hand " + op.number, "Save correction");
+    setEntry(op.number, store.game.state, W.t("correct_title", {number: op.number}), W.t("save_correction"));
     var cancel = document.getElementById("cancel-correction");
     if (!cancel) {
-      cancel = el("button", "", "Cancel the correction");
+      cancel = el("button", "", W.t("cancel_correction"));
       cancel.type = "button";
       cancel.id = "cancel-correction";
       cancel.addEventListener("click", function () { endCorrection(); nextEntry(); render(); });
@@ -448,19 +455,16 @@
     var box = el("section", "stopped");
     box.id = "stopped";
     box.setAttribute("role", "alert");
-    var title = {conflict: "Not saved: the game changed on the server",
-                 price: "Not saved: the server prices this hand differently",
-                 refused: "Not saved: the server did not take this entry"}[stop.kind];
+    var title = W.t("stop_" + stop.kind);
     box.appendChild(el("h2", "", title));
     var sides = el("div", "conflict");
     var mine = el("section", "side mine");
-    mine.appendChild(el("h3", "", "On this phone"));
-    mine.appendChild(el("p", "", (op.kind === "correction" ? "Correction of hand " : "Hand ") + op.number + ": " +
-      op.summary + "."));
+    mine.appendChild(el("h3", "", W.t("on_phone")));
+    mine.appendChild(el("p", "", opName(op) + ": " + op.summary + "."));
     mine.appendChild(el("p", "", op.lines.join("; ")));
-    if (store.ops.length > 1) mine.appendChild(el("p", "muted", (store.ops.length - 1) + " more after it, kept."));
+    if (store.ops.length > 1) mine.appendChild(el("p", "muted", W.n("more_kept", store.ops.length - 1)));
     var theirs = el("section", "side now");
-    theirs.appendChild(el("h3", "", "On the server"));
+    theirs.appendChild(el("h3", "", W.t("on_server")));
     if (stop.kind === "price") {
       theirs.appendChild(el("p", "", store_names().map(function (n, i) { return n + " " + signed(stop.theirs[i]); })
         .join(" · ")));
@@ -488,15 +492,15 @@
       return b;
     }
     if (stop.kind === "price") {
-      button("Send it as the server prices it", "", function () { op.anyPrice = true; resume(); });
+      button(W.t("send_as_server"), "", function () { op.anyPrice = true; resume(); });
     } else if (op.kind === "hand") {
-      button("Keep mine as the next hand", "primary", function () { rebase(null); });
+      button(W.t("keep_mine"), "primary", function () { rebase(null); });
     }
-    var drop = button("Remove mine from this phone…", "danger", function () {
+    var drop = button(W.t("remove_mine"), "danger", function () {
       if (!drop.dataset.sure) {
         drop.dataset.sure = "1";
-        drop.textContent = "Tap again: remove " + (op.kind === "correction" ? "the correction of hand " : "hand ") +
-          op.number + " for good";
+        drop.textContent = W.t(op.kind === "correction" ? "remove_correction_again" : "remove_hand_again",
+                               {number: op.number});
         return;
       }
       rebase(op.id);
@@ -554,8 +558,8 @@
       });
     }).catch(function (why) {
       var box = document.getElementById("stopped");
-      var msg = why && why.errors ? "Hand " + why.op.number + " no longer fits the game: " +
-        why.errors.map(function (e) { return e.message; }).join(" ") : "The server could not be reached; try again.";
+      var msg = why && why.errors ? W.t("no_longer_fits", {number: why.op.number,
+        errors: why.errors.map(function (e) { return e.message; }).join(" ")}) : W.t("unreachable");
       if (box) box.appendChild(el("p", "notice", msg));
     });
   }
@@ -571,9 +575,9 @@
     showBanner();
     var box = el("section", "stopped");
     box.id = "stopped";
-    box.appendChild(el("h2", "", "Check the new numbers, then send"));
-    box.appendChild(el("p", "", "Your entries now follow the game as the server has it; each is priced again above."));
-    var send = el("button", "primary", "Send " + store.ops.length + (store.ops.length === 1 ? " entry" : " entries"));
+    box.appendChild(el("h2", "", W.t("review_title")));
+    box.appendChild(el("p", "", W.t("review_text")));
+    var send = el("button", "primary", W.n("send_entries", store.ops.length));
     send.type = "button";
     send.addEventListener("click", resume);
     box.appendChild(send);
@@ -587,9 +591,8 @@
     loggingIn = new Promise(function (resolve) {
       var box = el("form", "login-again notice");
       box.setAttribute("role", "alert");
-      box.appendChild(el("p", "", "Your login has expired. Enter the password for " + user +
-        " to go on: nothing you entered is lost."));
-      var label = el("label", "", "Password ");
+      box.appendChild(el("p", "", W.t("login_text", {user: user})));
+      var label = el("label", "", W.t("password") + " ");
       var input = el("input");
       input.type = "password";
       input.name = "password";
@@ -597,7 +600,7 @@
       input.id = "login-again-password";
       label.appendChild(input);
       box.appendChild(label);
-      var go = el("button", "primary", "Log in again");
+      var go = el("button", "primary", W.t("log_in_again"));
       go.type = "submit";
       box.appendChild(go);
       var said = el("p", "errorlist");
@@ -611,7 +614,7 @@
         fetch(base + "session/", {method: "POST", body: body, credentials: "same-origin"})
           .then(function (r) { return r.json().then(function (j) { return {ok: r.ok, j: j}; }); })
           .then(function (a) {
-            if (!a.ok) { said.textContent = a.j.error ? a.j.error.message : "Not logged in."; return; }
+            if (!a.ok) { said.textContent = a.j.error ? a.j.error.message : W.t("not_logged_in"); return; }
             document.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach(function (i) { i.value = a.j.csrf; });
             box.remove();
             var done = loggingIn;
@@ -619,7 +622,7 @@
             resolve();
             return done;
           })
-          .catch(function () { said.textContent = "No answer from the server: try again."; });
+          .catch(function () { said.textContent = W.t("no_answer"); });
       });
       (main || document.body).insertBefore(box, (main || document.body).firstChild);
       input.focus();
@@ -653,9 +656,11 @@
     prepare();
     sync();
   });
-  // A network that fails without the browser noticing: look again now and then.
+  // A network that fails without the browser noticing: try the first entry again every
+  // 3 seconds while some wait (one small request; a failure puts the page back offline),
+  // so the queue goes within seconds of the server answering again.
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
-    15000);
+    3000);
 
   window.TenbouQueue = {
     active: active,

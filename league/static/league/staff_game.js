@@ -7,10 +7,13 @@
    Without this script "Show what is paid", then Save, do the same.
    While there is no network (or hands wait to be sent), queue.js prices and
    keeps each hand on the phone instead (window.TenbouQueue); an expired login
-   is asked for there too, and the request then goes again. */
+   is asked for there too, and the request then goes again.
+   The save bar says what the hand pays, seat by seat, or what stops it (the
+   field in error, a stale form); tapping that line shows the full preview
+   or the error. Every word comes from the server (words.js). */
 (function () {
   var form = document.querySelector("form.hand-form");
-  if (!form || !window.fetch || !window.FormData) return;
+  if (!form || !window.fetch || !window.FormData || !window.TenbouWords) return;
   var box = document.getElementById("preview"), save = document.getElementById("save-button");
   var status = document.getElementById("save-status"), look = form.querySelector("button.look");
   var checked = form.querySelector("input[name=checked]"), key = form.querySelector("input[name=key]");
@@ -21,7 +24,46 @@
   save.hidden = false;
   if (look) look.hidden = true;
   form.classList.add("js");
-  var Q = window.TenbouQueue;
+  var Q = window.TenbouQueue, W = window.TenbouWords;
+  // The save bar's line: the payments seat by seat, or what stops the save and where it is.
+  // It is a button: one tap shows the full preview (or the error) below the form.
+  function say(text, target) {
+    status.textContent = "";
+    if (!text) return;
+    var go = document.createElement("button");
+    go.type = "button";
+    go.className = "say";
+    if (target === "pays") {
+      text.split(" · ").forEach(function (part) {
+        var span = document.createElement("span");
+        span.textContent = part;
+        go.appendChild(span);
+        go.append(" ");
+      });
+    } else go.textContent = text;
+    go.addEventListener("click", function () {
+      if (target === "errors") { tried = true; showErrors(); return; }
+      var at = target === "pays" ? box : box.querySelector("[data-stale], [data-errors]") || box;
+      at.scrollIntoView({block: "start", behavior: "smooth"});
+    });
+    status.appendChild(go);
+  }
+  // The first field in error, by its label: where the scorer must look.
+  function notReady() {
+    var li = box.querySelector("[data-field]"), input = li && form.querySelector('[name="' + li.dataset.field + '"]');
+    var field = input && input.closest(".field"), label = field && field.querySelector(".group-label, label");
+    var name = label ? label.textContent.trim() : "";
+    if (name && field.checkVisibility && field.checkVisibility()) say(W.t("not_ready_field", {field: name}), "errors");
+    else say(W.t("not_ready_below"), "errors");
+  }
+  function shown() {
+    var ok = box.querySelector("[data-summary]");
+    if (ok) say(ok.dataset.summary, "pays");
+    else if (box.querySelector("[data-stale]")) say(W.t("stale"), "stale");
+    else if (box.querySelector("[data-errors]")) notReady();
+    else say("");
+    return ok;
+  }
   function update() {
     var n = ++seq, body = new FormData(form);
     dirty = false;
@@ -32,7 +74,7 @@
         if (n !== seq) return pending;
         markErrors();
         checked.value = ok;
-        status.textContent = ok ? box.querySelector("[data-summary]").dataset.summary : "Not ready: see above.";
+        shown();
         form.classList.remove("loading");
         pending = null;
         return ok;
@@ -49,7 +91,7 @@
         markErrors();
         var ok = box.querySelector("[data-digest]");
         checked.value = ok ? ok.dataset.digest : "";
-        status.textContent = ok ? ok.dataset.summary : (box.querySelector("[data-errors]") ? "Not ready: see above." : "");
+        shown();
         form.classList.remove("loading");
         pending = null;
         return ok;
@@ -94,12 +136,12 @@
     sending = true;
     var body = new FormData(form);
     body.set("action", "save");
-    status.textContent = "Saving…";
+    say(W.t("saving"));
     fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) {
         if (r.status === 401 && Q) {
           sending = false;
-          status.textContent = "Not saved yet: your login expired. Enter your password at the top of the page.";
+          say(W.t("login_expired_save"));
           return Q.login().then(send);
         }
         return r.text().then(function (text) {
@@ -118,7 +160,7 @@
   }
   function unsent() {
     form.classList.add("unsent");
-    status.textContent = "Not sent: offline. Kept here; it is sent when the network is back.";
+    say(W.t("unsent"));
     if (!waiting) {
       waiting = true;
       window.addEventListener("online", function again() {
@@ -152,6 +194,6 @@
     }, function () { send(); });
   });
   if (form.querySelector("input[name=outcome]:checked")) update();
-  var shown = form.querySelector(".has-error");
-  if (shown) { tried = true; shown.scrollIntoView({block: "center"}); }
+  var marked = form.querySelector(".has-error");
+  if (marked) { tried = true; marked.scrollIntoView({block: "center"}); }
 })();

@@ -1,0 +1,31 @@
+/* The words the page's scripts show, in the page's language. The server renders
+   them once, as the JSON block #tenbou-words ({% script_words %},
+   league/script_words.py); a script never writes words of its own, it asks here:
+     TenbouWords.t("hand_title", {number: 5})     "Hand 5" / "第5局"
+     TenbouWords.n("banner_sending", 3)           the plural form for 3, {n} filled
+     TenbouWords.where("E3", 1, 2)                the state line, as the server's filters
+   A missing key gives "" (tests/league/test_script_words.py checks every key). */
+(function (root) {
+  "use strict";
+  var block = document.getElementById("tenbou-words"), words = {};
+  if (block) {
+    try { words = JSON.parse(block.textContent) || {}; } catch (e) { words = {}; }
+  }
+  function t(key, values) {
+    var text = words[key];
+    if (typeof text !== "string") return "";
+    return text.replace(/\{(\w+)\}/g, function (slot, name) {
+      return values && name in values ? String(values[name]) : slot;
+    });
+  }
+  function n(key, count, values) {
+    var all = Object.assign({n: count}, values || {});
+    return t(key + (count === 1 ? "_one" : "_many"), all);
+  }
+  function round(label) { return (words.rounds || {})[label] || label; }
+  function sticks(count) { return count ? n("sticks", count) : t("sticks_none"); }
+  function where(label, honba, riichiSticks) {
+    return round(label) + ", " + t("honba", {n: honba}) + ", " + sticks(riichiSticks);
+  }
+  root.TenbouWords = {t: t, n: n, round: round, sticks: sticks, where: where};
+})(window);

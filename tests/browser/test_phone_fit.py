@@ -1,0 +1,164 @@
+"""The hand form fits a 360 x 740 phone in English and Japanese (issue 30).
+
+Element boxes, not screenshots: the page is never wider than the screen, and
+the Save bar and its button lie wholly on screen in every state of the hand
+form (each outcome, one to three winners, errors shown, the offline banner,
+a stale form's notice), at the browser's own text size and at 130% (the
+reader's text size setting: the root font size, which every rem follows);
+every chip shown is a 44 x 44 tap target. The seats are named to be hard: a
+20-plus-character name and two players sharing their first letters, and each
+name is shown whole. Shots: ``artifacts/fit-<en|ja>-<100|130>-<state>-360.png``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+from playwright.sync_api import Browser, Page, expect
+
+from league.models import Game
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.phone import PHONE, phone_page, tap
+from tests.factories import draw, make_game, make_player, make_series, play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+NAMES = ("Tomás Ó Súilleabháin", "Aiko Tanaka", "Aiko Takahashi", "Bo")
+
+
+@pytest.fixture(params=["en", "ja"])
+def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    yield from phone_page(browser, locale=request.param)
+
+
+@pytest.fixture
+def game(db: None) -> Game:
+    series = make_series("ari-ari", slug="fit-night", name="Club night")
+    User.objects.create_user("referee", password="table-side-42")
+    series.scorers.add(User.objects.get(username="referee"))
+    return make_game(series, players=[make_player(n) for n in NAMES], table="3")
+
+
+def fits(page: Page, state: str) -> None:
+    """The page no wider than the screen; the Save bar and Save wholly on it, Save 44 px or more."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
+    for what in (".savebar", "#save-button"):
+        box = page.locator(what).bounding_box()
+        assert box is not None, (state, what)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, what, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (state, what, box)
+    save = page.locator("#save-button").bounding_box()
+    assert save and save["width"] >= 44 and save["height"] >= 44, (state, save)
+    # Every chip shown is a tap target of 44 x 44 or more, and shows its words whole.
+    small = page.evaluate("""() => [...document.querySelectorAll('.hand-form label.chip, .hand-form summary.chip')]
+        .filter(c => c.checkVisibility())
+        .map(c => [c.textContent.trim(), c.getBoundingClientRect(), c.scrollWidth > c.clientWidth + 1])
+        .filter(([t, r, cut]) => r.width < 44 || r.height < 44 || cut)
+        .map(([t, r, cut]) => `${t} ${r.width}x${r.height}${cut ? ' cut' : ''}`)""")
+    assert not small, (state, small)
+
+
+def uncovered(page: Page, state: str) -> None:
+    """The header's links, the breadcrumbs and "Log out" are what a tap at their centre reaches."""
+    page.evaluate("window.scrollTo(0, 0)")
+    covered = page.evaluate("""() => [...document.querySelectorAll('.site-header a, .site-header button, .crumbs a, .crumbs button')]
+        .filter(e => e.checkVisibility()).filter(e => {
+          const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const hit = document.elementFromPoint(x, y);
+          return !(hit && (hit === e || e.contains(hit)));
+        }).map(e => e.textContent.trim())""")
+    assert covered == [], (state, covered)
+
+
+def names_whole(page: Page, state: str) -> None:
+    """Each seat's name in the score boxes whole: no ellipsis, nothing cut off."""
+    cut = page.evaluate("""() => [...document.querySelectorAll('.state .scores .name')]
+        .filter(n => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1
+                     || getComputedStyle(n).textOverflow === 'ellipsis').map(n => n.textContent)""")
+    assert not cut, (state, cut)
+    shown = page.locator(".state .scores .name").all_inner_texts()
+    for name in NAMES:
+        assert any(name in " ".join(s.split()) for s in shown), (state, name, shown)
+
+
+def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: Game) -> None:
+    page, base = phone, live_server.url
+    page.goto(base + reverse("login"))
+    page.fill("#id_username", "referee")
+    page.fill("#id_password", "table-side-42")
+    page.click("button[type=submit]")
+    url = base + reverse("staff-game", args=[game.pk])
+    page.goto(url)
+    lang = page.locator("html").get_attribute("lang")
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(ARTIFACTS / f"fit-{lang}-{name}-360.png"))
+
+    for zoom in ("100", "130"):
+        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+        fits(page, f"{lang} {zoom}% empty")
+        names_whole(page, f"{lang} {zoom}% empty")
+        for outcome in ("tsumo", "draw", "abort", "chombo", "ron"):
+            tap(page, "outcome", outcome)
+            fits(page, f"{lang} {zoom}% {outcome}")
+        for w in (0, 1, 2):
+            tap(page, "winners", w)
+            fits(page, f"{lang} {zoom}% {w + 1} winners")
+        shot(f"{zoom}-3-winners")
+        # Save with no loser and no han: the errors by their fields, the bar still whole.
+        page.locator("#save-button").dispatch_event("click")
+        expect(page.locator(".field.has-error").first).to_be_visible()
+        fits(page, f"{lang} {zoom}% errors")
+        shot(f"{zoom}-errors")
+        # The network gone: the offline banner over the top, the bar whole, the controls usable.
+        page.context.set_offline(True)
+        expect(page.locator(".offline-banner")).to_be_visible()
+        fits(page, f"{lang} {zoom}% offline")
+        uncovered(page, f"{lang} {zoom}% offline")
+        shot(f"{zoom}-offline")
+        page.context.set_offline(False)
+        page.goto(url)
+        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+
+    # A priced hand: the save bar says what each seat pays, with no stray separator, and one
+    # tap on that line brings the full preview into view.
+    page.evaluate("document.documentElement.style.fontSize = ''")
+    tap(page, "outcome", "tsumo")
+    tap(page, "winner", 1)
+    tap(page, "han_1", 2)
+    tap(page, "fu_1", 30)
+    status = page.locator("#save-status")
+    expect(status).to_contain_text("+2,000")
+    line = " ".join(status.inner_text().split())
+    assert line.count("-1,000") == 1 and line.count("-500") == 2 and not line.endswith("·"), line
+    fits(page, f"{lang} priced")
+    status.locator("button").tap()
+    expect(page.locator("#preview h3")).to_be_in_viewport()
+    page.goto(url)
+
+    # A stale form: another scorer saved hand 1 behind this page; the next preview says so.
+    play(game, [draw(0)])
+    for zoom in ("100", "130"):
+        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+        tap(page, "outcome", "draw" if zoom == "100" else "chombo")
+        expect(page.locator("[data-stale]")).to_be_attached()
+        expect(page.locator("#save-status button")).not_to_be_empty()  # the bar says so, not only the box below
+        fits(page, f"{lang} {zoom}% stale")
+        shot(f"{zoom}-stale")
+
+    # The hands list: the table fits the phone, or says that it scrolls.
+    play(game, [draw(1, 2)])
+    page.goto(url)
+    for zoom in ("100", "130"):
+        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+        wrap = page.locator(".table-wrap:has(table.hands)")
+        fits_or_says = wrap.evaluate("w => w.scrollWidth <= w.clientWidth || w.classList.contains('scrolls')")
+        assert fits_or_says, f"{lang} {zoom}%: the hands table is cut with no sign that it scrolls"
+        fits(page, f"{lang} {zoom}% hands")
+        names_whole(page, f"{lang} {zoom}% hands")

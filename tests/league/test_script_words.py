@@ -1,0 +1,106 @@
+"""The page's scripts write only the server's words (issue 30).
+
+Every key a script asks ``words.js`` for is in ``league.script_words``; no
+script source holds a display string of its own (a string literal that reads
+as words: two words with a space, a capitalised word, an ellipsis); every word
+has its Japanese; and the staff game page and the live pages carry the block.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from league.script_words import script_words
+from tests.factories import make_game, make_scorer, make_series
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "league" / "static" / "league"
+# A string literal, single or double quoted (no template literals in these scripts).
+LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')
+ASKED = re.compile(r'\b(?:W|TenbouWords)\.(t|n)\(\s*"(\w+)"')
+# Technical strings that read like words: headers, MIME types, storage keys, events.
+NOT_WORDS = {"text/html; charset=utf-8", "Content-Type", "X-Tenbou-Entry", "X-Tenbou-Saved", "If-None-Match",
+             "ETag", "X-Requested-With", "POST", "GET", "use strict"}
+
+
+def _code_lines(source: str) -> list[str]:
+    """The lines that are code: comments gone, and the lines that only speak to the console or throw."""
+    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    lines = []
+    for line in source.splitlines():
+        line = re.sub(r"(^|[^:\\])//.*$", r"\1", line)
+        if "console." in line or "new Error(" in line:
+            continue
+        # Class names: el(tag, "class names", ...), className = "...".
+        line = re.sub(r'\bel\("\w+", "[\w -]*"', "el(", line)
+        line = re.sub(r'className = "[\w -]*"', "", line)
+        lines.append(line)
+    return lines
+
+
+def _reads_as_words(text: str) -> bool:
+    if text in NOT_WORDS or not re.search(r"[A-Za-z]{2}", text):
+        return False
+    if re.search(r"[\[\]#=>(){}]|^\.|^[a-z-]+:", text):  # a selector, a pattern, a URL scheme
+        return False
+    return bool(re.search(r"[A-Za-z]+ +[A-Za-z]", text) or re.match(r"[A-Z][a-z]", text) or "…" in text)
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in SCRIPTS.glob("*.js")))
+def test_script_has_no_words_of_its_own(script: str) -> None:
+    found = []
+    for number, line in enumerate(_code_lines((SCRIPTS / script).read_text()), start=1):
+        for m in LITERAL.finditer(line):
+            text = m.group(1) if m.group(1) is not None else m.group(2)
+            if _reads_as_words(text):
+                found.append((number, text))
+    assert found == []
+
+
+def test_every_word_a_script_asks_for_is_given() -> None:
+    words = script_words()
+    asked = set()
+    for path in SCRIPTS.glob("*.js"):
+        for kind, key in ASKED.findall(path.read_text()):
+            if not key.endswith("_"):  # "stop_" + kind: below
+                asked.add((path.name, kind, key))
+    assert len(asked) > 40
+    missing = [(name, key) for name, kind, key in sorted(asked)
+               if (key not in words if kind == "t" else not {key + "_one", key + "_many"} <= words.keys())]
+    assert missing == []
+    # The stop's title is asked for by its kind ("stop_" + kind).
+    assert {"stop_conflict", "stop_price", "stop_refused"} <= words.keys()
+
+
+def test_every_word_has_its_japanese() -> None:
+    with translation.override("en"):
+        english = script_words()
+    with translation.override("ja"):
+        japanese = script_words()
+    assert english.keys() == japanese.keys()
+    same = [k for k in english if english[k] == japanese[k]]
+    assert same == []
+    assert japanese["hand_deals"] == "第{number}局・親は{dealer}"
+    assert japanese["rounds"]["S3"] == "南3局" and english["rounds"]["S3"] == "South 3"  # type: ignore[index]
+    assert english["banner_sending_one"] == "Sending {n} entry to the server…"
+    assert english["banner_sending_many"] == "Sending {n} entries to the server…"
+    assert english["honba"] == "{n} honba" and english["sticks_many"] == "{n} sticks on the table"
+
+
+@pytest.mark.django_db
+def test_staff_and_live_pages_carry_the_words_block(client) -> None:  # type: ignore[no-untyped-def]
+    series = make_series()
+    make_scorer(series, "scorer", "pw")
+    game = make_game(series)
+    client.login(username="scorer", password="pw")
+    for url in (reverse("staff-game", args=[game.pk]), reverse("game-detail", args=[game.pk])):
+        body = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        block = re.search(r'<script id="tenbou-words" type="application/json">(.*?)</script>', body, re.S)
+        assert block, url
+        assert json.loads(block.group(1))["saving"] == "保存しています…", url
+        assert "league/words.js" in body, url
