@@ -77,6 +77,7 @@ urlpatterns = [
     # -- an event day (issue 15): staff --
     path("staff/series/<slug:slug>/event/", tournament.dashboard, name="event-dashboard"),
     path("staff/series/<slug:slug>/event/settings/", tournament.settings_view, name="event-settings"),
+    path("staff/series/<slug:slug>/event/roles/", tournament.roles, name="event-roles"),
     path("staff/series/<slug:slug>/event/players/", tournament.players, name="event-players"),
     path("staff/series/<slug:slug>/event/players/import/", tournament.import_players, name="event-import"),
     path("staff/series/<slug:slug>/event/players/check-in/", tournament.check_in, name="event-check-in"),

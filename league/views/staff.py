@@ -1,7 +1,7 @@
 """Staff entry: start a game, enter and fix its hands, finish it, penalties.
 
 Every view first asks ``series_for_scorer`` or ``_game_for`` whether the login may
-score the series (its ``scorers``, or a superuser): anyone else gets 403,
+score the series (``league.access``: its scorers and directors, or a superuser): anyone else gets 403,
 never a form. Views are thin: a form validates, one service writes, and the
 page redirects; what a hand pays is always computed by ``scoring`` through
 ``services.preview_hand``.
@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import services, stats
+from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
@@ -74,30 +75,15 @@ def ended_by(game: Game, reason: sg.EndReason | None) -> str:
 
 LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
 
-# -- who may score ---------------------------------------------------------------
+# -- who may score: league.access ------------------------------------------------------
+
+_game_for = game_for_scorer
 
 
-def can_score(user: Any, series: Series) -> bool:
-    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists())
-
-
-def series_for_scorer(request: HttpRequest, slug: str) -> Series:
-    series = get_object_or_404(Series, slug=slug)
-    if not can_score(request.user, series):
-        raise PermissionDenied("You do not score this series.")
-    return series
-
-
-def _game_for(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
-    if not can_score(request.user, game.series):
-        raise PermissionDenied("You do not score this series.")
-    return game
-
-
-def _scored_series(user: Any) -> Any:
-    qs = Series.objects.all() if user.is_superuser else Series.objects.filter(scorers=user)
-    return qs.order_by("-start_date", "name")
+def dashboard_url(game: Game) -> str:
+    """The event dashboard at this game's round and table (a table of an
+    event's round is its number), where the director came from."""
+    return f"{reverse('event-dashboard', args=[game.series.slug])}?round={game.round_number}#table-{game.table}"
 
 
 # -- lists ---------------------------------------------------------------------------
@@ -105,10 +91,13 @@ def _scored_series(user: Any) -> Any:
 
 @staff_required
 def home(request: HttpRequest) -> HttpResponse:
-    series_list = list(_scored_series(request.user))
-    if not series_list and not request.user.is_superuser:
+    series_list = list(staffed_series(request.user).order_by("-start_date", "name"))
+    creator = can_create_events(request.user)
+    if not series_list and not creator and not request.user.is_superuser:
         raise PermissionDenied("You do not score any series.")
-    return render(request, "league/staff_home.html", {"series_list": series_list})
+    directed = {s.pk for s in series_list if can_direct(request.user, s)}
+    return render(request, "league/staff_home.html",
+                  {"series_list": series_list, "can_create": creator, "directed": directed})
 
 
 @staff_required
@@ -357,6 +346,8 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
     return {
         "game": game,
         "series": game.series,
+        # Every game of an event leads back to its round on the director's dashboard.
+        "dashboard": dashboard_url(game) if game.series.kind == Series.Kind.TOURNAMENT else "",
         "names": names,
         "replayed": replayed,
         "state": state,
@@ -473,8 +464,12 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_service_error(err)
         else:
             messages.success(request, _("End scores recorded; the game is finished."))
+            if request.POST.get("back") == "dashboard":
+                return redirect(dashboard_url(game))
             return redirect("staff-game", pk=game.pk)
-    ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points}
+    ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points,
+           "back": request.POST.get("back") == "dashboard",
+           "dashboard": dashboard_url(game) if game.series.kind == Series.Kind.TOURNAMENT else ""}
     return render(request, "league/staff_final_scores.html", ctx)
 
 

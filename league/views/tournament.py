@@ -1,4 +1,4 @@
-"""An event day's pages. Staff (the series' scorers): registration and
+"""An event day's pages. Staff (the event's directors, ``league.access``): registration and
 check-in, seating review (swap, substitute, publish, start), the dashboard
 with the clock, printouts. Public: the event page, each player's "next table"
 page with its short link and QR code, and projector pages that page by
@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from league.access import can_direct, event_for_director, event_for_scorer
 from league.bounds import EVENT_NUMBER
 from league.collation import name_key
 from league.forms.tournament import (
@@ -41,9 +42,10 @@ from league.standings.event import event_standings
 from league.terms import refusal
 from league.views.cached import FLAG, event_page
 from league.views.series import int_param, whole
-from league.views.staff import series_for_scorer, staff_required
+from league.views.staff import staff_required
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
+ROLE_NAMES = {"director": _("director"), "scorer": _("scorer")}
 SCREEN_SECONDS = 15  # how long a projector page stays before the next
 SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns
 DASHBOARD_REFRESH = 20
@@ -53,15 +55,6 @@ PRINTS = {
     "score-sheets": _("Score sheets"),
     "standings": _("Standings"),
 }
-
-
-def _event_for_scorer(request: HttpRequest, slug: str) -> Series:
-    """The series, for its scorers, if it is run as an event (its kind is
-    tournament); a league's staff pages stay as they are."""
-    series = series_for_scorer(request, slug)
-    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
-        raise Http404("this series is a league; make it a tournament in the admin to run an event day")
-    return series
 
 
 def _post_only(request: HttpRequest) -> HttpResponse | None:
@@ -83,7 +76,7 @@ def _report(request: HttpRequest, err: ServiceError) -> None:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_scorer(request, slug)
     tournament = event.tournament_of(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
@@ -99,6 +92,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     counts = dict(series.registrations.values_list("status").annotate(n=Count("id")))
     ctx = {
         "series": series, "tournament": tournament, "rounds": rounds, "shown": shown, "tables": tables,
+        # A scorer sees the tables and enters their end scores; the rest is the director's.
+        "director": can_direct(request.user, series),
+        "directors": list(series.directors.order_by("username")), "scorers": list(series.scorers.order_by("username")),
         "states": {s: sum(1 for t in tables if t.state == s) for s in ("waiting", "playing", "over_time", "finished")},
         "standings": table, "standings_round": standings_round,
         "played_rounds": [r.number for r in started],
@@ -116,7 +112,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     tournament = event.tournament_of(series)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
@@ -131,6 +127,26 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/tournament_settings.html", {"series": series, "form": form})
 
 
+@staff_required
+def roles(request: HttpRequest, slug: str) -> HttpResponse:
+    """A director grants or withdraws the director and scorer roles by username."""
+    series = event_for_director(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    grant = request.POST.get("action") != "remove"
+    role = request.POST.get("role", "")
+    username = request.POST.get("username", "")
+    try:
+        event.set_role(series=series, username=username, role=role, grant=grant, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+    else:
+        messages.success(request, (_("%(user)s is now a %(role)s of this event.") if grant
+                                   else _("%(user)s is no longer a %(role)s of this event.")) % {
+            "user": username.strip(), "role": ROLE_NAMES.get(role, role)})
+    return redirect(f"{reverse('event-dashboard', args=[series.slug])}#roles-h")
+
+
 # -- staff: registration ---------------------------------------------------------------------
 
 
@@ -138,7 +154,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The registration desk: the list (EMA numbers included: staff only),
     one player at a time, a CSV import, check-in and drops."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     form = RegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -168,7 +184,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
 
 @staff_required
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     form = ImportForm(request.POST, request.FILES)
@@ -185,7 +201,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     # Event numbers only: a number of 5,000 digits (or 20, past SQLite's integers) is no registration's.
@@ -205,7 +221,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     reg = get_object_or_404(Registration, series=series, number=number)
@@ -225,7 +241,7 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def seat(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -248,7 +264,7 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
 def round_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's seating to review: tables, the quality, swap, substitute,
     publish, start, the clock."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     return _round_page(request, series, rnd)
 
@@ -271,7 +287,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
 
 @staff_required
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -291,7 +307,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -312,7 +328,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -327,7 +343,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -343,7 +359,7 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -363,7 +379,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -385,7 +401,7 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
 @staff_required
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """Hide the results from a round on, or reveal them all."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -413,7 +429,7 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
 def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Print pages (A4 or Letter, black and white): the seating by player
     name (every round), by table, a score sheet per table, the standings."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if kind not in PRINTS:
         raise Http404("no such printout")
     paper = request.GET.get("paper", "a4")

@@ -64,7 +64,7 @@ NOT_PAGES = {
     # Actions: POST only, each redirects to a page above with its message;
     # posts() below sends some of them and reads the page they lead to.
     **{name: "POST only: an action that redirects with a message" for name in (
-        "event-import", "event-check-in", "event-drop", "event-seat", "event-results", "event-swap",
+        "event-import", "event-roles", "event-check-in", "event-drop", "event-seat", "event-results", "event-swap",
         "event-substitute", "event-publish", "event-start", "event-clock", "event-extra-time", "stages-rules",
         "stages-playoff", "stages-cut", "stages-seat")},
 }

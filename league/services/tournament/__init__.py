@@ -26,6 +26,7 @@ from league.services.tournament.common import (
     lock_series,
     log,
     reveal_results,
+    set_role,
     tournament_of,
 )
 from league.services.tournament.registration import (
@@ -71,6 +72,7 @@ __all__ = [
     "seat_rounds",
     "set_clock",
     "set_extra_time",
+    "set_role",
     "start_round",
     "substitute",
     "swap_players",
