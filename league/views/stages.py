@@ -163,10 +163,8 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
     form = PlayoffForm(request.POST, series=series)
     if not form.is_valid():
         return _manage_page(request, series, playoff_form=form, status=400)
-    stage = Stage.objects.filter(series=series, number=form.cleaned_data["stage"]).first()
-    if stage is None and Stage.objects.filter(series=series).exists():
-        form.add_error("stage", "no such stage")
-        return _manage_page(request, series, playoff_form=form, status=400)
+    number = form.cleaned_data["stage"]  # one of the event's stages, or None when it has none
+    stage = None if number is None else Stage.objects.filter(series=series, number=number).first()
     try:
         st.record_playoff(series=series, stage=stage, places=form.cleaned_data["places"], by=request.user)
     except ServiceError as err:

@@ -34,7 +34,7 @@ from league.forms.tournament import (
     SwapForm,
     TournamentForm,
 )
-from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
+from league.models import WIND_NAMES, Game, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
 from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
@@ -164,6 +164,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_service_error(err)
         else:
             messages.success(request, _("Registered %(player)s.") % {"player": reg})
+            _unplaced(request, series, [reg])
             return redirect("event-players", slug=series.slug)
     return _players_page(request, series, form=form)
 
@@ -195,6 +196,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             return _players_page(request, series, import_form=form, import_errors=err.errors, status=400)
         messages.success(request, ngettext("Imported %(n)d player.", "Imported %(n)d players.", len(created)) % {
             "n": len(created)})
+        _unplaced(request, series, list(created))
         return redirect("event-players", slug=series.slug)
     return _players_page(request, series, import_form=form, status=400)
 
@@ -226,6 +228,24 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return refused
     reg = get_object_or_404(Registration, series=series, number=number)
     undo = request.POST.get("undo") == "1"
+    playing = None if undo else _seat_in_play(reg)
+    if playing is not None and request.POST.get("substitute"):
+        form = SubstituteForm(request.POST, round=playing.round)
+        if form.is_valid() and form.cleaned_data["seat"] == playing and form.cleaned_data["substitute"]:
+            sub = form.cleaned_data["substitute"]
+            try:
+                event.drop_with_substitute(seat=playing, replacement=sub, by=request.user)
+            except ServiceError as err:
+                form.add_service_error(err)
+            else:
+                messages.success(request, _("%(player)s was dropped; %(sub)s plays their seat at table %(table)d.")
+                                 % {"player": reg, "sub": sub.name, "table": playing.table.number})
+                return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={playing.round.number}")
+        return _drop_warning(request, series, reg, playing, form)
+    if playing is not None and request.POST.get("confirm") != "1":
+        # Their table is playing: say so, and offer the substitute before the drop.
+        return _drop_warning(request, series, reg, playing, SubstituteForm(round=playing.round,
+                                                                           initial={"seat": playing.pk}))
     try:
         event.drop_player(registration=reg, undo=undo, by=request.user)
     except ServiceError as err:
@@ -233,7 +253,49 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     else:
         messages.success(request, (_("%(player)s is back in the event.") if undo else _("%(player)s was dropped."))
                          % {"player": reg})
+        waiting = None if undo else reg.round_seats.filter(round__status__in=[Round.Status.DRAFT, Round.Status.PUBLISHED],
+                                                     substitute=None).select_related("round").order_by("round__number").first()
+        if waiting is not None:
+            messages.warning(request, _("%(player)s still has a seat in round %(n)d: put a substitute in it on the "
+                                        "round's page.") % {"player": reg, "n": waiting.round.number})
+            return redirect("event-round", slug=series.slug, number=waiting.round.number)
     return redirect("event-players", slug=series.slug)
+
+
+def _drop_warning(request: HttpRequest, series: Series, reg: Registration, seat: RoundSeat,
+                  form: SubstituteForm) -> HttpResponse:
+    game = seat.table.game
+    ctx = {"series": series, "reg": reg, "seat": seat, "round": seat.round, "substitute_form": form,
+           "hands": game.hands.count() if game is not None else 0}
+    return render(request, "league/tournament_drop.html", ctx, status=409)
+
+
+def _seat_in_play(reg: Registration) -> RoundSeat | None:
+    """The seat ``reg`` plays in a started round whose table's game is not over."""
+    seats = RoundSeat.objects.filter(round__series_id=reg.series_id, round__status=Round.Status.STARTED,
+                                     table__game__isnull=False, table__game__status=Game.Status.IN_PROGRESS)
+    seats = seats.filter(Q(substitute=reg) | Q(registration=reg, substitute=None))
+    return seats.select_related("round", "table__game", "registration", "substitute").first()
+
+
+def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) -> None:
+    """Say so when pre-generated rounds are already seated and a new
+    registration has no seat in them, with what the director can do."""
+    tournament = event.tournament_of(series)
+    if tournament.seating != Tournament.Seating.PREGENERATED or not series.event_rounds.exists():
+        return
+    seated = set(RoundSeat.objects.filter(round__series=series).values_list("registration_id", flat=True))
+    unplaced = [r for r in regs if r.pk not in seated and not r.is_substitute]
+    if not unplaced:
+        return
+    names = ", ".join(str(r) for r in unplaced)
+    if series.event_rounds.exclude(status=Round.Status.DRAFT).exists():
+        messages.warning(request, _("The pre-generated seating has no seat for %(players)s: its rounds are "
+                                    "published. Let them play as a substitute for a no-show or a dropped player "
+                                    "(the round's page), or register them as a substitute.") % {"players": names})
+    else:
+        messages.warning(request, _("The pre-generated seating has no seat for %(players)s yet: seat the rounds "
+                                    "again from the dashboard before publishing round 1.") % {"players": names})
 
 
 # -- staff: seating, review, publish, start ---------------------------------------------------------
