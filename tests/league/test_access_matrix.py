@@ -55,6 +55,7 @@ RULES: dict[str, str] = {
     # the dashboard: a scorer sees the tables and enters their end scores there
     "event-dashboard": SCORE,
     # running the event
+    "event-new": CREATE, "event-edit": DIRECT,
     "staff-pins": DIRECT, "event-settings": DIRECT, "event-roles": DIRECT, "event-players": DIRECT,
     "event-import": DIRECT, "event-check-in": DIRECT, "event-drop": DIRECT, "event-seat": DIRECT,
     "event-results": DIRECT, "event-round": DIRECT, "event-swap": DIRECT, "event-substitute": DIRECT,
