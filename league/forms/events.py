@@ -31,6 +31,15 @@ def presets() -> dict[str, Ruleset]:
     return {name: r for name, r in PRESETS.items() if r.players == 4}
 
 
+class PresetSelect(forms.Select):
+    """The presets by their names, which are identifiers (``ema-2016``) in every language."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        option["attrs"]["lang"] = "en"
+        return option
+
+
 class WholeField(forms.CharField):
     """A whole number held to one bound of ``league.bounds``; the refusal
     names the field ("Rounds planned: must be a whole number from 1 to 100")."""
@@ -82,7 +91,7 @@ class EventForm(StaffForm):
                                        "the name."))
     start_date = forms.DateField(label=_("Start date"), widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    preset = forms.ChoiceField(label=_("Ruleset"), help_text=_("Its values are in the table below; a box left "
+    preset = forms.ChoiceField(label=_("Ruleset"), widget=PresetSelect, help_text=_("Its values are in the table below; a box left "
                                                               "blank keeps the preset's value."))
     start_points = WholeField(RULE_POINTS, label=_("Start points"), required=False)
     return_points = WholeField(RULE_POINTS, label=_("Return points"), required=False)

@@ -267,7 +267,7 @@ def _drop_warning(request: HttpRequest, series: Series, reg: Registration, seat:
     game = seat.table.game
     ctx = {"series": series, "reg": reg, "seat": seat, "round": seat.round, "substitute_form": form,
            "hands": game.hands.count() if game is not None else 0}
-    return render(request, "league/tournament_drop.html", ctx, status=409)
+    return render(request, "league/tournament_drop.html", ctx)
 
 
 def _seat_in_play(reg: Registration) -> RoundSeat | None:

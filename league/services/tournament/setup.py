@@ -67,8 +67,10 @@ def check_plan(plan: EventPlan, *, series: Series | None = None) -> None:
     if plan.start_date is None:
         raise ServiceError("invalid_date", "start date: the day the event starts", field="start_date")
     if problem := date_order_problem(plan.start_date, plan.end_date):
-        where = "end_date" if plan.end_date is not None and plan.end_date < plan.start_date else "start_date"
-        raise ServiceError("invalid_date", f"{where.replace('_', ' ')}: the event {problem}", field=where)
+        if plan.end_date is not None and plan.end_date < plan.start_date:
+            raise ServiceError("end_before_start", f"end date: the event {problem}", field="end_date")
+        where = "start_date" if date_order_problem(plan.start_date, None) else "end_date"
+        raise ServiceError("invalid_date", f"{where.replace('_', ' ')}: {problem}", field=where)
     try:
         get_ruleset(plan.rules)
     except ScoringError as err:
