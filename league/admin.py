@@ -85,7 +85,7 @@ class SeriesAdmin(admin.ModelAdmin):
     list_filter = ["kind", "start_date"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["scorers"]
+    filter_horizontal = ["directors", "scorers"]
     actions = ["export_standings_csv", "export_games_csv", "export_hands_csv", "export_game_records"]
 
     # Each export is one series' file, the same as its public URL (or export_games).

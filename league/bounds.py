@@ -152,3 +152,24 @@ SEATING_SEED = Whole(0, MAX_INTEGER)  # Tournament.seed
 MIN_GAMES = Whole(0, 100_000)  # Series.min_games
 TEAM_BEST = Whole(1, 100)  # EventRules.team_best
 EMA_DAYS = Whole(1, MAX_EMA_DAYS)  # EventRules.ema_days
+EVENT_ROUNDS = Whole(1, MAX_EVENT_ROUNDS)  # Tournament.rounds: an event plays one round at least
+RULE_POINTS = Whole(100, 1_000_000)  # a ruleset's start and return points (table points)
+RULE_BONUS = Whole(-MAX_SEAT_POINTS, MAX_SEAT_POINTS)  # one place's uma and the oka, thousandths
+SERIES_NAME = 200  # Series.name's length
+
+
+def date_order_problem(start: datetime.date | None, end: datetime.date | None) -> str | None:
+    """Why an event's dates cannot be kept, or None: the end before the start,
+    or a date outside the years every database stores.
+
+    >>> date_order_problem(datetime.date(2026, 5, 3), datetime.date(2026, 5, 2))
+    'ends on 2026-05-02, before it starts on 2026-05-03'
+    >>> date_order_problem(datetime.date(2026, 5, 2), None) is None
+    True
+    """
+    for day in (start, end):
+        if day is not None and not EARLIEST.year <= day.year < LATEST.year:
+            return f"must be in the years {EARLIEST.year} to {LATEST.year - 1}, not {day.isoformat()}"
+    if start is not None and end is not None and end < start:
+        return f"ends on {end.isoformat()}, before it starts on {start.isoformat()}"
+    return None

@@ -130,6 +130,18 @@ REFUSALS: dict[str, str] = {
     "invalid_flag": _("A ticked situation is not possible here"),
     "invalid_rules": _("The ruleset is not valid"),
     "stale": _("The game changed since this was loaded"),
+    # the New event page and the roles (issue 32): each names its field
+    "invalid_name": _("Name: give the event a name"),
+    "duplicate_name": _("Name: another series already has this name"),
+    "invalid_slug": _("Address: letters, digits and hyphens only"),
+    "duplicate_slug": _("Address: another series already has this address"),
+    "end_before_start": _("End date: the event cannot end before it starts"),
+    "invalid_date": _("Date: must be in the years 1900 to 2999"),
+    "event_started": _("Round 1 has started: this can no longer change"),
+    "unknown_username": _("Username: no login has this username"),
+    "invalid_username": _("Username: type the login's username"),
+    "invalid_role": _("Role: a director or a scorer"),
+    "last_director": _("The event keeps one director at least: add another first"),
 }
 
 

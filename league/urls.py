@@ -4,6 +4,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from league.views import (
+    events,
     exports,
     games,
     health,
@@ -75,8 +76,11 @@ urlpatterns = [
     path("staff/series/<slug:slug>/import/", imports.upload, name="staff-import"),
     path("staff/games/<int:pk>/tenhou6.json", imports.export_log, name="staff-export-log"),
     # -- an event day (issue 15): staff --
+    path("staff/events/new/", events.new_event, name="event-new"),
+    path("staff/series/<slug:slug>/event/edit/", events.edit_event, name="event-edit"),
     path("staff/series/<slug:slug>/event/", tournament.dashboard, name="event-dashboard"),
     path("staff/series/<slug:slug>/event/settings/", tournament.settings_view, name="event-settings"),
+    path("staff/series/<slug:slug>/event/roles/", tournament.roles, name="event-roles"),
     path("staff/series/<slug:slug>/event/players/", tournament.players, name="event-players"),
     path("staff/series/<slug:slug>/event/players/import/", tournament.import_players, name="event-import"),
     path("staff/series/<slug:slug>/event/players/check-in/", tournament.check_in, name="event-check-in"),

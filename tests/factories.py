@@ -54,6 +54,13 @@ def make_scorer(series: Series, username: str = "scorer", password: str = "pw") 
     return user
 
 
+def make_director(series: Series, username: str = "director", password: str = "pw") -> User:
+    """A login allowed to run ``series``' event (league.access)."""
+    user = User.objects.create_user(username, password=password)
+    series.directors.add(user)
+    return user
+
+
 def make_game(series: Series | None = None, players: Sequence[Player] | None = None, **kwargs: Any) -> Game:
     return services.start_game(series=series or make_series(), players=players or make_players(), **kwargs)
 

@@ -39,7 +39,6 @@ KNOWN_CYCLES = [
 # Known imports of a view module's private name by another view module
 # (importer, imported module, name), to be moved to a public helper module.
 KNOWN_PRIVATE_VIEW_IMPORTS = {
-    ("league.views.stages", "league.views.tournament", "_event_for_scorer"),
     ("league.views.stages", "league.views.tournament", "_post_only"),
     ("league.views.stages", "league.views.tournament", "_public_event"),
     ("league.views.stages", "league.views.tournament", "_report"),

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.bounds import EVENT_NUMBER, EVENT_ROUND, STAGE_NUMBER
 from league.models import Registration, Series
-from league.models.stages import EventRules, Stage
+from league.models.stages import EventRules, Stage, StageEntry
 from league.services.stages import StagePlan
 from league.tiebreaks import RULES
 
@@ -125,12 +125,31 @@ class EventRulesForm(forms.ModelForm):
 
 class PlayoffForm(forms.Form):
     template_name = "league/staff_form.html"
-    stage = forms.IntegerField(label=_("Stage"), min_value=STAGE_NUMBER.lo, max_value=STAGE_NUMBER.hi, help_text=_("The stage whose standings the playoff settles."))
+    # Picked from the event's stages by name (issue 32), never typed as a number.
+    stage = forms.TypedChoiceField(label=_("Stage"), coerce=int, empty_value=None,
+                                   help_text=_("The stage whose standings the playoff settles."))
     places = forms.CharField(label=_("Places"), help_text=_("Event numbers, winner first, e.g. '6, 4'."))
 
     def __init__(self, *args: Any, series: Series, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.series = series
+        stages = list(Stage.objects.filter(series=series).order_by("number").values_list("number", "name"))
+        field = self.fields["stage"]
+        if stages:
+            field.choices = [(n, name) for n, name in stages if STAGE_NUMBER.lo <= n <= STAGE_NUMBER.hi]
+            # The stage a cut is waiting on comes first: the last one with entries, else the first.
+            if not self.is_bound:
+                self.initial["stage"] = self._cut_stage(stages)
+        else:
+            field.choices = [("", _("The whole event (no stages)"))]
+            field.required = False
+
+    def _cut_stage(self, stages: list[tuple[int, str]]) -> int:
+        made = set(StageEntry.objects.filter(stage__series=self.series).values_list("stage__number", flat=True))
+        for (number, _name), (following, _next_name) in zip(stages, stages[1:], strict=False):
+            if following not in made:
+                return number  # the next stage is not cut yet: its cut line is what a playoff settles
+        return stages[0][0]
 
     def clean_places(self) -> list[tuple[Registration, int]]:
         texts = [p.strip() for p in self.cleaned_data["places"].split(",") if p.strip()]

@@ -143,6 +143,12 @@ class Series(models.Model):
         settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
         help_text=_("Logins allowed to enter this series' results."),
     )
+    # league.access: directors run the event (every event write); scorers only score.
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_series",
+        help_text=_("Logins allowed to run this series' event: settings, registration, seating, rounds, "
+                    "stages, the EMA details, PINs and these roles. A director may also score."),
+    )
     # Moves with every change to the series or one of its games (the services
     # bump it in their transaction, league/versions.py); the stamp the public
     # pages are cached under is published with it when that transaction commits.

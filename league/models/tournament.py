@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 from league.bounds import (
     EVENT_NUMBER,
     EVENT_ROUND,
+    EVENT_ROUNDS,
     EXTRA_MINUTES,
     SEATING_SEED,
     SUBSTITUTE_POINTS,
@@ -94,7 +95,7 @@ class Tournament(models.Model):
         FIXED = "fixed", _("A fixed score and uma")
 
     series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
-    rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=[MaxValueValidator(100)])
+    rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=within(EVENT_ROUNDS))
     seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
     seed = models.PositiveIntegerField(default=0, validators=within(SEATING_SEED), help_text=_("The seating engine's seed: the same seed, the same seating."))
     time_limit = models.PositiveSmallIntegerField(
@@ -311,6 +312,7 @@ class TournamentAudit(models.Model):
         TIME_POLICY = "time_policy", _("Game ended by the clock")
         HIDE = "hide_results", _("Hide results")
         REVEAL = "reveal_results", _("Reveal results")
+        ROLES = "roles", _("Roles")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_audit")
     action = models.CharField(max_length=20, choices=Action.choices)

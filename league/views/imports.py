@@ -22,8 +22,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
 from league import services
+from league.access import can_score, series_for_scorer
 from league.models import Game, Series
-from league.views.access import can_score, series_for_scorer
 
 MAX_LOG_BYTES = 2 * 1024 * 1024  # a real mjlog is 10-60 kB; anything this big is not one
 

@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from league import offline
+from league.access import game_for_scorer
 from league.forms import seat_names
 from league.services.replay import hands_of, state_digest
-from league.views.access import game_for, staff_required
+from league.views.access import staff_required
 from scoring import game as sg
 
 ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
@@ -75,7 +76,7 @@ def engine_js(request: HttpRequest) -> HttpResponse:
 def game_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The game as the phone's engine reads it: its GAME RECORD, the seats'
     names, the next hand's number and the digest of the stored hands."""
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     rows = hands_of(game)
     record = game.record(hands=[r.to_input() for r in rows])
     return JsonResponse({

@@ -22,10 +22,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from league import services, versions
+from league.access import game_for_scorer, series_for_director
 from league.bounds import Whole
 from league.models import Player, Registration, Series, SignOff
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
-from league.views.access import game_for, series_for_scorer, staff_required
+from league.views.access import staff_required
 from league.views.cached import public_page
 
 SIGNOFF_ROUND = Whole(0, 2**31 - 1)  # Game.signoff_round, as the PIN form carries it
@@ -43,7 +44,7 @@ def _seat_cards(state: services.signoff.GameSignOff, errors: dict[int, str]) -> 
 def staff_signoff(request: HttpRequest, pk: int) -> HttpResponse:
     """The scorer's phone after the last hand: the result, each seat's answer,
     a PIN form per seat still to answer, and the seat's QR code."""
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     errors: dict[int, str] = {}
     status = 200
     if request.method == "POST":
@@ -88,7 +89,7 @@ def _seat_param(value: str | None) -> int:
 @staff_required
 def resolve(request: HttpRequest, pk: int, signoff_pk: int) -> HttpResponse:
     """The referee accepts the result over a dispute (POST only)."""
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     row = get_object_or_404(SignOff, pk=signoff_pk, game=game)
@@ -166,7 +167,7 @@ def tables(request: HttpRequest, slug: str) -> HttpResponse:
 def pins(request: HttpRequest, slug: str) -> HttpResponse:
     """Staff give players their sign-off PIN, many at once (registration
     desk): a blank box leaves that player's PIN as it is."""
-    series = series_for_scorer(request, slug)
+    series = series_for_director(request, slug)
     players = list(Player.objects.filter(Q(seats__game__series=series) | Q(registrations__series=series))
                    .distinct().order_by("name"))
     errors: dict[int, str] = {}

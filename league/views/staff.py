@@ -1,7 +1,7 @@
 """Staff entry: start a game, enter and fix its hands, finish it, penalties.
 
-Every view first asks ``series_for_scorer`` or ``game_for`` (``league.views.access``)
-whether the login may score the series (its ``scorers``, or a superuser): anyone else gets 403,
+Every view first asks ``series_for_scorer`` or ``game_for_scorer`` (``league.access``:
+its scorers and directors, or a superuser) whether the login may score the series: anyone else gets 403,
 never a form. Views are thin: a form validates, one service writes, and the
 page redirects; what a hand pays is always computed by ``scoring`` through
 ``services.preview_hand``.
@@ -22,11 +22,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import services, stats
+from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
+from league.access import can_score as can_score  # where other modules found it before league.access
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.terms import refusal
-from league.views.access import game_for, series_for_scorer, staff_required
+from league.views.access import staff_required
 from league.views.series import int_param
 from scoring import game as sg
 
@@ -54,21 +56,24 @@ def ended_by(game: Game, reason: sg.EndReason | None) -> str:
 
 LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
 
-# -- lists -------------------------------------------------------------------------------
+# -- who may score: league.access ------------------------------------------------------
 
-
-def _scored_series(user: Any) -> Any:
-    qs = Series.objects.all() if user.is_superuser else Series.objects.filter(scorers=user)
-    return qs.order_by("-start_date", "name")
+def dashboard_url(game: Game) -> str:
+    """The event dashboard at this game's round and table (a table of an
+    event's round is its number), where the director came from."""
+    return f"{reverse('event-dashboard', args=[game.series.slug])}?round={game.round_number}#table-{game.table}"
 
 
 
 @staff_required
 def home(request: HttpRequest) -> HttpResponse:
-    series_list = list(_scored_series(request.user))
-    if not series_list and not request.user.is_superuser:
+    series_list = list(staffed_series(request.user).order_by("-start_date", "name"))
+    creator = can_create_events(request.user)
+    if not series_list and not creator and not request.user.is_superuser:
         raise PermissionDenied("You do not score any series.")
-    return render(request, "league/staff_home.html", {"series_list": series_list})
+    directed = {s.pk for s in series_list if can_direct(request.user, s)}
+    return render(request, "league/staff_home.html",
+                  {"series_list": series_list, "can_create": creator, "directed": directed})
 
 
 @staff_required
@@ -112,21 +117,21 @@ def start_game(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def game(request: HttpRequest, pk: int) -> HttpResponse:
     """The game as it stands, its hands, and the form for the next hand."""
-    return _hand_entry(request, game_for(request, pk))
+    return _hand_entry(request, game_for_scorer(request, pk))
 
 
 @staff_required
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
     is gone (another scorer undid it) gets the conflict page, not a 404."""
-    return _hand_entry(request, game_for(request, pk), editing=number)
+    return _hand_entry(request, game_for_scorer(request, pk), editing=number)
 
 
 @staff_required
 def preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The live preview: an HTML fragment saying what the posted hand pays,
     or that the form was built on an older state of the game."""
-    game = game_for(request, pk)  # permission first: an outsider learns nothing, not even the method
+    game = game_for_scorer(request, pk)  # permission first: an outsider learns nothing, not even the method
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     editing = int_param(request.POST.get("editing"))
@@ -317,6 +322,8 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
     return {
         "game": game,
         "series": game.series,
+        # Every game of an event leads back to its round on the director's dashboard.
+        "dashboard": dashboard_url(game) if game.series.kind == Series.Kind.TOURNAMENT else "",
         "names": names,
         "replayed": replayed,
         "state": state,
@@ -349,7 +356,7 @@ def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict
 
 @staff_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     last = game.hands.order_by("-number").prefetch_related("wins").first()
     _number, state = services.entry_state(game)
     if request.method == "POST":
@@ -379,7 +386,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back a staff end (early or agari-yame): its own audited action,
     never the undo of a hand that was really played."""
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
@@ -400,7 +407,7 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     form = FinishForm(request.POST or None, rules=game.ruleset())
     if request.method == "POST" and form.is_valid():
         try:
@@ -421,7 +428,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     names = seat_names(game)
     form = FinalScoresForm(request.POST or None, names=names)
     if request.method == "POST" and form.is_valid():
@@ -433,8 +440,12 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_service_error(err)
         else:
             messages.success(request, _("End scores recorded; the game is finished."))
+            if request.POST.get("back") == "dashboard":
+                return redirect(dashboard_url(game))
             return redirect("staff-game", pk=game.pk)
-    ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points}
+    ctx = {"game": game, "series": game.series, "form": form, "start": game.ruleset().start_points,
+           "back": request.POST.get("back") == "dashboard",
+           "dashboard": dashboard_url(game) if game.series.kind == Series.Kind.TOURNAMENT else ""}
     return render(request, "league/staff_final_scores.html", ctx)
 
 
@@ -443,7 +454,7 @@ def final_scores(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def penalties(request: HttpRequest, pk: int) -> HttpResponse:
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     names = seat_names(game)
     form = PenaltyForm(request.POST or None, names=names)
     if request.method == "POST" and form.is_valid():
@@ -462,7 +473,7 @@ def penalties(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_required
 def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpResponse:
-    game = game_for(request, pk)
+    game = game_for_scorer(request, pk)
     penalty = get_object_or_404(Penalty, pk=penalty_pk, game=game)
     if request.method == "POST":
         try:

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from league import ema
+from league.access import event_for_director
 from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
 from league.models import Series
 from league.models.stages import EventRules, Stage
@@ -28,7 +29,7 @@ from league.templatetags.tournament import TIEBREAK_NAMES
 from league.tiebreaks import RULES
 from league.views.cached import event_page
 from league.views.staff import staff_required
-from league.views.tournament import _event_for_scorer, _post_only, _public_event, _report
+from league.views.tournament import _post_only, _public_event, _report
 
 # The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
 RULE_NAMES = TIEBREAK_NAMES
@@ -77,7 +78,7 @@ def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def stages_manage(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if request.method == "POST":
         form = StagesForm(request.POST)
         if form.is_valid():
@@ -107,7 +108,7 @@ def _manage_page(request: HttpRequest, series: Series, status: int = 200, **form
 
 @staff_required
 def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     rules = EventRules.objects.filter(series=series).first() or EventRules(series=series)
@@ -126,7 +127,7 @@ def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     stage = get_object_or_404(Stage, series=series, number=number)
@@ -140,7 +141,7 @@ def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     stage = get_object_or_404(Stage, series=series, number=number)
@@ -156,16 +157,14 @@ def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     form = PlayoffForm(request.POST, series=series)
     if not form.is_valid():
         return _manage_page(request, series, playoff_form=form, status=400)
-    stage = Stage.objects.filter(series=series, number=form.cleaned_data["stage"]).first()
-    if stage is None and Stage.objects.filter(series=series).exists():
-        form.add_error("stage", "no such stage")
-        return _manage_page(request, series, playoff_form=form, status=400)
+    number = form.cleaned_data["stage"]  # one of the event's stages, or None when it has none
+    stage = None if number is None else Stage.objects.filter(series=series, number=number).first()
     try:
         st.record_playoff(series=series, stage=stage, places=form.cleaned_data["places"], by=request.user)
     except ServiceError as err:
@@ -180,7 +179,7 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     export = st.ema_export(series)
     ranks = ema.base_ranks([p.place for p in export.players], export.weight.player_count)
     shared = ema.shared_places([p.place for p in export.players])
@@ -197,7 +196,7 @@ def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def ema_file(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     export = st.ema_export(series)
     if kind == "csv":
         response = HttpResponse(ema.csv_bytes(export.event, export.players), content_type="text/csv; charset=utf-8")

@@ -1,4 +1,4 @@
-"""An event day's pages. Staff (the series' scorers): registration and
+"""An event day's pages. Staff (the event's directors, ``league.access``): registration and
 check-in, seating review (swap, substitute, publish, start), the dashboard
 with the clock, printouts. Public: the event page, each player's "next table"
 page with its short link and QR code, and projector pages that page by
@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from league.access import can_direct, event_for_director, event_for_scorer
 from league.bounds import EVENT_NUMBER
 from league.collation import name_key
 from league.forms.tournament import (
@@ -33,7 +34,7 @@ from league.forms.tournament import (
     SwapForm,
     TournamentForm,
 )
-from league.models import WIND_NAMES, Registration, Round, RoundSeat, RoundTable, Series, Tournament
+from league.models import WIND_NAMES, Game, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
 from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
@@ -41,9 +42,10 @@ from league.standings.event import event_standings
 from league.terms import refusal
 from league.views.cached import FLAG, event_page
 from league.views.series import int_param, whole
-from league.views.staff import series_for_scorer, staff_required
+from league.views.staff import staff_required
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
+ROLE_NAMES = {"director": _("director"), "scorer": _("scorer")}
 SCREEN_SECONDS = 15  # how long a projector page stays before the next
 SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns
 DASHBOARD_REFRESH = 20
@@ -53,15 +55,6 @@ PRINTS = {
     "score-sheets": _("Score sheets"),
     "standings": _("Standings"),
 }
-
-
-def _event_for_scorer(request: HttpRequest, slug: str) -> Series:
-    """The series, for its scorers, if it is run as an event (its kind is
-    tournament); a league's staff pages stay as they are."""
-    series = series_for_scorer(request, slug)
-    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
-        raise Http404("this series is a league; make it a tournament in the admin to run an event day")
-    return series
 
 
 def _post_only(request: HttpRequest) -> HttpResponse | None:
@@ -83,7 +76,7 @@ def _report(request: HttpRequest, err: ServiceError) -> None:
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_scorer(request, slug)
     tournament = event.tournament_of(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
@@ -99,6 +92,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     counts = dict(series.registrations.values_list("status").annotate(n=Count("id")))
     ctx = {
         "series": series, "tournament": tournament, "rounds": rounds, "shown": shown, "tables": tables,
+        # A scorer sees the tables and enters their end scores; the rest is the director's.
+        "director": can_direct(request.user, series),
+        "directors": list(series.directors.order_by("username")), "scorers": list(series.scorers.order_by("username")),
         "states": {s: sum(1 for t in tables if t.state == s) for s in ("waiting", "playing", "over_time", "finished")},
         "standings": table, "standings_round": standings_round,
         "played_rounds": [r.number for r in started],
@@ -116,7 +112,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     tournament = event.tournament_of(series)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
@@ -131,6 +127,26 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/tournament_settings.html", {"series": series, "form": form})
 
 
+@staff_required
+def roles(request: HttpRequest, slug: str) -> HttpResponse:
+    """A director grants or withdraws the director and scorer roles by username."""
+    series = event_for_director(request, slug)
+    if (refused := _post_only(request)) is not None:
+        return refused
+    grant = request.POST.get("action") != "remove"
+    role = request.POST.get("role", "")
+    username = request.POST.get("username", "")
+    try:
+        event.set_role(series=series, username=username, role=role, grant=grant, by=request.user)
+    except ServiceError as err:
+        _report(request, err)
+    else:
+        messages.success(request, (_("%(user)s is now a %(role)s of this event.") if grant
+                                   else _("%(user)s is no longer a %(role)s of this event.")) % {
+            "user": username.strip(), "role": ROLE_NAMES.get(role, role)})
+    return redirect(f"{reverse('event-dashboard', args=[series.slug])}#roles-h")
+
+
 # -- staff: registration ---------------------------------------------------------------------
 
 
@@ -138,7 +154,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The registration desk: the list (EMA numbers included: staff only),
     one player at a time, a CSV import, check-in and drops."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     form = RegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -148,6 +164,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_service_error(err)
         else:
             messages.success(request, _("Registered %(player)s.") % {"player": reg})
+            _unplaced(request, series, [reg])
             return redirect("event-players", slug=series.slug)
     return _players_page(request, series, form=form)
 
@@ -168,7 +185,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
 
 @staff_required
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     form = ImportForm(request.POST, request.FILES)
@@ -179,13 +196,14 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
             return _players_page(request, series, import_form=form, import_errors=err.errors, status=400)
         messages.success(request, ngettext("Imported %(n)d player.", "Imported %(n)d players.", len(created)) % {
             "n": len(created)})
+        _unplaced(request, series, list(created))
         return redirect("event-players", slug=series.slug)
     return _players_page(request, series, import_form=form, status=400)
 
 
 @staff_required
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     # Event numbers only: a number of 5,000 digits (or 20, past SQLite's integers) is no registration's.
@@ -205,11 +223,29 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 
 @staff_required
 def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     reg = get_object_or_404(Registration, series=series, number=number)
     undo = request.POST.get("undo") == "1"
+    playing = None if undo else _seat_in_play(reg)
+    if playing is not None and request.POST.get("substitute"):
+        form = SubstituteForm(request.POST, round=playing.round)
+        if form.is_valid() and form.cleaned_data["seat"] == playing and form.cleaned_data["substitute"]:
+            sub = form.cleaned_data["substitute"]
+            try:
+                event.drop_with_substitute(seat=playing, replacement=sub, by=request.user)
+            except ServiceError as err:
+                form.add_service_error(err)
+            else:
+                messages.success(request, _("%(player)s was dropped; %(sub)s plays their seat at table %(table)d.")
+                                 % {"player": reg, "sub": sub.name, "table": playing.table.number})
+                return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={playing.round.number}")
+        return _drop_warning(request, series, reg, playing, form)
+    if playing is not None and request.POST.get("confirm") != "1":
+        # Their table is playing: say so, and offer the substitute before the drop.
+        return _drop_warning(request, series, reg, playing, SubstituteForm(round=playing.round,
+                                                                           initial={"seat": playing.pk}))
     try:
         event.drop_player(registration=reg, undo=undo, by=request.user)
     except ServiceError as err:
@@ -217,7 +253,49 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     else:
         messages.success(request, (_("%(player)s is back in the event.") if undo else _("%(player)s was dropped."))
                          % {"player": reg})
+        waiting = None if undo else reg.round_seats.filter(round__status__in=[Round.Status.DRAFT, Round.Status.PUBLISHED],
+                                                     substitute=None).select_related("round").order_by("round__number").first()
+        if waiting is not None:
+            messages.warning(request, _("%(player)s still has a seat in round %(n)d: put a substitute in it on the "
+                                        "round's page.") % {"player": reg, "n": waiting.round.number})
+            return redirect("event-round", slug=series.slug, number=waiting.round.number)
     return redirect("event-players", slug=series.slug)
+
+
+def _drop_warning(request: HttpRequest, series: Series, reg: Registration, seat: RoundSeat,
+                  form: SubstituteForm) -> HttpResponse:
+    game = seat.table.game
+    ctx = {"series": series, "reg": reg, "seat": seat, "round": seat.round, "substitute_form": form,
+           "hands": game.hands.count() if game is not None else 0}
+    return render(request, "league/tournament_drop.html", ctx)
+
+
+def _seat_in_play(reg: Registration) -> RoundSeat | None:
+    """The seat ``reg`` plays in a started round whose table's game is not over."""
+    seats = RoundSeat.objects.filter(round__series_id=reg.series_id, round__status=Round.Status.STARTED,
+                                     table__game__isnull=False, table__game__status=Game.Status.IN_PROGRESS)
+    seats = seats.filter(Q(substitute=reg) | Q(registration=reg, substitute=None))
+    return seats.select_related("round", "table__game", "registration", "substitute").first()
+
+
+def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) -> None:
+    """Say so when pre-generated rounds are already seated and a new
+    registration has no seat in them, with what the director can do."""
+    tournament = event.tournament_of(series)
+    if tournament.seating != Tournament.Seating.PREGENERATED or not series.event_rounds.exists():
+        return
+    seated = set(RoundSeat.objects.filter(round__series=series).values_list("registration_id", flat=True))
+    unplaced = [r for r in regs if r.pk not in seated and not r.is_substitute]
+    if not unplaced:
+        return
+    names = ", ".join(str(r) for r in unplaced)
+    if series.event_rounds.exclude(status=Round.Status.DRAFT).exists():
+        messages.warning(request, _("The pre-generated seating has no seat for %(players)s: its rounds are "
+                                    "published. Let them play as a substitute for a no-show or a dropped player "
+                                    "(the round's page), or register them as a substitute.") % {"players": names})
+    else:
+        messages.warning(request, _("The pre-generated seating has no seat for %(players)s yet: seat the rounds "
+                                    "again from the dashboard before publishing round 1.") % {"players": names})
 
 
 # -- staff: seating, review, publish, start ---------------------------------------------------------
@@ -225,7 +303,7 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def seat(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -248,7 +326,7 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
 def round_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A round's seating to review: tables, the quality, swap, substitute,
     publish, start, the clock."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     return _round_page(request, series, rnd)
 
@@ -271,7 +349,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
 
 @staff_required
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -291,7 +369,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -312,7 +390,7 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -327,7 +405,7 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -343,7 +421,7 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -363,7 +441,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @staff_required
 def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     rnd = _round(series, number)
     if (refused := _post_only(request)) is not None:
         return refused
@@ -385,7 +463,7 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
 @staff_required
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """Hide the results from a round on, or reveal them all."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if (refused := _post_only(request)) is not None:
         return refused
     try:
@@ -413,7 +491,7 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
 def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Print pages (A4 or Letter, black and white): the seating by player
     name (every round), by table, a score sheet per table, the standings."""
-    series = _event_for_scorer(request, slug)
+    series = event_for_director(request, slug)
     if kind not in PRINTS:
         raise Http404("no such printout")
     paper = request.GET.get("paper", "a4")

@@ -60,7 +60,7 @@ def test_every_surface_in_the_browser_names_the_same_winner(browser: Browser, li
         shot(page, f"teams-{lang}")
         context.close()
 
-    series.scorers.add(User.objects.create_user("director", password="runs-the-day-27"))
+    series.directors.add(User.objects.create_user("director", password="runs-the-day-27"))
     for width, height in ((1280, 800), (1920, 1080)):
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()

@@ -49,7 +49,7 @@ def test_stage_standings_cut_line_team_page_and_ema(page: Page, live_server: Any
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "stages-teams")
 
-    cup.scorers.add(User.objects.create_user("director", password="runs-the-cup-42"))
+    cup.directors.add(User.objects.create_user("director", password="runs-the-cup-42"))
     log_in(page, base, "director", "runs-the-cup-42")
     page.goto(base + reverse("stages-manage", args=[cup.slug]))
     expect(page.locator("h1")).to_have_text("Tenbou Cup 2025: stages")

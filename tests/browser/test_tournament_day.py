@@ -47,7 +47,7 @@ def event_setup() -> dict[str, Any]:
     series = make_series("ari-ari", slug="open-2026", name="Tenbou Open 2026", kind="tournament")
     event.configure_tournament(series=series, rounds=8, ending="end_after_hand", time_limit=90)
     director = User.objects.create_user("director", password="runs-the-day-42")
-    series.scorers.add(director)
+    series.directors.add(director)  # runs the event (issue 32: scorers only score)
     for n in range(1, 5):
         series.scorers.add(User.objects.create_user(f"scorer{n}", password=f"table-{n}-pw-42"))
     return {"series": series}

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from league.collation import name_key
 from league.services import tournament as event
-from tests.factories import make_scorer, make_series
+from tests.factories import make_director, make_series
 
 # By code point: Lindqvist, Nakamura, Ohara, Zawadzki, Ó Súilleabháin, Łukasz, 佐藤 (Ó is U+00D3, Ł U+0141).
 NAMES = ["Zawadzki", "Ó Súilleabháin", "Ohara", "Łukasz", "Lindqvist", "Nakamura", "佐藤"]
@@ -37,7 +37,7 @@ def test_the_seating_printout_lists_players_by_last_name_as_read(client: Client)
     lines = ["number,first name,last name"] + [f"{i},P{i},{n}" for i, n in enumerate(NAMES, start=1)]
     lines.append("8,P8,Abe")
     event.import_registrations(series=series, text="\n".join(lines) + "\n")
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     page = client.get(reverse("event-print", args=[series.slug, "by-name"])).content.decode()
     order = sorted(["Abe", *NAMES], key=lambda n: page.index(n.upper()))
     assert order == ["Abe", *READER]

@@ -12,7 +12,7 @@ from django.urls import reverse
 from league.bounds import MAX_EVENT_ROUNDS
 from league.models import Player, Registration, Series, Tournament
 from league.services import tournament as event
-from tests.factories import hanchan_passing_deal, make_game, make_scorer, make_series, play
+from tests.factories import hanchan_passing_deal, make_director, make_game, make_series, play
 from tests.league.test_event_records import finished_event
 from tests.league.test_production import PRODUCTION, run_django
 
@@ -41,7 +41,7 @@ ROSTER = "number,first name,last name\n1,Aiko,Sato\n2,Bram,de Vries\n3,Chen,Wang
 def director(client: Client) -> Client:
     series = make_series("ari-ari", slug="open", name="Open", kind="tournament")
     event.configure_tournament(series=series, rounds=2)
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     return client
 
 

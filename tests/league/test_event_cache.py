@@ -24,7 +24,7 @@ from league.services import record_final_scores
 from league.services import tournament as event
 from league.services.audit import bump_version
 from league.views import cached
-from tests.factories import draw, make_scorer, make_series, play
+from tests.factories import draw, make_director, make_series, play
 
 pytestmark = pytest.mark.django_db  # the stamps move inside the test's transaction too
 
@@ -211,7 +211,7 @@ def test_a_burst_of_uncached_anonymous_requests_gets_429_with_retry_after(
         # Another address is counted apart; staff are never limited.
         assert Client(REMOTE_ADDR="10.0.0.2").get(reverse("tournament-player", args=["open", 5])).status_code == 200
         staff = Client()
-        staff.force_login(make_scorer(series, "director"))
+        staff.force_login(make_director(series, "director"))
         for number in range(1, 9):
             assert staff.get(reverse("tournament-player", args=["open", number])).status_code == 200
 

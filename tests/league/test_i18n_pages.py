@@ -29,7 +29,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from league.models import Game, Penalty, Player, Round, Series
+from league.models import Game, Penalty, Player, Round, RoundSeat, Series
 from league.services import signoff as signoff_services
 from league.views.tournament import PRINTS, SCREENS
 
@@ -64,7 +64,7 @@ NOT_PAGES = {
     # Actions: POST only, each redirects to a page above with its message;
     # posts() below sends some of them and reads the page they lead to.
     **{name: "POST only: an action that redirects with a message" for name in (
-        "event-import", "event-check-in", "event-drop", "event-seat", "event-results", "event-swap",
+        "event-import", "event-roles", "event-check-in", "event-drop", "event-seat", "event-results", "event-swap",
         "event-substitute", "event-publish", "event-start", "event-clock", "event-extra-time", "stages-rules",
         "stages-playoff", "stages-cut", "stages-seat")},
 }
@@ -206,6 +206,8 @@ def pages() -> dict[str, list[str]]:
         "signoff-tables": [reverse("signoff-tables", args=[event.slug])],
         "staff-import": [reverse("staff-import", args=[s])],
         "event-dashboard": [reverse("event-dashboard", args=[x.slug]) for x in (event, cup)],
+        "event-new": [reverse("event-new")],
+        "event-edit": [reverse("event-edit", args=[x.slug]) for x in (event, cup)],
         "event-settings": [reverse("event-settings", args=[event.slug])],
         "event-players": [reverse("event-players", args=[event.slug])],
         "event-round": [reverse("event-round", args=[event.slug, r.number]) for r in (started, draft)],
@@ -252,6 +254,17 @@ def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
         (reverse("event-clock", args=[event.slug, started.number]), {"time_limit": "0"}),
         (reverse("event-import", args=[event.slug]), {"text": "number,first name\nx,"}),
         (reverse("stages-playoff", args=[cup.slug]), {"stage": "1", "places": "999"}),
+        # issue 32: the New event form's refusals, a role for no login, the drop of a player at play
+        (reverse("event-new"), {"name": "x", "start_date": "2026-05-02", "end_date": "2026-05-01",
+                                "rounds": "0", "time_limit": "0", "uma_1": "10", "preset": "ema-2016",
+                                "seating": "swiss", "ending": "none", "substitute_result": "real"}),
+        (reverse("event-new"), {"name": "x", "start_date": "2026-05-02", "end_date": "2026-05-01", "rounds": "4",
+                                "time_limit": "90", "preset": "ema-2016", "seating": "swiss", "ending": "none",
+                                "substitute_result": "real"}),
+        (reverse("event-roles", args=[event.slug]), {"username": "nobody", "role": "scorer"}),
+        *[(reverse("event-drop", args=[event.slug, s.registration.number]), {}) for s in RoundSeat.objects.filter(
+            round=started, substitute=None, table__game__status=Game.Status.IN_PROGRESS).select_related(
+            "registration")[:1]],
     ]
 
 

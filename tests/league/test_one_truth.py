@@ -44,7 +44,7 @@ from league.services import stages as st
 from league.services import tournament as event
 from league.services.tournament.rounds import store_round
 from league.standings.event import event_standings, final_result, stage_tables, team_standings
-from tests.factories import make_scorer
+from tests.factories import make_director
 from tests.league.services.test_stages import QUALIFYING, SCORES, P, make_event, number_of, play_round, play_seated
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_every_surface_gives_the_same_order_and_points(client: Client) -> None:
         "projector": client.get(reverse("event-screen", args=[slug, "standings"])).content.decode(),
         "overall result": section(client.get(reverse("stages-standings", args=[slug])).content.decode(), "final-h"),
     }
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     staff = {
         "dashboard": client.get(reverse("event-dashboard", args=[slug])).content.decode(),
         "printout": client.get(reverse("event-print", args=[slug, "standings"])).content.decode(),
@@ -193,7 +193,7 @@ def test_hidden_final_shows_the_public_the_qualifying_order(client: Client) -> N
     for name in ("event-public", "event-screen"):
         args = [slug, "standings"] if name == "event-screen" else [slug]
         assert marked_rows(client.get(reverse(name, args=args)).content.decode()) == qualifying, name
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     assert marked_rows(client.get(reverse("event-dashboard", args=[slug])).content.decode()) == expected_ids(series)
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from league.models import Round
 from league.services import finish_game, record_final_scores
 from league.services import tournament as event
-from tests.factories import draw, make_scorer, play, tsumo
+from tests.factories import draw, make_director, play, tsumo
 from tests.league.services.test_tournament import make_event, ready
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def test_a_round_is_finished_when_its_last_table_is(client: Client) -> None:
     games = event.start_round(round=rnd)
     record_final_scores(game=games[0], scores=SCORES)
     assert Round.objects.get(pk=rnd.pk).is_finished is False
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     dashboard = client.get(reverse("event-dashboard", args=[series.slug])).content.decode()
     assert 'data-round-state="started"' in dashboard and 'data-round-state="finished"' not in dashboard
     record_final_scores(game=games[1], scores=SCORES)
@@ -56,7 +56,7 @@ def test_a_game_ended_by_the_clock_says_so(client: Client) -> None:
     assert event.apply_time_policy(game=game) is True
     game.refresh_from_db()
     assert game.ended_by_clock
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     page = client.get(reverse("staff-game", args=[game.pk])).content.decode()
     assert "time was up and the event&#x27;s time policy ended it" in page
     assert "staff ended it early" not in page
@@ -72,5 +72,5 @@ def test_a_game_staff_ended_still_says_staff_ended_it(client: Client) -> None:
     finish_game(game=game, end="early")
     game.refresh_from_db()
     assert not game.ended_by_clock
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     assert "staff ended it early" in client.get(reverse("staff-game", args=[game.pk])).content.decode()

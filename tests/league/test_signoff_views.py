@@ -144,8 +144,11 @@ def test_the_public_tables_view_says_who_still_signs_and_shows_no_pin_or_link(cl
     assert "No table is waiting" in client.get(reverse("signoff-tables", args=[series.slug])).content.decode()
 
 
-def test_staff_set_many_pins_at_the_desk(as_scorer: Client, game: Game, series: Series) -> None:
+def test_staff_set_many_pins_at_the_desk(as_scorer: Client, scorer: User, game: Game, series: Series) -> None:
     players = [s.player for s in game.seats.order_by("seat").select_related("player")]
+    # PINs are the director's (issue 32): the scorer is refused, a director of the series sets them.
+    assert as_scorer.post(reverse("staff-pins", args=[series.slug]), {f"pin-{players[0].pk}": "9876"}).status_code == 403
+    series.directors.add(scorer)
     response = as_scorer.post(reverse("staff-pins", args=[series.slug]),
                               {f"pin-{players[0].pk}": "9876", f"pin-{players[1].pk}": ""})
     assert response.status_code == 302

@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 from league.forms.stages import parse_stages, stages_text
 from league.models import Round, Series, Stage
 from league.services import stages as st
-from tests.factories import make_scorer
+from tests.factories import make_director
 from tests.league.services.test_stages import P, make_event, play_seated, qualify
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def series() -> Series:
 
 @pytest.fixture
 def director(client: Client, series: Series) -> Client:
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     return client
 
 

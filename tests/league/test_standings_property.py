@@ -39,7 +39,7 @@ from league.services.stages import StagePlan
 from league.services.tournament.rounds import store_round
 from league.standings.event import event_standings, final_result, team_standings
 from league.tiebreaks import DEFAULT_RULES
-from tests.factories import make_scorer, make_series
+from tests.factories import make_director, make_series
 from tests.tenhou.mutate import examples
 
 # End scores (start 25,000): plain, uneven, two and four players level (uma and oka shared).
@@ -173,7 +173,7 @@ def check_every_surface(series: Series) -> None:
         player_id, points = truth[-1]
         page = client.get(reverse("player-detail", args=[slug, player_id])).content.decode()
         assert marked(page) == [(player_id, points)]
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     pages["dashboard"] = client.get(reverse("event-dashboard", args=[slug])).content.decode()
     pages["printout"] = client.get(reverse("event-print", args=[slug, "standings"])).content.decode()
     for name, html in pages.items():

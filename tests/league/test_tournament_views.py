@@ -17,7 +17,7 @@ from django.utils import timezone
 from league.models import Game, Registration, Round, Series
 from league.services import record_final_scores
 from league.services import tournament as event
-from tests.factories import make_scorer, make_series
+from tests.factories import make_director, make_scorer, make_series
 from tests.league.test_staff_views import save
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def series() -> Series:
 
 @pytest.fixture
 def director(client: Client, series: Series) -> Client:
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     return client
 
 

@@ -102,7 +102,7 @@ class Command(BaseCommand):
         self._demo_login(series, tournament, cup)
 
     def _demo_login(self, *series_list: Series) -> None:
-        """On a development set-up only, a scorer login so a newcomer can try
+        """On a development set-up only, a scorer and director login so a newcomer can try
         the staff pages at once; never with DEBUG off (a known password)."""
         if not settings.DEBUG:
             return
@@ -112,6 +112,7 @@ class Command(BaseCommand):
             user.save()
         for series in series_list:
             series.scorers.add(user)
+            series.directors.add(user)  # the demo's events are run from their own pages
         self.stdout.write(f"Staff entry: log in at /staff/ as {DEMO_LOGIN!r}, password {DEMO_PASSWORD!r} (DEBUG only).")
 
 

@@ -26,6 +26,7 @@ from league.services.tournament.common import (
     lock_series,
     log,
     reveal_results,
+    set_role,
     tournament_of,
 )
 from league.services.tournament.registration import (
@@ -39,6 +40,7 @@ from league.services.tournament.rounds import (
     apply_time_policy,
     busy_players,
     clock_verdict,
+    drop_with_substitute,
     players_to_seat,
     publish_round,
     schedule_quality,
@@ -59,6 +61,7 @@ __all__ = [
     "clock_verdict",
     "configure_tournament",
     "drop_player",
+    "drop_with_substitute",
     "hide_results",
     "import_registrations",
     "lock_series",
@@ -71,6 +74,7 @@ __all__ = [
     "seat_rounds",
     "set_clock",
     "set_extra_time",
+    "set_role",
     "start_round",
     "substitute",
     "swap_players",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from league.models import (
@@ -72,6 +73,36 @@ def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -
     return tournament
 
 
+
+
+ROLES = ("director", "scorer")
+
+
+def set_role(*, series: Series, username: str, role: str, grant: bool, by: Actor = None) -> Any:
+    """Grant or withdraw a role (``director`` or ``scorer``) on ``series`` for
+    the login ``username``. Locks the series row; an event keeps one director
+    at least, so the last cannot be withdrawn. Returns the user."""
+    if role not in ROLES:
+        raise ServiceError("invalid_role", "a role is director or scorer", field="role")
+    name = (username or "").strip()
+    if not name or "\x00" in name or len(name) > 150:
+        raise ServiceError("invalid_username", "type the login's username", field="username")
+    user = get_user_model().objects.filter(username=name).first()
+    if user is None:
+        raise ServiceError("unknown_username", f"no login is called {name!r}", field="username")
+    with transaction.atomic():
+        lock_series(series)
+        members = series.directors if role == "director" else series.scorers
+        present = members.filter(pk=user.pk).exists()
+        if grant == present:
+            return user
+        if not grant and role == "director" and series.directors.count() == 1:
+            raise ServiceError("last_director", "the event keeps one director at least: add another first",
+                               field="username")
+        (members.add if grant else members.remove)(user)
+        verb = "granted" if grant else "withdrawn"
+        log(series, Action.ROLES, by, f"{role} {verb}: {name}", role=role, username=name, grant=grant)
+    return user
 
 
 def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Tournament:

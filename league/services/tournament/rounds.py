@@ -33,6 +33,7 @@ from league.services.errors import ServiceError
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
 from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of
+from league.services.tournament.registration import drop_player
 from league.standings.event import event_standings
 from league.tournament import clock
 
@@ -404,3 +405,15 @@ def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | 
             f"round {game.round_number} table {table.number}: time was up, the policy's last hand is played; "
             "the game ended", round_number=game.round_number, game=game.pk)
     return True
+
+
+def drop_with_substitute(*, seat: RoundSeat, replacement: Registration, by: Actor = None) -> RoundSeat:
+    """Drop the player of ``seat`` mid-round and let ``replacement`` play the
+    seat: both or neither, in one transaction that locks the series row first
+    (and the game's, as ``substitute`` does). The checks are ``substitute``'s
+    and ``drop_player``'s."""
+    with transaction.atomic():
+        lock_series(seat.round.series)
+        seat = substitute(seat=seat, substitute=replacement, by=by)
+        drop_player(registration=seat.registration, by=by)
+    return seat

@@ -1,0 +1,92 @@
+"""Who may do what to a series: the one answer every staff page asks.
+
+Two roles per series, both granted in the admin (and the director's on the
+event's own page): a **director** runs the event (settings, registration,
+seating, rounds, the clock, stages, cuts, playoffs, EMA details, PINs,
+substitutes, the roles themselves); a **scorer** enters hands and end
+scores, nothing else. A director may also score; a superuser passes both.
+Creating a new event is a Django permission (``league.add_series``), given
+in the admin; whoever creates one becomes its first director.
+
+The lookups raise ``PermissionDenied`` (403) before anything else is read,
+so an outsider learns nothing about the series, not even whether a round or
+a game of it exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from league.models import Game, Series, Tournament
+
+CREATE_EVENTS = "league.add_series"
+
+
+def can_direct(user: Any, series: Series) -> bool:
+    """Whether ``user`` may run the event of ``series`` (every event write)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser or series.directors.filter(pk=user.pk).exists())
+
+
+def can_score(user: Any, series: Series) -> bool:
+    """Whether ``user`` may enter hands and end scores in ``series``."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists()
+                or series.directors.filter(pk=user.pk).exists())
+
+
+def can_create_events(user: Any) -> bool:
+    """Whether ``user`` may open the New event page."""
+    return bool(getattr(user, "is_authenticated", False) and user.has_perm(CREATE_EVENTS))
+
+
+def staffed_series(user: Any) -> QuerySet[Series]:
+    """The series ``user`` scores or directs (every series for a superuser)."""
+    if user.is_superuser:
+        return Series.objects.all()
+    return (Series.objects.filter(scorers=user) | Series.objects.filter(directors=user)).distinct()
+
+
+def series_for_scorer(request: HttpRequest, slug: str) -> Series:
+    series = get_object_or_404(Series, slug=slug)
+    if not can_score(request.user, series):
+        raise PermissionDenied("You do not score this series.")
+    return series
+
+
+def series_for_director(request: HttpRequest, slug: str) -> Series:
+    series = get_object_or_404(Series, slug=slug)
+    if not can_direct(request.user, series):
+        raise PermissionDenied("You do not direct this event.")
+    return series
+
+
+def game_for_scorer(request: HttpRequest, pk: int) -> Game:
+    game = get_object_or_404(Game.objects.select_related("series"), pk=pk)
+    if not can_score(request.user, game.series):
+        raise PermissionDenied("You do not score this series.")
+    return game
+
+
+def _as_event(series: Series) -> Series:
+    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
+        raise Http404("this series is a league; make it a tournament in the admin to run an event day")
+    return series
+
+
+def event_for_director(request: HttpRequest, slug: str) -> Series:
+    """The series, for its directors, if it is run as an event (else 404)."""
+    return _as_event(series_for_director(request, slug))
+
+
+def event_for_scorer(request: HttpRequest, slug: str) -> Series:
+    """The series, for its scorers and directors, if it is run as an event:
+    the dashboard, where a scorer enters a table's end scores."""
+    return _as_event(series_for_scorer(request, slug))
