@@ -311,6 +311,7 @@ class TournamentAudit(models.Model):
         TIME_POLICY = "time_policy", _("Game ended by the clock")
         HIDE = "hide_results", _("Hide results")
         REVEAL = "reveal_results", _("Reveal results")
+        SIGN_UP = "sign_up", _("Sign-up")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_audit")
     action = models.CharField(max_length=20, choices=Action.choices)
