@@ -115,9 +115,10 @@ def _link_page(request: HttpRequest, signup: SignUp | None, error: str | None, *
     response = render(request, "league/signup_link.html",
                       {"signup": signup, "series": signup.series if signup else None, "error": error,
                        "position": position}, status=status)
-    # The token in the address is the key to this sign-up: never cached, never sent on as a referrer.
+    # The token in the address is the key to this sign-up: never cached, never sent to another
+    # site as a referrer ("no-referrer" would make the browser post Origin: null, which CSRF refuses).
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -50,7 +50,7 @@ def test_a_player_signs_up_confirms_and_withdraws_through_the_pages(client: Clie
     assert r.status_code == 200 and "Check your e-mail" in r.content.decode()
     link = link_of("p1@example.org")
     page = client.get(link)
-    assert page["Referrer-Policy"] == "no-referrer" and 'data-status="unconfirmed"' in page.content.decode()
+    assert page["Referrer-Policy"] == "same-origin" and 'data-status="unconfirmed"' in page.content.decode()
     assert "p1@example.org" not in page.content.decode()
     assert client.get(link).status_code == 200 and SignUp.objects.get().status == "unconfirmed"  # GET changes nothing
     client.post(link, {"action": "confirm"})
