@@ -51,7 +51,7 @@ class SignUpForm(StaffForm):
                               help_text=_("ISO 3166 code: NL, JP, DE..."))
     club = forms.CharField(label=_("Club"), required=False, strip=False)
     team = forms.CharField(label=_("Team"), required=False, strip=False)
-    email = forms.CharField(label=_("E-mail"), strip=False, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    email = forms.CharField(label=_("E-mail"), strip=False, widget=forms.TextInput(attrs={"autocomplete": "email", "inputmode": "email"}),
                             help_text=_("Only the event's directors see it. We send the confirmation link there."))
 
     def add_service_error(self, err: ServiceError) -> None:

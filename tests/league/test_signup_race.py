@@ -1,13 +1,20 @@
-"""Four players confirm at once for the last place under the cap on
-PostgreSQL: the series row lock lets exactly one get it, the others go on the
-waiting list, and a withdrawal moves the first of them up. Modelled on the
-race of two scorers (test_race_postgres.py); on SQLite the test database is
-in memory with shared-cache table locks, which refuse a second writer at once
-instead of waiting, so the race runs on PostgreSQL only (.ci/run's pass)."""
+"""Four players confirm at once for the last place under the cap: exactly
+one gets it, the others go on the waiting list, and a withdrawal moves the
+first of them up. Modelled on the race of two scorers (test_race_postgres.py).
+
+On PostgreSQL (.ci/run's pass) the series row lock serialises them. On SQLite
+the race runs in a child process against a database file, as a deployment
+has it: the test database is in memory with shared-cache table locks, which
+refuse a second writer at once instead of letting it wait."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -18,12 +25,8 @@ from league.services import signup as desk
 from league.services import tournament as event
 from tests.factories import make_series
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
-                       reason="needs PostgreSQL row locks; .ci/run runs it with DATABASE_URL set"),
-    pytest.mark.django_db(transaction=True),
-]
+ROOT = Path(__file__).resolve().parents[2]
+ON_POSTGRES = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 
 
 def race(tokens: list[str]) -> list[object]:
@@ -48,8 +51,37 @@ def race(tokens: list[str]) -> list[object]:
     return outcomes
 
 
+@pytest.mark.postgres
+@pytest.mark.skipif(not ON_POSTGRES, reason="the PostgreSQL pass of .ci/run runs it with DATABASE_URL set")
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_players_race_for_the_last_place(attempt: int) -> None:
+    race_for_the_last_place(attempt)
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="the SQLite race; PostgreSQL has its own above")
+def test_two_players_race_for_the_last_place_on_a_sqlite_file(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'race.sqlite3'}",
+           "DJANGO_SETTINGS_MODULE": "league.settings", "VERSIONS_DIR": str(tmp_path / "versions")}
+    code = "import django; django.setup(); from tests.league.test_signup_race import race_on_sqlite_file; race_on_sqlite_file()"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"attempts": 3}
+
+
+def race_on_sqlite_file() -> None:
+    """In a child process whose DATABASE_URL names a fresh SQLite file (Django set up
+    before this module is imported): migrate, then race three times."""
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    for attempt in range(3):
+        race_for_the_last_place(attempt)
+    print(json.dumps({"attempts": 3}))
+
+
+def race_for_the_last_place(attempt: int) -> None:
     series = make_series("ari-ari", slug=f"race-{attempt}", kind="tournament")
     event.configure_tournament(series=series)
     desk.configure_signup(series=series, is_open=True, closes_at=None, cap=3, moderated=False)
