@@ -105,6 +105,7 @@ urlpatterns = [
     path("register/link/<str:token>/", signup.signup_link, name="signup-link"),
     path("staff/series/<slug:slug>/event/signup/", signup.desk, name="signup-desk"),
     path("staff/series/<slug:slug>/event/signup/erase/", signup.erase, name="signup-erase"),
+    path("staff/series/<slug:slug>/event/signup/signups.csv", signup.signups_csv, name="signup-csv"),
     path("staff/series/<slug:slug>/event/signup/<str:pk>/", signup.decide, name="signup-decide"),
     # stages, teams and the EMA results (league.views.stages)
     path("series/<slug:slug>/event/stages/", stages.stages_standings, name="stages-standings"),

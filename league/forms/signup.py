@@ -61,7 +61,7 @@ class SignUpForm(StaffForm):
 class DeskForm(StaffForm):
     is_open = forms.BooleanField(label=_("Open the public sign-up form"), required=False)
     closes_at = forms.DateTimeField(label=_("Closes at"), required=False,
-                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                                    widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
                                     help_text=_("Empty: open until you close it."))
     cap = forms.IntegerField(label=_("Cap"), required=False, min_value=1, max_value=9_999,
                              help_text=_("Registered players at most; past it, the waiting list. Empty: no cap."))

@@ -45,6 +45,7 @@ NOT_PAGES = {
     "server-time": "the countdown's clock: the server's time in JSON",
     "series-standings-csv": "a CSV export, the same in every language (tests/league/test_i18n.py)",
     "series-games-csv": "a CSV export, the same in every language",
+    "signup-csv": "a CSV export for the director, the same in every language",
     "series-hands-csv": "a CSV export, the same in every language",
     "staff-export-log": "a game record (tenhou.net/6 JSON), the same in every language",
     "ema-file": "the EMA's own file format, the same in every language",

@@ -148,3 +148,20 @@ def _export_urls(series: Series) -> list[str]:
     names = [p.name for p in urlpatterns if getattr(p, "name", None) and "export" in p.name
              and p.pattern.regex.groupindex.keys() == {"slug"}]
     return [reverse(n, args=[series.slug]) for n in names]
+
+
+def test_the_directors_csv_lists_every_signup_with_its_email_and_place(client: Client, series: Series) -> None:
+    for i in (1, 2):
+        desk.confirm_signup(token=desk.link_token(desk.sign_up(series=series, **form(i, club=f"Club {i}"))))
+    url = reverse("signup-csv", args=["open"])
+    assert client.get(url).status_code == 302  # the login page
+    client.force_login(make_scorer(series, "director"))
+    r = client.get(url)
+    text = b"".join(r.streaming_content).decode("utf-8")
+    lines = text.removeprefix("\ufeff").splitlines()
+    assert lines[0] == "signed_up,first_name,last_name,email,ema_number,country,club,team,status,waiting,number"
+    assert [line.split(",")[1:] for line in lines[1:]] == [
+        ["First1", "Last1", "p1@example.org", "", "JP", "Club 1", "", "registered", "", "1"],
+        ["First2", "Last2", "p2@example.org", "", "JP", "Club 2", "", "waiting", "1", ""],
+    ]
+    assert r["Cache-Control"] == "private, no-store"
