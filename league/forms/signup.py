@@ -25,6 +25,8 @@ REFUSALS: dict[str, Any] = {
     "duplicate_email": _("This e-mail address has already signed up for this event."),
     "duplicate_ema_number": _("This EMA number is already registered for this event."),
     "already_registered": _("A player of this name is already registered for this event."),
+    "ema_number_of_another": _("This EMA number belongs to another player, or this player is known with another "
+                               "EMA number: ask the director."),
     "signup_closed": _("Registration for this event is closed."),
     "link_expired": _("This link has expired: please register again."),
     "bad_link": _("This link is not valid."),

@@ -38,7 +38,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from league.bounds import person_text_problem, text_problem
-from league.models import Registration, Series, SignUp, SignUpDesk
+from league.models import Player, Registration, Series, SignUp, SignUpDesk
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.tournament.common import Action, lock_series, log, tournament_of
@@ -145,6 +145,19 @@ def _duplicate(series: Series, data: dict[str, str], now: datetime.datetime) -> 
     if active.filter(same).exists() or registered.filter(same).exists():
         raise ServiceError("already_registered", f"{data['first_name']} {data['last_name']} is already registered "
                            "for this event", field="last_name")
+    # The player list's rules (registration._conflicts): an EMA number names one
+    # player, and a known player keeps their EMA number. Checked here, so that
+    # a place given later (a confirmation, the waiting list moving up) is not refused.
+    name = f"{data['first_name']} {data['last_name']}"
+    if data["ema_number"]:
+        owner = Player.objects.filter(ema_number=data["ema_number"]).first()
+        if owner is not None and owner.name != name:
+            raise ServiceError("ema_number_of_another", f"EMA number {data['ema_number']} belongs to another player",
+                               field="ema_number")
+        known = Player.objects.filter(name=name).exclude(ema_number="").first()
+        if known is not None and known.ema_number != data["ema_number"]:
+            raise ServiceError("ema_number_of_another", f"{name} is known with another EMA number",
+                               field="ema_number")
 
 
 def _desk(series: Series) -> SignUpDesk:
@@ -324,15 +337,28 @@ def _place(signup: SignUp, desk: SignUpDesk, now: datetime.datetime, by: Actor, 
         log(signup.series, Action.SIGN_UP, by, f"{step}: {signup.name}, on the waiting list ({position})",
             signup=signup.pk, step=step, placed="waiting")
         outbox.mails.append((signup, "waiting"))
+        # A place may be free behind someone who cannot move up (see _promote).
+        _promote(signup.series, desk, now, by, outbox)
 
 
 def _promote(series: Series, desk: SignUpDesk, now: datetime.datetime, by: Actor, outbox: _Outbox) -> None:
     """Give every free place to the waiting list, first come first served."""
+    skipped: list[int] = []
     while desk.cap is None or _taken(series) < desk.cap:
-        first = series.signups.filter(status=Status.WAITING).order_by("queued_at", "pk").first()
+        waiting = series.signups.filter(status=Status.WAITING).order_by("queued_at", "pk")
+        first = waiting.exclude(pk__in=skipped).first()
         if first is None:
             return
-        _register(first, now, by)
+        try:
+            with transaction.atomic():  # a savepoint: a refused registration leaves the rest as it was
+                _register(first, now, by)
+        except ServiceError as err:
+            # The player list changed since the sign-up (say, a player registered by
+            # hand under this EMA number): the director decides; the next one moves up.
+            skipped.append(first.pk)
+            log(series, Action.SIGN_UP, by, f"cannot move up: {first.name}: {err.message}", signup=first.pk,
+                step="not_promoted")
+            continue
         log(series, Action.SIGN_UP, by, f"moved up from the waiting list: {first.name}, registered as number "
             f"{first.registration.number}", signup=first.pk, step="promoted")
         outbox.mails.append((first, "promoted"))

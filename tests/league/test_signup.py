@@ -223,3 +223,28 @@ def test_tampered_or_foreign_links_are_refused(series: Series) -> None:
         with pytest.raises(ServiceError) as err:
             desk.confirm_signup(token=bad)
         assert err.value.code == "bad_link"
+
+
+def test_an_ema_number_of_another_player_is_refused_at_the_door(series: Series) -> None:
+    event.register_player(series=make_series(slug="last-year"), first_name="Aiko", last_name="Sato",
+                          ema_number="10990077")
+    with pytest.raises(ServiceError) as err:
+        desk.sign_up(series=series, **person(1, ema_number="10990077"))
+    assert (err.value.code, err.value.field) == ("ema_number_of_another", "ema_number")
+    with pytest.raises(ServiceError) as err:
+        desk.sign_up(series=series, **person(1, first_name="Aiko", last_name="Sato", ema_number="10990078"))
+    assert err.value.code == "ema_number_of_another"
+    assert desk.sign_up(series=series, **person(1, first_name="Aiko", last_name="Sato",
+                                                ema_number="10990077")).status == Status.UNCONFIRMED
+
+
+def test_one_who_cannot_move_up_is_passed_over_and_logged(series: Series) -> None:
+    one, _two, three, four = (signed_and_confirmed(series, i) for i in (1, 2, 3, 4))
+    # Since three signed up, the director registered someone else under three's EMA number elsewhere.
+    event.register_player(series=make_series(slug="elsewhere"), first_name="Other", last_name="Person",
+                          ema_number=three.ema_number)
+    desk.withdraw_signup(signup=one)
+    three.refresh_from_db()
+    four.refresh_from_db()
+    assert (three.status, four.status) == (Status.WAITING, Status.REGISTERED)
+    assert series.event_audit.filter(detail__step="not_promoted").count() == 1
