@@ -89,6 +89,35 @@ def text_problem(value: Any, *, depth: int = MAX_DETAIL_DEPTH) -> str | None:
     return None
 
 
+# A cell starting with one of these is read as a formula by a spreadsheet
+# (league.exports escapes it on the way out); a name typed by a stranger on
+# the public sign-up form is refused instead.
+FORMULA_START = ("=", "+", "-", "@")
+
+
+def person_text_problem(value: Any, *, limit: int = 100) -> str | None:
+    """Why a name, club or team typed by a player cannot be stored, or None:
+    not text, a NUL or another control character, longer than ``limit``, or
+    starting like a spreadsheet formula.
+
+    >>> person_text_problem("Aiko"), person_text_problem("x" * 10_000)
+    (None, 'is longer than 100 characters')
+    >>> person_text_problem("=HYPERLINK(1)"), person_text_problem("a\\x00b")
+    ('starts like a spreadsheet formula (=, +, - or @)', 'holds a NUL character')
+    """
+    if not isinstance(value, str):
+        return f"must be text, not {_short(value)}"
+    if "\x00" in value:
+        return "holds a NUL character"
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+        return "holds a control character (a tab or a line break)"
+    if len(value) > limit:
+        return f"is longer than {limit} characters"
+    if value.strip().startswith(FORMULA_START):
+        return "starts like a spreadsheet formula (=, +, - or @)"
+    return None
+
+
 @dataclass(frozen=True)
 class Whole:
     """The bounds of one whole-number field, for every door that writes it:

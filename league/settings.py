@@ -99,6 +99,19 @@ ADMINS = [(name or address, address) for name, address in getaddresses([os.envir
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "root@localhost")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+# Sign-up mails (confirmation links) and error mail go through this backend:
+# EMAIL_BACKEND=smtp sends through EMAIL_HOST, console (the default when
+# neither EMAIL_HOST nor ADMINS is set) prints each mail on stderr.
+_backend = os.environ.get("EMAIL_BACKEND", "smtp" if ("EMAIL_HOST" in os.environ or ADMINS) else "console")
+EMAIL_BACKEND = f"django.core.mail.backends.{_backend}.EmailBackend" if "." not in _backend else _backend
+EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "0") == "1"
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tenbou@localhost")
+# Players registering themselves (docs/director.md): how long a confirmation
+# link works, and sign-ups per client address (django-ratelimit's syntax; empty: no limit).
+SIGNUP_LINK_HOURS = int(os.environ.get("SIGNUP_LINK_HOURS", "72"))
+SIGNUP_RATE_LIMIT = os.environ.get("SIGNUP_RATE_LIMIT", "5/10m")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

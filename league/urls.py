@@ -13,6 +13,7 @@ from league.views import (
     players,
     series,
     signoff,
+    signup,
     staff,
     stages,
     tournament,
@@ -103,6 +104,13 @@ urlpatterns = [
     path("series/<slug:slug>/event/players/<int:number>/qr.svg", tournament.qr, name="tournament-qr"),
     path("series/<slug:slug>/event/screen/<slug:kind>/", tournament.screen, name="event-screen"),
     path("n/<str:code>", tournament.short_link, name="tournament-short"),
+    # -- players registering themselves (issue 39) --
+    path("series/<slug:slug>/event/register/", signup.signup_form, name="signup-form"),
+    path("register/link/<str:token>/", signup.signup_link, name="signup-link"),
+    path("staff/series/<slug:slug>/event/signup/", signup.desk, name="signup-desk"),
+    path("staff/series/<slug:slug>/event/signup/erase/", signup.erase, name="signup-erase"),
+    path("staff/series/<slug:slug>/event/signup/signups.csv", signup.signups_csv, name="signup-csv"),
+    path("staff/series/<slug:slug>/event/signup/<str:pk>/", signup.decide, name="signup-decide"),
     # stages, teams and the EMA results (league.views.stages)
     path("series/<slug:slug>/event/stages/", stages.stages_standings, name="stages-standings"),
     path("series/<slug:slug>/event/teams/", stages.stages_teams, name="stages-teams"),

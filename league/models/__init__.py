@@ -2,7 +2,8 @@
 games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
 substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
-``signoff`` (the table's confirmation of a game's result). Callers import from this package
+``signoff`` (the table's confirmation of a game's result) and ``signup``
+(players registering themselves). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -30,6 +31,7 @@ from league.models.games import (
     validate_rules,
 )
 from league.models.signoff import SignOff
+from league.models.signup import SignUp, SignUpDesk
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import (
     Registration,
@@ -43,6 +45,6 @@ from league.models.tournament import (
 __all__ = [
     "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "Registration", "Round",
-    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "StandingRow", "Standings", "Tournament",
+    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",
 ]

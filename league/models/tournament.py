@@ -313,6 +313,7 @@ class TournamentAudit(models.Model):
         HIDE = "hide_results", _("Hide results")
         REVEAL = "reveal_results", _("Reveal results")
         ROLES = "roles", _("Roles")
+        SIGN_UP = "sign_up", _("Sign-up")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="event_audit")
     action = models.CharField(max_length=20, choices=Action.choices)

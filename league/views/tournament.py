@@ -40,9 +40,10 @@ from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
 from league.standings.event import event_standings
 from league.terms import refusal
+from league.views.access import staff_required
 from league.views.cached import FLAG, event_page
 from league.views.series import int_param, whole
-from league.views.staff import staff_required
+from league.views.signup import signup_board
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
 ROLE_NAMES = {"director": _("director"), "scorer": _("scorer")}
@@ -178,6 +179,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
         "counts": {s: sum(1 for r in regs if r.status == s) for s in Registration.Status.values},
         "players_count": sum(1 for r in regs if not r.is_substitute and not r.is_dropped),
         "subs_count": sum(1 for r in regs if r.is_substitute and not r.is_dropped),
+        "signup": signup_board(series),
         **extra,
     }
     return render(request, "league/tournament_players.html", ctx, status=extra.get("status", 200))

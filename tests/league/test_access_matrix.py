@@ -62,6 +62,9 @@ RULES: dict[str, str] = {
     "event-publish": DIRECT, "event-start": DIRECT, "event-clock": DIRECT, "event-extra-time": DIRECT,
     "event-print": DIRECT, "stages-manage": DIRECT, "stages-rules": DIRECT, "stages-playoff": DIRECT,
     "stages-cut": DIRECT, "stages-seat": DIRECT, "ema-preview": DIRECT, "ema-file": DIRECT,
+    # players register themselves (issue 39); the sign-up desk is the director's
+    "signup-form": PUBLIC, "signup-link": PUBLIC,
+    "signup-desk": DIRECT, "signup-erase": DIRECT, "signup-csv": DIRECT, "signup-decide": DIRECT,
 }
 
 ROLES = ("anonymous", "other_scorer", "scorer", "director")

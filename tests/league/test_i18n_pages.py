@@ -20,6 +20,7 @@ with the reason, so a new page cannot escape the check.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -28,8 +29,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
-from league.models import Game, Penalty, Player, Round, RoundSeat, Series
+from league.models import Game, Penalty, Player, Round, RoundSeat, Series, SignUp
 from league.services import signoff as signoff_services
 from league.views.tournament import PRINTS, SCREENS
 
@@ -43,6 +45,7 @@ NOT_PAGES = {
     "server-time": "the countdown's clock: the server's time in JSON",
     "series-standings-csv": "a CSV export, the same in every language (tests/league/test_i18n.py)",
     "series-games-csv": "a CSV export, the same in every language",
+    "signup-csv": "a CSV export for the director, the same in every language",
     "series-hands-csv": "a CSV export, the same in every language",
     "staff-export-log": "a game record (tenhou.net/6 JSON), the same in every language",
     "ema-file": "the EMA's own file format, the same in every language",
@@ -66,7 +69,7 @@ NOT_PAGES = {
     **{name: "POST only: an action that redirects with a message" for name in (
         "event-import", "event-roles", "event-check-in", "event-drop", "event-seat", "event-results", "event-swap",
         "event-substitute", "event-publish", "event-start", "event-clock", "event-extra-time", "stages-rules",
-        "stages-playoff", "stages-cut", "stages-seat")},
+        "stages-playoff", "stages-cut", "stages-seat", "signup-desk", "signup-decide", "signup-erase")},
 }
 
 # The same in both languages: abbreviations and the app's name.
@@ -143,6 +146,8 @@ def typed_names() -> list[str]:
     names |= set(EventRules.objects.values_list("ema_name", flat=True))
     for reg in Registration.objects.all():
         names |= {reg.name, reg.first_name, reg.last_name, reg.last_name.upper(), reg.club, reg.team, reg.country}
+    for signup in SignUp.objects.all():  # issue 39: what a player typed on the sign-up form
+        names |= {signup.name, signup.email, signup.club, signup.team, signup.country, signup.ema_number}
     names |= {n[:13] + "…" for n in names if n and len(n) > 14}  # a name cut short (truncatechars:14)
     return sorted((n for n in names if n), key=len, reverse=True)
 
@@ -181,6 +186,7 @@ def pages() -> dict[str, list[str]]:
     draft = event.event_rounds.filter(status=Round.Status.DRAFT).order_by("number").first()
     e_game = event.games.first()
     token = signoff_services.seat_link_token(e_game, 0)
+    signup_token = _signups(event)
     s = league.slug
     return {
         "index": [reverse("index")],
@@ -219,7 +225,27 @@ def pages() -> dict[str, list[str]]:
         "stages-teams": [reverse("stages-teams", args=[cup.slug])],
         "stages-manage": [reverse("stages-manage", args=[cup.slug])],
         "ema-preview": [reverse("ema-preview", args=[cup.slug])],
+        "signup-form": [reverse("signup-form", args=[event.slug])],
+        "signup-link": [reverse("signup-link", args=[signup_token])],
     }
+
+
+def _signups(event: Series) -> str:
+    """Issue 39: the event's sign-up desk open, moderated, with a cap, and
+    sign-ups in every state the director's page lists; a link's token."""
+    from league.services import signup as desk
+
+    if not SignUp.objects.filter(series=event).exists():
+        desk.configure_signup(series=event, is_open=True, closes_at=timezone.now() + datetime.timedelta(days=3),
+                              cap=None, moderated=True)
+        for i, (first, last) in enumerate([("愛子", "佐藤"), ("健", "鈴木"), ("花子", "高橋")]):
+            signup = desk.sign_up(series=event, first_name=first, last_name=last, email=f"p{i}@example.org",
+                                  country="JP")
+            if i:
+                desk.confirm_signup(token=desk.link_token(signup))
+            if i == 2:
+                desk.decide_signup(signup=signup, approve=True)
+    return desk.link_token(SignUp.objects.filter(series=event).order_by("pk").first())
 
 
 def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
@@ -265,6 +291,8 @@ def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
         *[(reverse("event-drop", args=[event.slug, s.registration.number]), {}) for s in RoundSeat.objects.filter(
             round=started, substitute=None, table__game__status=Game.Status.IN_PROGRESS).select_related(
             "registration")[:1]],
+        (reverse("signup-form", args=[event.slug]), {"first_name": "=x", "last_name": "", "country": "XX",
+                                                      "email": "nobody"}),
     ]
 
 
