@@ -118,6 +118,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Before the cached pages: a page served from the cache carries the policy too.
     "csp.middleware.CSPMiddleware",
+    # Before the cached pages: the read API's answers from the cache carry CORS too.
+    "league.middleware.ApiCorsMiddleware",
     # A public page found in the cache is answered here, as a static file is
     # by WhiteNoise: the middleware below has nothing to do for it, and cost
     # more than the page (league/views/cached.py says why it may skip them).
@@ -280,6 +282,11 @@ RATELIMIT_IP_META_KEY = "league.auth.client_ip"
 # 30 s; twice that leaves room for projectors and clicks (docs/caching.md).
 # An empty value turns the limit off.
 PUBLIC_RATE_LIMIT = os.environ.get("PUBLIC_RATE_LIMIT", "600/30s")
+# The read API (/api/v1/), per client address, counted apart from the pages: the
+# answers the cache did not give. Sized for overlays behind one venue address:
+# 20 overlays each polling two answers every second, all missing the cache at
+# worst (the first poll after every hand), are 1200 in 30 s (docs/api.md).
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "1200/30s")
 # Anonymous CSV downloads per client address (django-ratelimit); staff are not limited.
 EXPORT_RATE_LIMIT = os.environ.get("EXPORT_RATE_LIMIT", "30/m")
 

@@ -4,6 +4,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from league.views import (
+    api,
     exports,
     games,
     health,
@@ -34,6 +35,8 @@ urlpatterns = [
     path("series/<slug:slug>/players/<int:player_id>/", players.detail, name="player-detail"),
     path("players/<int:player_id>/", players.across_series, name="player-series"),
     path("games/<int:pk>/", games.detail, name="game-detail"),
+    # -- the read API (issue 37): /api/v1/, its schema at /api/v1/openapi.json (docs/api.md) --
+    path("api/v1/", api.urls()),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),
