@@ -41,8 +41,13 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 
 from league.bounds import ROW_ID, SLUG_LENGTH
+
+# Sent by ``changed`` when what finished games decide may have moved, inside the
+# caller's transaction, with ``series_ids``: the webhooks' "standings changed".
+results_changed = Signal()
 
 VERSIONS = "versions"  # the cache alias
 EVERYTHING = "all"  # the stamp of pages that show every series (the series list)
@@ -263,6 +268,9 @@ def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bo
     ids = sorted(set(series_ids))
     if ids:
         Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        if results:
+            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
+            results_changed.send(sender=None, series_ids=ids)
     publish_on_commit(ids, slugs=slugs, results=results)
 
 

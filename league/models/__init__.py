@@ -2,7 +2,8 @@
 games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
 substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
-``signoff`` (the table's confirmation of a game's result). Callers import from this package
+``signoff`` (the table's confirmation of a game's result) and ``webhooks`` (the
+URLs told of a series' events, and the outbox of deliveries). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -39,9 +40,10 @@ from league.models.tournament import (
     Tournament,
     TournamentAudit,
 )
+from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
-    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
+    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",
