@@ -286,7 +286,8 @@ def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), r
     but a few recomputed pages: those hold the committed data."""
     ids = list(series_ids)
     keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
-    gone = [f"slug-{s}" for s in slugs]
+    # A rename: the slug's lookup goes, and so do the webhooks' note of the series (its slug is in their payloads).
+    gone = [f"slug-{s}" for s in slugs] + ([f"hooks-{i}" for i in ids] if slugs else [])
 
     def publish() -> None:
         store().set_many({k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]})

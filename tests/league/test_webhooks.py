@@ -72,16 +72,16 @@ def test_a_local_receiver_verifies_every_signature_over_a_whole_event(loopback: 
     assert (count["round_published"], count["round_started"], count["event_finished"]) == (5, 5, 1)
     assert count["standings_changed"] >= 5
     assert bodies[-1]["event"] == "event_finished"
-    # A finished game's delivery carries its result in thousandths, as the API does.
+    # A finished game's delivery names the game; the API link gives its result.
     finished = next(b for b in bodies if b["event"] == "game_finished")
-    game = Game.objects.get(pk=finished["data"]["game"])
-    assert [s["points"] for s in finished["data"]["seats"]] == [s.points for s in game.seats.order_by("seat")]
+    assert finished["data"]["api"] == f"/api/v1/games/{finished['data']['game']}"
+    assert finished["series"] == "hooked" and finished["data"]["round"] == 1
     assert set(Delivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
     # A tampered body fails the check.
     assert not verify(hook.secret, received[0].body + b" ", received[0].headers["X-Tenbou-Signature"])
 
 
-def test_a_hidden_rounds_game_is_announced_without_its_result(loopback: None) -> None:
+def test_a_hidden_rounds_game_is_announced_and_its_result_stays_hidden(loopback: None, client: Any) -> None:
     series = make_event("hooked-hidden")
     event.hide_results(series=series, from_round=1)
     with receiver() as r:
@@ -89,7 +89,10 @@ def test_a_hidden_rounds_game_is_announced_without_its_result(loopback: None) ->
         play_round(series, 1, QUALIFYING[0])
         drain()
         bodies = [json.loads(x.body) for x in r.received]
-    assert len(bodies) == 4 and all(b["data"]["results_hidden"] and "seats" not in b["data"] for b in bodies)
+    assert len(bodies) == 4
+    for body in bodies:
+        assert set(body["data"]) == {"game", "round", "table", "api"}  # no result in the delivery
+        assert client.get(body["data"]["api"]).status_code == 404  # and none from the API while hidden
 
 
 def test_a_rolled_back_change_leaves_no_delivery_and_a_restart_loses_none(loopback: None) -> None:
