@@ -17,6 +17,7 @@ from league.views import (
     stages,
     tournament,
     webapp,
+    webhooks,
 )
 
 # Each area keeps its routes together; URL names are what templates use.
@@ -71,6 +72,8 @@ urlpatterns = [
     path("staff/games/<int:pk>/signoff/", signoff.staff_signoff, name="staff-signoff"),
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),
     path("staff/series/<slug:slug>/pins/", signoff.pins, name="staff-pins"),
+    # -- webhooks (issue 37): the director's URLs and the log of deliveries --
+    path("staff/series/<slug:slug>/webhooks/", webhooks.manage, name="webhooks-manage"),
     path("signoff/<str:token>/", signoff.seat_link, name="signoff-link"),
     path("n/<str:code>/sign", signoff.player_signoff, name="signoff-player"),
     path("series/<slug:slug>/tables/", signoff.tables, name="signoff-tables"),

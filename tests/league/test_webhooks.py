@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from league import webhooks
@@ -24,7 +25,7 @@ from league.services import ServiceError, record_final_scores
 from league.services import stages as st
 from league.services import tournament as event
 from league.services import webhooks as hooks
-from tests.factories import make_game, make_series
+from tests.factories import make_game, make_scorer, make_series
 from tests.league.services.test_stages import QUALIFYING, SCORES, P, make_event, play_round, play_seated
 from tests.league.webhook_receiver import receiver
 
@@ -220,3 +221,27 @@ def test_the_thread_sends_after_the_commit(settings: Any) -> None:
         received = r.wait_for(1)
     assert [x.headers["X-Tenbou-Event"] for x in received] == ["game_finished"]
     assert Delivery.objects.get().state in ("delivered", "pending")  # the row is written after the POST returns
+
+
+def test_the_staff_page_registers_shows_the_secret_and_logs_deliveries(loopback: None, client: Any) -> None:
+    series = make_series("ari-ari", slug="club-page")
+    other = make_series("ari-ari", slug="club-other")
+    url = reverse("webhooks-manage", args=[series.slug])
+    assert client.get(url).status_code == 302  # the login first
+    client.force_login(make_scorer(other, "not-here"))
+    assert client.get(url).status_code == 403
+    client.force_login(make_scorer(series, "director"))
+    refused = client.post(url, {"url": "http://169.254.169.254/latest", "events": ["game_finished"]})
+    assert refused.status_code == 400 and "cloud metadata" in refused.content.decode()
+    assert WebHook.objects.count() == 0
+    with receiver() as r:
+        added = client.post(url, {"url": f"{r.base}/ok", "events": ["game_finished"]})
+        assert added.status_code == 302
+        hook = WebHook.objects.get()
+        record_final_scores(game=make_game(series), scores=[40000, 30000, 20000, 10000])
+        drain()
+        assert len(r.received) == 1
+    page = client.get(url).content.decode()
+    assert hook.secret in page and f'data-delivery="{Delivery.objects.get().delivery_id}" data-state="delivered"' in page
+    client.post(url, {"remove": str(hook.pk)})
+    assert WebHook.objects.count() == 0 and Delivery.objects.count() == 0
