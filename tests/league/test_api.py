@@ -278,3 +278,14 @@ def test_the_api_has_its_own_per_address_limit(client: Client, demo_league: None
     assert client.get("/api/v1/series/" + SLUG + "/games").status_code == 429
     assert client.get(reverse("series-standings", args=[SLUG])).status_code == 200
 
+
+
+def test_a_repeat_is_answered_from_the_cache_before_the_limit(client: Client, demo_league: None,
+                                                              settings: Any) -> None:
+    # CachedPageMiddleware answers a cached API answer, as it does a page: the limit never sees it.
+    settings.API_RATE_LIMIT = "1/m"
+    path = f"/api/v1/series/{EVENT_SLUG}/stages"
+    first = client.get(path)
+    assert [client.get(path).status_code for _ in range(5)] == [200] * 5
+    assert client.get(path).content == first.content
+    assert client.get(f"/api/v1/series/{EVENT_SLUG}/teams").status_code == 429  # not cached yet: counted
