@@ -106,8 +106,14 @@ class ApiCorsMiddleware:
             response = HttpResponse(status=204, headers=_PREFLIGHT)
             del response["Content-Type"]
             return response
+        head = request.method == "HEAD"
+        if head:
+            # The API's views answer GET; a HEAD is that answer's headers (django-ninja has no HEAD of its own).
+            request.method = "GET"
         response = self.get_response(request)
-        if request.method in ("GET", "HEAD"):
+        if head and not response.streaming:
+            response.content = b""
+        if request.method == "GET":
             for name, value in _CORS.items():
                 response[name] = value
         return response

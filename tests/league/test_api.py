@@ -249,6 +249,8 @@ def test_cors_allows_reading_from_any_origin_and_nothing_else(client: Client, de
     pre = client.options("/api/v1/series", HTTP_ORIGIN="https://overlay.example",
                          HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET")
     assert pre.status_code == 204 and pre["Access-Control-Allow-Methods"] == "GET, HEAD, OPTIONS"
+    head = client.head("/api/v1/players/" + str(Player.objects.first().pk))  # not cached yet: the view's GET
+    assert head.status_code == 200 and head.content == b"" and head["Access-Control-Allow-Origin"] == "*"
     assert "Access-Control-Allow-Origin" not in client.get(reverse("index"))
     posted = client.post("/api/v1/series")
     assert posted.status_code == 405 and "Access-Control-Allow-Origin" not in posted
