@@ -15,3 +15,9 @@ class LeagueConfig(AppConfig):
 
         translation.install(gettext=gettext, ngettext=ngettext, yaku_name=yaku_name, refusal=refusal,
                             abort_reason=abort_reason_text)
+
+        # The webhooks' "standings changed": versions cannot import the services (they import it).
+        from league import versions
+        from league.services import webhooks
+
+        versions.results_changed.connect(webhooks.standings_changed, dispatch_uid="webhooks-standings")

@@ -14,7 +14,9 @@ scorer needs. Logged-in staff are never limited.
 in docs/caching.md: 300 phones behind one address, each refreshing every
 30 seconds, could all miss the cache in the worst case (every page recomputed
 after each finished game), which is 300 in 30 s; the limit is twice that,
-with the projectors. An empty value turns the limit off.
+with the projectors. An empty value turns the limit off. The read API
+(``/api/``) is counted apart, under ``API_RATE_LIMIT`` (docs/api.md), and
+its answers are allowed to any origin for reading (``ApiCorsMiddleware``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
@@ -48,19 +50,70 @@ class AnonymousLimitMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view: View, args: Any, kwargs: Any) -> HttpResponseBase | None:
-        rate = settings.PUBLIC_RATE_LIMIT
+        api = request.path_info.startswith(API_PREFIX)
+        rate = settings.API_RATE_LIMIT if api else settings.PUBLIC_RATE_LIMIT
         if not rate or getattr(view, "limit_exempt", False):
             return None
         # Without a session cookie this reads nothing: no query for the anonymous.
         if request.user.is_authenticated:
             return None
-        usage = get_usage(request, group="public", key="ip", rate=rate, increment=True)
+        usage = get_usage(request, group="api" if api else "public", key="ip", rate=rate, increment=True)
         if usage is None or not usage["should_limit"]:
             return None
         retry = max(1, usage["time_left"])
-        response = HttpResponse(
-            _("Too many requests from your address. Please try again in %(seconds)d seconds.") % {"seconds": retry}
-            + "\n", status=429, content_type="text/plain; charset=utf-8")
+        if api:
+            message = f"too many requests from this address: try again in {retry} seconds"
+            response: HttpResponseBase = JsonResponse(
+                {"error": {"code": "too_many_requests", "message": message, "field": None}}, status=429)
+        else:
+            response = HttpResponse(
+                _("Too many requests from your address. Please try again in %(seconds)d seconds.") % {"seconds": retry}
+                + "\n", status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(retry)
         response["Cache-Control"] = "no-store"
+        return response
+
+
+API_PREFIX = "/api/"
+# What a browser may send and read across origins: reads only, and the
+# conditional request that makes a poll cheap.
+_CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": "ETag, Last-Modified, Retry-After",
+}
+_PREFLIGHT = {
+    **_CORS,
+    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+    "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+    "Access-Control-Max-Age": "86400",
+}
+
+
+class ApiCorsMiddleware:
+    """The read API may be read from any page (a stream overlay, a results
+    site): ``Access-Control-Allow-Origin: *`` on GET and HEAD under ``/api/``,
+    and a preflight OPTIONS answered here. Nothing else gets CORS headers, and
+    no credentials are allowed: a cross-origin request is an anonymous read.
+    Before ``CachedPageMiddleware``, so an answer from the cache has them too."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not request.path_info.startswith(API_PREFIX):
+            return self.get_response(request)
+        if request.method == "OPTIONS":
+            response = HttpResponse(status=204, headers=_PREFLIGHT)
+            del response["Content-Type"]
+            return response
+        head = request.method == "HEAD"
+        if head:
+            # The API's views answer GET; a HEAD is that answer's headers (django-ninja has no HEAD of its own).
+            request.method = "GET"
+        response = self.get_response(request)
+        if head and not response.streaming:
+            response.content = b""
+        if request.method == "GET":
+            for name, value in _CORS.items():
+                response[name] = value
         return response

@@ -131,6 +131,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Before the cached pages: a page served from the cache carries the policy too.
     "csp.middleware.CSPMiddleware",
+    # Before the cached pages: the read API's answers from the cache carry CORS too.
+    "league.middleware.ApiCorsMiddleware",
     # A public page found in the cache is answered here, as a static file is
     # by WhiteNoise: the middleware below has nothing to do for it, and cost
     # more than the page (league/views/cached.py says why it may skip them).
@@ -148,6 +150,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 page.
     "axes.middleware.AxesMiddleware",
+    # Starts the webhooks' delivery thread with the process's first request (league/webhooks.py).
+    "league.webhooks.DeliveryThreadMiddleware",
 ]
 
 if not DEBUG:
@@ -293,6 +297,17 @@ RATELIMIT_IP_META_KEY = "league.auth.client_ip"
 # 30 s; twice that leaves room for projectors and clicks (docs/caching.md).
 # An empty value turns the limit off.
 PUBLIC_RATE_LIMIT = os.environ.get("PUBLIC_RATE_LIMIT", "600/30s")
+# The read API (/api/v1/), per client address, counted apart from the pages: the
+# answers the cache did not give. Sized for overlays behind one venue address:
+# 20 overlays each polling two answers every second, all missing the cache at
+# worst (the first poll after every hand), are 1200 in 30 s (docs/api.md).
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "1200/30s")
+# Webhooks (docs/api.md): deliveries are sent by a thread of each web process
+# (off: only `manage.py deliver_webhooks` sends them). The loopback switch is
+# for tests only, which run their own receiver on 127.0.0.1; it is never read
+# from the environment.
+WEBHOOK_THREAD = os.environ.get("WEBHOOK_THREAD", "1") != "0"
+WEBHOOK_ALLOW_LOOPBACK_FOR_TESTS = False
 # Anonymous CSV downloads per client address (django-ratelimit); staff are not limited.
 EXPORT_RATE_LIMIT = os.environ.get("EXPORT_RATE_LIMIT", "30/m")
 

@@ -4,6 +4,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from league.views import (
+    api,
     events,
     exports,
     games,
@@ -18,6 +19,7 @@ from league.views import (
     stages,
     tournament,
     webapp,
+    webhooks,
 )
 
 # Each area keeps its routes together; URL names are what templates use.
@@ -36,6 +38,8 @@ urlpatterns = [
     path("series/<slug:slug>/players/<int:player_id>/", players.detail, name="player-detail"),
     path("players/<int:player_id>/", players.across_series, name="player-series"),
     path("games/<int:pk>/", games.detail, name="game-detail"),
+    # -- the read API (issue 37): /api/v1/, its schema at /api/v1/openapi.json (docs/api.md) --
+    path("api/v1/", api.urls()),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),
@@ -70,6 +74,8 @@ urlpatterns = [
     path("staff/games/<int:pk>/signoff/", signoff.staff_signoff, name="staff-signoff"),
     path("staff/games/<int:pk>/signoff/<int:signoff_pk>/resolve/", signoff.resolve, name="staff-signoff-resolve"),
     path("staff/series/<slug:slug>/pins/", signoff.pins, name="staff-pins"),
+    # -- webhooks (issue 37): the director's URLs and the log of deliveries --
+    path("staff/series/<slug:slug>/webhooks/", webhooks.manage, name="webhooks-manage"),
     path("signoff/<str:token>/", signoff.seat_link, name="signoff-link"),
     path("n/<str:code>/sign", signoff.player_signoff, name="signoff-player"),
     path("series/<slug:slug>/tables/", signoff.tables, name="signoff-tables"),

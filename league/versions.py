@@ -41,8 +41,13 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 
 from league.bounds import ROW_ID, SLUG_LENGTH
+
+# Sent by ``changed`` when what finished games decide may have moved, inside the
+# caller's transaction, with ``series_ids``: the webhooks' "standings changed".
+results_changed = Signal()
 
 VERSIONS = "versions"  # the cache alias
 EVERYTHING = "all"  # the stamp of pages that show every series (the series list)
@@ -263,6 +268,9 @@ def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bo
     ids = sorted(set(series_ids))
     if ids:
         Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        if results:
+            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
+            results_changed.send(sender=None, series_ids=ids)
     publish_on_commit(ids, slugs=slugs, results=results)
 
 
@@ -278,7 +286,8 @@ def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), r
     but a few recomputed pages: those hold the committed data."""
     ids = list(series_ids)
     keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
-    gone = [f"slug-{s}" for s in slugs]
+    # A rename: the slug's lookup goes, and so do the webhooks' note of the series (its slug is in their payloads).
+    gone = [f"slug-{s}" for s in slugs] + ([f"hooks-{i}" for i in ids] if slugs else [])
 
     def publish() -> None:
         values = {k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]}

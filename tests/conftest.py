@@ -2,7 +2,7 @@
 
 Test-only settings are made here, never in league/settings.py: a fast
 password hasher (PBKDF2's million iterations cost a third of a second per
-``create_user``), and under pytest-xdist a page-stamp directory of each
+``create_user``), no webhook delivery thread, and under pytest-xdist a page-stamp directory of each
 worker's own (pytest-django gives each worker its own test database already).
 ``--db-only`` (tests/dbonly.py) selects the tests that use the database, for
 the PostgreSQL pass.
@@ -24,6 +24,9 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = FAST_HASHERS
+    # No webhook thread polling a test database that goes away: the webhook
+    # tests drain the outbox themselves, or turn the thread on for the one test of it.
+    settings.WEBHOOK_THREAD = False
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and getattr(settings, "VERSIONS_DIR", None):
         # The stamps live in a directory named after the database, and every

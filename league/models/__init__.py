@@ -2,8 +2,9 @@
 games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
 substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
-``signoff`` (the table's confirmation of a game's result) and ``signup``
-(players registering themselves). Callers import from this package
+``signoff`` (the table's confirmation of a game's result), ``signup``
+(players registering themselves) and ``webhooks`` (the URLs told of a series'
+events, and the outbox of deliveries). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -41,9 +42,10 @@ from league.models.tournament import (
     Tournament,
     TournamentAudit,
 )
+from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
-    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
+    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",

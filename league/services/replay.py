@@ -16,6 +16,7 @@ from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
+from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.services.signoff import withdraw_signoffs
@@ -266,6 +267,8 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEn
     if after is not None:
         after["ended_by"] = str(result.ended_by)
     audit(game, action, by, before=before, after=after)
+    if before is None and after is not None:  # the first finish; a resettle moves the standings instead
+        webhooks.game_finished(game)
 
 
 

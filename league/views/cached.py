@@ -301,6 +301,14 @@ def public_page(
     return decorate
 
 
+def also_serve(callback: Callable[..., HttpResponseBase], view: Callable[..., HttpResponseBase]) -> None:
+    """Let ``CachedPageMiddleware`` answer for ``callback``, the function the
+    URL resolver returns for a view ``public_page`` wrapped inside another
+    dispatcher (the API's: django-ninja routes every path through a view
+    of its own, so the resolver never returns the wrapped function)."""
+    _pages[callback] = _pages[view]
+
+
 def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
     """``public_page`` for a public page of an event (``/series/<slug>/event/...``):
     cached under the series' results stamp, which every event service moves

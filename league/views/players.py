@@ -194,6 +194,19 @@ def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
     result snapshots. Cached under the stamp every series change moves.
     Rounds a director hides are left out, as the event page leaves them out."""
     player = get_object_or_404(Player, pk=player_id)
+    found = across_series_rows(player)
+    if found is None:
+        raise Http404(f"{player.name} has no counted game yet")
+    series_rows, overall = found
+    return render(request, "league/player_series.html", {
+        "player": player, "rows": series_rows, "overall": overall,
+    })
+
+
+def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The player's counted games per series (newest first) and overall, as
+    the across-series page and the API show them; None without any. One
+    aggregate query; rounds a director hides are left out."""
     shown = Q(game__series__tournament__hidden_from_round__isnull=True) | Q(
         game__round_number__lt=F("game__series__tournament__hidden_from_round")
     )
@@ -209,18 +222,17 @@ def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
         .order_by("-last", "game__series__name")
     )
     if not rows:
-        raise Http404(f"{player.name} has no counted game yet")
+        return None
     series_rows = [_series_row(r) for r in rows]
     overall = {
         "games": sum(r["games"] for r in series_rows),
         "total": sum(r["total"] for r in series_rows),
         "places": [sum(r["places"][k] for r in series_rows) for k in range(4)],
+        "place_sum": sum(r["place_sum"] for r in series_rows),
     }
-    overall["average_place"] = sum(r["place_sum"] for r in series_rows) / overall["games"]
+    overall["average_place"] = overall["place_sum"] / overall["games"]
     overall["average_points"] = _average(overall["total"], overall["games"])
-    return render(request, "league/player_series.html", {
-        "player": player, "rows": series_rows, "overall": overall,
-    })
+    return series_rows, overall
 
 
 def _series_row(r: dict[str, Any]) -> dict[str, Any]:

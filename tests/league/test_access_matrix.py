@@ -64,6 +64,8 @@ RULES: dict[str, str] = {
     "stages-cut": DIRECT, "stages-seat": DIRECT, "ema-preview": DIRECT, "ema-file": DIRECT,
     # players register themselves (issue 39); the sign-up desk is the director's
     "signup-form": PUBLIC, "signup-link": PUBLIC,
+    # the read API (issue 37): public data only; webhooks are the director's
+    "api/v1/": PUBLIC, "webhooks-manage": DIRECT,
     "signup-desk": DIRECT, "signup-erase": DIRECT, "signup-csv": DIRECT, "signup-decide": DIRECT,
 }
 

@@ -31,7 +31,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from league.models import Game, Penalty, Player, Round, RoundSeat, Series, SignUp
+from league.models import Delivery, Game, Penalty, Player, Round, RoundSeat, Series, SignUp, WebHook
 from league.services import signoff as signoff_services
 from league.views.tournament import PRINTS, SCREENS
 
@@ -64,6 +64,10 @@ NOT_PAGES = {
     "offline-engine-zip": "the phone engine's Python, a zip",
     "offline-runtime": "a file of the Pyodide runtime",
     "staff-offline-game": "a game as JSON for the phone's engine",
+    # The read API (issue 37): JSON for other programs, its field names the same in every language.
+    **{name: "the read API: JSON (tests/league/test_api.py)" for name in (
+        "openapi-json", "api-root", "series_list", "series_standings", "series_games", "game_detail", "player_detail",
+        "event_detail", "event_stages", "event_teams")},
     # Actions: POST only, each redirects to a page above with its message;
     # posts() below sends some of them and reads the page they lead to.
     **{name: "POST only: an action that redirects with a message" for name in (
@@ -227,6 +231,7 @@ def pages() -> dict[str, list[str]]:
         "ema-preview": [reverse("ema-preview", args=[cup.slug])],
         "signup-form": [reverse("signup-form", args=[event.slug])],
         "signup-link": [reverse("signup-link", args=[signup_token])],
+        "webhooks-manage": [reverse("webhooks-manage", args=[s])],
     }
 
 
@@ -293,12 +298,19 @@ def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
             "registration")[:1]],
         (reverse("signup-form", args=[event.slug]), {"first_name": "=x", "last_name": "", "country": "XX",
                                                       "email": "nobody"}),
+        (reverse("webhooks-manage", args=[league.slug]), {"url": "http://10.0.0.1/hook", "events": ["game_finished"]}),
+        (reverse("webhooks-manage", args=[league.slug]), {"url": "ftp://x", "events": []}),
     ]
 
 
 def test_every_page_in_japanese_has_no_english_left(demo_league: None) -> None:
     # Sign-off asked of the event, so its pages have something to show.
     Series.objects.filter(slug="demo-tournament").update(requires_signoff=True)
+    # A webhook with a failed delivery, so its page has rows to read (issue 37).
+    hook = WebHook.objects.create(series=Series.objects.get(slug="demo-league"), url="https://hooks.example/t",
+                                  events=["game_finished", "standings_changed"])
+    Delivery.objects.create(hook=hook, event="game_finished", body="{}", next_attempt_at=timezone.now(), attempts=1,
+                            last_status=500, last_error="answered 500")
     # Every URL of the site is a page checked here, or not a page, with the reason.
     missing = url_names() - set(pages()) - set(NOT_PAGES)
     assert not missing, f"add {missing} to pages() (or, if not a page, to NOT_PAGES)"

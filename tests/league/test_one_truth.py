@@ -129,6 +129,11 @@ def test_every_surface_gives_the_same_order_and_points(client: Client) -> None:
     }
     for name, html in {**public, **staff}.items():
         assert marked_rows(html) == truth, name
+    # The read API (issue 37): the same rows, points in the same thousandths.
+    client.logout()
+    api = client.get(f"/api/v1/series/{slug}/standings").json()
+    assert [(r["player_id"], r["points"]) for r in api["ranked"]] == truth, "API"
+    client.force_login(make_director(series, "director2"))
     # The series page's chart table: each player's total after the last round is the standings' points.
     chart = re.findall(r'<th scope="row">([^<]+)</th>(?:<td class="num">[^<]*</td>)*<td class="num">([^<]*)</td></tr>',
                        public["series page"])

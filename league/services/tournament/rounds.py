@@ -28,6 +28,7 @@ from league.models.stages import first_cut_round, seating_teams
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
+from league.services import webhooks
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.games import finish_game, start_game
@@ -215,6 +216,7 @@ def publish_round(*, round: Round, by: Actor = None) -> Round:
         rnd.status, rnd.published_at = Round.Status.PUBLISHED, timezone.now()
         rnd.save(update_fields=["status", "published_at"])
         log(rnd.series, Action.PUBLISH, by, f"published round {rnd.number}", round_number=rnd.number)
+        webhooks.round_published(rnd)
     return rnd
 
 
@@ -269,6 +271,7 @@ def start_round(*, round: Round, by: Actor = None, now: datetime.datetime | None
         rnd.save(update_fields=["status", "started_at"])
         log(series, Action.START, by, f"started round {rnd.number}: {len(games)} tables, {rnd.time_limit} minutes",
             round_number=rnd.number, games=[g.pk for g in games])
+        webhooks.round_started(rnd)
     return games
 
 
