@@ -22,7 +22,9 @@ from league.models import (
     Hand,
     Penalty,
     Player,
+    PlayerMerge,
     Playoff,
+    Rating,
     Registration,
     Seat,
     Series,
@@ -440,3 +442,20 @@ class PlayoffAdmin(ReadOnlyMixin, admin.ModelAdmin):
 @admin.register(EventRules)
 class EventRulesAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("series", "tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_city", "ema_country")
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    """A rating is a choice (series, engine, parameters); its values are always recomputed, never edited."""
+
+    list_display = ("name", "slug", "engine", "version", "changed_at")
+    list_filter = ("engine",)
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("series",)
+    readonly_fields = ("version", "changed_at")
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("at", "merged_name", "merged_id", "into", "username", "reason")
+    search_fields = ("merged_name", "into__name")

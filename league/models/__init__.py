@@ -1,8 +1,8 @@
 """What a league stores, one module per concern: ``games`` (players, series,
 games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
-substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
-``signoff`` (the table's confirmation of a game's result). Callers import from this package
+substitutions and the clock), ``stages`` (stages, seeds, playoffs) ``ratings`` (which series a rating counts, its engine; merges of
+player rows) and ``signoff`` (the table's confirmation of a game's result). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -29,6 +29,7 @@ from league.models.games import (
     stored_hand_input,
     validate_rules,
 )
+from league.models.ratings import PlayerMerge, Rating
 from league.models.signoff import SignOff
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import (
@@ -42,7 +43,7 @@ from league.models.tournament import (
 
 __all__ = [
     "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
-    "Hand", "Penalty", "Player", "Registration", "Round",
+    "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",
 ]

@@ -48,6 +48,7 @@ class GameResult:
     key: str  # what names the game in a step's line ("game 12")
     day: datetime.date
     seats: tuple[SeatResult, ...]
+    substitutes: SubstituteRule | None = None  # this game's rule (its event's); None: the engine's argument
 
 
 @dataclass(frozen=True)
@@ -156,9 +157,13 @@ def rated_seats(game: GameResult, rule: SubstituteRule) -> list[tuple[int, int]]
     ([(1, 1), (2, 2), (3, 3), (4, 4)], [(1, 1), (2, 4), (3, 3), (4, 4)])
     >>> rated_seats(g, SubstituteRule.NOT_COUNTED)
     [(1, 1), (3, 3), (4, 4)]
+    >>> import dataclasses
+    >>> rated_seats(dataclasses.replace(g, substitutes=SubstituteRule.FIXED), SubstituteRule.REAL)[1]
+    (2, 4)
     """
     out = []
     n = len(game.seats)
+    rule = game.substitutes or rule
     for s in game.seats:
         if s.substitute_for is None:
             out.append((s.player, s.place))
