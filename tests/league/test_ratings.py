@@ -204,3 +204,20 @@ def test_merge_fills_blank_ema_number_and_needs_a_reason():
     a.refresh_from_db()
     assert (a.ema_number, a.country) == ("04010009", "JP")
     assert not Registration.objects.exists() and not SignOff.objects.exists()
+
+
+def test_merge_from_the_admin_asks_which_row_to_keep_and_why(admin_client):
+    series = make_series()
+    players = make_players()
+    finished_game(series, players)
+    duplicate = make_player("Player dup")
+    url = reverse("admin:league_player_changelist")
+    chosen = {"action": "merge_players", "_selected_action": [players[0].pk, duplicate.pk]}
+    page = admin_client.post(url, chosen)
+    assert page.status_code == 200 and b'name="reason"' in page.content
+    admin_client.post(url, {**chosen, "apply": "1", "keep": str(players[0].pk), "reason": "typed twice"})
+    assert not Player.objects.filter(pk=duplicate.pk).exists()
+    merge = PlayerMerge.objects.get()
+    assert (merge.into_id, merge.merged_name, merge.reason, merge.username) == (
+        players[0].pk, "Player dup", "typed twice", "admin")
+    assert Seat.objects.filter(player=players[0]).count() == 1
