@@ -198,8 +198,10 @@ def _number(value: Fraction) -> str:
 
 def mers_ranking(events: Iterable[EventResult], *, ties: str = "best", on: datetime.date | None = None) -> Outcome:
     """Each placed player's ranking after each event (reckoned on its last day), in the order given;
-    the final values are reckoned ``on`` that day (default: the last event's)."""
-    seen: dict[int, list[tuple[EventResult, int]]] = {}
+    a step's ``before`` is the player's ranking after their previous event. The final values are
+    reckoned ``on`` that day (default: the last event's)."""
+    seen: dict[int, list[tuple[EventResult, Fraction, int]]] = {}
+    previous: dict[int, int | None] = {}
     steps = []
     events = list(events)
     for event in events:
@@ -208,33 +210,31 @@ def mers_ranking(events: Iterable[EventResult], *, ties: str = "best", on: datet
         places = [p.place for p in event.places]
         for entry, base in zip(event.places, base_ranks(places, event.participants, ties=ties), strict=True):
             history = seen.setdefault(entry.player, [])
-            before = _value(history, event.day)
-            history.append((event, base))
+            history.append((event, weight, base))
             found = _ranking(history, event.day)
-            age = age_factor(event.day, event.day)
             numbers = [("event", event.key), ("place", str(entry.place)), ("participants", str(event.participants)),
-                       ("base", str(base)), ("weight", _number(weight)), ("age", _number(age))]
+                       ("base", str(base)), ("weight", _number(weight)), ("age", "1")]
+            before = previous.get(entry.player)
             if found is None:
+                previous[entry.player] = None
                 steps.append(Step(entry.player, event.key, event.day, before, None, HOW_UNRANKED, tuple(numbers)))
                 continue
             a, b, count = found
             after = round_half_away((a + b) / 2 * 1000)
+            previous[entry.player] = after
             numbers += [("part_a_count", str(count)), ("part_a", _number(a)), ("part_b", _number(b)),
                         ("after", milli(after))]
             steps.append(Step(entry.player, event.key, event.day, before, after, HOW, tuple(numbers)))
     day = on or (max(e.day for e in events) if events else datetime.date.min)
-    last = {p: (_value(h, day), len(h), max(e.day for e, _ in h)) for p, h in seen.items()}
+    last = {p: (_value(h, day), len(h), max(e.day for e, _, _ in h)) for p, h in seen.items()}
     return Outcome(steps=tuple(steps), players=final_table(last))
 
 
-def _ranking(history: list[tuple[EventResult, int]], on: datetime.date) -> tuple[Fraction, Fraction, int] | None:
-    return ranking(
-        (base, event_weight(days=e.days, participants=e.participants, countries=e.countries,
-                            qualification=e.qualification) * age_factor(e.day, on))
-        for e, base in history if e.day <= on
-    )
+def _ranking(history: list[tuple[EventResult, Fraction, int]], on: datetime.date
+             ) -> tuple[Fraction, Fraction, int] | None:
+    return ranking((base, weight * age_factor(e.day, on)) for e, weight, base in history if e.day <= on)
 
 
-def _value(history: list[tuple[EventResult, int]], on: datetime.date) -> int | None:
+def _value(history: list[tuple[EventResult, Fraction, int]], on: datetime.date) -> int | None:
     found = _ranking(history, on)
     return None if found is None else round_half_away((found[0] + found[1]) / 2 * 1000)

@@ -42,7 +42,6 @@ from league.ratings.common import (
     final_table,
     milli,
     rated_seats,
-    round_half_away,
     signed,
 )
 
@@ -84,13 +83,24 @@ def adjustment(games_before: int) -> Fraction:
     return 1 - Fraction(games_before * 2, 1000)
 
 
-def _number(value: Fraction) -> str:
+def _div(num: int, den: int) -> int:
+    """num / den rounded half away from zero (den > 0), in integers.
+
+    >>> _div(-13250, 1000), _div(5, 2), _div(-5, 2), _div(7, 3)
+    (-13, 3, -3, 2)
+    """
+    q, rem = divmod(abs(num), den)
+    q += 2 * rem >= den
+    return q if num >= 0 else -q
+
+
+def _ratio(num: int, den: int) -> str:
     """An exact figure as the line shows it: up to three decimals.
 
-    >>> _number(Fraction(-25, 8)), _number(Fraction(1, 5)), _number(Fraction(499, 500))
-    ('-3.125', '0.2', '0.998')
+    >>> _ratio(-25, 8), _ratio(1, 5), _ratio(499, 500), _ratio(6000, 4000)
+    ('-3.125', '0.2', '0.998', '1.5')
     """
-    return milli(round_half_away(value * 1000))
+    return milli(_div(num * 1000, den))
 
 
 def tenhou_r(
@@ -110,22 +120,26 @@ def tenhou_r(
         seats = rated_seats(game, substitutes)
         if not seats:
             continue
-        size = len(game.seats)
+        size, n = len(game.seats), len(seats)
         bases = placement_bases([place for _, place in seats], size)
         before = [r.get(p, start) for p, _ in seats]
-        average = Fraction(sum(before), len(seats))
+        total = sum(before)
+        average = _ratio(total, n * 1000)
+        # All in integers over one denominator: change (thousandths) =
+        # adj / 500 * (base * 1000 + (total - n * own) / (40 * n)), base = bn / bd.
         for (player, place), base, own in zip(seats, bases, before, strict=True):
-            correction = (average - own) / 40 / 1000
-            adj = adjustment(played.get(player, 0))
-            change = round_half_away(adj * (base + correction) * 1000)
+            g = played.get(player, 0)
+            adj = 100 if g >= FULL_ADJUSTMENT_GAMES else 500 - g
+            bn, bd = base.numerator, base.denominator
+            spread = total - n * own
+            change = _div(adj * (bn * 40_000 * n + bd * spread), 500 * bd * 40 * n)
             r[player] = own + change
-            played[player] = played.get(player, 0) + 1
-            last[player] = (r[player], played[player], game.day)
+            played[player] = g + 1
+            last[player] = (r[player], g + 1, game.day)
             steps.append(Step(
                 player=player, key=game.key, day=game.day, before=own, after=r[player], template=HOW,
-                numbers=(("game", game.key), ("place", str(place)), ("seats", str(size)), ("base", _number(base)),
-                         ("average", _number(average / 1000)), ("own", milli(own)),
-                         ("correction", _number(correction)), ("games", str(played[player] - 1)),
-                         ("adjustment", _number(adj)), ("change", signed(change))),
+                numbers=(("game", game.key), ("place", str(place)), ("seats", str(size)), ("base", _ratio(bn, bd)),
+                         ("average", average), ("own", milli(own)), ("correction", _ratio(spread, 40_000 * n)),
+                         ("games", str(g)), ("adjustment", _ratio(adj, 500)), ("change", signed(change))),
             ))
     return Outcome(steps=tuple(steps), players=final_table(last))  # type: ignore[arg-type]

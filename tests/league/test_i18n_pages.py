@@ -29,7 +29,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from league.models import Game, Penalty, Player, Round, Series
+from league.models import Game, Penalty, Player, Rating, Round, Series
 from league.services import signoff as signoff_services
 from league.views.tournament import PRINTS, SCREENS
 
@@ -46,6 +46,7 @@ NOT_PAGES = {
     "series-hands-csv": "a CSV export, the same in every language",
     "staff-export-log": "a game record (tenhou.net/6 JSON), the same in every language",
     "ema-file": "the EMA's own file format, the same in every language",
+    "rating-csv": "a CSV export, the same in every language",
     "tournament-qr": "an SVG of a QR code",
     "tournament-short": "a redirect to the player's page",
     "logout": "POST only: logs out (Clear-Site-Data) and redirects; Django's own page otherwise",
@@ -141,6 +142,7 @@ def typed_names() -> list[str]:
     names |= set(Series.objects.values_list("name", flat=True))
     names |= set(Stage.objects.values_list("name", flat=True))
     names |= set(EventRules.objects.values_list("ema_name", flat=True))
+    names |= set(Rating.objects.values_list("name", flat=True))
     for reg in Registration.objects.all():
         names |= {reg.name, reg.first_name, reg.last_name, reg.last_name.upper(), reg.club, reg.team, reg.country}
     names |= {n[:13] + "…" for n in names if n and len(n) > 14}  # a name cut short (truncatechars:14)
@@ -182,7 +184,14 @@ def pages() -> dict[str, list[str]]:
     e_game = event.games.first()
     token = signoff_services.seat_link_token(e_game, 0)
     s = league.slug
+    ratings = demo_ratings(league, event, cup)
+    rated = ratings[0].series.first().games.first().seats.first().player
     return {
+        "ratings": [reverse("ratings")],
+        "rating": [reverse("rating", args=[r.slug]) for r in ratings],
+        "rating-history": [reverse("rating-history", args=[r.slug, p.pk]) for r in ratings
+                           for p in ([rated] if r.engine != "mers" else Player.objects.filter(
+                               registrations__series=event)[:1])],
         "index": [reverse("index")],
         "series-standings": [reverse("series-standings", args=[x.slug]) for x in (league, event, cup)]
         + [reverse("series-standings", args=[s]) + q for q in ("?round=1", "?stats=1", "?q=a", "?q=zzz")],
@@ -218,6 +227,17 @@ def pages() -> dict[str, list[str]]:
         "stages-manage": [reverse("stages-manage", args=[cup.slug])],
         "ema-preview": [reverse("ema-preview", args=[cup.slug])],
     }
+
+
+def demo_ratings(league: Series, event: Series, cup: Series) -> list[Rating]:
+    """A rating of each engine over the demo (issue 38), made once."""
+    out = []
+    for engine, counted in (("tenhou", [league]), ("skill", [league, event]), ("mers", [event, cup])):
+        rating, made = Rating.objects.get_or_create(slug=f"demo-{engine}", defaults={"name": "Demo", "engine": engine})
+        if made:
+            rating.series.set(counted)
+        out.append(rating)
+    return out
 
 
 def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:

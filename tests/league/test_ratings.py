@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from league import services
-from league.models import Game, Player, PlayerMerge, Rating, Registration, Seat, SignOff
+from league.models import Game, Player, PlayerMerge, Rating, Registration, Seat, Series, SignOff
 from league.models.ratings import check_parameters
 from league.services.errors import ServiceError
 from league.standings.ratings import cache_key, rating_games, rating_table
@@ -221,3 +221,61 @@ def test_merge_from_the_admin_asks_which_row_to_keep_and_why(admin_client):
     assert (merge.into_id, merge.merged_name, merge.reason, merge.username) == (
         players[0].pk, "Player dup", "typed twice", "admin")
     assert Seat.objects.filter(player=players[0]).count() == 1
+
+
+# -- on the demo: an event with a substitute, a cup ------------------------------------------------------
+
+
+def test_demo_substitute_seat_rates_the_registered_player_as_the_event_says(demo_league):
+    """The demo tournament's rule is "fixed": the registered player is rated as last at that table; the
+    substitute's own player row is not rated for it. With the rating's own rule "real", the seat's place."""
+    from league.models import RoundSeat
+    from league.ratings import SubstituteRule
+
+    event = Series.objects.get(slug="demo-tournament")
+    sub = RoundSeat.objects.filter(round__series=event, substitute__isnull=False, table__game__status="finished") \
+        .select_related("registration", "substitute", "table").first()
+    assert sub is not None, "the demo plays a substitute"
+    game = next(g for g in rating_games([event.pk]) if g.key.endswith(f"#{sub.table.game_id}"))
+    seat = next(s for s in game.seats if s.substitute_for is not None)
+    assert (seat.player, seat.substitute_for) == (sub.substitute.player_id, sub.registration.player_id)
+    assert game.substitutes is SubstituteRule.FIXED
+    fixed = make_rating([event], slug="sub-fixed")
+    real = make_rating([event], slug="sub-real", substitutes=Rating.Substitutes.REAL)
+    registered = sub.registration.player_id
+    fixed_step = next(s for s in rating_table(fixed).steps[registered] if s.key == game.key)
+    real_step = next(s for s in rating_table(real).steps[registered] if s.key == game.key)
+    assert "place 4 of 4, base -30" in fixed_step.line
+    assert f"place {seat.place} of 4" in real_step.line
+    assert all(s.key != game.key for s in rating_table(fixed).steps.get(sub.substitute.player_id, ()))
+
+
+def test_demo_ema_ranking_over_the_event_and_the_cup_worked_from_their_ema_files(demo_league):
+    from fractions import Fraction
+
+    from django.utils import timezone
+
+    from league.ratings.mers import age_factor, base_rank
+    from league.services.stages import ema_export
+
+    event = Series.objects.get(slug="demo-tournament")
+    cup = Series.objects.filter(tournament__isnull=False).exclude(pk=event.pk).get()
+    exports = [ema_export(event), ema_export(cup)]
+    table = rating_table(make_rating([event, cup], engine="mers"))
+    placed = [{p.player_id: p.place for p in e.players} for e in exports]
+    both = set(placed[0]) & set(placed[1])
+    once = (set(placed[0]) | set(placed[1])) - both
+    rows = {r.player_id: r for r in table.rows}
+    assert all(rows[p].value is None and rows[p].rank is None for p in once)
+    assert both, "someone played both"
+    today = timezone.localdate()  # the demo's events are dated: their age counts from today
+    for p in both:
+        parts = [(base_rank(placed[k][p], e.weight.player_count), e.weight.total * age_factor(e.event.last_day, today))
+                 for k, e in enumerate(exports)]
+        if any(w == 0 for _, w in parts):  # one result left of non-zero weight: not ranked
+            assert rows[p].value is None
+            continue
+        top = sum(Fraction(b) * w for b, w in parts)
+        weight = sum(w for _, w in parts)
+        a, b = top / (weight + 3), top / (weight + 2)  # filled to five results, and to four
+        assert rows[p].value == int((a + b) / 2 * 1000 + Fraction(1, 2)), p
