@@ -72,7 +72,8 @@ NOT_PAGES = {
 
 # The same in both languages: abbreviations and the app's name.
 SAME_IN_BOTH = {"Tenbou", "EMA", "CSV", "PIN", "QR", "URL", "JSON", "XML", "mjlog", "gzip", "xml", "Excel", "PDF",
-                "MERS", "WRC", "Pantheon", "ISO", "A", "K"}
+                "MERS", "WRC", "Pantheon", "ISO", "A", "K",
+                "R", "Plackett-Luce"}  # Tenhou's rating is "R" in Japanese too; a model's proper name
 # A game term's romaji may follow its Japanese, in brackets: 立直 (riichi).
 ROMAJI_AFTER_JAPANESE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*[(（][a-z' -]+[)）]")
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’.-]*[A-Za-z]|[A-Za-z]")
