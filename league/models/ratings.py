@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F
-from django.db.models.signals import m2m_changed
+from django.db.models.signals import m2m_changed, post_delete
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -106,6 +106,11 @@ class Rating(models.Model):
 
     def settings(self) -> dict[str, Any]:
         return check_parameters(self.engine, self.parameters)
+
+
+@receiver(post_delete, sender=Rating)
+def _deleted(sender: type, instance: Rating, **kwargs: Any) -> None:
+    versions.publish_on_commit([])  # its pages must not be served from the cache
 
 
 @receiver(m2m_changed, sender=Rating.series.through)

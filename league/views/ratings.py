@@ -11,6 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import charts, exports, versions
 from league.models import Player, Rating
@@ -59,7 +60,8 @@ def history(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 def _unit(rating: Rating) -> str:
-    return {Rating.Engine.TENHOU: _("R"), Rating.Engine.SKILL: _("Skill"), Rating.Engine.MERS: _("Ranking")}[
+    return {Rating.Engine.TENHOU: pgettext("rating", "R"), Rating.Engine.SKILL: _("Skill"),
+            Rating.Engine.MERS: _("Ranking")}[
         Rating.Engine(rating.engine)]
 
 
@@ -73,13 +75,15 @@ def _chart(rating: Rating, player: Player, found: RatingTable, steps: tuple[Step
     points = [(s.key, s.after) for s in steps if s.after is not None]
     if not points:
         return ""
+    if steps[0].before is not None:  # where the first step started: 1500, or 0 for the skill estimate
+        points.insert(0, ("", steps[0].before))
     keep = charts.sample_positions(len(points))
     values = [points[i][1] / 1000 for i in keep]
     return charts.line_chart(
         title=_("%(player)s: %(rating)s after each result") % {"player": player.name, "rating": rating.name},
         description=_("From %(first)s to %(last)s over %(count)d results; the table below gives each step.") % {
-            "first": milli(points[0][1]), "last": milli(points[-1][1]), "count": len(points)},
-        x_labels=[str(i + 1) for i in keep],
+            "first": milli(points[0][1]), "last": milli(points[-1][1]), "count": len(steps)},
+        x_labels=[str(i) for i in keep],
         lines=[charts.Line(label=player.name, values=values)],
         height=220,
     )
