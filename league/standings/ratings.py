@@ -46,7 +46,6 @@ class RatingTable:
     version: int
     engine: str
     rows: tuple[RatingRow, ...]
-    steps: dict[int, tuple[Step, ...]]  # by player, in order
     computed_at: datetime.datetime
 
     def row(self, player_id: int) -> RatingRow | None:
@@ -59,9 +58,31 @@ def rating_table(rating: Rating) -> RatingTable:
     key = cache_key(rating, ids)
     found = cache.get(key)
     if found is None:
-        found = compute(rating, ids)
-        cache.set(key, found, CACHE_SECONDS)
+        found, _ = _compute_and_keep(rating, ids, key)
     return found
+
+
+def rating_steps(rating: Rating, player_id: int) -> tuple[Step, ...]:
+    """One player's steps in order, each with its how-line; () if the rating has none of theirs.
+
+    Kept apart from the table, one entry per player, so a page reads only
+    what it shows (a 10,000-game club has 40,000 steps)."""
+    ids = sorted(rating.series.values_list("pk", flat=True))
+    key = cache_key(rating, ids)
+    found = cache.get(f"{key}:p{player_id}")
+    if found is None:
+        table = cache.get(key)
+        if table is not None and table.row(player_id) is None:
+            return ()
+        _, steps = _compute_and_keep(rating, ids, key)
+        found = steps.get(player_id, ())
+    return found
+
+
+def _compute_and_keep(rating: Rating, ids: list[int], key: str) -> tuple[RatingTable, dict[int, tuple[Step, ...]]]:
+    table, steps = compute(rating, ids)
+    cache.set_many({key: table, **{f"{key}:p{p}": v for p, v in steps.items()}}, CACHE_SECONDS)
+    return table, steps
 
 
 def cache_key(rating: Rating, series_ids: list[int] | None = None) -> str:
@@ -71,7 +92,9 @@ def cache_key(rating: Rating, series_ids: list[int] | None = None) -> str:
     return f"rating:{rating.pk}:{rating.version}:{rating.engine}:{hashlib.sha1(tokens.encode()).hexdigest()}"
 
 
-def compute(rating: Rating, series_ids: list[int] | None = None) -> RatingTable:
+def compute(rating: Rating, series_ids: list[int] | None = None
+            ) -> tuple[RatingTable, dict[int, tuple[Step, ...]]]:
+    """The table and each player's steps, from the stored results (nothing cached)."""
     ids = sorted(rating.series.values_list("pk", flat=True)) if series_ids is None else series_ids
     params = rating.settings()
     rule = None if rating.substitutes == Rating.Substitutes.EVENT else SubstituteRule(rating.substitutes)
@@ -84,7 +107,7 @@ def compute(rating: Rating, series_ids: list[int] | None = None) -> RatingTable:
     return _table(rating, outcome)
 
 
-def _table(rating: Rating, outcome: Outcome) -> RatingTable:
+def _table(rating: Rating, outcome: Outcome) -> tuple[RatingTable, dict[int, tuple[Step, ...]]]:
     names = dict(Player.objects.filter(pk__in=[p.player for p in outcome.players]).values_list("pk", "name"))
     rated = [p for p in outcome.players if p.value is not None]
     ranks = rank_with_ties([p.value for p in rated])  # type: ignore[misc]
@@ -95,8 +118,9 @@ def _table(rating: Rating, outcome: Outcome) -> RatingTable:
     steps: dict[int, list[Step]] = {}
     for s in outcome.steps:
         steps.setdefault(s.player, []).append(s)
-    return RatingTable(rating_id=rating.pk, version=rating.version, engine=rating.engine, rows=tuple(rows),
-                       steps={p: tuple(v) for p, v in steps.items()}, computed_at=timezone.now())
+    table = RatingTable(rating_id=rating.pk, version=rating.version, engine=rating.engine, rows=tuple(rows),
+                        computed_at=timezone.now())
+    return table, {p: tuple(v) for p, v in steps.items()}
 
 
 def rating_games(series_ids: list[int], rule: SubstituteRule | None = None) -> list[GameResult]:

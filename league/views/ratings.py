@@ -16,7 +16,7 @@ from django.utils.translation import pgettext
 from league import charts, exports, versions
 from league.models import Player, Rating
 from league.ratings.common import Step, milli
-from league.standings.ratings import RatingTable, rating_table
+from league.standings.ratings import RatingTable, rating_steps, rating_table
 from league.views.cached import public_page
 
 
@@ -49,7 +49,7 @@ def history(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     rating = get_object_or_404(Rating, slug=slug)
     player = get_object_or_404(Player, pk=player_id)
     found = rating_table(rating)
-    steps = found.steps.get(player.pk)
+    steps = rating_steps(rating, player.pk)
     if not steps:
         raise Http404(f"{player.name} has no result in {rating.name}")
     return render(request, "league/rating_history.html", {

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -117,7 +118,7 @@ def main() -> None:
         loop_time, _ = best_of(args.repeat, events_loop)
         mers_time, mers = best_of(args.repeat, lambda: mers_ranking(events))
         assert len(games) == args.games and sum(g for g, _ in base.values()) == 4 * args.games
-        assert sum(r.results for r in tenhou.rows) == 4 * args.games == sum(r.results for r in skill.rows)
+        assert sum(r.results for r in tenhou[0].rows) == 4 * args.games == sum(r.results for r in skill[0].rows)
         load_after = os.getloadavg()
 
         print(f"database: {connection.vendor}; {args.games:,} games, {4 * args.games:,} seats, {args.players} players; "
@@ -131,6 +132,10 @@ def main() -> None:
         print(f"{'Plackett-Luce (read + engine)':34} {skill_time:9.3f} {skill_time / base_time:11.2f}")
         print(f"{'events: plain loop':34} {loop_time:9.4f} {1:11.2f}")
         print(f"{'EMA ranking (engine)':34} {mers_time:9.3f} {mers_time / loop_time:11.1f}")
+        for name, (table, steps) in (("Tenhou R", tenhou), ("Plackett-Luce", skill)):
+            sizes = [len(pickle.dumps(v)) for v in steps.values()]
+            print(f"cached {name}: table {len(pickle.dumps(table)):,} bytes; steps {sum(sizes):,} bytes in "
+                  f"{len(sizes)} entries, the largest {max(sizes):,}")
         print(f"per game: Tenhou R {1e6 * tenhou_time / args.games:.0f} us, "
               f"Plackett-Luce {1e6 * skill_time / args.games:.0f} us; "
               f"EMA ranking {1e3 * mers_time / len(events):.1f} ms per event; "

@@ -17,7 +17,7 @@ from league import services
 from league.models import Game, Player, PlayerMerge, Rating, Registration, Seat, Series, SignOff
 from league.models.ratings import check_parameters
 from league.services.errors import ServiceError
-from league.standings.ratings import cache_key, rating_games, rating_table
+from league.standings.ratings import cache_key, rating_games, rating_steps, rating_table
 from tests.factories import make_game, make_player, make_players, make_series, play, ron
 
 pytestmark = pytest.mark.django_db
@@ -43,12 +43,13 @@ def test_rating_table_tenhou_r_from_the_stored_places():
     game = finished_game(series, players)
     places = dict(Seat.objects.filter(game=game).values_list("player_id", "place"))
     assert sorted(places.values()) == [1, 2, 3, 4]
-    table = rating_table(make_rating([series]))
+    rating = make_rating([series])
+    table = rating_table(rating)
     expected = {1: 1530_000, 2: 1510_000, 3: 1490_000, 4: 1470_000}
     assert {r.player_id: r.value for r in table.rows} == {p: expected[k] for p, k in places.items()}
     assert [r.rank for r in table.rows] == [1, 2, 3, 4]
     first = table.rows[0]
-    assert table.steps[first.player_id][0].line.startswith(f"{series.name} #{game.pk}: place 1 of 4, base 30; ")
+    assert rating_steps(rating, first.player_id)[0].line.startswith(f"{series.name} #{game.pk}: place 1 of 4, base 30; ")
 
 
 def test_rating_counts_only_its_series_and_only_counted_games():
@@ -83,9 +84,11 @@ def test_rating_recomputation_is_deterministic():
         finished_game(series, players[i:i + 4])
     rating = make_rating([series], engine="skill")
     first = rating_table(rating)
+    steps = {p.pk: rating_steps(rating, p.pk) for p in players}
     cache.clear()
     again = rating_table(rating)
-    assert first.rows == again.rows and first.steps == again.steps
+    assert first.rows == again.rows and steps == {p.pk: rating_steps(rating, p.pk) for p in players}
+    assert sum(len(v) for v in steps.values()) == 12
 
 
 def test_rating_version_moves_with_every_edit_and_series_change():
@@ -243,11 +246,11 @@ def test_demo_substitute_seat_rates_the_registered_player_as_the_event_says(demo
     fixed = make_rating([event], slug="sub-fixed")
     real = make_rating([event], slug="sub-real", substitutes=Rating.Substitutes.REAL)
     registered = sub.registration.player_id
-    fixed_step = next(s for s in rating_table(fixed).steps[registered] if s.key == game.key)
-    real_step = next(s for s in rating_table(real).steps[registered] if s.key == game.key)
+    fixed_step = next(s for s in rating_steps(fixed, registered) if s.key == game.key)
+    real_step = next(s for s in rating_steps(real, registered) if s.key == game.key)
     assert "place 4 of 4, base -30" in fixed_step.line
     assert f"place {seat.place} of 4" in real_step.line
-    assert all(s.key != game.key for s in rating_table(fixed).steps.get(sub.substitute.player_id, ()))
+    assert all(s.key != game.key for s in rating_steps(fixed, sub.substitute.player_id))
 
 
 def test_demo_ema_ranking_over_the_event_and_the_cup_worked_from_their_ema_files(demo_league):
