@@ -12,7 +12,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_lazy
 
 from league import exports, records, services
 from league.models import (
@@ -22,7 +24,9 @@ from league.models import (
     Hand,
     Penalty,
     Player,
+    PlayerMerge,
     Playoff,
+    Rating,
     Registration,
     Seat,
     Series,
@@ -77,6 +81,37 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["country", "club"]
     search_fields = ["name", "ema_number", "club"]
     raw_id_fields = ["user"]
+    actions = ["merge_players"]
+
+    @admin.action(description=gettext_lazy("Merge two rows of one person"))
+    def merge_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> HttpResponse | None:
+        """Two selected rows: a page asks which to keep and why, then ``services.merge_players`` runs."""
+        players = list(queryset.order_by("pk"))
+        if len(players) != 2:
+            self.message_user(request, gettext("Select exactly two players to merge."), messages.ERROR)
+            return None
+        if request.POST.get("apply"):
+            keep_id = request.POST.get("keep")
+            keep = next((p for p in players if str(p.pk) == keep_id), None)
+            if keep is None:
+                self.message_user(request, gettext("keep: choose the row to keep."), messages.ERROR)
+                return None
+            merge = players[1] if keep is players[0] else players[0]
+            try:
+                record = services.merge_players(keep=keep, merge=merge, reason=request.POST.get("reason", ""), by=request.user)
+            except services.ServiceError as err:
+                self.message_user(request, err.message, messages.ERROR)
+                return None
+            self.message_user(request, gettext("%(merged)s merged into %(kept)s: %(moved)s") % {
+                "merged": record.merged_name, "kept": keep.name,
+                "moved": ", ".join(f"{k} {v}" for k, v in record.moved.items())}, messages.SUCCESS)
+            return None
+        return TemplateResponse(request, "admin/league/player/merge.html", {
+            **self.admin_site.each_context(request), "players": players,
+            "rows": [(p, p.seats.count()) for p in players],
+            "title": gettext("Merge two rows of one person"), "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        })
 
 
 @admin.register(Series)
@@ -440,3 +475,20 @@ class PlayoffAdmin(ReadOnlyMixin, admin.ModelAdmin):
 @admin.register(EventRules)
 class EventRulesAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("series", "tiebreaks", "team_scoring", "team_best", "teammates_apart", "ema_city", "ema_country")
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    """A rating is a choice (series, engine, parameters); its values are always recomputed, never edited."""
+
+    list_display = ("name", "slug", "engine", "version", "changed_at")
+    list_filter = ("engine",)
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("series",)
+    readonly_fields = ("version", "changed_at")
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("at", "merged_name", "merged_id", "into", "username", "reason")
+    search_fields = ("merged_name", "into__name")

@@ -24,7 +24,8 @@ tournament's weight is days (1, 2, 3 and no more) + players (over 40: 0.5,
 over 80: 1; at most 3 substitutes counted) + countries (6 to 9: 0.5, 10 or
 more: 1) + 1 when qualification is required. The older 2018 page counts
 countries differently (6 to 10: 0.5, over 10: 1): the two disagree for
-exactly 10 countries, and the preview says so.
+exactly 10 countries, and the preview says so. The rules themselves live in
+``league.ratings.mers``, which the EMA-style ranking uses too.
 
 Computations here are plain Python; the CSV goes through ``league.exports``
 (UTF-8 BOM, formula-safe text) and the Excel file through openpyxl.
@@ -39,13 +40,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from league.exports import csv_chunks, points
+from league.ratings import mers
+from league.ratings.mers import countries_part, countries_part_2018, players_part, shared_places
+
+__all__ = ["countries_part", "countries_part_2018", "players_part", "shared_places"]  # the preview reads them here
 
 HEADER = [
     "Tournament name", "Number of participants", "Place", "Player's first name", "Player's last name",
     "EMA number", "Table points", "Score", "EMA member", "Country", "Date", "Countrycourt", "city", "mers",
     "shortname", "rules", "period", "NbDays", "Extra",
 ]
-MAX_SUBSTITUTES_COUNTED = 3
+MAX_SUBSTITUTES_COUNTED = mers.MAX_SUBSTITUTES_COUNTED
 
 
 @dataclass(frozen=True)
@@ -102,59 +107,20 @@ def half(value: Fraction) -> str:
     return str(value.numerator // value.denominator) if value.denominator == 1 else f"{float(value):g}"
 
 
-def countries_part(count: int) -> Fraction:
-    """The newer page: 5 or fewer 0, 6-9 0.5, 10 or more 1.
-
-    >>> [str(countries_part(n)) for n in (5, 6, 9, 10, 11)]
-    ['0', '1/2', '1/2', '1', '1']
-    """
-    return Fraction(0) if count <= 5 else Fraction(1, 2) if count <= 9 else Fraction(1)
-
-
-def countries_part_2018(count: int) -> Fraction:
-    """The older 2018 page: 6 <= X <= 10 0.5, X > 10 1.
-
-    >>> [str(countries_part_2018(n)) for n in (5, 6, 10, 11)]
-    ['0', '1/2', '1/2', '1']
-    """
-    return Fraction(0) if count <= 5 else Fraction(1, 2) if count <= 10 else Fraction(1)
-
-
-def players_part(count: int) -> Fraction:
-    """40 or fewer 0, 41-80 0.5, over 80 1.
-
-    >>> [str(players_part(n)) for n in (40, 41, 80, 81)]
-    ['0', '1/2', '1/2', '1']
-    """
-    return Fraction(0) if count <= 40 else Fraction(1, 2) if count <= 80 else Fraction(1)
-
-
 def weight(event: EmaEvent, players: Sequence[EmaPlayer]) -> Weight:
     count = len(players) + min(event.substitutes, MAX_SUBSTITUTES_COUNTED)
     countries = len({p.country for p in players if p.country})
     return Weight(
-        days=Fraction(min(max(event.days, 1), 3)), players=players_part(count), countries=countries_part(countries),
+        days=mers.days_part(event.days), players=players_part(count), countries=countries_part(countries),
         qualification=Fraction(1 if event.qualification else 0), player_count=count, country_count=countries,
         countries_2018=countries_part_2018(countries),
     )
 
 
-def shared_places(places: Sequence[int]) -> list[Fraction]:
-    """Each player's place for the base rank: tied players share the average of the places they cover.
-
-    >>> [str(p) for p in shared_places([1, 2, 3, 3, 5])]
-    ['1', '2', '7/2', '7/2', '5']
-    """
-    out = []
-    for p in places:
-        k = places.count(p)
-        out.append(p + Fraction(k - 1, 2))
-    return out
-
-
 def base_ranks(places: Sequence[int], participants: int | None = None) -> list[int]:
-    """1000 * (N - place) / (N - 1), rounded half up, for N = ``participants``
-    (the players placed plus the substitutes counted; None: len(places)).
+    """The preview's base ranks: ``league.ratings.mers.base_ranks`` with tied
+    players sharing the average of the places they cover (the EMA's own
+    ranking gives them the best place; the ratings use that).
 
     >>> base_ranks([1, 2, 3, 4])
     [1000, 667, 333, 0]
@@ -163,14 +129,7 @@ def base_ranks(places: Sequence[int], participants: int | None = None) -> list[i
     >>> base_ranks([1, 2, 3, 4], participants=5)  # a substitute played: N = 5
     [1000, 750, 500, 250]
     """
-    n = len(places) if participants is None else participants
-    if n < 2:
-        return [1000] * n
-    out = []
-    for place in shared_places(places):
-        value = Fraction(1000) * (n - place) / (n - 1)
-        out.append(int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2)))
-    return out
+    return mers.base_ranks(places, participants, ties="average")
 
 
 def missing(players: Sequence[EmaPlayer]) -> list[tuple[EmaPlayer, list[str]]]:

@@ -374,3 +374,16 @@ def series_games(
         next_day = datetime.datetime.combine(through_date + datetime.timedelta(days=1), datetime.time())
         games = games.filter(finished_at__lt=timezone.make_aware(next_day) if settings.USE_TZ else next_day)
     return games
+
+
+# -- ratings ---------------------------------------------------------------------------
+
+
+def rating_rows(table: Any) -> Iterator[Row]:
+    """One row per player of a rating (``league.standings.ratings.RatingTable``), best first;
+    players not rated yet after, with an empty rank and value. Values are numbers (1512.345)."""
+    yield ["rank", "player", "rating", "results", "last played", "computed"]
+    computed = table.computed_at.isoformat(timespec="seconds")
+    for row in table.rows:
+        value = None if row.value is None else Decimal(row.value) / 1000
+        yield [row.rank, row.name, value, row.results, row.last_day.isoformat(), computed]

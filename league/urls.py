@@ -12,6 +12,7 @@ from league.views import (
     imports,
     offline,
     players,
+    ratings,
     series,
     signoff,
     signup,
@@ -40,6 +41,11 @@ urlpatterns = [
     path("games/<int:pk>/", games.detail, name="game-detail"),
     # -- the read API (issue 37): /api/v1/, its schema at /api/v1/openapi.json (docs/api.md) --
     path("api/v1/", api.urls()),
+    # -- ratings across series (issue 38) --
+    path("ratings/", ratings.index, name="ratings"),
+    path("ratings/<slug:slug>/", ratings.table, name="rating"),
+    path("ratings/<slug:slug>/rating.csv", ratings.table_csv, name="rating-csv"),
+    path("ratings/<slug:slug>/players/<int:player_id>/", ratings.history, name="rating-history"),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),

@@ -1,10 +1,11 @@
 """What a league stores, one module per concern: ``games`` (players, series,
 games, seats, hands, penalties, the audit trail and standings),
 ``tournament`` (an event day: registrations, rounds of tables, seats,
-substitutions and the clock), ``stages`` (stages, seeds, playoffs) and
-``signoff`` (the table's confirmation of a game's result), ``signup``
-(players registering themselves) and ``webhooks`` (the URLs told of a series'
-events, and the outbox of deliveries). Callers import from this package
+substitutions and the clock), ``stages`` (stages, seeds, playoffs), ``ratings``
+(which series a rating counts, its engine; merges of player rows), ``signoff``
+(the table's confirmation of a game's result), ``signup`` (players registering
+themselves) and ``webhooks`` (the URLs told of a series' events, and the outbox
+of deliveries). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
@@ -31,6 +32,7 @@ from league.models.games import (
     stored_hand_input,
     validate_rules,
 )
+from league.models.ratings import PlayerMerge, Rating
 from league.models.signoff import SignOff
 from league.models.signup import SignUp, SignUpDesk
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
@@ -46,7 +48,7 @@ from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
     "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
-    "Hand", "Penalty", "Player", "Registration", "Round",
+    "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "stored_hand_input", "validate_rules",
 ]

@@ -50,6 +50,7 @@ from league.services.penalties import (
     check_penalty_total,
     check_penalty_values,
 )
+from league.services.players import merge_players
 from league.services.previews import HandPreview, describe_entry, describe_payments, entry_state, preview_hand
 from league.services.replay import check_hand_bounds, check_result_bounds
 from league.services.signoff import (
@@ -66,6 +67,7 @@ from league.services.signoff import (
 )
 
 __all__ = [
+    "merge_players",  # issue 38
     "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
     "add_penalty", "cancel_penalty", "check_hand_bounds", "check_penalty", "check_penalty_total",
     "check_penalty_values", "check_result_bounds", "correct_hand", "describe_discrepancy", "describe_entry",

@@ -74,3 +74,14 @@ def movement(value: int | None) -> str:
 def sign_class(value: int | None) -> str:
     """CSS class for a signed number: "pos", "neg" or ""."""
     return "pos" if value and value > 0 else "neg" if value and value < 0 else ""
+
+
+@register.filter
+def rating(value: int | None, signed: bool = False) -> str:
+    """A rating's thousandths with two decimals (halves away from zero): 1512345 -> "1512.35";
+    ``signed`` for a change: -6625 -> "-6.63", 6000 -> "+6.00"."""
+    if value is None:
+        return ""
+    hundredths = (abs(value) + 5) // 10
+    sign = "-" if value < 0 and hundredths else "+" if signed and value > 0 else ""
+    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"

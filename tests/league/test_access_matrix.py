@@ -66,6 +66,8 @@ RULES: dict[str, str] = {
     "signup-form": PUBLIC, "signup-link": PUBLIC,
     # the read API (issue 37): public data only; webhooks are the director's
     "api/v1/": PUBLIC, "webhooks-manage": DIRECT,
+    # ratings across series (issue 38): public pages
+    "ratings": PUBLIC, "rating": PUBLIC, "rating-csv": PUBLIC, "rating-history": PUBLIC,
     "signup-desk": DIRECT, "signup-erase": DIRECT, "signup-csv": DIRECT, "signup-decide": DIRECT,
 }
 

@@ -31,7 +31,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from league.models import Delivery, Game, Penalty, Player, Round, RoundSeat, Series, SignUp, WebHook
+from league.models import Delivery, Game, Penalty, Player, Rating, Round, RoundSeat, Series, SignUp, WebHook
 from league.services import signoff as signoff_services
 from league.views.tournament import PRINTS, SCREENS
 
@@ -49,6 +49,7 @@ NOT_PAGES = {
     "series-hands-csv": "a CSV export, the same in every language",
     "staff-export-log": "a game record (tenhou.net/6 JSON), the same in every language",
     "ema-file": "the EMA's own file format, the same in every language",
+    "rating-csv": "a CSV export, the same in every language",
     "tournament-qr": "an SVG of a QR code",
     "tournament-short": "a redirect to the player's page",
     "logout": "POST only: logs out (Clear-Site-Data) and redirects; Django's own page otherwise",
@@ -78,7 +79,8 @@ NOT_PAGES = {
 
 # The same in both languages: abbreviations and the app's name.
 SAME_IN_BOTH = {"Tenbou", "EMA", "CSV", "PIN", "QR", "URL", "JSON", "XML", "mjlog", "gzip", "xml", "Excel", "PDF",
-                "MERS", "WRC", "Pantheon", "ISO", "A", "K"}
+                "MERS", "WRC", "Pantheon", "ISO", "A", "K",
+                "R", "Plackett-Luce"}  # Tenhou's rating is "R" in Japanese too; a model's proper name
 # A game term's romaji may follow its Japanese, in brackets: 立直 (riichi).
 ROMAJI_AFTER_JAPANESE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s*[(（][a-z' -]+[)）]")
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’.-]*[A-Za-z]|[A-Za-z]")
@@ -148,6 +150,7 @@ def typed_names() -> list[str]:
     names |= set(Series.objects.values_list("name", flat=True))
     names |= set(Stage.objects.values_list("name", flat=True))
     names |= set(EventRules.objects.values_list("ema_name", flat=True))
+    names |= set(Rating.objects.values_list("name", flat=True))
     for reg in Registration.objects.all():
         names |= {reg.name, reg.first_name, reg.last_name, reg.last_name.upper(), reg.club, reg.team, reg.country}
     for signup in SignUp.objects.all():  # issue 39: what a player typed on the sign-up form
@@ -192,7 +195,14 @@ def pages() -> dict[str, list[str]]:
     token = signoff_services.seat_link_token(e_game, 0)
     signup_token = _signups(event)
     s = league.slug
+    ratings = demo_ratings(league, event, cup)
+    rated = ratings[0].series.first().games.first().seats.first().player
     return {
+        "ratings": [reverse("ratings")],
+        "rating": [reverse("rating", args=[r.slug]) for r in ratings],
+        "rating-history": [reverse("rating-history", args=[r.slug, p.pk]) for r in ratings
+                           for p in ([rated] if r.engine != "mers" else Player.objects.filter(
+                               registrations__series=event)[:1])],
         "index": [reverse("index")],
         "series-standings": [reverse("series-standings", args=[x.slug]) for x in (league, event, cup)]
         + [reverse("series-standings", args=[s]) + q for q in ("?round=1", "?stats=1", "?q=a", "?q=zzz")],
@@ -251,6 +261,17 @@ def _signups(event: Series) -> str:
             if i == 2:
                 desk.decide_signup(signup=signup, approve=True)
     return desk.link_token(SignUp.objects.filter(series=event).order_by("pk").first())
+
+
+def demo_ratings(league: Series, event: Series, cup: Series) -> list[Rating]:
+    """A rating of each engine over the demo (issue 38), made once."""
+    out = []
+    for engine, counted in (("tenhou", [league]), ("skill", [league, event]), ("mers", [event, cup])):
+        rating, made = Rating.objects.get_or_create(slug=f"demo-{engine}", defaults={"name": "Demo", "engine": engine})
+        if made:
+            rating.series.set(counted)
+        out.append(rating)
+    return out
 
 
 def posts(as_staff: Client) -> list[tuple[str, dict[str, object]]]:
