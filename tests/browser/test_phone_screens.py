@@ -44,12 +44,14 @@ def chip(page: Page, name: str, value: str | int) -> Locator:
 
 def price(page: Page) -> Locator:
     """Where the scorer reads what the hand pays: the save bar's line, or (before it) the preview box."""
-    bar = page.locator("#save-status button.say")
-    return bar if bar.count() else page.locator("#preview .payments")
+    # The bar's line is rebuilt with each preview: measure its box, which stays.
+    return page.locator("#save-status") if page.locator("#tenbou-words").count() else page.locator("#preview .payments")
 
 
 def save(page: Page, meter: Meter, number: int) -> None:
     expect(page.locator("#preview [data-digest]")).to_be_attached()
+    if page.locator("#tenbou-words").count():
+        expect(page.locator("#save-status")).to_contain_text("+")  # the payments, not "Not ready"
     meter._reach(price(page))
     meter.tap(page.locator("#save-button"))
     expect(page.locator(".messages")).to_be_visible()
