@@ -143,14 +143,14 @@ def _desk_series(request: HttpRequest, slug: str) -> Series:
     series = _event(slug)
     if not can_direct(request.user, series):
         raise PermissionDenied("You do not direct this event.")
-    if request.method != "POST":
-        raise PermissionDenied("POST only")
     return series
 
 
 @staff_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     series = _desk_series(request, slug)
+    if request.method != "POST":  # who may ask first: an outsider learns nothing, not even the method
+        return HttpResponseNotAllowed(["POST"])
     form = DeskForm(request.POST)
     if form.is_valid():
         d = form.cleaned_data
@@ -169,6 +169,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def decide(request: HttpRequest, slug: str, pk: str) -> HttpResponse:
     series = _desk_series(request, slug)
+    if request.method != "POST":  # who may ask first: an outsider learns nothing, not even the method
+        return HttpResponseNotAllowed(["POST"])
     signup_pk = ROW_ID.read(pk)
     signup = get_object_or_404(SignUp, series=series, pk=signup_pk) if signup_pk else None
     if signup is None:
@@ -192,6 +194,8 @@ def decide(request: HttpRequest, slug: str, pk: str) -> HttpResponse:
 @staff_required
 def erase(request: HttpRequest, slug: str) -> HttpResponse:
     series = _desk_series(request, slug)
+    if request.method != "POST":  # who may ask first: an outsider learns nothing, not even the method
+        return HttpResponseNotAllowed(["POST"])
     try:
         n = desk_service.erase_personal_data(series=series, by=request.user, now=timezone.now())
     except ServiceError as err:

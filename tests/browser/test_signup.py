@@ -41,7 +41,7 @@ WORDS = {
 def series() -> Series:
     series = make_series("ari-ari", slug="spring", name="Spring Open", kind="tournament")
     event.configure_tournament(series=series, rounds=4)
-    series.scorers.add(User.objects.create_user("director", password="desk-side-42"))
+    series.directors.add(User.objects.create_user("director", password="desk-side-42"))
     desk.configure_signup(series=series, is_open=True, closes_at=None, cap=2, moderated=False)
     # The director registered one player; Aiko signed up and took the last place under the cap.
     event.register_player(series=series, first_name="Dora", last_name="Early")

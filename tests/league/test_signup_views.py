@@ -15,7 +15,7 @@ from django.urls import reverse
 from league.models import Series, SignUp
 from league.services import signup as desk
 from league.services import tournament as event
-from tests.factories import make_scorer, make_series
+from tests.factories import make_director, make_scorer, make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_a_bad_link_is_a_404_with_words(client: Client, series: Series) -> None:
 
 
 def test_the_director_moderates_and_sees_every_step(client: Client, series: Series) -> None:
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     r = client.post(reverse("signup-desk", args=["open"]), {"is_open": "on", "cap": "1", "moderated": "on"})
     assert r.status_code == 302
     desk.confirm_signup(token=desk.link_token(desk.sign_up(series=series, **{k: v for k, v in form(1).items()})))
@@ -155,7 +155,7 @@ def test_the_directors_csv_lists_every_signup_with_its_email_and_place(client: C
         desk.confirm_signup(token=desk.link_token(desk.sign_up(series=series, **form(i, club=f"Club {i}"))))
     url = reverse("signup-csv", args=["open"])
     assert client.get(url).status_code == 302  # the login page
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     r = client.get(url)
     text = b"".join(r.streaming_content).decode("utf-8")
     lines = text.removeprefix("\ufeff").splitlines()

@@ -25,7 +25,7 @@ from league.services import ServiceError, record_final_scores
 from league.services import stages as st
 from league.services import tournament as event
 from league.services import webhooks as hooks
-from tests.factories import make_game, make_scorer, make_series
+from tests.factories import make_director, make_game, make_scorer, make_series
 from tests.league.services.test_stages import QUALIFYING, SCORES, P, make_event, play_round, play_seated
 from tests.league.webhook_receiver import receiver
 
@@ -230,7 +230,9 @@ def test_the_staff_page_registers_shows_the_secret_and_logs_deliveries(loopback:
     assert client.get(url).status_code == 302  # the login first
     client.force_login(make_scorer(other, "not-here"))
     assert client.get(url).status_code == 403
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_scorer(series, "scorer"))
+    assert client.get(url).status_code == 403  # a scorer enters hands; hooks are the director's
+    client.force_login(make_director(series, "director"))
     refused = client.post(url, {"url": "http://169.254.169.254/latest", "events": ["game_finished"]})
     assert refused.status_code == 400 and "cloud metadata" in refused.content.decode()
     assert WebHook.objects.count() == 0
