@@ -97,12 +97,11 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
                     price[p][q] += big * big
     at = [[sum(price[p][x] for x in g if x != p) for g in group] for p in range(n)]
 
-    def _away(p: int, t: int) -> int:
-        """(Twice the distance from rank p (0 = leader) to the middle rank of table t) squared."""
-        return (2 * size * t + size - 1 - 2 * p) ** 2
+    # away[p][t]: (twice the distance from rank p (0 = leader) to the middle rank of table t) squared
+    away = [[(2 * size * t + size - 1 - 2 * p) ** 2 for t in range(tables)] for p in range(n)]
 
     def _displacement(table_of: list[int]) -> int:
-        return sum(_away(p, t) for p, t in enumerate(table_of))
+        return sum(away[p][t] for p, t in enumerate(table_of))
 
     def total() -> int:
         return sum(at[p][table_of[p]] for p in range(n)) // 2 + _displacement(table_of)
@@ -117,7 +116,8 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
         for p in range(n):
             tp = table_of[p]
             at_p, price_p = at[p], price[p]
-            here_p = at_p[tp] + _away(p, tp)
+            away_p = away[p]
+            here_p = at_p[tp] + away_p[tp]
             if p // size == tp and at_p[tp] == 0:
                 continue  # at their locked table with no one they have met: nothing to gain by moving p
             for q in range(n):
@@ -125,8 +125,9 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
                 if tq == tp or (escaping and (tabu.get(p, 0) >= step or tabu.get(q, 0) >= step)):
                     continue
                 at_q = at[q]
-                delta = (at_p[tq] - price_p[q] + _away(p, tq) + at_q[tp] - price_p[q] + _away(q, tp)
-                         - here_p - at_q[tq] - _away(q, tq))
+                away_q = away[q]
+                delta = (at_p[tq] - price_p[q] + away_p[tq] + at_q[tp] - price_p[q] + away_q[tp]
+                         - here_p - at_q[tq] - away_q[tq])
                 if move is None or delta < move[0]:
                     move = (delta, p, q)
         if move is None or (move[0] >= 0 and not escaping):
