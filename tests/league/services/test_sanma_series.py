@@ -1,0 +1,76 @@
+"""A three-player series through the game services (issue 36): the ruleset
+decides the seat count, a game of the other count is refused naming the
+field, and a three-seat game is recorded, corrected, undone, finished,
+penalised and given end scores with the same checks as four."""
+
+from __future__ import annotations
+
+import pytest
+
+from league import services
+from league.models import Game
+from tests.factories import draw, make_game, make_players, make_series, play, ron, tsumo
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_scores(game: Game) -> list[int]:
+    return [s.end_score for s in game.seats.order_by("seat")]
+
+
+def test_a_three_player_series_seats_three():
+    game = make_game(make_series("tenhou-sanma"), make_players(3))
+    assert [s.seat for s in game.seats.order_by("seat")] == [0, 1, 2]
+    assert game.ruleset().players == 3
+
+
+@pytest.mark.parametrize(
+    ("rules", "count", "code", "message"),
+    [
+        ("tenhou-sanma", 4, "three_players", "a game of this series (tenhou-sanma) needs three players, not 4"),
+        ("mahjong-soul-sanma", 2, "three_players",
+         "a game of this series (mahjong-soul-sanma) needs three players, not 2"),
+        ("ari-ari", 3, "four_players", "a game of this series (ari-ari) needs four players, not 3"),
+    ],
+)
+def test_a_game_of_the_other_seat_count_is_refused_naming_the_field(rules, count, code, message):
+    with pytest.raises(services.ServiceError) as exc:
+        services.start_game(series=make_series(rules), players=make_players(count))
+    assert (exc.value.code, exc.value.field, exc.value.message) == (code, "players", message)
+    assert not Game.objects.exists()
+
+
+def test_a_three_seat_game_is_recorded_corrected_undone_and_finished():
+    game = make_game(make_series("tenhou-sanma"), make_players(3))
+    play(game, [ron(1, 0, 3, 40), tsumo(2, 1, 30)])
+    services.correct_hand(game=game, number=1, hand=ron(2, 0, 3, 40))
+    game.refresh_from_db()
+    assert game.hands.count() == 2
+    services.undo_last_hand(game=game)
+    assert game.hands.count() == 1
+    with pytest.raises(services.ServiceError) as exc:
+        services.record_hand(game=game, number=2, hand=ron(3, 0, 1, 30))
+    assert exc.value.field is not None and "loser" in exc.value.field
+    play(game, [draw(0, 1)])
+    finished = services.finish_game(game=game)
+    scores = seat_scores(finished)
+    assert len(scores) == 3 and sum(scores) == 3 * 35_000
+    seats = list(finished.seats.order_by("seat"))
+    assert sorted(s.place for s in seats) == [1, 2, 3]
+    assert sum(s.points for s in seats) == 0
+
+
+def test_end_scores_and_penalties_take_three_seats():
+    series = make_series("tenhou-sanma")
+    game = make_game(series, make_players(3))
+    with pytest.raises(services.ServiceError) as exc:
+        services.record_final_scores(game=game, scores=[40_000, 35_000, 20_000, 10_000])
+    assert (exc.value.field, exc.value.message) == ("final.scores", "scores must be three numbers, one per seat")
+    done = services.record_final_scores(game=game, scores=[50_000, 35_000, 20_000])
+    assert seat_scores(done) == [50_000, 35_000, 20_000]
+    assert sum(s.points for s in done.seats.all()) == 0
+    with pytest.raises(services.ServiceError) as exc:
+        services.add_penalty(game=done, seat=3, points=-10_000, reason="late")
+    assert exc.value.field == "penalties[0].seat", exc.value.message
+    services.add_penalty(game=done, seat=2, points=-10_000, reason="late")
+    assert sum(s.points for s in done.seats.all()) == -10_000
