@@ -74,3 +74,23 @@ def test_end_scores_and_penalties_take_three_seats():
     assert exc.value.field == "penalties[0].seat", exc.value.message
     services.add_penalty(game=done, seat=2, points=-10_000, reason="late")
     assert sum(s.points for s in done.seats.all()) == -10_000
+
+
+def test_three_seats_sign_off_and_the_game_counts_from_the_third():
+    series = make_series("tenhou-sanma", requires_signoff=True)
+    players = make_players(3)
+    services.set_pins(pins=dict(zip(players, ["1111", "2222", "3333"], strict=True)))
+    game = services.record_final_scores(game=make_game(series, players), scores=[50_000, 35_000, 20_000])
+    game.refresh_from_db()
+    with pytest.raises(services.ServiceError) as exc:
+        services.sign_off(game=game, seat=3, result=services.result_digest(game), pin="1111")
+    assert (exc.value.code, exc.value.field, str(exc.value.message)) == ("invalid_seat", "seat", "A seat is 0 to 2.")
+    for seat, pin in ((0, "1111"), (1, "2222")):
+        services.sign_off(game=game, seat=seat, result=services.result_digest(game), pin=pin)
+        game.refresh_from_db()
+        assert game.signed_off_at is None and series.standings().ranked == ()
+    link = services.seat_link_token(game, 2)
+    services.sign_off(game=game, seat=2, result=services.result_digest(game), token=link)
+    game.refresh_from_db()
+    assert game.signed_off_at is not None
+    assert sorted(r.name for r in series.standings().ranked) == sorted(p.name for p in players)
