@@ -9,7 +9,9 @@ import pytest
 from league.models import Game
 from league.seating import wind_counts
 from league.services import ServiceError, record_final_scores
+from league.services import stages as st
 from league.services import tournament as event
+from league.services.stages import StagePlan
 from league.services.tournament.rounds import round_tables
 from tests.factories import make_series
 from tests.league.services.test_tournament import roster
@@ -67,3 +69,32 @@ def test_swiss_seats_the_next_round_in_threes_and_starts_three_seat_games():
     assert Game.objects.filter(series=series, status=Game.Status.FINISHED).count() == 2
     second = event.seat_rounds(series=series).rounds[0]
     assert second.number == 2 and [len(t) for t in round_tables(second)] == [3, 3]
+
+
+def test_a_three_player_event_cuts_to_a_final_table_of_three():
+    series = make_sanma_event(6, rounds=3)
+    with pytest.raises(ServiceError) as caught:
+        st.set_stages(series=series, plans=[
+            StagePlan(name="Qualifying", first_round=1, last_round=2),
+            StagePlan(name="Final", first_round=3, last_round=3, entry="top", top=4, carry="half"),
+        ])
+    assert (caught.value.code, caught.value.field, caught.value.message) == (
+        "invalid_top", "stages[2].top", "stage 2 (Final): the cut takes a multiple of 3 players (3, 6, 12...)")
+    qualifying, final = st.set_stages(series=series, plans=[
+        StagePlan(name="Qualifying", first_round=1, last_round=2),
+        StagePlan(name="Final", first_round=3, last_round=3, entry="top", top=3, carry="half"),
+    ])
+    event.check_in(registrations=series.registrations.all())
+    rounds = event.seat_rounds(series=series).rounds
+    assert [r.number for r in rounds] == [1, 2]  # the final is seated from the stages page
+    k = 0
+    for rnd in rounds:
+        event.publish_round(round=rnd)
+        for game in event.start_round(round=rnd):
+            k += 1  # every game a different result, so no one is level at the cut
+            record_final_scores(game=game, scores=[50_000 + 3_000 * k, 35_000 - 1_000 * k, 20_000 - 2_000 * k])
+    entries = st.cut_to_stage(stage=final)
+    assert len(entries) == 3
+    rnd = st.seat_stage_round(stage=final)
+    assert rnd.number == 3 and [len(t) for t in round_tables(rnd)] == [3]
+    assert set(round_tables(rnd)[0]) == {e.registration_id for e in entries}
