@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import ema
 from league.models import (
@@ -256,7 +257,7 @@ def _together(group: Sequence[Any], teams: Mapping[Any, str]) -> int:
 def _part_teammates(groups: list[list[Any]], teams: Mapping[Any, str], table_size: int = TABLE) -> None:
     # Greedy swaps within a band keep every table's seeding shape; the lowest band
     # moves first (a lower seed changes table before a top seed); a few passes settle it.
-    for _ in range(2 * table_size):
+    for _pass in range(2 * table_size):
         improved = False
         for band in reversed(range(table_size)):
             for i, j in combinations(range(len(groups)), 2):
@@ -377,7 +378,13 @@ class EmaExport:
 def ema_export(series: Series) -> EmaExport:
     """What the EMA results file says about ``series``: everyone in final
     order (substitutes are not ranked; those who played count towards the
-    weight, at most 3), the days played and the event's EMA details."""
+    weight, at most 3), the days played and the event's EMA details.
+
+    Refused for a three-player event: the EMA ranks four-player riichi only
+    (its Riichi Competition Rules and MERS have no three-player table)."""
+    if series.ruleset().players != 4:
+        raise ServiceError("three_player_event", _("The EMA ranks four-player riichi only: a three-player event has "
+                                                   "no EMA results file and no MERS weight."), field="series")
     results = event_results(series)
     tables = stage_tables(series, results)
     final = final_result(series, tables, results=results)  # placed: those with a counted game

@@ -5,6 +5,7 @@ with the substitutes needed, and starts each table as a three-seat game."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from league.models import Game
 from league.seating import wind_counts
@@ -13,7 +14,7 @@ from league.services import stages as st
 from league.services import tournament as event
 from league.services.stages import StagePlan
 from league.services.tournament.rounds import round_tables
-from tests.factories import make_series
+from tests.factories import make_scorer, make_series
 from tests.league.services.test_tournament import roster
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +99,21 @@ def test_a_three_player_event_cuts_to_a_final_table_of_three():
     rnd = st.seat_stage_round(stage=final)
     assert rnd.number == 3 and [len(t) for t in round_tables(rnd)] == [3]
     assert set(round_tables(rnd)[0]) == {e.registration_id for e in entries}
+
+
+EMA_REFUSAL = ("The EMA ranks four-player riichi only: a three-player event has no EMA results file and no "
+               "MERS weight.")
+
+
+def test_the_ema_file_and_mers_preview_refuse_a_three_player_event(client):
+    series = make_sanma_event(6)
+    with pytest.raises(ServiceError) as caught:
+        st.ema_export(series)
+    assert (caught.value.code, caught.value.field, caught.value.message) == ("three_player_event", "series",
+                                                                              EMA_REFUSAL)
+    client.force_login(make_scorer(series, "director"))
+    for page in (reverse("ema-preview", args=[series.slug]), reverse("ema-file", args=[series.slug, "csv"]),
+                 reverse("ema-file", args=[series.slug, "xlsx"])):
+        response = client.get(page, follow=True)
+        assert response.redirect_chain[0] == (reverse("stages-manage", args=[series.slug]), 302)
+        assert EMA_REFUSAL in response.content.decode()
