@@ -94,3 +94,12 @@ def test_three_seats_sign_off_and_the_game_counts_from_the_third():
     game.refresh_from_db()
     assert game.signed_off_at is not None
     assert sorted(r.name for r in series.standings().ranked) == sorted(p.name for p in players)
+
+
+def test_the_tenhou_export_refuses_a_three_seat_game_clearly():
+    game = make_game(make_series("tenhou-sanma"), make_players(3))
+    play(game, [ron(1, 0, 3, 40)])
+    with pytest.raises(services.ServiceError) as exc:
+        services.export_tenhou_log(game=game)
+    assert (exc.value.code, exc.value.message) == (
+        "not_exportable", "three-player games cannot be exported as tenhou.net/6 JSON yet")
