@@ -12,11 +12,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
-from league import tenhou
+from league import services, tenhou
 from league.exports import game_rows, standings_rows
 from league.models import Game, Series
-from tests.factories import make_series
+from tests.factories import make_game, make_series
 from tests.realdata import REALDATA, require_realdata
 from tests.tenhou.test_sanma import GAMES
 
@@ -101,3 +102,12 @@ def test_a_record_with_the_wrong_number_of_players_for_its_rules_is_refused(tmp_
         call_command("import_games", str(path), series="x", stdout=StringIO())
     assert "line 1, players: players must be three names in seat order for tenhou-sanma, not 4" in str(err.value)
     assert "line 2, players: players must be four names in seat order for ari-ari, not 3" in str(err.value)
+
+
+def test_the_series_page_shows_three_places(imported, client):
+    html = client.get(reverse("series-standings", args=["sanma"])).content.decode()
+    assert ">3rd<" in html and ">4th<" not in html
+    four = make_series(slug="four")
+    services.record_final_scores(game=make_game(four), scores=[40_000, 30_000, 20_000, 10_000])
+    html = client.get(reverse("series-standings", args=["four"])).content.decode()
+    assert ">3rd<" in html and ">4th<" in html
