@@ -6,10 +6,11 @@ penalised and given end scores with the same checks as four."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from league import services
 from league.models import Game
-from tests.factories import draw, make_game, make_players, make_series, play, ron, tsumo
+from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +104,21 @@ def test_the_tenhou_export_refuses_a_three_seat_game_clearly():
         services.export_tenhou_log(game=game)
     assert (exc.value.code, exc.value.message) == (
         "not_exportable", "three-player games cannot be exported as tenhou.net/6 JSON yet")
+
+
+def test_staff_start_three_players_and_keep_three_end_scores(client):
+    series = make_series("tenhou-sanma")
+    client.force_login(make_scorer(series))
+    url = reverse("staff-start", args=[series.slug])
+    page = client.get(url).content.decode()
+    assert 'name="west"' in page and 'name="north"' not in page
+    a, b, c = make_players(3)
+    response = client.post(url, {"round_number": 1, "table": "A", "east": a.pk, "south": b.pk, "west": c.pk})
+    game = Game.objects.get()
+    assert response.status_code == 302 and [s.player for s in game.seats.order_by("seat")] == [a, b, c]
+    final = reverse("staff-final-scores", args=[game.pk])
+    page = client.get(final).content.decode()
+    assert 'name="score_2"' in page and 'name="score_3"' not in page
+    response = client.post(final, {"score_0": 50_000, "score_1": 35_000, "score_2": 20_000, "riichi_sticks": 0})
+    assert response.status_code == 302
+    assert seat_scores(Game.objects.get()) == [50_000, 35_000, 20_000]
