@@ -29,7 +29,7 @@ from league.models import Game
 from league.services import entry
 from scoring import game as sg
 from scoring.rules import PRESETS
-from tests.factories import make_game, make_scorer, make_series
+from tests.factories import make_game, make_players, make_scorer, make_series
 from tests.offline.games import random_game
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,8 @@ def _kind(field: forms.Field) -> str:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_phone_reads_the_fields_the_server_form_has(preset):
-    game = make_game(make_series(preset))
+    # A series seats its ruleset's number of players (issue 36): three in a sanma series.
+    game = make_game(make_series(preset), make_players(PRESETS[preset].players))
     form = HandForm(game=game, names=["E", "S", "W", "N"], state=sg.TableState(0, 0, 0, 0, (25000,) * 4), number=1)
     theirs = [(name, _kind(f), tuple(str(v) for v, _ in getattr(f, "choices", ())), f.required,
                getattr(f, "max_length", None), getattr(f, "min_value", None), getattr(f, "max_value", None))
