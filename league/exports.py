@@ -161,7 +161,9 @@ def standings_rows(
     Players under the series' minimum number of games come after the ranked
     ones, in the same order, with an empty rank and ``ranked`` = ``no``.
     """
-    yield STANDINGS_HEADER
+    # A three-player series shows three places (its ruleset never has a fourth).
+    three = series.ruleset().players == 3
+    yield [c for c in STANDINGS_HEADER if c != "fourth"] if three else STANDINGS_HEADER
     if is_event(series):  # registered players, substituted seats counted as the event's rule says
         table = event_standings(series, through_round=through_round).standings
     else:
@@ -169,7 +171,7 @@ def standings_rows(
     for row in (*table.ranked, *table.unranked):
         yield [
             row.rank, row.name, row.games, points(row.total), points(row.average_points),
-            round(Decimal(row.place_sum) / row.games, 2), *row.places, row.average_score,
+            round(Decimal(row.place_sum) / row.games, 2), *(row.places[:3] if three else row.places), row.average_score,
             points(row.best), points(row.worst), row.rank is not None,
         ]
 

@@ -198,6 +198,10 @@ def _parse(text: str, line: int) -> ParsedLine:
         result = sg.replay(record)
     except ScoringError as err:
         raise _Bad(err.code, err.message, err.field) from None
+    if len(players) != record.rules.players:
+        count = "four" if record.rules.players == 4 else "three"
+        raise _Bad("invalid_players", f"players must be {count} names in seat order for {record.rules.name}, "
+                   f"not {len(players)}", "players")
     if finished_at is not None and not result.finished:
         raise _Bad("invalid_value", "finished_at is given but the record does not finish the game", "finished_at")
     return ParsedLine(line, record, players, round_number, table, started_at, finished_at)
@@ -206,7 +210,8 @@ def _parse(text: str, line: int) -> ParsedLine:
 def _players(value: Any) -> tuple[str, ...]:
     if value is None:
         raise _Bad("invalid_players", "a record needs its four players' names in seat order", "players")
-    if not isinstance(value, list) or len(value) != 4:
+    # Three names for a three-player ruleset: checked against the rules once they are read.
+    if not isinstance(value, list) or len(value) not in (3, 4):
         raise _Bad("invalid_players", "players must be four names in seat order", "players")
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():

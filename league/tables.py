@@ -165,11 +165,13 @@ class StandingsTable(QuickBody, tables.Table):
 
     def __init__(
         self, data: Any, *, series_slug: str, movements: dict[int, int | None] | None = None,
-        with_stats: bool = False, **kwargs: Any,
+        with_stats: bool = False, seats: int = 4, **kwargs: Any,
     ) -> None:
         self.series_slug = series_slug
         self.movements = movements or {}
         exclude = list(kwargs.get("exclude", ()))
+        if seats == 3:
+            exclude.append("fourth")  # a three-player series has three places
         if movements is None:
             exclude.append("move")
         if not with_stats:

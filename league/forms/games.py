@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from league.bounds import MAX_ROUND
-from league.forms.base import SEATS, StaffForm, seat_choices
+from league.forms.base import StaffForm, seat_choices
 from league.models import Game, Player
 from scoring.rules import Ruleset
 
@@ -26,7 +26,13 @@ class StartGameForm(StaffForm):
     west = forms.ModelChoiceField(Player.objects.all(), label=_("West"))
     north = forms.ModelChoiceField(Player.objects.all(), label=_("North"))
 
-    SEAT_FIELDS = ("east", "south", "west", "north")
+    SEAT_FIELDS: tuple[str, ...] = ("east", "south", "west", "north")
+
+    def __init__(self, *args: Any, seats: int = 4, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if seats == 3:  # a three-player series: East, South, West
+            del self.fields["north"]
+            self.SEAT_FIELDS = self.SEAT_FIELDS[:3]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -65,7 +71,7 @@ class FinishForm(StaffForm):
 
 
 class FinalScoresForm(StaffForm):
-    """A game kept by its four end scores only."""
+    """A game kept by its end scores only (four, or three in a three-player game)."""
 
     riichi_sticks = forms.IntegerField(label=_("Riichi sticks left on the table"), min_value=0, initial=0)
 
@@ -73,7 +79,7 @@ class FinalScoresForm(StaffForm):
         super().__init__(*args, **kwargs)
         self.names = list(names)
         sticks = self.fields.pop("riichi_sticks")
-        for s in SEATS:
+        for s in range(len(self.names)):  # one per seat: three in a three-player game
             self.fields[f"score_{s}"] = forms.IntegerField(
                 label=f"{self.names[s]}: end score", step_size=100,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
@@ -82,7 +88,7 @@ class FinalScoresForm(StaffForm):
         self.fields["riichi_sticks"] = sticks
 
     def scores(self) -> list[int]:
-        return [self.cleaned_data[f"score_{s}"] for s in SEATS]
+        return [self.cleaned_data[f"score_{s}"] for s in range(len(self.names))]
 
     def service_field(self, field: str | None) -> str | None:
         if field == "final.riichi_sticks":

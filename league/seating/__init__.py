@@ -1,7 +1,8 @@
 """The seating engine: who sits where, round by round. Pure Python, never imports Django.
 
 Three modes, each returning its rounds (tables of four in wind order East,
-South, West, North) with their quality:
+South, West, North, or with ``table_size=3`` tables of three East, South, West
+for three-player mahjong) with their quality:
 
 - ``pregenerate(players, rounds, seed=..., iterations=...)``: all rounds at once,
   the fewest repeat meetings, winds balanced to a spread of at most 1;
@@ -16,6 +17,7 @@ from league.seating.physical import place_tables
 from league.seating.pregenerated import DEFAULT_ITERATIONS, pregenerate
 from league.seating.prescripted import HEADER, PrescriptedError, read_prescripted
 from league.seating.schedule import (
+    TABLE_SIZES,
     WINDS,
     Quality,
     Repeat,
@@ -31,6 +33,7 @@ from league.seating.schedule import (
     same_table_consecutive,
     wind_counts,
     wind_spread,
+    winds_for,
 )
 from league.seating.swiss import SwissRound, swiss_round
 from league.seating.winds import balance_winds, rebalance_winds, seat_winds
@@ -38,6 +41,7 @@ from league.seating.winds import balance_winds, rebalance_winds, seat_winds
 __all__ = [
     "DEFAULT_ITERATIONS",
     "HEADER",
+    "TABLE_SIZES",
     "WINDS",
     "PrescriptedError",
     "Quality",
@@ -63,4 +67,5 @@ __all__ = [
     "swiss_round",
     "wind_counts",
     "wind_spread",
+    "winds_for",
 ]

@@ -12,7 +12,13 @@ players with no repeat meeting, the most any seating can have:
 - PG(3, 3), projective 3-space over GF(3): 40 points, 130 lines of four, and a
   packing (the lines cut into 13 spreads). 40 players x 13 rounds.
 
-The last two are resolved by a small exact-cover search (every parallel class
+For tables of three (three-player mahjong) the blocks are triples:
+
+- AG(n, 3), the affine space over GF(3): 3^n points, lines of three, one
+  parallel class per direction, (3^n - 1)/2 rounds. 9 players x 4 rounds (the
+  Kirkman triple system of order 9), 27 x 13, 81 x 40, 243 x 121.
+
+The Hermitian unital and the PG(3, 3) packing are resolved by a small exact-cover search (every parallel class
 listed, then classes picked so each block is used once), which takes well
 under a second and is deterministic; a node cap keeps it bounded regardless.
 
@@ -20,6 +26,8 @@ Players here are the indices 0..N-1.
 
 >>> [len(perfect_rounds(n)) for n in (16, 20, 28, 40, 64)]
 [5, 0, 9, 13, 21]
+>>> [len(perfect_rounds(n, 3)) for n in (9, 12, 27, 81)]
+[4, 0, 13, 40]
 """
 
 from __future__ import annotations
@@ -184,12 +192,43 @@ def _resolve(n: int, blocks: list[list[int]], max_nodes: int = 200_000) -> list[
     return [[list(blocks[k]) for k in range(len(blocks)) if mask >> k & 1] for mask in chosen]
 
 
+def ternary_rounds(players: int) -> list[list[list[int]]]:
+    """Every parallel class of AG(n, 3) when ``players`` is 3^n (n >= 2), else []."""
+    n = 0
+    size = 1
+    while size < players:
+        size *= 3
+        n += 1
+    if size != players or n < 2:
+        return []
+    points = list(product(range(3), repeat=n))
+    index = {p: i for i, p in enumerate(points)}
+    # One direction per line through the origin: the nonzero vectors whose first nonzero entry is 1.
+    directions = [d for d in points if _leading_one(d, 0, 1)]
+    rounds = []
+    for direction in directions:
+        seen: set[int] = set()
+        tables = []
+        for start in points:
+            if index[start] in seen:
+                continue
+            line = [index[tuple((s + t * d) % 3 for s, d in zip(start, direction, strict=True))] for t in range(3)]
+            seen.update(line)
+            tables.append(line)
+        rounds.append(tables)
+    return rounds
+
+
 @cache
-def perfect_rounds(players: int) -> list[list[list[int]]]:
-    """The longest repeat-free seating this module can build for ``players``, or [].
+def perfect_rounds(players: int, table_size: int = 4) -> list[list[list[int]]]:
+    """The longest repeat-free seating this module can build for ``players`` at tables of ``table_size``, or [].
 
     Cached: the result is read-only for callers (they copy what they use).
     """
+    if table_size == 3:
+        return ternary_rounds(players)
+    if table_size != 4:
+        return []
     if players == 28:
         return unital_rounds()
     if players == 40:

@@ -3,11 +3,12 @@
 ``pregenerate`` owns the whole path from a player list to a finished seating:
 
 1. Start: a closed-form repeat-free design when one exists for N (16, 28, 40,
-   64, 256 players: ``designs``), its rounds repeated in order when R is
+   64, 256 players at tables of four; 9, 27, 81, 243 at tables of three:
+   ``designs``), its rounds repeated in order when R is
    larger (which reaches the lower bound exactly, since each extra round then
    repeats only pairs that met once); otherwise a greedy seating.
 2. Improve by tabu search (``tabu``) while the cost is above the lower bound
-   N * max(0, 3R - N + 1) / 2, or while teammates share a table.
+   N * max(0, (k - 1)R - N + 1) / 2 for tables of k, or while teammates share a table.
 3. Put each round's groups at physical tables so that nobody keeps last
    round's table (``physical``), then seat the winds so every player's
    East/South/West/North counts differ by at most 1 (``winds``).
@@ -32,22 +33,31 @@ from typing import Any
 from league.seating import tabu
 from league.seating.designs import perfect_rounds
 from league.seating.physical import place_tables
-from league.seating.schedule import Round, Seating, SeatingError, assess, check_players, lower_bound
+from league.seating.schedule import (
+    TABLE_SIZE,
+    Round,
+    Seating,
+    SeatingError,
+    assess,
+    check_players,
+    check_table_size,
+    lower_bound,
+)
 from league.seating.winds import balance_winds
 
 DEFAULT_ITERATIONS = 12_000
 MAX_ROUNDS = 100
 
 
-def player_list(players: int | Sequence[Any]) -> list[Any]:
-    """Players as given, or 1..N for a count."""
+def player_list(players: int | Sequence[Any], table_size: int = TABLE_SIZE) -> list[Any]:
+    """Players as given, or 1..N for a count, checked to fill tables of ``table_size``."""
     if isinstance(players, bool):
         raise SeatingError("invalid_player_count", "players must be a count or a list of players", field="players")
     if isinstance(players, int):
         out: list[Any] = list(range(1, players + 1))
     else:
         out = list(players)
-    check_players(out)
+    check_players(out, table_size=table_size)
     return out
 
 
@@ -74,14 +84,16 @@ def team_indices(order: Sequence[Any], teams: Mapping[Any, Hashable] | None) -> 
 
 def pregenerate(players: int | Sequence[Any], rounds: int, *, seed: int = 0, iterations: int | None = None,
                 seconds: float | None = None, avoid_same_table: bool = True,
-                teams: Mapping[Any, Hashable] | None = None) -> Seating:
+                teams: Mapping[Any, Hashable] | None = None, table_size: int = TABLE_SIZE) -> Seating:
     """All ``rounds`` rounds for ``players`` (a count, numbered from 1, or a list of ids).
 
+    ``table_size`` is 4, or 3 for three-player mahjong (tables East, South, West).
     ``iterations`` is the search's work budget (default ``DEFAULT_ITERATIONS``);
     ``teams`` maps a player to their team, and teammates are kept apart where
     the search can; ``avoid_same_table`` keeps players off last round's table.
     """
-    order = player_list(players)
+    size = check_table_size(table_size)
+    order = player_list(players, size)
     check_budget(rounds, iterations, seconds)
     deadline = None if seconds is None else time.monotonic() + seconds
     n = len(order)
@@ -89,16 +101,16 @@ def pregenerate(players: int | Sequence[Any], rounds: int, *, seed: int = 0, ite
     # A seeded relabelling: designs are symmetric, so this gives each seed its own seating.
     rng.shuffle(order)
     team_of = team_indices(order, teams)
-    design = perfect_rounds(n)
+    design = perfect_rounds(n, size)
     if design:
         start = [[list(t) for t in design[r % len(design)]] for r in range(rounds)]
     else:
-        start = tabu.greedy_rounds(n, rounds, rng, team_of=team_of)
-    target = lower_bound(n, rounds)
+        start = tabu.greedy_rounds(n, rounds, rng, team_of=team_of, table_size=size)
+    target = lower_bound(n, rounds, size)
     budget = DEFAULT_ITERATIONS if iterations is None else iterations
     outcome = tabu.search(n, start, rng=rng, iterations=budget, target=target, deadline=deadline, team_of=team_of)
     seated = finish(outcome.rounds, order, avoid_same_table)
-    return Seating(rounds=seated, quality=assess(seated, n, teams), iterations=outcome.iterations)
+    return Seating(rounds=seated, quality=assess(seated, n, teams, size), iterations=outcome.iterations)
 
 
 def finish(groups: Sequence[Sequence[Sequence[int]]], order: Sequence[Any], avoid_same_table: bool) -> tuple[Round, ...]:

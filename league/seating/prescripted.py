@@ -6,8 +6,11 @@ The format, one table per line after a header::
     1,1,Alice,Bob,Chiyo,Dan
     1,2,Emi,Fumio,Gen,Hana
 
+For tables of three (``table_size=3``, three-player mahjong) the header is
+``round,table,east,south,west``.
+
 Rounds and tables are numbered from 1, and lines may come in any order. Every
-round must seat every player exactly once, at tables numbered 1 to N/4. A
+round must seat every player exactly once, at tables numbered 1 to N/k. A
 player cell is matched against ``players``: either a mapping from the text in
 the cell to a player id, or a list of ids matched by ``str(id)``. Blank lines
 and surrounding spaces are ignored; a UTF-8 BOM is accepted.
@@ -32,7 +35,16 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from league.seating.schedule import WINDS, Seating, SeatingError, assess, check_players
+from league.seating.schedule import (
+    TABLE_SIZE,
+    WINDS,
+    Seating,
+    SeatingError,
+    assess,
+    check_players,
+    check_table_size,
+    winds_for,
+)
 from league.seating.winds import balance_winds
 
 HEADER = ("round", "table", *WINDS)
@@ -52,11 +64,18 @@ def _describe(e: SeatingError) -> str:
     return f"{where}: {e.message}" if e.line else e.message
 
 
-def read_prescripted(text: str, players: Sequence[Any] | Mapping[str, Any], *, balance: bool = False) -> Seating:
-    """The seating a CSV describes, checked; ``balance`` reseats the winds."""
+def read_prescripted(text: str, players: Sequence[Any] | Mapping[str, Any], *, balance: bool = False,
+                     table_size: int = TABLE_SIZE) -> Seating:
+    """The seating a CSV describes, checked; ``balance`` reseats the winds.
+
+    ``table_size`` 3 reads tables of three (header ``round,table,east,south,west``).
+    """
+    size = check_table_size(table_size)
+    winds = winds_for(size)
+    header = ("round", "table", *winds)
     lookup = dict(players) if isinstance(players, Mapping) else {str(p): p for p in players}
     everyone = list(lookup.values())
-    check_players(everyone)
+    check_players(everyone, table_size=size)
     errors: list[SeatingError] = []
     rows: dict[int, dict[int, tuple[int, tuple[Any, ...]]]] = {}  # round -> table -> (line, players)
     seen: dict[tuple[int, Any], int] = {}  # (round, player) -> line
@@ -69,12 +88,12 @@ def read_prescripted(text: str, players: Sequence[Any] | Mapping[str, Any], *, b
             continue
         if not header_done:
             header_done = True
-            if tuple(c.lower() for c in cells) != HEADER:
-                errors.append(SeatingError("invalid_header", f"the header must be {','.join(HEADER)}", line=line_no,
+            if tuple(c.lower() for c in cells) != header:
+                errors.append(SeatingError("invalid_header", f"the header must be {','.join(header)}", line=line_no,
                                            field="header"))
                 break
             continue
-        parsed = _read_row(line_no, cells, lookup, errors)
+        parsed = _read_row(line_no, cells, lookup, errors, winds)
         if parsed is None:
             # Its round is not checked for completeness: the line's own error says it all.
             if cells[0].isdigit():
@@ -86,7 +105,7 @@ def read_prescripted(text: str, players: Sequence[Any] | Mapping[str, Any], *, b
             errors.append(SeatingError("duplicate_table", f"round {number} table {table} is already on line "
                                        f"{tables[table][0]}", line=line_no, field="table"))
             continue
-        for wind, p in zip(WINDS, seated, strict=True):
+        for wind, p in zip(winds, seated, strict=True):
             if (number, p) in seen:
                 errors.append(SeatingError("duplicate_player", f"player {_cell(p)} already sits in round {number} "
                                            f"(line {seen[number, p]})", line=line_no, field=wind))
@@ -96,20 +115,20 @@ def read_prescripted(text: str, players: Sequence[Any] | Mapping[str, Any], *, b
         errors.append(SeatingError("empty_file", "the file has no header and no tables", line=1, field="header"))
     if errors and (errors[0].code in ("invalid_header", "empty_file")):
         raise PrescriptedError(errors)
-    errors.extend(_check_complete(rows, everyone, broken))
+    errors.extend(_check_complete(rows, everyone, broken, size))
     if errors:
         raise PrescriptedError(sorted(errors, key=lambda e: (e.line or 10**9)))
     groups = [[rows[r][t][1] for t in sorted(rows[r])] for r in sorted(rows)]
     rounds = balance_winds(groups) if balance else tuple(tuple(r) for r in groups)
-    return Seating(rounds=rounds, quality=assess(rounds, len(everyone)))  # type: ignore[arg-type]
+    return Seating(rounds=rounds, quality=assess(rounds, len(everyone), None, size))  # type: ignore[arg-type]
 
 
 def _read_row(line_no: int, cells: list[str], lookup: dict[str, Any],
-              errors: list[SeatingError]) -> tuple[int, int, tuple[Any, ...]] | None:
+              errors: list[SeatingError], winds: tuple[str, ...] = WINDS) -> tuple[int, int, tuple[Any, ...]] | None:
     """(round, table, players) of one line, or None after recording what is wrong with it."""
-    if len(cells) != len(HEADER):
-        errors.append(SeatingError("wrong_table_size", f"a table needs 4 players (east, south, west, north), this line "
-                                   f"has {max(0, len(cells) - 2)}", line=line_no, field="table"))
+    if len(cells) != 2 + len(winds):
+        errors.append(SeatingError("wrong_table_size", f"a table needs {len(winds)} players ({', '.join(winds)}), "
+                                   f"this line has {max(0, len(cells) - 2)}", line=line_no, field="table"))
         return None
     ok = True
     numbers = []
@@ -121,7 +140,7 @@ def _read_row(line_no: int, cells: list[str], lookup: dict[str, Any],
         else:
             numbers.append(int(cell))
     seated = []
-    for wind, cell in zip(WINDS, cells[2:], strict=True):
+    for wind, cell in zip(winds, cells[2:], strict=True):
         if not cell:
             errors.append(SeatingError("missing_player", f"no player in the {wind} seat", line=line_no, field=wind))
             ok = False
@@ -136,10 +155,10 @@ def _read_row(line_no: int, cells: list[str], lookup: dict[str, Any],
 
 
 def _check_complete(rows: dict[int, dict[int, tuple[int, tuple[Any, ...]]]], everyone: list[Any],
-                    broken: set[int]) -> list[SeatingError]:
-    """Rounds 1..R each with tables 1..N/4 seating everyone (``broken`` rounds, with a bad line, aside)."""
+                    broken: set[int], size: int = TABLE_SIZE) -> list[SeatingError]:
+    """Rounds 1..R each with tables 1..N/k seating everyone (``broken`` rounds, with a bad line, aside)."""
     errors = []
-    n_tables = len(everyone) // 4
+    n_tables = len(everyone) // size
     for number in range(1, max(rows.keys() | broken, default=0) + 1):
         if number in broken:
             continue

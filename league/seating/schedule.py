@@ -1,7 +1,8 @@
 """The shape of a seating and how good it is.
 
 This module owns the data types every seating mode returns (a round is a tuple
-of tables, a table is four players in wind order East, South, West, North), the
+of tables, a table is four players in wind order East, South, West, North, or
+three players East, South, West for three-player mahjong), the
 checks that a seating is well formed, and the quality figures reported beside
 every seating: repeat meetings (the excess sum over pairs of max(0, meetings - 1)),
 the histogram of meetings, the lower bound on repeats, wind spread, players kept
@@ -31,6 +32,21 @@ Round = tuple[Table, ...]
 
 WINDS = ("east", "south", "west", "north")
 TABLE_SIZE = 4
+# Three-player mahjong (sanma) seats East, South and West; four-player adds North.
+TABLE_SIZES = (3, 4)
+_SIZE_WORDS = {3: "three", 4: "four"}
+
+
+def winds_for(table_size: int) -> tuple[str, ...]:
+    """The seats of a table of ``table_size``, in order: East, South, West (and North for four)."""
+    return WINDS[:table_size]
+
+
+def check_table_size(table_size: object) -> int:
+    """``table_size`` if it is 3 or 4, else a ``SeatingError`` naming the field."""
+    if isinstance(table_size, bool) or table_size not in TABLE_SIZES:
+        raise SeatingError("invalid_table_size", f"table size must be 3 or 4, not {table_size!r}", field="table_size")
+    return table_size  # type: ignore[return-value]
 
 
 class SeatingError(ValueError):
@@ -111,14 +127,17 @@ class Seating:
         return {"rounds": [[list(t) for t in r] for r in self.rounds], **self.quality.as_dict()}
 
 
-def lower_bound(players: int, rounds: int) -> int:
-    """The fewest repeats any seating can have: each player has 3R opponent
-    slots for N - 1 opponents, and every surplus slot is half of a repeat.
+def lower_bound(players: int, rounds: int, table_size: int = TABLE_SIZE) -> int:
+    """The fewest repeats any seating can have: each player has (k - 1)R
+    opponent slots at tables of k for N - 1 opponents, and every surplus slot
+    is half of a repeat.
 
     >>> [lower_bound(16, 5), lower_bound(16, 8), lower_bound(20, 8), lower_bound(24, 8)]
     [0, 72, 50, 12]
+    >>> [lower_bound(12, 5, 3), lower_bound(12, 8, 3), lower_bound(9, 5, 3)]
+    [0, 30, 9]
     """
-    return players * max(0, 3 * rounds - players + 1) // 2
+    return players * max(0, (table_size - 1) * rounds - players + 1) // 2
 
 
 def pair(a: Any, b: Any) -> frozenset[Any]:
@@ -170,12 +189,16 @@ def _ordered(a: Any, b: Any) -> tuple[Any, Any]:
 
 
 def wind_counts(rounds: Iterable[Iterable[Sequence[Any]]]) -> dict[Any, list[int]]:
-    """Per player, how often they sat East, South, West and North."""
+    """Per player, how often they sat East, South, West (and North at tables of four).
+
+    A player's list is as long as the tables they sat at, so a three-player
+    seating is judged over three winds, never against an empty North.
+    """
     counts: dict[Any, list[int]] = {}
     for rnd in rounds:
         for table in rnd:
             for wind, player in enumerate(table):
-                counts.setdefault(player, [0, 0, 0, 0])[wind] += 1
+                counts.setdefault(player, [0] * len(table))[wind] += 1
     return counts
 
 
@@ -206,14 +229,17 @@ def teammates_together(rounds: Iterable[Iterable[Sequence[Any]]], teams: Mapping
     )
 
 
-def assess(rounds: Sequence[Round], players: int, teams: Mapping[Any, Any] | None = None) -> Quality:
-    """Every quality figure of a seating of ``players`` players."""
+def assess(rounds: Sequence[Round], players: int, teams: Mapping[Any, Any] | None = None,
+           table_size: int | None = None) -> Quality:
+    """Every quality figure of a seating of ``players`` players (the table size read from the first table)."""
     listed = repeat_list(rounds)
+    if table_size is None:
+        table_size = len(rounds[0][0]) if rounds and rounds[0] else TABLE_SIZE
     return Quality(
         players=players,
         rounds=len(rounds),
         repeat_count=len(listed),
-        lower_bound=lower_bound(players, len(rounds)),
+        lower_bound=lower_bound(players, len(rounds), table_size),
         meetings=meeting_histogram(rounds, players),
         wind_spread=wind_spread(rounds),
         same_table_consecutive=same_table_consecutive(rounds),
@@ -222,12 +248,26 @@ def assess(rounds: Sequence[Round], players: int, teams: Mapping[Any, Any] | Non
     )
 
 
-def check_players(players: Sequence[Any], field_name: str = "players") -> None:
-    """A player list the engine can seat: a positive multiple of 4, no one twice."""
-    if len(players) == 0 or len(players) % TABLE_SIZE:
+def check_players(players: Sequence[Any], field_name: str = "players", table_size: int = TABLE_SIZE) -> None:
+    """A player list the engine can seat: a positive multiple of the table size, no one twice.
+
+    >>> check_players(list(range(10)), table_size=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    league.seating.schedule.SeatingError: 10 players cannot sit at tables of three: ... (2 substitutes are needed, ...)
+    """
+    k = check_table_size(table_size)
+    n = len(players)
+    if n == 0:
+        raise SeatingError("invalid_player_count", f"0 players cannot sit at tables of {_SIZE_WORDS[k]}: the number "
+                           f"must be a positive multiple of {k}", field=field_name)
+    if n % k:
+        short, extra = -n % k, n % k
         raise SeatingError(
             "invalid_player_count",
-            f"{len(players)} players cannot sit at tables of four: the number must be a positive multiple of 4",
+            f"{n} players cannot sit at tables of {_SIZE_WORDS[k]}: the number must be a positive multiple of {k} "
+            f"({short} substitute{'s are' if short > 1 else ' is'} needed, or {extra} player{'s' if extra > 1 else ''}"
+            " fewer)",
             field=field_name,
         )
     seen: set[Any] = set()
@@ -237,8 +277,9 @@ def check_players(players: Sequence[Any], field_name: str = "players") -> None:
         seen.add(p)
 
 
-def check_rounds(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any]) -> None:
-    """Every round seats every player exactly once at tables of four.
+def check_rounds(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[Any],
+                 table_size: int = TABLE_SIZE) -> None:
+    """Every round seats every player exactly once at tables of ``table_size``.
 
     >>> check_rounds((((1, 2, 3, 4),), ((1, 2, 3, 3),)), [1, 2, 3, 4])
     Traceback (most recent call last):
@@ -249,9 +290,10 @@ def check_rounds(rounds: Sequence[Sequence[Sequence[Any]]], players: Sequence[An
     for number, rnd in enumerate(rounds, start=1):
         here: set[Any] = set()
         for t, table in enumerate(rnd, start=1):
-            if len(table) != TABLE_SIZE:
+            if len(table) != table_size:
                 raise SeatingError(
-                    "wrong_table_size", f"round {number} table {t} has {len(table)} players", field=f"rounds[{number - 1}]"
+                    "wrong_table_size", f"round {number} table {t} has {len(table)} players, not {table_size}",
+                    field=f"rounds[{number - 1}]"
                 )
             for p in table:
                 if p not in everyone:

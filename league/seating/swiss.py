@@ -1,7 +1,8 @@
 """Swiss seating: the next round from the standings, leaders together.
 
 EMA practice "locks" players in groups of four by rank: first to fourth at
-one table, fifth to eighth at the next. ``swiss_round`` starts there and moves
+one table, fifth to eighth at the next (first to third, fourth to sixth at
+tables of three). ``swiss_round`` starts there and moves
 players between tables only to avoid a repeat meeting (or teammates at one
 table), always preferring the smallest move down or up the standings. Its
 cost is lexicographic: teammates together first, then repeat meetings (a pair
@@ -30,7 +31,7 @@ from typing import Any
 
 from league.seating.physical import place_tables
 from league.seating.pregenerated import player_list, team_indices
-from league.seating.schedule import Quality, Repeat, Round, SeatingError, assess, check_rounds
+from league.seating.schedule import TABLE_SIZE, Quality, Repeat, Round, SeatingError, assess, check_rounds
 from league.seating.winds import seat_winds
 
 DEFAULT_ITERATIONS = 2_000
@@ -50,10 +51,11 @@ class SwissRound:
 
 def swiss_round(standings: Sequence[Any], history: Sequence[Sequence[Sequence[Any]]] = (), *,
                 teams: Mapping[Any, Hashable] | None = None, avoid_same_table: bool = True,
-                iterations: int = DEFAULT_ITERATIONS) -> SwissRound:
-    """Seat the next round; ``standings`` lists every player, leader first."""
-    order = player_list(standings)
-    check_rounds(history, order)
+                iterations: int = DEFAULT_ITERATIONS, table_size: int = TABLE_SIZE) -> SwissRound:
+    """Seat the next round at tables of ``table_size`` (4, or 3 for three-player
+    mahjong); ``standings`` lists every player, leader first."""
+    order = player_list(standings, table_size)
+    check_rounds(history, order, table_size)
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
         raise SeatingError("invalid_iterations", "iterations must be a whole number, 0 or more", field="iterations")
     n = len(order)
@@ -65,23 +67,24 @@ def swiss_round(standings: Sequence[Any], history: Sequence[Sequence[Sequence[An
                 met[index[a]][index[b]] += 1
                 met[index[b]][index[a]] += 1
     team_of = team_indices(order, teams)
-    groups = _improve(n, met, team_of, iterations)
+    groups = _improve(n, met, team_of, iterations, table_size)
     named = [tuple(order[i] for i in g) for g in groups]
     if avoid_same_table and history:
         named = place_tables(named, history[-1])
     new_round = seat_winds(named, history)
     rounds = [tuple(tuple(t) for t in r) for r in history] + [new_round]
-    quality = assess(rounds, n, teams)  # type: ignore[arg-type]
+    quality = assess(rounds, n, teams, table_size)  # type: ignore[arg-type]
     number = len(rounds)
     return SwissRound(round=new_round, number=number, repeats=tuple(r for r in quality.repeats if r.round == number),
                       quality=quality)
 
 
-def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations: int) -> list[list[int]]:
+def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations: int,
+             size: int = TABLE_SIZE) -> list[list[int]]:
     """Groups of indices (0 = leader) after the bounded descent from rank order."""
-    tables = n // 4
-    group = [[4 * t + k for k in range(4)] for t in range(tables)]
-    table_of = [i // 4 for i in range(n)]
+    tables = n // size
+    group = [[size * t + k for k in range(size)] for t in range(tables)]
+    table_of = [i // size for i in range(n)]
     big = 4 * n**3 + 1  # one repeat outweighs any amount of moving along the standings
 
     # price[p][q]: what p and q pay for sharing a table; at[p][t]: what p pays
@@ -93,6 +96,12 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
                 if p != q and team_of[p] >= 0 and team_of[p] == team_of[q]:
                     price[p][q] += big * big
     at = [[sum(price[p][x] for x in g if x != p) for g in group] for p in range(n)]
+
+    # away[p][t]: (twice the distance from rank p (0 = leader) to the middle rank of table t) squared
+    away = [[(2 * size * t + size - 1 - 2 * p) ** 2 for t in range(tables)] for p in range(n)]
+
+    def _displacement(table_of: list[int]) -> int:
+        return sum(away[p][t] for p, t in enumerate(table_of))
 
     def total() -> int:
         return sum(at[p][table_of[p]] for p in range(n)) // 2 + _displacement(table_of)
@@ -107,16 +116,18 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
         for p in range(n):
             tp = table_of[p]
             at_p, price_p = at[p], price[p]
-            here_p = at_p[tp] + _away(p, tp)
-            if p // 4 == tp and at_p[tp] == 0:
+            away_p = away[p]
+            here_p = at_p[tp] + away_p[tp]
+            if p // size == tp and at_p[tp] == 0:
                 continue  # at their locked table with no one they have met: nothing to gain by moving p
             for q in range(n):
                 tq = table_of[q]
                 if tq == tp or (escaping and (tabu.get(p, 0) >= step or tabu.get(q, 0) >= step)):
                     continue
                 at_q = at[q]
-                delta = (at_p[tq] - price_p[q] + _away(p, tq) + at_q[tp] - price_p[q] + _away(q, tp)
-                         - here_p - at_q[tq] - _away(q, tq))
+                away_q = away[q]
+                delta = (at_p[tq] - price_p[q] + away_p[tq] + at_q[tp] - price_p[q] + away_q[tp]
+                         - here_p - at_q[tq] - away_q[tq])
                 if move is None or delta < move[0]:
                     move = (delta, p, q)
         if move is None or (move[0] >= 0 and not escaping):
@@ -136,11 +147,3 @@ def _improve(n: int, met: list[list[int]], team_of: list[int] | None, iterations
             best_cost, best = current, [list(g) for g in group]
     return best
 
-
-def _away(p: int, t: int) -> int:
-    """(Twice the distance from rank p (0 = leader) to the middle rank of table t) squared."""
-    return (8 * t + 3 - 2 * p) ** 2
-
-
-def _displacement(table_of: list[int]) -> int:
-    return sum(_away(p, t) for p, t in enumerate(table_of))

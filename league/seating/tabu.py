@@ -1,4 +1,4 @@
-"""Tabu search over groupings of players 0..N-1 into tables of four.
+"""Tabu search over groupings of players 0..N-1 into tables of four (or three).
 
 The cost is the repeat count (sum over pairs of max(0, meetings - 1)) plus
 ``TEAM_WEIGHT`` for every time two teammates share a table. A move swaps two
@@ -36,7 +36,7 @@ class Outcome:
 
 
 def greedy_rounds(n: int, rounds: int, rng: random.Random, start: Grouping | None = None,
-                  team_of: list[int] | None = None) -> Grouping:
+                  team_of: list[int] | None = None, table_size: int = 4) -> Grouping:
     """``start`` extended to ``rounds`` rounds, each new table filled with the
     unseated players who have met its members least (ties in a shuffled order)."""
     out = [[list(t) for t in r] for r in (start or [])][:rounds]
@@ -54,7 +54,7 @@ def greedy_rounds(n: int, rounds: int, rng: random.Random, start: Grouping | Non
         tables = []
         while order:
             table = [order.pop(0)]
-            while len(table) < 4:
+            while len(table) < table_size:
                 pick = min(range(len(order)), key=lambda i: sum(met[order[i]][a] for a in table))
                 table.append(order.pop(pick))
             tables.append(table)
@@ -171,6 +171,8 @@ def _best_move(rounds: Grouping, prices: _Prices, tabu: list[dict[tuple[int, int
     prices x's meetings with T's players as one more meeting each, leave(x) prices
     the meetings x gives up, and one(p, q) corrects for p and q never sitting together.
     """
+    if rounds and rounds[0] and len(rounds[0][0]) != 4:
+        return _best_move_any(rounds, prices, tabu, now, cost, best_cost, rng)
     one, two = prices.one, prices.two
     best_delta: int | None = None
     moves: list[tuple[int, int, int, int, int]] = []
@@ -220,6 +222,55 @@ def _best_move(rounds: Grouping, prices: _Prices, tabu: list[dict[tuple[int, int
     return (best_delta, *rng.choice(moves))
 
 
+def _best_move_any(rounds: Grouping, prices: _Prices, tabu: list[dict[tuple[int, int], int]],
+                   now: int, cost: int, best_cost: int,
+                   rng: random.Random) -> tuple[int, int, int, int, int, int] | None:
+    """``_best_move`` for any table size (tables of three); the same prices, summed in loops
+    where ``_best_move`` spells out the four seats for speed."""
+    one, two = prices.one, prices.two
+    best_delta: int | None = None
+    moves: list[tuple[int, int, int, int, int]] = []
+    for r, tables in enumerate(rounds):
+        leave = {}
+        costly = False
+        for table in tables:
+            for x in table:
+                tx = two[x]
+                leave[x] = c = sum(tx[y] for y in table) - tx[x]
+                costly = costly or c > 0
+        if not costly:
+            continue
+        tab = tabu[r]
+        for t, table_a in enumerate(tables):
+            movers = [(i, p) for i, p in enumerate(table_a) if leave[p]]
+            if not movers:
+                continue
+            join_a = {}
+            for table_b in tables:
+                for q in table_b:
+                    oq = one[q]
+                    join_a[q] = sum(oq[a] for a in table_a)
+            for i, p in movers:
+                op = one[p]
+                base = -leave[p]
+                for u, table_b in enumerate(tables):
+                    if u == t:
+                        continue
+                    join_p = base + sum(op[b] for b in table_b)
+                    for j, q in enumerate(table_b):
+                        d = join_p + join_a[q] - leave[q] - 2 * op[q]
+                        if best_delta is not None and d > best_delta:
+                            continue
+                        if tab.get((p, q) if p < q else (q, p), 0) > now and cost + d >= best_cost:
+                            continue
+                        if best_delta is None or d < best_delta:
+                            best_delta, moves = d, []
+                        moves.append((r, t, i, u, j))
+    if best_delta is None:
+        return None
+    return (best_delta, *rng.choice(moves))
+
+
 def _shake(rounds: Grouping, prices: _Prices, rng: random.Random, swaps: int) -> None:
     """Random swaps to leave a local minimum."""
     for _ in range(swaps):
@@ -227,4 +278,4 @@ def _shake(rounds: Grouping, prices: _Prices, rng: random.Random, swaps: int) ->
         if len(tables) < 2:
             continue
         t, u = rng.sample(range(len(tables)), 2)
-        prices.swap(tables, t, rng.randrange(4), u, rng.randrange(4))
+        prices.swap(tables, t, rng.randrange(len(tables[t])), u, rng.randrange(len(tables[u])))

@@ -17,6 +17,10 @@ Two promises:
   independently takes the permutation that leaves its players' spread
   smallest, so the round is optimal for the largest spread after it.
 
+Tables of three (three-player mahjong: East, South, West) work the same way
+with three colours and chunks of three games: counts differ by at most 1 and
+are exactly R/3 each when 3 divides R.
+
 >>> rounds = balance_winds([[(1, 2, 3, 4)]] * 8)
 >>> sorted(wind_counts(rounds).values())
 [[2, 2, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2]]
@@ -28,18 +32,22 @@ from collections.abc import Sequence
 from itertools import permutations
 from typing import Any
 
-from league.seating.schedule import TABLE_SIZE, Round, SeatingError, wind_counts
+from league.seating.schedule import TABLE_SIZE, TABLE_SIZES, Round, SeatingError, wind_counts
 
-_PERMUTATIONS = tuple(permutations(range(TABLE_SIZE)))
+_PERMUTATIONS = {k: tuple(permutations(range(k))) for k in TABLE_SIZES}
 
 
 def balance_winds(rounds: Sequence[Sequence[Sequence[Any]]]) -> tuple[Round, ...]:
-    """The same groups with winds seated so each player's counts differ by at most 1."""
+    """The same groups with winds seated so each player's counts differ by at most 1.
+
+    Every table must have as many players as the first (three or four).
+    """
     tables = [tuple(table) for rnd in rounds for table in rnd]
+    size = len(tables[0]) if tables else TABLE_SIZE
     for i, table in enumerate(tables):
-        if len(table) != TABLE_SIZE:
+        if len(table) != size or size not in TABLE_SIZES:
             raise SeatingError("wrong_table_size", f"table {i + 1} has {len(table)} players", field="rounds")
-    # Right-hand nodes: (player, chunk), chunk = the player's game count // 4.
+    # Right-hand nodes: (player, chunk), chunk = the player's game count // table size.
     games: dict[Any, int] = {}
     chunk_id: dict[tuple[Any, int], int] = {}
     edges: list[tuple[int, int]] = []
@@ -47,13 +55,13 @@ def balance_winds(rounds: Sequence[Sequence[Sequence[Any]]]) -> tuple[Round, ...
         for player in table:
             n = games.get(player, 0)
             games[player] = n + 1
-            right = chunk_id.setdefault((player, n // TABLE_SIZE), len(chunk_id))
+            right = chunk_id.setdefault((player, n // size), len(chunk_id))
             edges.append((left, right))
-    colour_of = _edge_colour(len(tables), len(chunk_id), edges)
-    seated: list[list[Any]] = [[None] * TABLE_SIZE for _ in tables]
-    # Edges were made table by table, four per table, in seat order.
+    colour_of = _edge_colour(len(tables), len(chunk_id), edges, size)
+    seated: list[list[Any]] = [[None] * size for _ in tables]
+    # Edges were made table by table, one per seat, in seat order.
     for i, ((left, _), colour) in enumerate(zip(edges, colour_of, strict=True)):
-        seated[left][colour] = tables[left][i % TABLE_SIZE]
+        seated[left][colour] = tables[left][i % size]
     out: list[Round] = []
     k = 0
     for rnd in rounds:
@@ -62,10 +70,10 @@ def balance_winds(rounds: Sequence[Sequence[Sequence[Any]]]) -> tuple[Round, ...
     return tuple(out)
 
 
-def _edge_colour(n_left: int, n_right: int, edges: list[tuple[int, int]]) -> list[int]:
-    """A proper 4-edge-colouring of a bipartite graph of maximum degree 4."""
-    at_left: list[list[int | None]] = [[None] * TABLE_SIZE for _ in range(n_left)]
-    at_right: list[list[int | None]] = [[None] * TABLE_SIZE for _ in range(n_right)]
+def _edge_colour(n_left: int, n_right: int, edges: list[tuple[int, int]], colours: int) -> list[int]:
+    """A proper edge-colouring with ``colours`` colours of a bipartite graph of that maximum degree."""
+    at_left: list[list[int | None]] = [[None] * colours for _ in range(n_left)]
+    at_right: list[list[int | None]] = [[None] * colours for _ in range(n_right)]
     colour_of = [-1] * len(edges)
     for e, (u, v) in enumerate(edges):
         a = at_left[u].index(None)
@@ -117,8 +125,9 @@ def seat_winds(groups: Sequence[Sequence[Any]], history: Sequence[Sequence[Seque
     """
     counts = wind_counts(history)
     out = []
+    size = len(groups[0]) if groups else TABLE_SIZE
     for group in groups:
-        if len(group) != TABLE_SIZE:
+        if len(group) != size or size not in TABLE_SIZES:
             raise SeatingError("wrong_table_size", f"a table has {len(group)} players", field="groups")
         out.append(_best_order(tuple(group), counts))
     return tuple(out)  # type: ignore[return-value]
@@ -127,11 +136,11 @@ def seat_winds(groups: Sequence[Sequence[Any]], history: Sequence[Sequence[Seque
 def _best_order(group: tuple[Any, ...], counts: dict[Any, list[int]]) -> tuple[Any, ...]:
     best: tuple[int, int, int] | None = None
     chosen = group
-    for perm in _PERMUTATIONS:
+    for perm in _PERMUTATIONS[len(group)]:
         order = tuple(group[i] for i in perm)
         worst = total = squares = 0
         for wind, player in enumerate(order):
-            c = list(counts.get(player, (0, 0, 0, 0)))
+            c = list(counts.get(player, [0] * len(group)))
             c[wind] += 1
             spread = max(c) - min(c)
             worst = max(worst, spread)

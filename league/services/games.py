@@ -50,7 +50,8 @@ def start_game(
     by: Actor = None,
     at_the_table: bool = False,
 ) -> Game:
-    """Seat four different players (East first) at a new game of ``series``.
+    """Seat four different players (East first) at a new game of ``series``,
+    or three when its ruleset is three-player (``Ruleset.players``).
 
     The series' rules are copied onto the game, so later edits to the series
     never rewrite games already played. ``at_the_table`` (staff starting a
@@ -59,8 +60,16 @@ def start_game(
     (round, table) already used. Imports of past games skip those checks.
     Locks the series row, so two scorers cannot seat one player twice.
     """
-    if len(players) != 4:
-        raise ServiceError("four_players", f"a game needs four players, not {len(players)}", field="players")
+    try:
+        ruleset = series.ruleset()
+    except ScoringError as err:
+        raise ServiceError.from_scoring(err) from None
+    # A series is three- or four-player by its ruleset, never mixed.
+    if len(players) != ruleset.players:
+        count = "four" if ruleset.players == 4 else "three"
+        raise ServiceError("four_players" if ruleset.players == 4 else "three_players",
+                           f"a game of this series ({ruleset.name}) needs {count} players, not {len(players)}",
+                           field="players")
     if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
         raise ServiceError("invalid_round", f"a round is a whole number from 1 to {MAX_ROUND:,}, not {round_number!r}",
                            field="round_number")
@@ -73,10 +82,7 @@ def start_game(
     for i, player in enumerate(players):
         if any(p.pk == player.pk for p in players[:i]):
             raise ServiceError("same_player", f"{player} cannot sit twice at one game", field=f"players[{i}]")
-    try:
-        rules = series.ruleset().to_spec()
-    except ScoringError as err:
-        raise ServiceError.from_scoring(err) from None
+    rules = ruleset.to_spec()
     with transaction.atomic():
         if at_the_table:
             Series.objects.select_for_update().filter(pk=series.pk).first()

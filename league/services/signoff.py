@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
 
-from league.models import SEATS, AuditEntry, Game, Player, Seat, Series, SignOff
+from league.models import AuditEntry, Game, Player, Seat, Series, SignOff
 from league.services.audit import Actor, audit, bump_version, user_of
 from league.services.errors import Conflict, ServiceError
 
@@ -87,7 +87,7 @@ def read_link(token: str) -> LinkSeat:
         raise ServiceError("link_invalid", _("This sign-off link is not valid (or has expired): open it again "
                                              "from your player card."), field="token") from None
     game = Game.objects.select_related("series").filter(pk=game_id).first()
-    if game is None or seat not in SEATS:
+    if game is None or seat not in game.ruleset().seats:
         raise ServiceError("link_invalid", _("This sign-off link is not valid."), field="token")
     if round_ != game.signoff_round or result != result_digest(game):
         raise Conflict("link_stale", _("The result changed after this link was made: open it again from your "
@@ -193,10 +193,12 @@ def sign_off(
     correction reversed since gives the same digest, but the table may not
     have seen the result that stands now as the form's result. A seat
     signs once per result; a second time is refused. The fourth seat's
-    agreement completes the sign-off (``counting_changed``). Locks the game row.
+    agreement (the third's at a three-player table) completes the sign-off (``counting_changed``). Locks the game row.
     """
-    if seat not in SEATS:
-        raise ServiceError("invalid_seat", _("A seat is 0 to 3."), field="seat")
+    seats = game.ruleset().seats  # 0-3, or 0-2 in a three-player series
+    if seat not in seats:
+        raise ServiceError("invalid_seat", _("A seat is 0 to 3.") if len(seats) == 4 else _("A seat is 0 to 2."),
+                           field="seat")
     if (pin is None) == (token is None):
         raise ServiceError("proof_needed", _("Sign with the player's PIN or with the seat's link."), field="pin")
     note = (note or "").strip()
@@ -257,7 +259,7 @@ def resolve_dispute(*, signoff: SignOff, by: Actor = None) -> SignOff:
 
 def _complete_if_agreed(game: Game) -> None:
     in_force = list(SignOff.objects.filter(game=game, withdrawn_at=None))
-    if game.signed_off_at is None and len({s.seat for s in in_force if s.accepts}) == len(SEATS):
+    if game.signed_off_at is None and len({s.seat for s in in_force if s.accepts}) == game.ruleset().players:
         game.signed_off_at = timezone.now()
         game.save(update_fields=["signed_off_at"])
         counting_changed(game)

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league import ema
 from league.models import (
@@ -114,8 +115,9 @@ class StagePlan:
     seating: str = "snake"  # Stage.Seating
 
 
-def check_plan(plans: Sequence[StagePlan]) -> None:
-    """Refuse a stage list that cannot run, naming the stage and field at fault."""
+def check_plan(plans: Sequence[StagePlan], table_size: int = TABLE) -> None:
+    """Refuse a stage list that cannot run, naming the stage and field at fault;
+    a cut takes whole tables of ``table_size`` (3 in a three-player event)."""
     if not plans:
         raise ServiceError("no_stages", "an event has at least one stage", field="stages")
     for i, p in enumerate(plans, start=1):
@@ -141,9 +143,10 @@ def check_plan(plans: Sequence[StagePlan]) -> None:
         if i == 1 and p.entry != Stage.Entry.ALL:
             raise ServiceError("invalid_entry", "the first stage takes everyone", field="stages[1].entry")
         if p.entry == Stage.Entry.TOP:
-            if not isinstance(p.top, int) or p.top < TABLE or p.top % TABLE:
-                raise ServiceError("invalid_top", f"{where}: the cut takes a multiple of 4 players (4, 8, 16...)",
-                                   field=f"stages[{i}].top")
+            if not isinstance(p.top, int) or p.top < table_size or p.top % table_size:
+                examples = "4, 8, 16..." if table_size == TABLE else "3, 6, 12..."
+                raise ServiceError("invalid_top", f"{where}: the cut takes a multiple of {table_size} players "
+                                   f"({examples})", field=f"stages[{i}].top")
             previous = plans[i - 2]
             if previous.entry == Stage.Entry.TOP and previous.top is not None and p.top >= previous.top:
                 raise ServiceError("invalid_top", f"{where}: the cut takes fewer than the {previous.top} of "
@@ -158,7 +161,7 @@ def check_plan(plans: Sequence[StagePlan]) -> None:
 def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) -> list[Stage]:
     """Replace the series' stages. Refused once a cut stage has been seated
     (its seeds and rounds would no longer match). Locks the series row."""
-    check_plan(plans)
+    check_plan(plans, series.ruleset().players)
     with transaction.atomic():
         series = lock_series(series)
         tournament_of(series)
@@ -222,7 +225,8 @@ def cut_to_stage(*, stage: Stage, by: Actor = None) -> list[StageEntry]:
     return entries
 
 
-def snake_tables(order: Sequence[Any], teams: Mapping[Any, str] | None = None) -> list[tuple[Any, ...]]:
+def snake_tables(order: Sequence[Any], teams: Mapping[Any, str] | None = None,
+                 table_size: int = TABLE) -> list[tuple[Any, ...]]:
     """Seeds in order as tables, snake-wise: 16 players sit 1-8-9-16, 2-7-10-15, 3-6-11-14, 4-5-12-13.
     With ``teams``, teammates at one table swap with a player of the same band
     (seeds 5-8, say) at another table, while that seats fewer teammates together.
@@ -231,15 +235,17 @@ def snake_tables(order: Sequence[Any], teams: Mapping[Any, str] | None = None) -
     [(1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)]
     >>> snake_tables(range(1, 9), teams={1: "Kita", 4: "Kita"})
     [(1, 3, 5, 8), (2, 4, 6, 7)]
+    >>> snake_tables(range(1, 10), table_size=3)
+    [(1, 6, 7), (2, 5, 8), (3, 4, 9)]
     """
     order = list(order)
-    tables = len(order) // TABLE
+    tables = len(order) // table_size
     groups: list[list[Any]] = [[] for _ in range(tables)]
     for i, p in enumerate(order):
         band, pos = divmod(i, tables)
         groups[pos if band % 2 == 0 else tables - 1 - pos].append(p)
     if teams:
-        _part_teammates(groups, teams)
+        _part_teammates(groups, teams, table_size)
     return [tuple(g) for g in groups]
 
 
@@ -248,12 +254,12 @@ def _together(group: Sequence[Any], teams: Mapping[Any, str]) -> int:
     return len(named) - len(set(named))
 
 
-def _part_teammates(groups: list[list[Any]], teams: Mapping[Any, str]) -> None:
+def _part_teammates(groups: list[list[Any]], teams: Mapping[Any, str], table_size: int = TABLE) -> None:
     # Greedy swaps within a band keep every table's seeding shape; the lowest band
     # moves first (a lower seed changes table before a top seed); a few passes settle it.
-    for _ in range(2 * TABLE):
+    for _pass in range(2 * table_size):
         improved = False
-        for band in reversed(range(TABLE)):
+        for band in reversed(range(table_size)):
             for i, j in combinations(range(len(groups)), 2):
                 before = _together(groups[i], teams) + _together(groups[j], teams)
                 groups[i][band], groups[j][band] = groups[j][band], groups[i][band]
@@ -297,6 +303,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         history = [round_tables(r) for r in rounds if stage.has_round(r.number)]
         everything = [round_tables(r) for r in rounds]
         rules = rules_of(series)
+        size = series.ruleset().players  # tables of three in a three-player event
         teams = {k: v for k, v in teams_of(series).items() if k in {e.registration_id for e in entries}}
         teams = teams if rules.teammates_apart and teams else {}
         if not history:
@@ -306,11 +313,11 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
             order = [r.player.id for r in table.rows]
         try:
             if stage.seating == Stage.Seating.LOCKED or (stage.seating == Stage.Seating.SNAKE and not history):
-                groups = [tuple(order[i:i + TABLE]) for i in range(0, len(order), TABLE)] \
-                    if stage.seating == Stage.Seating.LOCKED else snake_tables(order, teams)
+                groups = [tuple(order[i:i + size]) for i in range(0, len(order), size)] \
+                    if stage.seating == Stage.Seating.LOCKED else snake_tables(order, teams, size)
                 seated = seat_winds(groups, everything)
             else:
-                seated = swiss_round(order, history, teams=teams or None).round
+                seated = swiss_round(order, history, teams=teams or None, table_size=size).round
         except SeatingError as err:
             raise ServiceError(err.code, err.message, field=err.field) from None
         rnd = store_round(series, tournament, number, seated, f"stage:{stage.seating}")
@@ -371,7 +378,13 @@ class EmaExport:
 def ema_export(series: Series) -> EmaExport:
     """What the EMA results file says about ``series``: everyone in final
     order (substitutes are not ranked; those who played count towards the
-    weight, at most 3), the days played and the event's EMA details."""
+    weight, at most 3), the days played and the event's EMA details.
+
+    Refused for a three-player event: the EMA ranks four-player riichi only
+    (its Riichi Competition Rules and MERS have no three-player table)."""
+    if series.ruleset().players != 4:
+        raise ServiceError("three_player_event", _("The EMA ranks four-player riichi only: a three-player event has "
+                                                   "no EMA results file and no MERS weight."), field="series")
     results = event_results(series)
     tables = stage_tables(series, results)
     final = final_result(series, tables, results=results)  # placed: those with a counted game

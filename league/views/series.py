@@ -218,12 +218,13 @@ def _results_html(
             ranked_rows = tuple(WithStats(r, per_player.get(r.player_id)) for r in ranked_rows)
             unranked_rows = tuple(WithStats(r, per_player.get(r.player_id)) for r in unranked_rows)
         ranked = StandingsTable(
-            ranked_rows, series_slug=series.slug, movements=page.movements, prefix="s-", with_stats=with_stats
+            ranked_rows, series_slug=series.slug, movements=page.movements, prefix="s-", with_stats=with_stats,
+            seats=series.ruleset().players,
         )
         configure_table(request, ranked, per_page=series.standings_per_page)
         unranked = StandingsTable(
             unranked_rows, series_slug=series.slug, prefix="u-", exclude=("rank",), orderable=False,
-            with_stats=with_stats,
+            with_stats=with_stats, seats=series.ruleset().players,
         )
         ctx = {
             "series": series,

@@ -93,7 +93,7 @@ def series_games(request: HttpRequest, slug: str) -> HttpResponse:
 def start_game(request: HttpRequest, slug: str) -> HttpResponse:
     series = series_for_scorer(request, slug)
     if request.method == "POST":
-        form = StartGameForm(request.POST)
+        form = StartGameForm(request.POST, seats=series.ruleset().players)
         if form.is_valid():
             try:
                 game = services.start_game(
@@ -107,7 +107,7 @@ def start_game(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("staff-game", pk=game.pk)
     else:
         last = series.games.order_by("-round_number").values_list("round_number", flat=True).first()
-        form = StartGameForm(initial={"round_number": last or 1})
+        form = StartGameForm(initial={"round_number": last or 1}, seats=series.ruleset().players)
     return render(request, "league/staff_start.html", {"series": series, "form": form})
 
 

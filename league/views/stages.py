@@ -180,7 +180,11 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    export = st.ema_export(series)
+    try:
+        export = st.ema_export(series)
+    except ServiceError as err:  # a three-player event
+        _report(request, err)
+        return redirect("stages-manage", slug=series.slug)
     ranks = ema.base_ranks([p.place for p in export.players], export.weight.player_count)
     shared = ema.shared_places([p.place for p in export.players])
     ctx = {
@@ -197,7 +201,11 @@ def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def ema_file(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    export = st.ema_export(series)
+    try:
+        export = st.ema_export(series)
+    except ServiceError as err:  # a three-player event
+        _report(request, err)
+        return redirect("stages-manage", slug=series.slug)
     if kind == "csv":
         response = HttpResponse(ema.csv_bytes(export.event, export.players), content_type="text/csv; charset=utf-8")
     elif kind == "xlsx":

@@ -33,7 +33,7 @@ from league.models import Game
 from league.services import entry
 from scoring import game as sg
 from scoring.rules import PRESETS
-from tests.factories import make_game, make_scorer, make_series
+from tests.factories import make_game, make_players, make_scorer, make_series
 from tests.offline.games import random_game
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,8 @@ def test_the_form_the_page_and_the_phone_all_read_the_one_field_table(preset):
     """One table of the hand form's fields (``league.entry.fields``): the
     Django form is built from it, the page gives the script its JSON, and
     the phone's Python is the same module."""
-    game = make_game(make_series(preset))
+    # A series seats its ruleset's number of players (issue 36): three in a sanma series.
+    game = make_game(make_series(preset), make_players(PRESETS[preset].players))
     form = HandForm(game=game, names=["E", "S", "W", "N"], state=sg.TableState(0, 0, 0, 0, (25000,) * 4), number=1)
     table = field_specs(game.ruleset(), bookkeeping=True)
     built = [(name, _kind(f), tuple(str(v) for v, _ in getattr(f, "choices", ())), f.required,

@@ -48,23 +48,31 @@ class SeatingReport:
 
 def players_to_seat(series: Series) -> tuple[list[Registration], list[Registration]]:
     """Who a new seating seats: every registered player not dropped, plus as
-    many substitutes (by number) as it takes to fill tables of four. Refused
-    with the number of substitutes needed when there are too few."""
+    many substitutes (by number) as it takes to fill tables of four (of
+    three when the event's ruleset is three-player). Refused with the number
+    of substitutes needed when there are too few."""
+    size = table_size(series)
     active = list(series.registrations.exclude(status=Registration.Status.DROPPED).order_by("number"))
     players = [r for r in active if not r.is_substitute]
     subs = [r for r in active if r.is_substitute]
-    short = -len(players) % TABLE
+    short = -len(players) % size
     if short > len(subs):
         raise ServiceError(
             "player_count",
-            f"{len(players)} players cannot sit at tables of four: {short} substitute{'s' if short > 1 else ''} "
+            f"{len(players)} players cannot sit at tables of {'four' if size == TABLE else 'three'}: {short} "
+            f"substitute{'s' if short > 1 else ''} "
             f"{'are' if short > 1 else 'is'} needed (register {short - len(subs)} more with 'substitute' ticked, "
-            f"or drop {len(players) % TABLE})",
+            f"or drop {len(players) % size})",
             field="players",
         )
     if not players:
         raise ServiceError("player_count", "nobody is registered yet", field="players")
     return players + subs[:short], subs[:short]
+
+
+def table_size(series: Series) -> int:
+    """Players per table in ``series``: its ruleset's (4, or 3 for three-player mahjong)."""
+    return series.ruleset().players
 
 
 def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None = None, by: Actor = None) -> SeatingReport:
@@ -94,7 +102,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                 count = min(count, cut - 1)  # rounds after a cut are seated from the stages page
             try:
                 result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed,
-                                     teams=seating_teams(series, ids))
+                                     teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
@@ -124,7 +132,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
-                nxt = swiss_round(order, history, teams=seating_teams(series, ids))
+                nxt = swiss_round(order, history, teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             created = [store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
