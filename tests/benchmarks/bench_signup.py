@@ -46,7 +46,7 @@ def main() -> None:
     from league.services import signup as desk
     from league.services import tournament as event
     from tests.benchmarks.events import new_event, throwaway_database, timed
-    from tests.factories import make_scorer
+    from tests.factories import make_director
 
     with throwaway_database():
         series, baseline = new_event(4), new_event(4)
@@ -70,7 +70,7 @@ def main() -> None:
             t0 = time.perf_counter()
             event.drop_player(registration=reg)
             drops.append(time.perf_counter() - t0)
-        user = make_scorer(series, "director")
+        user = make_director(series, "director")
         baseline.scorers.add(user)
         client = Client()
         client.force_login(user)

@@ -14,7 +14,7 @@ from league.services import stages as st
 from league.services import tournament as event
 from league.services.stages import StagePlan
 from league.services.tournament.rounds import round_tables
-from tests.factories import make_scorer, make_series
+from tests.factories import make_director, make_series
 from tests.league.services.test_tournament import roster
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +111,7 @@ def test_the_ema_file_and_mers_preview_refuse_a_three_player_event(client):
         st.ema_export(series)
     assert (caught.value.code, caught.value.field, caught.value.message) == ("three_player_event", "series",
                                                                               EMA_REFUSAL)
-    client.force_login(make_scorer(series, "director"))
+    client.force_login(make_director(series, "director"))
     for page in (reverse("ema-preview", args=[series.slug]), reverse("ema-file", args=[series.slug, "csv"]),
                  reverse("ema-file", args=[series.slug, "xlsx"])):
         response = client.get(page, follow=True)
