@@ -177,13 +177,21 @@ def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
 # -- staff: EMA -------------------------------------------------------------------------------------
 
 
+def _ema_export_or_report(request: HttpRequest, series: Series) -> Any:
+    """The event's EMA export, or None with the refusal reported (a
+    three-player event has no EMA results: ``stages.ema_export``)."""
+    try:
+        return st.ema_export(series)
+    except ServiceError as err:
+        _report(request, err)
+        return None
+
+
 @staff_required
 def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    try:
-        export = st.ema_export(series)
-    except ServiceError as err:  # a three-player event
-        _report(request, err)
+    export = _ema_export_or_report(request, series)
+    if export is None:
         return redirect("stages-manage", slug=series.slug)
     ranks = ema.base_ranks([p.place for p in export.players], export.weight.player_count)
     shared = ema.shared_places([p.place for p in export.players])
@@ -201,10 +209,8 @@ def ema_preview(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def ema_file(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    try:
-        export = st.ema_export(series)
-    except ServiceError as err:  # a three-player event
-        _report(request, err)
+    export = _ema_export_or_report(request, series)
+    if export is None:
         return redirect("stages-manage", slug=series.slug)
     if kind == "csv":
         response = HttpResponse(ema.csv_bytes(export.event, export.players), content_type="text/csv; charset=utf-8")
