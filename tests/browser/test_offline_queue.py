@@ -47,6 +47,7 @@ class Plug:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.connected = True
+        self.body_bytes: int | None = None  # set: each answer is cut this many bytes into its body
         self.open: set[socket.socket] = set()
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -63,12 +64,20 @@ class Plug:
             server = socket.create_connection(self.target)
             with self.lock:
                 self.open.update((client, server))
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
 
-    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+    def _pump(self, a: socket.socket, b: socket.socket, answers: bool = False) -> None:
+        seen = b""
         try:
             while data := a.recv(65536):
+                if answers and self.body_bytes is not None:
+                    seen += data
+                    head = seen.find(b"\r\n\r\n")
+                    if head >= 0:  # the headers and the first bytes of the body, then the cut
+                        b.sendall(seen[: head + 4 + self.body_bytes])
+                        break
+                    continue
                 b.sendall(data)
         except OSError:
             pass
@@ -95,6 +104,10 @@ class Plug:
 
     def push(self) -> None:
         self.connected = True
+
+    def cut_answers(self, body_bytes: int | None) -> None:
+        """From now on every answer stops ``body_bytes`` into its body (None: whole again)."""
+        self.body_bytes = body_bytes
 
     def close(self) -> None:
         self.pull()
@@ -411,3 +424,29 @@ def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
     plug.push()  # no "online" event: the page looks again on its own (every 15 s)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=60_000)
     assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+
+
+def test_an_answer_cut_after_its_headers_is_never_read_as_a_whole_one(
+        phone: Page, live_server: Any, plug: Plug, game: Game) -> None:
+    """The network dropping in the middle of an answer: the page gets the kept copy,
+    not the first bytes of the new one (an engine.json cut short once left a phone
+    with no engine, "Unexpected end of JSON input")."""
+    page = phone
+    open_game(page, plug.url, game)
+    ready_for_offline(page)
+    read = """(path) => fetch(path).then(r => r.text()).then(
+        t => { try { return JSON.parse(t); } catch (e) { return "cut: " + t.length + " bytes"; } },
+        e => "failed: " + e)"""
+    kept = page.evaluate(read, "/staff/offline/engine.json")
+    assert kept["available"]
+    plug.cut_answers(12)
+    try:
+        assert page.evaluate(read, "/staff/offline/engine.json") == kept
+        # The game page too: a cut page is not shown, nor kept in place of the whole one.
+        page.reload()
+        expect(page.locator("#save-button")).to_be_visible()
+    finally:
+        plug.cut_answers(None)
+    page.reload()
+    expect(page.locator("#save-button")).to_be_visible()
+

@@ -639,12 +639,15 @@
   }
   // The engine starts when the network goes (it holds the page for a few seconds, so
   // not on every page load): by the time the hand is entered, it prices it.
+  var engineTries = 0;
   function start() {
     if (!canQueue || engine) return;
     engine = "loading";
-    E.ready().then(function () { engine = "ready"; render(); }, function (why) {
+    E.ready().then(function () { engine = "ready"; engineTries = 0; render(); }, function (why) {
       if (window.console) console.warn("Tenbou: no engine on this phone:", why);
       engine = "";
+      // A look the network cut short is asked again from the kept copy, twice, before giving up.
+      if (offline && ++engineTries < 3) { setTimeout(start, 1000); return; }
       canQueue = !!(store && store.ops.length);
       render();
     });

@@ -16,7 +16,7 @@ var GAME_PAGE = /^\/staff\/games\/\d+\/(offline\.json)?$/;
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     // One by one: a file the server does not have (engine.js before its build) fails alone.
-    return Promise.all(ASSETS.map(function (url) { return cache.add(url).catch(function () {}); }));
+    return Promise.all(ASSETS.map(function (url) { return refresh(cache, url); }));
   }).then(function () { return self.skipWaiting(); }));
 });
 
@@ -35,15 +35,16 @@ self.addEventListener("message", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return Promise.all(data.urls.map(function (url) {
       // The runtime never changes for a version: fetched once. The rest afresh each time.
-      if (url.indexOf("/pyodide/") === -1) return cache.add(url).catch(function () {});
-      return cache.match(url).then(function (hit) { return hit || cache.add(url).catch(function () {}); });
+      if (url.indexOf("/pyodide/") === -1) return refresh(cache, url);
+      return cache.match(url).then(function (hit) { return hit || refresh(cache, url); });
     }));
   }));
 });
 
 function keep(request, response) {
-  // Only a real answer is kept: never a redirect to the login page or an error.
-  if (response.ok && !response.redirected && response.type === "basic") {
+  // Only a real answer is kept: never a redirect to the login page or an error
+  // (an answer rebuilt by whole() is of type "default": it was "basic").
+  if (response.ok && !response.redirected && (response.type === "basic" || response.type === "default")) {
     var copy = response.clone(), url = new URL(request.url);
     caches.open(CACHE).then(function (cache) { cache.put(url.origin + url.pathname, copy); });
   }
@@ -62,17 +63,41 @@ function fromCopy(request) {
   });
 }
 
+// An answer a page may keep arrives whole or not at all: a connection cut after
+// the headers leaves a short body, which the page would read as a complete one
+// (an engine.json that ends mid-way is a broken engine, not a missing one). So the
+// body is read here first, checked against its Content-Length, and only then
+// answered and kept; a short or hanging body falls back to the copy.
+function whole(response) {
+  if (!response.ok || response.redirected || response.type !== "basic") return Promise.resolve(response);
+  return response.arrayBuffer().then(function (body) {
+    var size = response.headers.get("Content-Length");
+    var plain = !response.headers.get("Content-Encoding");  // a compressed body is longer than its bytes here
+    if (size !== null && plain && Number(size) !== body.byteLength) throw new Error("short answer");
+    return new Response(body, {status: response.status, statusText: response.statusText, headers: response.headers});
+  });
+}
+
+// A copy is replaced only by a whole new answer (cache.add would stream a body
+// the network may cut into the copy's place): a failed look keeps the old copy.
+function refresh(cache, url) {
+  return fetch(url, {credentials: "same-origin"}).then(whole).then(function (response) {
+    if (response.ok && !response.redirected) return cache.put(url, response);
+  }).catch(function () {});
+}
+
 function networkFirst(request) {
   var controller = new AbortController();
   var timer = setTimeout(function () { controller.abort(); }, WAIT_MS);
   return fetch(request, {signal: controller.signal})
+    .then(whole)
     .then(function (response) { clearTimeout(timer); return keep(request, response); })
     .catch(function () { clearTimeout(timer); return fromCopy(request); });
 }
 
 function copyFirst(request) {
   return caches.match(request).then(function (hit) {
-    return hit || fetch(request).then(function (response) { return keep(request, response); });
+    return hit || fetch(request).then(whole).then(function (response) { return keep(request, response); });
   });
 }
 
