@@ -63,14 +63,16 @@ function fromCopy(request) {
   });
 }
 
-// An answer a page may keep arrives whole or not at all: a connection cut after
-// the headers leaves a short body, which the page would read as a complete one
-// (an engine.json that ends mid-way is a broken engine, not a missing one). So the
-// body is read here first, checked against its Content-Length, and only then
-// answered and kept; a short or hanging body falls back to the copy.
+// An answer a page may keep arrives whole or not at all. A connection cut after
+// the headers leaves a short body; one cut inside them leaves what the browser
+// takes for a 200 with no body at all (seen: an empty engine.json kept, and a
+// phone with no engine). So the body is read here first, refused when empty or
+// shorter than its Content-Length, and only then answered and kept; a refused
+// or hanging answer falls back to the copy. Nothing Tenbou keeps is empty.
 function whole(response) {
   if (!response.ok || response.redirected || response.type !== "basic") return Promise.resolve(response);
   return response.arrayBuffer().then(function (body) {
+    if (!body.byteLength) throw new Error("empty answer");
     var size = response.headers.get("Content-Length");
     var plain = !response.headers.get("Content-Encoding");  // a compressed body is longer than its bytes here
     if (size !== null && plain && Number(size) !== body.byteLength) throw new Error("short answer");
