@@ -121,6 +121,14 @@ def _read(game: Game) -> tuple[Any, ...]:
     return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs)
 
 
+def phone_state(now: GameNow) -> dict[str, Any]:
+    """The game as the phone's engine reads it (offline.json, OFFLINE_CONTRACT.md):
+    its GAME RECORD, the seats' names, the next hand's number and the state."""
+    game = now.game
+    return {"game": game.pk, "title": str(game), "names": now.names, "record": sg.record_to_dict(now.record),
+            "number": now.next_number, "state": now.state, "finished": game.is_finished}
+
+
 # -- what an entry claims -----------------------------------------------------------------
 
 

@@ -14,8 +14,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -27,6 +28,7 @@ from league.access import can_score as can_score  # where other modules found it
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
+from league.templatetags.tournament import clock_notice
 from league.terms import refusal
 from league.views.access import staff_required
 from league.views.series import int_param
@@ -207,10 +209,40 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
-        messages.success(request, _("Hand %(number)s saved.") % {"number": number})
+        said = _("Hand %(number)s saved.") % {"number": number}
+        if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
+            answer = _in_place(request, game, saved.next_number, said)
+            if answer is not None:
+                return answer
+        messages.success(request, said)
         if saved.time_up:
             messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
     return _to_game(request, game, saved.next_number)
+
+
+def _in_place(request: HttpRequest, game: Game, next_number: int, said: str) -> JsonResponse | None:
+    """The page's script asked for the save's answer in place: what changed on the
+    page (the clock, where the game stands, the hands), the next hand's number and
+    state, and the game as the phone's engine reads it (offline.json), instead of a
+    redirect and the whole page again. Read from what the save held (read_game: no
+    query when it was kept). None when the game is over: the page changes shape,
+    and the script goes to the address as before."""
+    now = entry.read_game(game)
+    if now.replayed.next is None or now.next_number != next_number:
+        return None
+    ctx = _game_context(now)
+    ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+    parts = {
+        "clock": render_to_string("league/_tournament_clock_notice.html", clock_notice(game)),
+        "state": render_to_string("league/_staff_state.html", ctx, request),
+        "hands": render_to_string("league/_staff_hands.html", ctx, request),
+    }
+    url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
+    # The key is the script's fallback where the browser makes none (crypto.randomUUID).
+    response = JsonResponse({"url": url, "number": next_number, "state": now.state, "key": str(uuid.uuid4()),
+                             "message": said, "parts": parts, "game": entry.phone_state(now)})
+    response["X-Tenbou-Saved"] = "in-place"
+    return response
 
 
 def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse:

@@ -662,7 +662,16 @@
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
     3000);
 
+  // A save answered in place (staff_game.js): the game as the server now has it, for the
+  // phone's engine, and for the worker's copy of offline.json, which no page load renews now.
+  function saved(g) {
+    server = g;
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({type: "put", url: gameUrl + "offline.json", body: JSON.stringify(g)});
+  }
+
   window.TenbouQueue = {
+    saved: saved,
     active: active,
     preview: preview,
     save: queue,
