@@ -10,6 +10,7 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 from __future__ import annotations
 
 import uuid
+from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
@@ -211,7 +212,7 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     else:
         said = _("Hand %(number)s saved.") % {"number": number}
         if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
-            answer = _in_place(request, game, saved.next_number, said)
+            answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
             if answer is not None:
                 return answer
         messages.success(request, said)
@@ -220,20 +221,22 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     return _to_game(request, game, saved.next_number)
 
 
-def _in_place(request: HttpRequest, game: Game, next_number: int, said: str) -> JsonResponse | None:
+def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> JsonResponse | None:
     """The page's script asked for the save's answer in place: what changed on the
     page (the clock, where the game stands, the hands), the next hand's number and
     state, and the game as the phone's engine reads it (offline.json), instead of a
-    redirect and the whole page again. Read from what the save held (read_game: no
-    query when it was kept). None when the game is over: the page changes shape,
-    and the script goes to the address as before."""
-    now = entry.read_game(game)
+    redirect and the whole page again. ``now`` is what the save held (or, when it
+    kept nothing, the game read again). None when the game is over: the page
+    changes shape, and the script goes to the address as before."""
+    game = now.game
     if now.replayed.next is None or now.next_number != next_number:
         return None
     ctx = _game_context(now)
     ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+    # Only a game of an event has a clock (a table of a round): no query for the others.
+    clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
-        "clock": render_to_string("league/_tournament_clock_notice.html", clock_notice(game)),
+        "clock": render_to_string("league/_tournament_clock_notice.html", clock),
         "state": render_to_string("league/_staff_state.html", ctx, request),
         "hands": render_to_string("league/_staff_hands.html", ctx, request),
     }
@@ -278,7 +281,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
         mine = services.describe_entry(form.hand, names)
     since_from = editing or posted or now.next_number
     shown = _game_context(now)
-    since = [r for r in shown["rows"] if r["hand"].number >= since_from]
+    since = [r for r in shown["rows"] if r.hand.number >= since_from]
     carried = [(k, v) for k, values in request.POST.lists() if k not in _NOT_CARRIED for v in values]
     ctx = {
         "game": game, "series": game.series, "names": names, "mine": mine, "editing": editing, "undo": undo,
@@ -335,13 +338,26 @@ def _hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
                     number=number, **kwargs)
 
 
+class HandRow:
+    """One hand of the game's list: its row, how it played, and (read only for the
+    hands a page shows, the last few) its words and the scores after it."""
+
+    def __init__(self, hand: Hand, played: sg.PlayedHand, names: list[str]) -> None:
+        self.hand, self.played, self.names = hand, played, names
+        self.dealer = names[played.dealer]
+
+    @cached_property
+    def text(self) -> str:
+        return stats.describe_hand(self.played, self.names)
+
+    @cached_property
+    def after(self) -> list[dict[str, Any]]:
+        return [{"name": name, "score": self.played.scores[s]} for s, name in enumerate(self.names)]
+
+
 def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
     game, replayed, names = now.game, now.replayed, now.names
-    rows = [
-        {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names),
-         "after": [{"name": names[s], "score": p.scores[s]} for s in range(4)]}
-        for h, p in zip(now.rows, replayed.hands, strict=False)
-    ]
+    rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
     state = replayed.next
     seats = []
     for s in range(4):

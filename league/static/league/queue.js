@@ -679,6 +679,15 @@
     login: login,
   };
   if (navigator.onLine) prepare();
+  // Opened offline from the worker's copy of the page, which saves answered in place
+  // did not renew: the form aims at the next hand of offline.json's game (which they did).
+  if (offline && !store && form) {
+    fetchServer().then(function (g) {
+      if (!store && g.number > Number(form.querySelector("input[name=number]").value)) {
+        setEntry(g.number, g.state, W.t("hand_title", {number: g.number}), W.t("save_hand", {number: g.number}));
+      }
+    }).catch(function () {});
+  }
   if (offline || store) start();
   render();
   if (store && store.stop) {

@@ -203,6 +203,7 @@
     status.appendChild(list);
     // Each hand its own step in the history, as the pages were: Back shows the game as it is.
     history.pushState({tenbou: a.number}, "", a.url);
+    window.scrollTo(0, 0);  // the next hand from the top, as a new page opens
     if (Q && Q.saved) Q.saved(a.game);
     sending = false;
   }
