@@ -82,7 +82,8 @@
       pending.catch(function () { form.classList.remove("loading"); pending = null; });
       return pending;
     }
-    pending = fetch(form.dataset.preview, {method: "POST", body: body, credentials: "same-origin",
+    // URL-encoded, not multipart: the form holds no file, and the server parses it for less.
+    pending = fetch(form.dataset.preview, {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
                                            headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
@@ -137,7 +138,7 @@
     var body = new FormData(form);
     body.set("action", "save");
     say(W.t("saving"));
-    fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin",
+    fetch(form.getAttribute("action"), {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
                                         headers: {"X-Tenbou-Entry": "1", "X-Tenbou-In-Place": "1"}})
       .then(function (r) {
         if (r.status === 401 && Q) {
