@@ -204,11 +204,16 @@
     status.appendChild(list);
     // Each hand its own step in the history, as the pages were: Back shows the game as it is.
     history.pushState({tenbou: a.number}, "", a.url);
+    here = address();
     window.scrollTo(0, 0);  // the next hand from the top, as a new page opens
     if (Q && Q.saved) Q.saved(a.game);
     sending = false;
   }
-  window.addEventListener("popstate", function () { window.location.reload(); });
+  // Back or Forward to another hand's address reloads the game as it is; a fragment
+  // (a link within the page) is not another address.
+  function address() { return location.pathname + location.search; }
+  var here = address();
+  window.addEventListener("popstate", function () { if (address() !== here) window.location.reload(); });
   function unsent() {
     form.classList.add("unsent");
     say(W.t("unsent"));
