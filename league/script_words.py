@@ -1,8 +1,11 @@
 """The words the page's scripts show, in the request's language.
 
 The scripts (staff_game.js, queue.js, live_poll.js) write no English of their
-own: each template that loads them renders this dict once as a JSON block
-(``{% script_words %}``, id ``tenbou-words``) and ``words.js`` reads it. A
+own: each template that loads them links one small script per language,
+``/words/<language>.<version>.js`` (``{% script_words %}``), that hands this
+dict to ``words.js``. The version is a hash of the words, so the browser keeps
+the file for a year and a changed catalogue gets a new address; the pages stay
+within their byte budget and the service worker keeps every language. A
 value holds ``{name}`` where the script puts a number or a name; a key ending
 in ``_one``/``_many`` is one message in its singular and plural form (the
 script picks by the count). Round names, honba and sticks are the server's own
@@ -13,9 +16,13 @@ this dict, and the scripts to using nothing else.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable
+from functools import cache
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -111,3 +118,14 @@ def script_words() -> dict[str, object]:
     words |= _forms("more_kept", lambda n: ngettext("%(n)s more after it, kept.", "%(n)s more after it, kept.", n))
     words |= _forms("send_entries", lambda n: ngettext("Send %(n)s entry", "Send %(n)s entries", n))
     return words
+
+
+@cache
+def words_script(language: str) -> tuple[str, bytes]:
+    """The version and the body of the words script for ``language`` (a code of
+    settings.LANGUAGES): ``window.TenbouWordsData = {...};`` in UTF-8. Built once
+    per process and language: the catalogue is read once per process too."""
+    with translation.override(language):
+        text = json.dumps(script_words(), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    body = f"window.TenbouWordsData={text};\n".encode()
+    return hashlib.sha256(body).hexdigest()[:12], body

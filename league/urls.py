@@ -21,6 +21,7 @@ from league.views import (
     tournament,
     webapp,
     webhooks,
+    words,
 )
 
 # Each area keeps its routes together; URL names are what templates use.
@@ -46,6 +47,8 @@ urlpatterns = [
     path("ratings/<slug:slug>/", ratings.table, name="rating"),
     path("ratings/<slug:slug>/rating.csv", ratings.table_csv, name="rating-csv"),
     path("ratings/<slug:slug>/players/<int:player_id>/", ratings.history, name="rating-history"),
+    # the words of the pages' scripts, per language and version (issue 30; out of the pages: issue 28)
+    path("words/<slug:language>.<slug:version>.js", words.script, name="script-words"),
     path("healthz", series.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),

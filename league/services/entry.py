@@ -121,6 +121,14 @@ def _read(game: Game) -> tuple[Any, ...]:
     return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs)
 
 
+def phone_state(now: GameNow) -> dict[str, Any]:
+    """The game as the phone's engine reads it (offline.json, OFFLINE_CONTRACT.md):
+    its GAME RECORD, the seats' names, the next hand's number and the state."""
+    game = now.game
+    return {"game": game.pk, "title": str(game), "names": now.names, "record": sg.record_to_dict(now.record),
+            "number": now.next_number, "state": now.state, "finished": game.is_finished}
+
+
 # -- what an entry claims -----------------------------------------------------------------
 
 
@@ -204,6 +212,7 @@ class Saved:
     number: int  # the hand saved or corrected
     time_up: bool  # the event clock's policy ended the game with it
     next_number: int
+    now: GameNow | None = None  # the game after a new hand's save, as kept for the next read
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
@@ -214,8 +223,9 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     ``correct_hand`` raise (``AlreadySaved``, ``Conflict``, ``ServiceError``).
     ``players`` (``GameNow.players``): a new hand's save keeps what it holds
     as the game's next read (``read_game``), so the page after it reads and
-    replays nothing."""
+    replays nothing; ``Saved.now`` is that read, for an answer in place."""
     held: list[Any] = []
+    kept: list[GameNow] = []
     with transaction.atomic():
         if editing:
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
@@ -228,19 +238,23 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             if held and not time_up and players:
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (versions.published).
-                transaction.on_commit(lambda: _keep_saved(players, *held))
+                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held)))
         next_number = game.hands.count() + 1 if editing else number + 1
-    return Saved(number, time_up, next_number)
+    # Outside a caller's transaction the commit has run: ``kept`` holds the read.
+    return Saved(number, time_up, next_number, kept[0] if kept else None)
 
 
-def _keep_saved(players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
-                replayed: sg.GameResult) -> None:
+def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
+                replayed: sg.GameResult) -> list[GameNow]:
     token = versions.published(game.series_id)
     if token is None:
-        return  # another change came after this one: the next request reads the game
+        return []  # another change came after this one: the next request reads the game
     inputs = [r.to_input() for r in rows]
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs))
     cache.set(_read_key(game, token), parts, READ_SECONDS)
+    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
+    # The caller's row (its series already read), which the save moved on as it locked its own.
+    return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-1])]
 
 
 def _int(value: Any) -> int | None:

@@ -11,10 +11,8 @@ from django.views.decorators.http import require_GET
 
 from league import offline
 from league.access import game_for_scorer
-from league.forms import seat_names
-from league.services.replay import hands_of, state_digest
+from league.services import entry
 from league.views.access import staff_required
-from scoring import game as sg
 
 ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
 CONTENT_TYPES = {".js": "text/javascript", ".wasm": "application/wasm", ".zip": "application/zip",
@@ -76,10 +74,6 @@ def engine_js(request: HttpRequest) -> HttpResponse:
 def game_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The game as the phone's engine reads it: its GAME RECORD, the seats'
     names, the next hand's number and the digest of the stored hands."""
-    game = game_for_scorer(request, pk)
-    rows = hands_of(game)
-    record = game.record(hands=[r.to_input() for r in rows])
-    return JsonResponse({
-        "game": game.pk, "title": str(game), "names": seat_names(game), "record": sg.record_to_dict(record),
-        "number": len(rows) + 1, "state": state_digest(rows), "finished": game.is_finished,
-    })
+    # The game's read as the staff page's requests share it (entry.read_game): a page's
+    # offline.json after a save reads nothing again.
+    return JsonResponse(entry.phone_state(entry.read_game(game_for_scorer(request, pk))))

@@ -10,12 +10,14 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 from __future__ import annotations
 
 import uuid
+from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -27,6 +29,7 @@ from league.access import can_score as can_score  # where other modules found it
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
+from league.templatetags.tournament import clock_notice
 from league.terms import refusal
 from league.views.access import staff_required
 from league.views.series import int_param
@@ -207,10 +210,42 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
-        messages.success(request, _("Hand %(number)s saved.") % {"number": number})
+        said = _("Hand %(number)s saved.") % {"number": number}
+        if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
+            answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
+            if answer is not None:
+                return answer
+        messages.success(request, said)
         if saved.time_up:
             messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
     return _to_game(request, game, saved.next_number)
+
+
+def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> JsonResponse | None:
+    """The page's script asked for the save's answer in place: what changed on the
+    page (the clock, where the game stands, the hands), the next hand's number and
+    state, and the game as the phone's engine reads it (offline.json), instead of a
+    redirect and the whole page again. ``now`` is what the save held (or, when it
+    kept nothing, the game read again). None when the game is over: the page
+    changes shape, and the script goes to the address as before."""
+    game = now.game
+    if now.replayed.next is None or now.next_number != next_number:
+        return None
+    ctx = _game_context(now)
+    ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+    # Only a game of an event has a clock (a table of a round): no query for the others.
+    clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
+    parts = {
+        "clock": render_to_string("league/_tournament_clock_notice.html", clock),
+        "state": render_to_string("league/_staff_state.html", ctx, request),
+        "hands": render_to_string("league/_staff_hands.html", ctx, request),
+    }
+    url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
+    # The key is the script's fallback where the browser makes none (crypto.randomUUID).
+    response = JsonResponse({"url": url, "number": next_number, "state": now.state, "key": str(uuid.uuid4()),
+                             "message": said, "parts": parts, "game": entry.phone_state(now)})
+    response["X-Tenbou-Saved"] = "in-place"
+    return response
 
 
 def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse:
@@ -246,7 +281,7 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
         mine = services.describe_entry(form.hand, names)
     since_from = editing or posted or now.next_number
     shown = _game_context(now)
-    since = [r for r in shown["rows"] if r["hand"].number >= since_from]
+    since = [r for r in shown["rows"] if r.hand.number >= since_from]
     carried = [(k, v) for k, values in request.POST.lists() if k not in _NOT_CARRIED for v in values]
     ctx = {
         "game": game, "series": game.series, "names": names, "mine": mine, "editing": editing, "undo": undo,
@@ -303,13 +338,26 @@ def _hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
                     number=number, **kwargs)
 
 
+class HandRow:
+    """One hand of the game's list: its row, how it played, and (read only for the
+    hands a page shows, the last few) its words and the scores after it."""
+
+    def __init__(self, hand: Hand, played: sg.PlayedHand, names: list[str]) -> None:
+        self.hand, self.played, self.names = hand, played, names
+        self.dealer = names[played.dealer]
+
+    @cached_property
+    def text(self) -> str:
+        return stats.describe_hand(self.played, self.names)
+
+    @cached_property
+    def after(self) -> list[dict[str, Any]]:
+        return [{"name": name, "score": self.played.scores[s]} for s, name in enumerate(self.names)]
+
+
 def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
     game, replayed, names = now.game, now.replayed, now.names
-    rows = [
-        {"hand": h, "played": p, "dealer": names[p.dealer], "text": stats.describe_hand(p, names),
-         "after": [{"name": names[s], "score": p.scores[s]} for s in range(4)]}
-        for h, p in zip(now.rows, replayed.hands, strict=False)
-    ]
+    rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
     state = replayed.next
     seats = []
     for s in range(4):

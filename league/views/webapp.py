@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.views import LogoutView
 from django.contrib.staticfiles import finders
@@ -23,6 +24,8 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
+from league.script_words import words_script
+
 # The static files a game page needs, kept by the worker for a reload offline.
 PAGE_ASSETS = ["league/words.js", "league/staff_chips.js", "league/staff_game.js", "league/queue.js", "league/engine.js",
                "league/base.css", "league/staff.css", "league/icon.svg"]
@@ -31,9 +34,9 @@ PAGE_ASSETS = ["league/words.js", "league/staff_chips.js", "league/staff_game.js
 @never_cache
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The worker's script, with the addresses of the page's static files and
-    a version taken from their contents. Never cached by HTTP: the browser
-    compares it byte for byte, so a changed file installs a new worker, which
-    fetches fresh copies."""
+    a version taken from their contents (the words' addresses carry their own).
+    Never cached by HTTP: the browser compares it byte for byte, so a changed
+    file installs a new worker, which fetches fresh copies."""
     path = finders.find("league/sw.js")
     if not path:  # the file ships with the app
         raise Http404("no service worker")
@@ -45,7 +48,10 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         if found:
             with open(found, "rb") as fh:
                 digest.update(fh.read())
-    head = (f"const ASSETS = {json.dumps([static(n) for n in PAGE_ASSETS])};\n"
+    # The words script of every language: a scorer may switch language offline.
+    words = [reverse("script-words", args=[code, words_script(code)[0]]) for code, _name in settings.LANGUAGES]
+    digest.update(" ".join(words).encode())
+    head = (f"const ASSETS = {json.dumps([static(n) for n in PAGE_ASSETS] + words)};\n"
             f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n")
     return HttpResponse(head.encode() + text, content_type="text/javascript; charset=utf-8")
 

@@ -43,7 +43,7 @@ RULES: dict[str, str] = {
     "event-public": PUBLIC, "tournament-player": PUBLIC, "tournament-qr": PUBLIC, "event-screen": PUBLIC,
     "tournament-short": PUBLIC, "stages-standings": PUBLIC, "stages-teams": PUBLIC,
     # the staff web app's shell and the phone's engine: no data of any series
-    "staff-sw": PUBLIC, "staff-manifest": PUBLIC, "staff-login-again": PUBLIC,
+    "staff-sw": PUBLIC, "staff-manifest": PUBLIC, "script-words": PUBLIC, "staff-login-again": PUBLIC,
     "offline-engine": PUBLIC, "offline-engine-js": PUBLIC, "offline-engine-zip": PUBLIC, "offline-runtime": PUBLIC,
     "staff-home": LOGIN,
     # scoring: hands and end scores, the table's sign-off, logs
@@ -120,7 +120,7 @@ def _kwargs(name: str, pattern: URLPattern, w: dict[str, Any]) -> dict[str, Any]
     values: dict[str, Any] = {
         "slug": w["cup"].slug, "pk": w["game"].pk, "number": 1, "table": 1, "player_id": w["player"].pk,
         "penalty_pk": 1, "signoff_pk": 1, "code": w["reg"].code, "token": "x", "name": "pyodide.js",
-        "kind": KINDS.get(name, "csv"),
+        "kind": KINDS.get(name, "csv"), "language": "en", "version": "x",
     }
     return {k: values[k] for k in pattern.pattern.converters}
 

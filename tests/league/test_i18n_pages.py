@@ -59,6 +59,7 @@ NOT_PAGES = {
     # The staff pages as an offline web app (issue 20): scripts, files and JSON for the page's own script.
     "staff-sw": "the service worker's script",
     "staff-manifest": "the web app manifest (JSON)",
+    "script-words": "the scripts' words per language, a script (tests/league/test_script_words.py)",
     "staff-login-again": "POST only: the page's script renews a login, answered in JSON",
     "offline-engine": "JSON for the phone's engine: the files to keep",
     "offline-engine-js": "the phone engine's script",

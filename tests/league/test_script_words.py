@@ -3,7 +3,9 @@
 Every key a script asks ``words.js`` for is in ``league.script_words``; no
 script source holds a display string of its own (a string literal that reads
 as words: two words with a space, a capitalised word, an ellipsis); every word
-has its Japanese; and the staff game page and the live pages carry the block.
+has its Japanese; and the staff game page and the live pages link the words
+in their language, as a script the browser and the service worker keep
+(issue 28: out of the pages, which have a byte budget).
 """
 
 from __future__ import annotations
@@ -92,15 +94,61 @@ def test_every_word_has_its_japanese() -> None:
     assert english["honba"] == "{n} honba" and english["sticks_many"] == "{n} sticks on the table"
 
 
+def _words_script(client, body: str) -> tuple[str, object]:  # type: ignore[no-untyped-def]
+    """The words script a page links (before words.js), fetched: its address and response."""
+    tag = re.search(r'<script id="tenbou-words" src="([^"]+)"( defer)?></script>', body)
+    assert tag, "no words script"
+    assert body.index('id="tenbou-words"') < body.index("league/words.js")  # the words first
+    return tag.group(1), client.get(tag.group(1))
+
+
+def _words_of(response) -> dict:  # type: ignore[no-untyped-def]
+    text = response.content.decode()
+    assert text.startswith("window.TenbouWordsData=") and text.endswith(";\n")
+    return json.loads(text[len("window.TenbouWordsData="):-2])
+
+
 @pytest.mark.django_db
-def test_staff_and_live_pages_carry_the_words_block(client) -> None:  # type: ignore[no-untyped-def]
+def test_staff_and_live_pages_link_the_words_in_their_language(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 28: the words are a script per language, kept by the browser, not a block in every page."""
     series = make_series()
     make_scorer(series, "scorer", "pw")
     game = make_game(series)
     client.login(username="scorer", password="pw")
     for url in (reverse("staff-game", args=[game.pk]), reverse("game-detail", args=[game.pk])):
-        body = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-        block = re.search(r'<script id="tenbou-words" type="application/json">(.*?)</script>', body, re.S)
-        assert block, url
-        assert json.loads(block.group(1))["saving"] == "保存しています…", url
-        assert "league/words.js" in body, url
+        for language, saving in (("ja", "保存しています…"), ("en", "Saving…")):
+            client.cookies["django_language"] = language
+            body = client.get(url).content.decode()
+            assert "TenbouWordsData" not in body and "保存しています" not in body, url  # not in the page
+            address, response = _words_script(client, body)
+            assert address.startswith(f"/words/{language}."), url
+            assert response.status_code == 200 and response["Content-Type"] == "text/javascript; charset=utf-8"
+            assert "immutable" in response["Cache-Control"] and "max-age=31536000" in response["Cache-Control"]
+            assert _words_of(response)["saving"] == saving, url
+
+
+@pytest.mark.django_db
+def test_the_words_address_moves_with_the_words(client) -> None:  # type: ignore[no-untyped-def]
+    """Each language has its own version; an old address still gets today's words, not kept;
+    a language the site does not have is a 404."""
+    from league.script_words import words_script
+
+    english, japanese = words_script("en")[0], words_script("ja")[0]
+    assert english != japanese
+    old = client.get(reverse("script-words", args=["ja", "000000000000"]))
+    assert old.status_code == 200 and old["Cache-Control"] == "no-cache"
+    assert _words_of(old)["saving"] == "保存しています…"
+    assert client.get(reverse("script-words", args=["xx", english])).status_code == 404
+    with translation.override("ja"):
+        assert _words_of(client.get(reverse("script-words", args=["en", english])))["saving"] == "Saving…"
+
+
+@pytest.mark.django_db
+def test_the_service_worker_keeps_the_words_of_every_language(client) -> None:  # type: ignore[no-untyped-def]
+    """So that a page opened offline reads its words, in English and in Japanese."""
+    from league.script_words import words_script
+
+    head = client.get(reverse("staff-sw")).content.decode().split("\n", 1)[0]
+    assets = json.loads(head.removeprefix("const ASSETS = ").removesuffix(";"))
+    for language in ("en", "ja"):
+        assert reverse("script-words", args=[language, words_script(language)[0]]) in assets

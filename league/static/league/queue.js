@@ -665,7 +665,16 @@
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
     3000);
 
+  // A save answered in place (staff_game.js): the game as the server now has it, for the
+  // phone's engine, and for the worker's copy of offline.json, which no page load renews now.
+  function saved(g) {
+    server = g;
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({type: "put", url: gameUrl + "offline.json", body: JSON.stringify(g)});
+  }
+
   window.TenbouQueue = {
+    saved: saved,
     active: active,
     preview: preview,
     save: queue,
@@ -673,6 +682,15 @@
     login: login,
   };
   if (navigator.onLine) prepare();
+  // Opened offline from the worker's copy of the page, which saves answered in place
+  // did not renew: the form aims at the next hand of offline.json's game (which they did).
+  if (offline && !store && form) {
+    fetchServer().then(function (g) {
+      if (!store && g.number > Number(form.querySelector("input[name=number]").value)) {
+        setEntry(g.number, g.state, W.t("hand_title", {number: g.number}), W.t("save_hand", {number: g.number}));
+      }
+    }).catch(function () {});
+  }
   if (offline || store) start();
   render();
   if (store && store.stop) {

@@ -27,7 +27,7 @@
       input.name = name;
       input.value = choice[0];
       input.id = id;
-      input.checked = choice[0] === kind.checked;
+      input.defaultChecked = input.checked = choice[0] === kind.checked;  // a form.reset() keeps it
       span.textContent = choice[1];
       label.appendChild(input);
       label.appendChild(span);

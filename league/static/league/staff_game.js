@@ -82,7 +82,8 @@
       pending.catch(function () { form.classList.remove("loading"); pending = null; });
       return pending;
     }
-    pending = fetch(form.dataset.preview, {method: "POST", body: body, credentials: "same-origin",
+    // URL-encoded, not multipart: the form holds no file, and the server parses it for less.
+    pending = fetch(form.dataset.preview, {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
                                            headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
@@ -137,7 +138,8 @@
     var body = new FormData(form);
     body.set("action", "save");
     say(W.t("saving"));
-    fetch(form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+    fetch(form.getAttribute("action"), {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
+                                        headers: {"X-Tenbou-Entry": "1", "X-Tenbou-In-Place": "1"}})
       .then(function (r) {
         if (r.status === 401 && Q) {
           sending = false;
@@ -145,7 +147,9 @@
           return Q.login().then(send);
         }
         return r.text().then(function (text) {
-          if (r.status === 200 && r.headers.get("X-Tenbou-Saved")) { window.location.assign(text); return; }
+          var saved = r.status === 200 && r.headers.get("X-Tenbou-Saved");
+          if (saved === "in-place") { inPlace(JSON.parse(text)); return; }
+          if (saved) { window.location.assign(text); return; }
           // Refused or a conflict: the server's page, as it would be without this script.
           document.open(); document.write(text); document.close();
         });
@@ -158,6 +162,58 @@
         if (Q && Q.down()) keep(); else unsent();
       });
   }
+  // The save answered in place (the next hand, the game not over): the parts of the page
+  // that changed, from the server, and the form as a fresh page has it, with the next
+  // hand's number, state and a new key. A correction, or a save that ends the game, is
+  // answered with the address of the page instead, as before.
+  function swap(old, html, before) {
+    var t = document.createElement("template");
+    t.innerHTML = html.trim();
+    var fresh = t.content.firstElementChild;
+    if (old && fresh) old.replaceWith(fresh);
+    else if (old) old.remove();
+    else if (fresh && before) before.parentNode.insertBefore(fresh, before);
+  }
+  function inPlace(a) {
+    var state = document.querySelector("section.state");
+    swap(document.getElementById("clock-notice"), a.parts.clock, state);
+    swap(state, a.parts.state);
+    var column = document.querySelector(".columns > div:last-child");
+    if (column) column.innerHTML = a.parts.hands;
+    seq++;  // a preview still on its way is for the hand just saved
+    clearTimeout(timer);
+    form.reset();
+    form.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
+    form.querySelector("input[name=number]").value = a.number;
+    form.querySelector("input[name=state]").value = a.state;
+    key.value = window.crypto && crypto.randomUUID ? crypto.randomUUID() : a.key;
+    checked.value = "";
+    tried = false;
+    dirty = false;
+    pending = null;
+    markErrors();
+    box.textContent = "";
+    var title = document.querySelector("h2.entry-title");
+    if (title) title.textContent = W.t("hand_title", {number: a.number});
+    save.textContent = W.t("save_hand", {number: a.number});
+    status.textContent = "";
+    var list = document.createElement("ul"), item = document.createElement("li");
+    list.className = "messages";
+    item.textContent = a.message;
+    list.appendChild(item);
+    status.appendChild(list);
+    // Each hand its own step in the history, as the pages were: Back shows the game as it is.
+    history.pushState({tenbou: a.number}, "", a.url);
+    here = address();
+    window.scrollTo(0, 0);  // the next hand from the top, as a new page opens
+    if (Q && Q.saved) Q.saved(a.game);
+    sending = false;
+  }
+  // Back or Forward to another hand's address reloads the game as it is; a fragment
+  // (a link within the page) is not another address.
+  function address() { return location.pathname + location.search; }
+  var here = address();
+  window.addEventListener("popstate", function () { if (address() !== here) window.location.reload(); });
   function unsent() {
     form.classList.add("unsent");
     say(W.t("unsent"));

@@ -31,6 +31,16 @@ self.addEventListener("activate", function (event) {
 // that the first hand entered offline can be priced even if the engine never ran.
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  // A save answered in place: the page hands over the game's offline.json as the server
+  // sent it with the save, so the copy follows the game without a request of its own.
+  if (data.type === "put" && typeof data.body === "string") {
+    var at = new URL(data.url, self.location.origin);
+    if (at.origin !== self.location.origin || !GAME_PAGE.test(at.pathname)) return;
+    event.waitUntil(caches.open(CACHE).then(function (cache) {
+      return cache.put(at.origin + at.pathname, new Response(data.body, {headers: {"Content-Type": "application/json"}}));
+    }));
+    return;
+  }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return Promise.all(data.urls.map(function (url) {

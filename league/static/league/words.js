@@ -1,16 +1,14 @@
-/* The words the page's scripts show, in the page's language. The server renders
-   them once, as the JSON block #tenbou-words ({% script_words %},
-   league/script_words.py); a script never writes words of its own, it asks here:
+/* The words the page's scripts show, in the page's language. The script before
+   this one (/words/<language>.<version>.js, {% script_words %},
+   league/script_words.py) puts them in window.TenbouWordsData; a script never
+   writes words of its own, it asks here:
      TenbouWords.t("hand_title", {number: 5})     "Hand 5" / "第5局"
      TenbouWords.n("banner_sending", 3)           the plural form for 3, {n} filled
      TenbouWords.where("E3", 1, 2)                the state line, as the server's filters
    A missing key gives "" (tests/league/test_script_words.py checks every key). */
 (function (root) {
   "use strict";
-  var block = document.getElementById("tenbou-words"), words = {};
-  if (block) {
-    try { words = JSON.parse(block.textContent) || {}; } catch (e) { words = {}; }
-  }
+  var words = root.TenbouWordsData || {};
   function t(key, values) {
     var text = words[key];
     if (typeof text !== "string") return "";
