@@ -35,7 +35,8 @@ self.addEventListener("message", function (event) {
   // sent it with the save, so the copy follows the game without a request of its own.
   if (data.type === "put" && typeof data.body === "string") {
     var at = new URL(data.url, self.location.origin);
-    if (at.origin !== self.location.origin || !GAME_PAGE.test(at.pathname)) return;
+    // Only a game's offline.json: never a page's place.
+    if (at.origin !== self.location.origin || !GAME_PAGE.test(at.pathname) || !/offline\.json$/.test(at.pathname)) return;
     event.waitUntil(caches.open(CACHE).then(function (cache) {
       return cache.put(at.origin + at.pathname, new Response(data.body, {headers: {"Content-Type": "application/json"}}));
     }));
