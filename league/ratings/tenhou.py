@@ -51,7 +51,7 @@ PLACE_BASE = {4: (30, 10, -10, -30), 3: (30, 0, -30)}
 FULL_ADJUSTMENT_GAMES = 400  # from here on the adjustment is 0.2
 
 HOW = gettext_noop("{game}: place {place} of {seats}, base {base}; table average R {average}, own R {own}: "
-                   "({average} - {own}) / 40 = {correction}; {games} games before, adjustment {adjustment}; "
+                   "({average} - {own}) / 40 = {correction}; games before {games}, adjustment {adjustment}; "
                    "change {adjustment} x ({base} + {correction}) = {change}")
 
 
