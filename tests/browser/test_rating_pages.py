@@ -85,6 +85,8 @@ def test_rating_table_and_history_in_both_languages(live_server, page: Page, dem
     assert body.startswith("\ufeff")
     table = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
     assert len(table) == 1 + players
+    ids = {row[6]: row[1] for row in table[1:]}  # the player id column keys the two namesakes
+    assert ids[str(tokyo.pk)] == f"Aiko Sato (Tokyo, #{tokyo.pk})" and ids[str(osaka.pk)].startswith("Aiko Sato (Osaka")
 
     page.get_by_role("link", name=f"Aiko Sato (Osaka, #{osaka.pk})").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Aiko Sato (Osaka, #{osaka.pk})")
