@@ -17,6 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy
 
 from league import exports, records, services
+from league.forms.players import PlayerChoiceField
 from league.models import (
     AuditEntry,
     EventRules,
@@ -77,7 +78,7 @@ class AuditJsonMixin:
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "ema_number", "club", "country", "user"]
+    list_display = ["name", "id", "ema_number", "club", "country", "user"]
     list_filter = ["country", "club"]
     search_fields = ["name", "ema_number", "club"]
     raw_id_fields = ["user"]
@@ -208,10 +209,10 @@ class AuditInline(AuditJsonMixin, ReadOnlyMixin, admin.TabularInline):
 
 
 class GameAddForm(forms.ModelForm):
-    east = forms.ModelChoiceField(Player.objects.all())
-    south = forms.ModelChoiceField(Player.objects.all())
-    west = forms.ModelChoiceField(Player.objects.all())
-    north = forms.ModelChoiceField(Player.objects.all())
+    east = PlayerChoiceField()
+    south = PlayerChoiceField()
+    west = PlayerChoiceField()
+    north = PlayerChoiceField()
 
     class Meta:
         model = Game

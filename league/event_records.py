@@ -31,6 +31,8 @@ from league.models import Game, Player, Registration, Round, RoundSeat, RoundTab
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import event_of
 from league.records import export_lines
+from league.services.errors import ServiceError
+from league.services.players import find_player, player_key
 
 VERSION = 1
 KEY = "tenbou_series"
@@ -158,7 +160,13 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
             raise HeaderError("invalid_header", "a registration is an object naming its player", where)
         if problem := text_problem(r["player"]):  # before it is looked up: PostgreSQL refuses a NUL in a query too
             raise HeaderError("invalid_value", f"player: {problem}", f"{where}.player")
-        player = Player.objects.filter(name=r["player"]).first() or Player(name=r["player"])
+        ema = r.get("ema_number") if isinstance(r.get("ema_number"), str) else ""
+        try:
+            player = find_player(name=r["player"], ema_number=ema.strip(), player_id=player_key(r["player"]),
+                                 field=f"{where}.player", choose='give the ema_number or write "#id" for the player')
+        except ServiceError as err:
+            raise HeaderError(err.code, err.message, f"{where}.player") from None
+        player = player or Player(name=r["player"])
         if player.pk is None:
             _clean(player, f"{where}.player", prefix=False, exclude=["user"])
             player.save()
@@ -238,7 +246,6 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
 def _check_stages(stages: list[Any]) -> None:
     """The stages as the director's form would have to define them (a cut of
     a multiple of 4, rounds in order), by the services' own check."""
-    from league.services.errors import ServiceError
     from league.services.stages import StagePlan, check_plan
 
     if not stages:

@@ -383,9 +383,10 @@ def series_games(
 
 def rating_rows(table: Any) -> Iterator[Row]:
     """One row per player of a rating (``league.standings.ratings.RatingTable``), best first;
-    players not rated yet after, with an empty rank and value. Values are numbers (1512.345)."""
-    yield ["rank", "player", "rating", "results", "last played", "computed"]
+    players not rated yet after, with an empty rank and value. Values are numbers (1512.345).
+    The player id is the key: two people may share a name."""
+    yield ["rank", "player", "rating", "results", "last played", "computed", "player id"]
     computed = table.computed_at.isoformat(timespec="seconds")
     for row in table.rows:
         value = None if row.value is None else Decimal(row.value) / 1000
-        yield [row.rank, row.name, value, row.results, row.last_day.isoformat(), computed]
+        yield [row.rank, row.name, value, row.results, row.last_day.isoformat(), computed, row.player_id]

@@ -42,6 +42,7 @@ from league import services
 from league.bounds import MAX_ROUND, time_problem
 from league.exports import game_batches, hand_inputs, ruleset_of, series_games
 from league.models import Game, Penalty, Player, Seat, Series, build_record
+from league.services.players import find_player, player_key
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset, get_ruleset
@@ -462,9 +463,14 @@ def _spec(rules: Ruleset) -> str:
 
 def _import_game(parsed: ParsedLine, series: Series, players: dict[str, Player], report: ImportReport) -> None:
     seated = []
-    for name in parsed.players:
+    for i, name in enumerate(parsed.players):
         if name not in players:
-            player = Player.objects.filter(name=name).first()
+            # A name of two rows is refused, never guessed: "#12" names the row.
+            try:
+                player = find_player(name=name, player_id=player_key(name), field=f"players[{i}]",
+                                     choose='write "#id" for the name')
+            except services.ServiceError as err:
+                raise ImportRefused([RecordError(parsed.line, err.code, err.message, err.field)]) from None
             if player is None:
                 player = Player.objects.create(name=name)
                 report.new_players.append(name)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.bounds import MAX_ROUND
 from league.forms.base import StaffForm, seat_choices
+from league.forms.players import PlayerChoiceField
 from league.models import Game, Player
 from scoring.rules import Ruleset
 
@@ -21,10 +22,10 @@ from scoring.rules import Ruleset
 class StartGameForm(StaffForm):
     round_number = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUND, initial=1)
     table = forms.CharField(label=_("Table"), max_length=20, required=False)
-    east = forms.ModelChoiceField(Player.objects.all(), label=_("East (first dealer)"))
-    south = forms.ModelChoiceField(Player.objects.all(), label=_("South"))
-    west = forms.ModelChoiceField(Player.objects.all(), label=_("West"))
-    north = forms.ModelChoiceField(Player.objects.all(), label=_("North"))
+    east = PlayerChoiceField(label=_("East (first dealer)"))
+    south = PlayerChoiceField(label=_("South"))
+    west = PlayerChoiceField(label=_("West"))
+    north = PlayerChoiceField(label=_("North"))
 
     SEAT_FIELDS: tuple[str, ...] = ("east", "south", "west", "north")
 

@@ -63,6 +63,9 @@ class RegistrationForm(StaffForm):
     club = forms.CharField(label=_("Club"), max_length=100, required=False)
     team = forms.CharField(label=_("Team"), max_length=100, required=False)
     is_substitute = forms.BooleanField(label=_("Substitute"), required=False)
+    player_id = forms.IntegerField(label=_("Player id"), min_value=1, required=False,
+                                   help_text=_("Only when two players share the name: the number after # that "
+                                               "tells them apart."))
 
 
 class ImportForm(StaffForm):

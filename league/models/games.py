@@ -84,7 +84,10 @@ def seat_list(value: Any) -> None:
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=100, unique=True)
+    # Not unique: two people may share a name. A player is this row (and the
+    # EMA number where there is one); league.services.players.find_player
+    # resolves a name and refuses one that names two rows.
+    name = models.CharField(max_length=100, db_index=True)
     ema_number = models.CharField(_("EMA number"), max_length=20, blank=True)
     club = models.CharField(max_length=100, blank=True)
     country = models.CharField(max_length=100, blank=True)
@@ -112,6 +115,12 @@ class Player(models.Model):
         # in: an edit moves their versions, so a rename shows at once.
         played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
         versions.changed(played_in)
+
+    def label(self) -> str:
+        """The name and what tells it from a namesake's: club, country and
+        the short id ("Aiko Sato (Tokyo, JP, #12)"); pages use it where
+        ``services.players.namesakes`` says another row shares the name."""
+        return f"{self.name} ({', '.join([*(v for v in (self.club, self.country) if v), f'#{self.pk}'])})"
 
 
 class Series(models.Model):

@@ -35,18 +35,18 @@ import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from league.ratings.common import EventResult, Outcome, Step, final_table, milli, round_half_away
+from league.ratings.common import EventResult, Outcome, Step, final_table, gettext_noop, milli, round_half_away
 
 MAX_SUBSTITUTES_COUNTED = 3
 PART_A_MIN = 5  # results, zero-filled
 PART_B = 4  # best results
 FILLER_WEIGHT = Fraction(1)
 
-HOW = ("{event}: place {place} of {participants}, base rank {base}; weight {weight} x age {age}; "
-       "part A (best {part_a_count}, filled to 5) = {part_a}, part B (best 4) = {part_b}; "
-       "ranking (A + B) / 2 = {after}")
-HOW_UNRANKED = ("{event}: place {place} of {participants}, base rank {base}; weight {weight} x age {age}; "
-                "not ranked yet: two results of non-zero weight are needed")
+HOW = gettext_noop("{event}: place {place} of {participants}, base rank {base}; weight {weight} x age {age}; "
+                   "part A (best {part_a_count}, filled to 5) = {part_a}, part B (best 4) = {part_b}; "
+                   "ranking (A + B) / 2 = {after}")
+HOW_UNRANKED = gettext_noop("{event}: place {place} of {participants}, base rank {base}; weight {weight} x age {age}; "
+                            "not ranked yet: two results of non-zero weight are needed")
 
 
 def shared_places(places: Sequence[int]) -> list[Fraction]:

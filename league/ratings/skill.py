@@ -28,14 +28,14 @@ from collections.abc import Iterable
 
 from openskill.models import PlackettLuce
 
-from league.ratings.common import GameResult, Outcome, Step, SubstituteRule, final_table, rated_seats
+from league.ratings.common import GameResult, Outcome, Step, SubstituteRule, final_table, gettext_noop, rated_seats
 
 MU = 25.0
 SIGMA = MU / 3
 SPREAD = 3  # the rating shown is mu - SPREAD * sigma
 
-HOW = ("{game}: place {place} of {seats}; mu {mu_before} -> {mu_after}, sigma {sigma_before} -> {sigma_after}; "
-       "rating mu - 3 sigma = {after}")
+HOW = gettext_noop("{game}: place {place} of {seats}; mu {mu_before} -> {mu_after}, sigma {sigma_before} -> {sigma_after}; "
+                   "rating mu - 3 sigma = {after}")
 
 
 def shown(mu: float, sigma: float) -> int:

@@ -40,6 +40,7 @@ from league.ratings.common import (
     Step,
     SubstituteRule,
     final_table,
+    gettext_noop,
     milli,
     rated_seats,
     signed,
@@ -49,9 +50,9 @@ INITIAL = 1500
 PLACE_BASE = {4: (30, 10, -10, -30), 3: (30, 0, -30)}
 FULL_ADJUSTMENT_GAMES = 400  # from here on the adjustment is 0.2
 
-HOW = ("{game}: place {place} of {seats}, base {base}; table average R {average}, own R {own}: "
-       "({average} - {own}) / 40 = {correction}; {games} games before, adjustment {adjustment}; "
-       "change {adjustment} x ({base} + {correction}) = {change}")
+HOW = gettext_noop("{game}: place {place} of {seats}, base {base}; table average R {average}, own R {own}: "
+                   "({average} - {own}) / 40 = {correction}; games before {games}, adjustment {adjustment}; "
+                   "change {adjustment} x ({base} + {correction}) = {change}")
 
 
 def placement_bases(places: list[int], seats: int) -> list[Fraction]:

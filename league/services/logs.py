@@ -19,6 +19,7 @@ from league import tenhou
 from league.models import WINDS, AuditEntry, Game, Player, Seat, Series
 from league.services.audit import Actor, audit
 from league.services.errors import ServiceError
+from league.services.players import find_player, player_key
 from league.services.replay import replay_game, store_hands, sync_result
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset, get_ruleset
@@ -230,16 +231,27 @@ def _log_players(log: tenhou.TenhouLog, names: Mapping[str, Any] | None) -> list
     for seat, (logged, mapped) in enumerate(zip(log.names, _mapped_names(log, names), strict=True)):
         logged = logged.strip()
         if mapped:
-            player, _ = Player.objects.get_or_create(name=mapped[:100])
+            player = _named_player(log, mapped[:100], f"names[{mapped!r}]")
         elif ANONYMOUS_NAME.match(logged):
             player = _new_player(f"{logged or 'Player'} ({WINDS[seat]}, {log.log_id[:32]})")
         else:
-            player, _ = Player.objects.get_or_create(name=logged[:100])
+            player = _named_player(log, logged[:100], f"{WINDS[seat]}")
         if any(p.pk == player.pk for p in players):
             raise LogRefused("same_player", f"{log.log_id}: {player} would sit twice at one game; "
                                             "name the seats in a mapping", log_id=log.log_id)
         players.append(player)
     return players
+
+
+def _named_player(log: tenhou.TenhouLog, text: str, field: str) -> Player:
+    """The one player ``text`` names ("#12": the row of id 12), else a new one;
+    a name two players share is refused: the names file says which."""
+    try:
+        player = find_player(name=text, player_id=player_key(text), field=field,
+                             choose='map the name to one as "#id" in the names file')
+    except ServiceError as err:
+        raise LogRefused(err.code, f"{log.log_id}: {err.message}", log_id=log.log_id) from None
+    return player or Player.objects.create(name=text)
 
 
 def _new_player(name: str) -> Player:

@@ -11,17 +11,80 @@ series either played in (their pages show the kept name from the commit on).
 It refuses what would make one person out of two: two different EMA numbers
 (the EMA number is the key where both have one), the two rows at the same
 game, or both registered for the same event.
+
+``find_player`` is the one rule every door that names a player by text uses
+(game records, event files, Tenhou logs, the player list, registration,
+self sign-up): a player id, else the EMA number, else a name that names one
+row. A name shared by two rows is refused, naming the candidates, never
+guessed. ``namesakes`` says which names need a disambiguator on a page.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from django.db import transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from league import versions
 from league.models import Player, PlayerMerge, Registration, Seat, SignOff
 from league.services.audit import Actor, user_of
 from league.services.errors import ServiceError
+
+# A cell or mapping value of exactly "#12" names the player with id 12: the
+# key a file gives when a name is shared (Player.label shows it).
+PLAYER_ID = re.compile(r"#([0-9]{1,18})")
+CANDIDATES_SHOWN = 5
+
+
+def player_key(text: str) -> int | None:
+    """The player id that ``text`` gives ("#12" -> 12), or None for a name."""
+    found = PLAYER_ID.fullmatch(text.strip())
+    return int(found.group(1)) if found else None
+
+
+def find_player(*, name: str, ema_number: str = "", player_id: int | None = None,
+                field: str = "name", choose: str = "give the EMA number or choose one") -> Player | None:
+    """The one player these keys name, or None when none is known (the caller creates one).
+
+    A player id names its row (refused when there is none). An EMA number
+    names its owner, whose name must match; an unowned EMA number is matched
+    against the namesakes that have no EMA number yet (one with another
+    number is another person). A name alone names its one row; two or more
+    rows of that name are refused with code ``ambiguous_player``, ``field``
+    and the candidates, and ``choose`` says how the caller's door tells them apart.
+    """
+    if player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise ServiceError("unknown_player", f"{field}: no player has the id #{player_id}", field=field)
+        return player
+    if ema_number:
+        owner = Player.objects.filter(ema_number=ema_number).first()
+        if owner is not None:
+            if owner.name != name:
+                raise ServiceError("ema_number_of_another", f"{field}: {ema_number} belongs to {owner.name}, not {name}",
+                                   field=field)
+            return owner
+        rows = list(Player.objects.filter(name=name, ema_number="").order_by("pk")[:CANDIDATES_SHOWN + 1])
+    else:
+        rows = list(Player.objects.filter(name=name).order_by("pk")[:CANDIDATES_SHOWN + 1])
+    if len(rows) > 1:
+        total = Player.objects.filter(name=name).count() if len(rows) > CANDIDATES_SHOWN else len(rows)
+        shown = "; ".join(p.label() for p in rows[:CANDIDATES_SHOWN])
+        raise ServiceError("ambiguous_player", f"{field}: {total} players are called {name}: {choose} ({shown})", field=field)
+    return rows[0] if rows else None
+
+
+def namesakes(names: Iterable[str]) -> set[str]:
+    """Which of ``names`` more than one player row carries (one query)."""
+    wanted = set(names)
+    if not wanted:
+        return set()
+    shared = (Player.objects.filter(name__in=wanted).values("name").annotate(n=Count("pk")).filter(n__gt=1))
+    return {row["name"] for row in shared}
 
 
 def merge_players(*, keep: Player, merge: Player, reason: str, by: Actor = None) -> PlayerMerge:
@@ -36,18 +99,20 @@ def merge_players(*, keep: Player, merge: Player, reason: str, by: Actor = None)
         if len(rows) != 2:
             raise ServiceError("player_gone", _("merge: one of the two players no longer exists"), field="merge")
         keep, merge = rows[keep.pk], rows[merge.pk]
+        # Two rows of one name are told apart in every refusal.
+        a, b = (keep.label(), merge.label()) if keep.name == merge.name else (keep.name, merge.name)
         if keep.ema_number and merge.ema_number and keep.ema_number != merge.ema_number:
             raise ServiceError("different_ema_numbers", _(
                 "merge: %(a)s and %(b)s have different EMA numbers (%(x)s, %(y)s): two people") % {
-                "a": keep.name, "b": merge.name, "x": keep.ema_number, "y": merge.ema_number}, field="merge")
+                "a": a, "b": b, "x": keep.ema_number, "y": merge.ema_number}, field="merge")
         together = Seat.objects.filter(player=keep, game__seats__player=merge).values_list("game_id", flat=True)
         if together:
             raise ServiceError("same_game", _("merge: %(a)s and %(b)s sat at the same game (game %(game)s)") % {
-                "a": keep.name, "b": merge.name, "game": together[0]}, field="merge")
+                "a": a, "b": b, "game": together[0]}, field="merge")
         both = Registration.objects.filter(player=keep, series__registrations__player=merge)
         if both.exists():
             raise ServiceError("same_event", _("merge: %(a)s and %(b)s are both registered for %(series)s") % {
-                "a": keep.name, "b": merge.name, "series": both.first().series.name}, field="merge")
+                "a": a, "b": b, "series": both.first().series.name}, field="merge")
         series = set(Seat.objects.filter(player=merge).values_list("game__series_id", flat=True))
         series |= set(Registration.objects.filter(player=merge).values_list("series_id", flat=True))
         moved = {

@@ -38,9 +38,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from league.bounds import person_text_problem, text_problem
-from league.models import Player, Registration, Series, SignUp, SignUpDesk
+from league.models import Registration, Series, SignUp, SignUpDesk
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.players import find_player
 from league.services.tournament.common import Action, lock_series, log, tournament_of
 from league.services.tournament.registration import drop_player, register_player
 from league.tournament.countries import COUNTRIES
@@ -142,22 +143,24 @@ def _duplicate(series: Series, data: dict[str, str], now: datetime.datetime) -> 
         raise ServiceError("duplicate_ema_number", f"EMA number {data['ema_number']} is already registered for "
                            "this event", field="ema_number")
     same = Q(first_name__iexact=data["first_name"], last_name__iexact=data["last_name"])
+    if data["ema_number"]:
+        same &= Q(ema_number="")  # two EMA numbers tell two people of one name apart
     if active.filter(same).exists() or registered.filter(same).exists():
         raise ServiceError("already_registered", f"{data['first_name']} {data['last_name']} is already registered "
                            "for this event", field="last_name")
-    # The player list's rules (registration._conflicts): an EMA number names one
-    # player, and a known player keeps their EMA number. Checked here, so that
-    # a place given later (a confirmation, the waiting list moving up) is not refused.
+    # The player list's rules (services.players.find_player): an EMA number
+    # names one player, and a name two players share needs the EMA number.
+    # Checked here, so that a place given later (a confirmation, the waiting
+    # list moving up) is not refused.
     name = f"{data['first_name']} {data['last_name']}"
-    if data["ema_number"]:
-        owner = Player.objects.filter(ema_number=data["ema_number"]).first()
-        if owner is not None and owner.name != name:
-            raise ServiceError("ema_number_of_another", f"EMA number {data['ema_number']} belongs to another player",
-                               field="ema_number")
-        known = Player.objects.filter(name=name).exclude(ema_number="").first()
-        if known is not None and known.ema_number != data["ema_number"]:
-            raise ServiceError("ema_number_of_another", f"{name} is known with another EMA number",
-                               field="ema_number")
+    where = "ema_number" if data["ema_number"] else "last_name"
+    try:
+        find_player(name=name, ema_number=data["ema_number"], field=where)
+    except ServiceError as err:
+        # A stranger is told neither the owner of a number nor the clubs of namesakes.
+        message = (f"EMA number {data['ema_number']} belongs to another player" if err.code == "ema_number_of_another"
+                   else f"{err.message.split(': ')[1]}: give your EMA number, or ask the event's director")
+        raise ServiceError(err.code, message, field=where) from None
 
 
 def _desk(series: Series) -> SignUpDesk:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -108,7 +109,10 @@ def compute(rating: Rating, series_ids: list[int] | None = None
 
 
 def _table(rating: Rating, outcome: Outcome) -> tuple[RatingTable, dict[int, tuple[Step, ...]]]:
-    names = dict(Player.objects.filter(pk__in=[p.player for p in outcome.players]).values_list("pk", "name"))
+    people = Player.objects.filter(pk__in=[p.player for p in outcome.players]).only("name", "club", "country")
+    shared = Counter(p.name for p in people)
+    # Two people of one name in one table: each row says which (club, country, #id).
+    names = {p.pk: p.label() if shared[p.name] > 1 else p.name for p in people}
     rated = [p for p in outcome.players if p.value is not None]
     ranks = rank_with_ties([p.value for p in rated])  # type: ignore[misc]
     rows = [RatingRow(rank=k, tied=ranks.count(k) > 1, player_id=p.player, name=names.get(p.player, "?"),

@@ -18,6 +18,7 @@ from league import charts, stats, versions
 from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
 from league.models.games import StandingRow
 from league.models.tournament import hidden_from, is_event
+from league.services.players import namesakes
 from league.standings.season import league_standing, season_if_cached
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
@@ -198,8 +199,10 @@ def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
     if found is None:
         raise Http404(f"{player.name} has no counted game yet")
     series_rows, overall = found
+    # Two people of one name: the heading says which one this is.
+    name = player.label() if namesakes([player.name]) else player.name
     return render(request, "league/player_series.html", {
-        "player": player, "rows": series_rows, "overall": overall,
+        "player": player, "name": name, "rows": series_rows, "overall": overall,
     })
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import pgettext
 from league import charts, exports, versions
 from league.models import Player, Rating
 from league.ratings.common import Step, milli
-from league.standings.ratings import RatingTable, rating_steps, rating_table
+from league.standings.ratings import rating_steps, rating_table
 from league.views.cached import public_page
 
 
@@ -52,9 +52,10 @@ def history(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     steps = rating_steps(rating, player.pk)
     if not steps:
         raise Http404(f"{player.name} has no result in {rating.name}")
+    row = found.row(player.pk)  # its name says which of two namesakes this is
     return render(request, "league/rating_history.html", {
-        "rating": rating, "player": player, "table": found, "row": found.row(player.pk),
-        "steps": [_step(s) for s in reversed(steps)], "chart": _chart(rating, player, found, steps),
+        "rating": rating, "player": player, "table": found, "row": row,
+        "steps": [_step(s) for s in reversed(steps)], "chart": _chart(rating, row.name, steps),
         "unit": _unit(rating),
     })
 
@@ -71,7 +72,7 @@ def _step(step: Step) -> dict[str, Any]:
             "line": _(step.template).format(**dict(step.numbers))}
 
 
-def _chart(rating: Rating, player: Player, found: RatingTable, steps: tuple[Step, ...]) -> str:
+def _chart(rating: Rating, name: str, steps: tuple[Step, ...]) -> str:
     points = [(s.key, s.after) for s in steps if s.after is not None]
     if not points:
         return ""
@@ -80,10 +81,10 @@ def _chart(rating: Rating, player: Player, found: RatingTable, steps: tuple[Step
     keep = charts.sample_positions(len(points))
     values = [points[i][1] / 1000 for i in keep]
     return charts.line_chart(
-        title=_("%(player)s: %(rating)s after each result") % {"player": player.name, "rating": rating.name},
+        title=_("%(player)s: %(rating)s after each result") % {"player": name, "rating": rating.name},
         description=_("From %(first)s to %(last)s over %(count)d results; the table below gives each step.") % {
             "first": milli(points[0][1]), "last": milli(points[-1][1]), "count": len(steps)},
         x_labels=[str(i) for i in keep],
-        lines=[charts.Line(label=player.name, values=values)],
+        lines=[charts.Line(label=name, values=values)],
         height=220,
     )

@@ -134,8 +134,8 @@ def test_rating_pages_table_history_csv_and_index(client):
     response = client.get(reverse("rating-csv", args=[rating.slug]))
     body = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
-    assert rows[0] == ["rank", "player", "rating", "results", "last played", "computed"]
-    assert rows[1][:4] == ["1", best.name, "1530", "1"]
+    assert rows[0] == ["rank", "player", "rating", "results", "last played", "computed", "player id"]
+    assert rows[1][:4] == ["1", best.name, "1530", "1"] and rows[1][6] == str(best.player_id)
     assert "Club R" in client.get(reverse("ratings")).content.decode()
 
 

@@ -52,7 +52,7 @@ def test_tenhou_niigata_example_1_fourth_at_an_even_table_after_400_games():
     assert mine.after - mine.before == -6000
     assert mine.line == (
         "g1: place 4 of 4, base -30; table average R 2000, own R 2000: (2000 - 2000) / 40 = 0; "
-        "400 games before, adjustment 0.2; change 0.2 x (-30 + 0) = -6"
+        "games before 400, adjustment 0.2; change 0.2 x (-30 + 0) = -6"
     )
 
 

@@ -18,6 +18,7 @@ from league.models import (
 from league.models.tournament import validate_country
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.players import find_player
 from league.services.tournament.common import Action, RegistrationImportError, lock_series, log, tournament_of
 from league.tournament.countries import COUNTRIES
 from league.tournament.roster import RosterError, RosterRow, RowError, read_roster
@@ -25,11 +26,14 @@ from league.tournament.roster import RosterError, RosterRow, RowError, read_rost
 
 def register_player(
     *, series: Series, first_name: str, last_name: str, number: int | None = None, ema_number: str = "",
-    country: str = "", club: str = "", team: str = "", is_substitute: bool = False, by: Actor = None,
+    country: str = "", club: str = "", team: str = "", is_substitute: bool = False, player_id: int | None = None,
+    by: Actor = None,
 ) -> Registration:
     """Register one player under ``number`` (the next free one if None).
 
-    The player is found by EMA number, else by name, else created. Locks the series row.
+    The player is the row ``player_id`` names, else found by EMA number, else
+    by a name only one row carries (a shared name is refused, naming the
+    candidates: ``services.players.find_player``), else created. Locks the series row.
     """
     first_name, last_name = first_name.strip(), last_name.strip()
     country = country.strip().upper()
@@ -50,16 +54,17 @@ def register_player(
             number = (series.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
         row = RosterRow(line=0, number=number, first_name=first_name, last_name=last_name, ema_number=ema_number,
                         country=country, club=club.strip(), team=team.strip(), is_substitute=is_substitute)
-        problems = _conflicts(series, [row])
+        problems = _conflicts(series, [row], player_id=player_id)
         if problems:
             err = problems[0]
             raise ServiceError("registration_conflict", err.message, field=_FIELD_OF.get(err.field or "", None))
-        registration = _create_registration(series, row)
+        registration = _create_registration(series, row, player_id=player_id)
         log(series, Action.REGISTER, by, f"registered {registration}", registration=registration.pk)
     return registration
 
 
-_FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "first_name", "last name": "last_name"}
+_FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "first_name", "last name": "last_name",
+             "player": "player_id"}
 
 
 def import_registrations(*, series: Series, text: str, by: Actor = None) -> list[Registration]:
@@ -84,26 +89,34 @@ def import_registrations(*, series: Series, text: str, by: Actor = None) -> list
     return created
 
 
-def _conflicts(series: Series, rows: Sequence[RosterRow]) -> list[RowError]:
-    """What the database refuses in ``rows``: numbers or players already registered."""
+def _conflicts(series: Series, rows: Sequence[RosterRow], *, player_id: int | None = None) -> list[RowError]:
+    """What the database refuses in ``rows``: numbers or players already
+    registered, an EMA number of another player, a name two players share."""
     errors = []
     taken_numbers = dict(series.registrations.values_list("number", "first_name"))
     registered = set(series.registrations.values_list("player_id", flat=True))
-    by_ema = {p.ema_number: p for p in Player.objects.filter(ema_number__in=[r.ema_number for r in rows if r.ema_number])}
-    by_name = {p.name: p for p in Player.objects.filter(name__in=[r.name for r in rows])}
     players_in_file: dict[int, int] = {}
+    names_in_file: dict[str, RosterRow] = {}
     for row in rows:
         if row.number in taken_numbers:
             errors.append(RowError(row.line, "number", f"{row.number} is already registered"))
-        player = by_ema.get(row.ema_number) if row.ema_number else None
-        if player is not None and player.name != row.name:
-            errors.append(RowError(row.line, "EMA number",
-                                   f"{row.ema_number} belongs to {player.name}, not {row.name}"))
+        earlier_row = names_in_file.setdefault(row.name, row)
+        if earlier_row is not row and not (row.ema_number and earlier_row.ema_number):
+            # Two lines of one name are two people only when EMA numbers tell them apart.
+            errors.append(RowError(row.line, None, f"{row.name} is on line {earlier_row.line} too: give both "
+                                                   "EMA numbers if they are two people, else remove one line"))
             continue
-        player = player or by_name.get(row.name)
-        if player is not None and row.ema_number and player.ema_number and player.ema_number != row.ema_number:
+        field = "player" if player_id is not None else "EMA number" if row.ema_number else "last name"
+        try:
+            # One query per line: a player list is at most a few hundred lines.
+            player = find_player(name=row.name, ema_number=row.ema_number, player_id=player_id, field=field)
+        except ServiceError as err:
+            errors.append(RowError(row.line, field, err.message.removeprefix(f"{field}: ")))
+            continue
+        if player is not None and player_id is not None and row.ema_number and player.ema_number \
+                and player.ema_number != row.ema_number:
             errors.append(RowError(row.line, "EMA number",
-                                   f"{row.name} is known with EMA number {player.ema_number}, not {row.ema_number}"))
+                                   f"{player.label()} has EMA number {player.ema_number}, not {row.ema_number}"))
         if player is not None and player.pk in registered:
             errors.append(RowError(row.line, None, f"{row.name} is already registered"))
         if player is not None:
@@ -113,12 +126,11 @@ def _conflicts(series: Series, rows: Sequence[RosterRow]) -> list[RowError]:
     return errors
 
 
-def _create_registration(series: Series, row: RosterRow) -> Registration:
-    player = None
-    if row.ema_number:
-        player = Player.objects.filter(ema_number=row.ema_number).first()
+def _create_registration(series: Series, row: RosterRow, *, player_id: int | None = None) -> Registration:
+    # _conflicts refused what find_player refuses: here it names a row or none.
+    player = find_player(name=row.name, ema_number=row.ema_number, player_id=player_id)
     if player is None:
-        player, _ = Player.objects.get_or_create(name=row.name)
+        player = Player.objects.create(name=row.name)
     fill = {k: v for k, v in (("ema_number", row.ema_number), ("club", row.club), ("country", row.country))
             if v and not getattr(player, k)}
     if fill:
