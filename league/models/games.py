@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.urls import reverse
@@ -111,7 +111,7 @@ class Player(models.Model):
         # Names show on every cached page of the series this player played
         # in: an edit moves their versions, so a rename shows at once.
         played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
-        versions.changed(played_in)
+        series_changed(played_in)
 
 
 class Series(models.Model):
@@ -150,7 +150,7 @@ class Series(models.Model):
                     "stages, the EMA details, PINs and these roles. A director may also score."),
     )
     # Moves with every change to the series or one of its games (the services
-    # bump it in their transaction, league/versions.py); the stamp the public
+    # bump it in their transaction, series_changed below); the stamp the public
     # pages are cached under is published with it when that transaction commits.
     version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -177,7 +177,7 @@ class Series(models.Model):
         kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
         old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
         super().save(*args, **kwargs)
-        versions.changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
+        series_changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
 
     def get_absolute_url(self) -> str:
         return reverse("series-standings", args=[self.slug])
@@ -201,6 +201,24 @@ class Series(models.Model):
         earlier stage (``before_round``, ``before_date``), in one query."""
         seats = Seat.objects.counted(self).through(round=through_round, date=through_date)
         return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
+
+
+def series_changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """Move the version of these series now, inside the caller's transaction,
+    and publish new stamps when it commits (never, if it rolls back;
+    ``league.versions``).
+
+    ``results=False`` says the change cannot touch what finished games
+    decide (a hand of a game in progress). ``slugs`` are slugs whose series
+    may have changed (a rename): their lookups are forgotten too.
+    """
+    ids = sorted(set(series_ids))
+    if ids:
+        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        if results:
+            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
+            versions.results_changed.send(sender=None, series_ids=ids)
+    versions.publish_on_commit(ids, slugs=slugs, results=results)
 
 
 class Game(models.Model):

@@ -47,6 +47,8 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.utils.text import compress_sequence
 
 from league import versions
+from league.bounds import ROW_ID, SLUG_LENGTH
+from league.models import Game, Series
 
 PAGE_CACHE_SECONDS = 600
 # The pages this process served last, unpickled: a hit costs a dict lookup,
@@ -247,6 +249,33 @@ def _remember(cache_key: str, entry: Entry) -> None:
             _local[cache_key] = entry
 
 
+def series_for_slug(slug: str) -> int | None:
+    """The pk of the series with this slug, remembered in the stamps' store
+    (``league.versions``); None if there is none."""
+    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
+        return None
+    found = versions.store().get(f"slug-{slug}")
+    if found is not None:
+        return int(found)
+    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if pk is not None:
+        versions.store().add(f"slug-{slug}", str(pk))
+    return pk
+
+
+def series_for_game(game_id: int) -> int | None:
+    """The pk of a game's series, remembered (a game never changes series)."""
+    if ROW_ID.problem(game_id):  # no game has it (a key of 251 digits is also too long a file name)
+        return None
+    found = versions.store().get(f"game-{game_id}")
+    if found is not None:
+        return int(found)
+    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
+    if pk is not None:
+        versions.store().add(f"game-{game_id}", str(pk))
+    return pk
+
+
 def public_page(
     series_of: Callable[..., int | str | None], params: Params, *,
     fragment: Callable[[Mapping[str, str]], bool] = lambda query: False, results: bool = False,
@@ -315,7 +344,7 @@ def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResp
     (league/services/tournament/common.py ``log``) as a finished game does.
     Results the director hides are left out of what the view renders, and
     hiding them moves the stamp: a page showing them is never served after."""
-    return public_page(lambda slug, **kwargs: versions.series_for_slug(slug), params or {}, results=True)
+    return public_page(lambda slug, **kwargs: series_for_slug(slug), params or {}, results=True)
 
 
 class CachedPageMiddleware:
