@@ -1,6 +1,6 @@
-"""The staff views' login check, shared by every staff view module (staff,
-sign-off, offline entry, stages, events); who may do what to a series is
-``league.access``. The page's
+"""The staff views' login check and method gate, shared by every staff view
+module (staff, sign-off, offline entry, stages, events); who may do what to a
+series is ``league.access``. The page's
 script (it sends ``X-Tenbou-Entry``) gets a 401 it can read when the login
 has expired, so it asks for the password in place and sends the entry again.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 
 _to_login = login_required(login_url="login")
 
@@ -31,3 +31,8 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return redirecting(request, *args, **kwargs)
 
     return wrapped
+
+
+def post_only(request: HttpRequest) -> HttpResponse | None:
+    """405 for anything but a POST, else None: ``if (refused := post_only(request)) is not None``."""
+    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
