@@ -397,7 +397,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return self.filter(game__series=series)
 
     def through(self, *, round: int | None = None, date: datetime.date | None = None) -> SeatQuerySet:
-        return self.filter(_through(round, date))
+        return self.filter(seats_through(round, date))
 
     def standings(self, *, min_games: int = 0) -> Standings:
         """Aggregate the result snapshots per player in one query, then rank."""
@@ -409,7 +409,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
     ) -> tuple[Standings, Standings]:
         """The standings over these seats, and as they stood after an earlier
         ``round`` or ``date`` (a subset of them), from one pass over the rows."""
-        earlier = _through(round, date) or None
+        earlier = seats_through(round, date) or None
         rows = list(
             self.values("player_id", "player__name")
             .annotate(**_standing_sums(), **_standing_sums(prefix="before_", when=earlier))
@@ -426,7 +426,9 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         )
 
 
-def _through(round: int | None, date: datetime.date | None) -> Q:
+def seats_through(round: int | None, date: datetime.date | None) -> Q:
+    """The seats of games played by the end of ``round`` and of ``date``
+    (either None: no bound), as a filter on ``Seat``."""
     q = Q()
     if round is not None:
         q &= Q(game__round_number__lte=round)
@@ -816,7 +818,7 @@ class StandingRow:
     @property
     def average_points(self) -> int:
         """Thousandths, rounded half away from zero."""
-        return _div_round(self.total, self.games)
+        return div_round(self.total, self.games)
 
     @property
     def average_place(self) -> float:
@@ -826,10 +828,11 @@ class StandingRow:
 
     @property
     def average_score(self) -> int:
-        return _div_round(self.score_sum, self.games)
+        return div_round(self.score_sum, self.games)
 
 
-def _div_round(n: int, d: int) -> int:
+def div_round(n: int, d: int) -> int:
+    """``n / d`` rounded to an integer, halves away from zero: ``div_round(-5, 2) == -3``."""
     q, r = divmod(abs(n), d)
     q += 2 * r >= d
     return q if n >= 0 else -q
