@@ -34,15 +34,6 @@ ONE_NODE = ("league.models",)
 # Known cycles, to be removed (issue 26), each as the set of its modules.
 KNOWN_CYCLES: list[frozenset[str]] = []
 
-# Known imports of a view module's private name by another view module
-# (importer, imported module, name), to be moved to a public helper module.
-KNOWN_PRIVATE_VIEW_IMPORTS = {
-    ("league.views.stages", "league.views.tournament", "_post_only"),
-    ("league.views.stages", "league.views.tournament", "_public_event"),
-    ("league.views.stages", "league.views.tournament", "_report"),
-}
-
-
 @dataclass
 class Module:
     name: str
@@ -182,13 +173,21 @@ def django_reached(modules: dict[str, Module], start: str) -> list[str] | None:
     return None
 
 
-def private_view_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
-    def is_view(name: str) -> bool:
-        return name.startswith("league.views.")
+def pure_package(name: str) -> str | None:
+    """The pure package (not a single module) that ``name`` belongs to, or None."""
+    return next((p for p in PURE if name.startswith(p + ".")), None)
 
-    return {(name, target, imported) for name, module in modules.items() if is_view(name)
+
+def private_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
+    """Every import of a private name (one leading underscore) of another
+    module, as (importer, imported module, name). A pure package shares its
+    private helpers among its own modules (``league.tenhou``'s readers, the
+    ``scoring`` engine), as a library does; anywhere else a helper two
+    modules need is a public name of a small module."""
+    return {(name, target, imported) for name, module in modules.items()
             for target, imported in module.names
-            if is_view(target) and target != name and imported.startswith("_") and not imported.startswith("__")}
+            if target != name and imported.startswith("_") and not imported.startswith("__")
+            and not (pure_package(name) and pure_package(name) == pure_package(target))}
 
 
 def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
@@ -224,7 +223,7 @@ def report(modules: dict[str, Module] | None = None) -> str:
         f"{sum(len(e) for e in graph.values())} imports between {len(graph)} nodes",
         f"longest import chain: {n} ({' -> '.join(chain)})",
         *(f"cycle: {' <-> '.join(sorted(c))}" for c in cycles(graph)),
-        *(f"private view import: {a} imports {c} from {b}" for a, b, c in sorted(private_view_imports(modules))),
+        *(f"private import: {a} imports {c} from {b}" for a, b, c in sorted(private_imports(modules))),
         "largest modules: " + ", ".join(f"{m.name} ({m.lines:,} lines)" for m in largest),
     ]
     return "\n".join(lines)
@@ -246,11 +245,8 @@ def test_no_import_cycle_beyond_the_known_ones() -> None:
     assert [c for c in found if c not in KNOWN_CYCLES] == []
 
 
-def test_no_view_imports_a_private_name_of_another_beyond_the_known_ones() -> None:
-    found = private_view_imports(MODULES)
-    for gone in KNOWN_PRIVATE_VIEW_IMPORTS - found:
-        print(f"known private view import no longer found, delete its entry: {gone}")
-    assert found - KNOWN_PRIVATE_VIEW_IMPORTS == set()
+def test_no_module_imports_a_private_name_of_another() -> None:
+    assert private_imports(MODULES) == set()
 
 
 def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
@@ -266,6 +262,11 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
         "league/views/__init__.py": "",
         "league/views/one.py": "from .two import _helper, public\n",
         "league/views/two.py": "from league.views import __doc__\n",
+        "league/services/__init__.py": "",
+        "league/services/three.py": "from league.helper import _rounding\n",
+        "league/tenhou/__init__.py": "",
+        "league/tenhou/read.py": "from league.tenhou.tiles import _notation\n",
+        "league/tenhou/tiles.py": "",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -273,7 +274,8 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     modules = build_graph(tmp_path)
     assert django_reached(modules, "scoring.core") == ["scoring.core", "league.helper"]
     assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
-    assert private_view_imports(modules) == {("league.views.one", "league.views.two", "_helper")}
+    assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
+                                        ("league.services.three", "league.helper", "_rounding")}
     assert modules["league.typed"].imports == set()
 
 
