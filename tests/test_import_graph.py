@@ -42,6 +42,7 @@ class Module:
     imports: set[str] = field(default_factory=set)  # modules of ours (nodes)
     external: set[str] = field(default_factory=set)  # top-level names of everything else
     names: set[tuple[str, str]] = field(default_factory=set)  # (module of ours, name) from `from m import name`
+    borrowed: set[str] = field(default_factory=set)  # names bound by a `from m import name` at the top
 
 
 def module_name(path: Path, root: Path = REPO) -> str:
@@ -79,7 +80,9 @@ def build_graph(root: Path = REPO) -> dict[str, Module]:
                for p in paths}
     for name, module in modules.items():
         is_package = module.path.name == "__init__.py"
-        for stmt in _imports(ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))):
+        tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+        module.borrowed = {a.asname or a.name for s in tree.body if isinstance(s, ast.ImportFrom) for a in s.names}
+        for stmt in _imports(tree):
             if isinstance(stmt, ast.Import):
                 targets = [(alias.name, None) for alias in stmt.names]
             else:
@@ -190,6 +193,19 @@ def private_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
             and not (pure_package(name) and pure_package(name) == pure_package(target))}
 
 
+def is_view(name: str) -> bool:
+    return name.startswith("league.views.")
+
+
+def view_reexports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
+    """A view module importing from another view module a name that module
+    itself imported (``can_score`` through ``views.staff``): it goes to the
+    name's own module instead, so that views do not lean on each other."""
+    return {(name, target, imported) for name, module in modules.items() if is_view(name)
+            for target, imported in module.names
+            if is_view(target) and target != name and imported in modules[target].borrowed}
+
+
 def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
     """The longest chain of imports, a cycle counted as one step (the graph
     of its strongly connected components), with the chain."""
@@ -249,6 +265,10 @@ def test_no_module_imports_a_private_name_of_another() -> None:
     assert private_imports(MODULES) == set()
 
 
+def test_no_view_imports_a_name_through_another_view() -> None:
+    assert view_reexports(MODULES) == set()
+
+
 def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     """A small tree with one of each fault: the checks are not vacuous."""
     files = {
@@ -261,7 +281,8 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
         "league/typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from league import a\n",
         "league/views/__init__.py": "",
         "league/views/one.py": "from .two import _helper, public\n",
-        "league/views/two.py": "from league.views import __doc__\n",
+        "league/views/two.py": "from league.views import __doc__\nfrom league.helper import models\n",
+        "league/views/three.py": "from league.views.two import models\n",
         "league/services/__init__.py": "",
         "league/services/three.py": "from league.helper import _rounding\n",
         "league/tenhou/__init__.py": "",
@@ -276,6 +297,7 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
     assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
                                         ("league.services.three", "league.helper", "_rounding")}
+    assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}
     assert modules["league.typed"].imports == set()
 
 
