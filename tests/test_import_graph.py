@@ -1,15 +1,17 @@
 """The import structure of ``scoring`` and ``league``, read with ``ast`` (no
 module is imported): the pure packages import no Django, not even through a
-module of ours; no import cycle beyond the known ones; no view module imports
-a private name of another view module beyond the known ones.
+module of ours; no import cycle; every module sits in a layer (``LAYERS``)
+and imports nothing from a layer above its own; no module imports a private
+name of another (save inside one pure package), and no view module takes a
+name through another view module.
 
 Every import counts, at the top of a module or inside a function (a
 function-level import only postpones the cycle), except under
 ``if TYPE_CHECKING:``. A module of a package of models (``league/models/``)
-counts as the package, as Django loads them together. A NEW cycle or private
-import fails; a known one that has gone is only reported (say so here, and
-delete its entry). ``pytest -s tests/test_import_graph.py`` prints a report:
-modules, the longest import chain, the cycles, the largest modules.
+counts as the package, as Django loads them together. ``pytest -s
+tests/test_import_graph.py`` (or ``python tests/test_import_graph.py``)
+prints a report: modules, layers, the import depth and its longest chain,
+cycles, upward imports, private imports, the largest modules.
 """
 
 from __future__ import annotations
@@ -31,8 +33,29 @@ DJANGO = ("django", "django_tables2", "axes", "django_ratelimit", "csp", "whiten
 # when the app is ready, so models.games -> versions -> models is one cycle.
 ONE_NODE = ("league.models",)
 
-# Known cycles, to be removed (issue 26), each as the set of its modules.
-KNOWN_CYCLES: list[frozenset[str]] = []
+# The layers, lowest first: a module imports from its own layer or lower
+# ones, never from a higher one. A module's layer is that of the longest
+# prefix naming it; a module no prefix names fails the test (give it one).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # The database's limits and the order of names: standard library only,
+    # shared by the pure packages and the app.
+    ("leaves", ("league.bounds", "league.collation")),
+    ("engine", ("scoring",)),
+    ("pure", PURE[1:]),
+    # Leaves: our words, limits, settings and the cache stamps; no model.
+    ("base", ("league", "league.versions", "league.terms", "league.charts",
+              "league.offline", "league.settings", "league.auth", "league.errormail", "league.formats",
+              "league.api")),
+    ("models", ("league.models",)),
+    # Multi-row writes and the reads that rank, export, check access or deliver.
+    ("services and read models", ("league.services", "league.standings", "league.access", "league.exports",
+                                  "league.records", "league.event_records", "league.stats", "league.ema",
+                                  "league.backup", "league.webhooks")),
+    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
+    ("web", ("league.views", "league.middleware", "league.sessions", "league.admin")),
+    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
+                      "league.demo_stages")),
+)
 
 @dataclass
 class Module:
@@ -206,6 +229,27 @@ def view_reexports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
             if is_view(target) and target != name and imported in modules[target].borrowed}
 
 
+def layer_of(name: str) -> int | None:
+    """The index in ``LAYERS`` of the longest prefix naming ``name``, or None."""
+    best: tuple[int, int] | None = None  # (prefix length, layer)
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (name == prefix or name.startswith(prefix + ".")) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def upward_imports(modules: dict[str, Module]) -> list[tuple[str, str]]:
+    """Every (importer, imported) where the imported module's layer is above the importer's."""
+    found = []
+    for name, module in sorted(modules.items()):
+        for target in sorted(module.imports):
+            low, high = layer_of(name), layer_of(target)
+            if low is not None and high is not None and high > low:
+                found.append((name, target))
+    return found
+
+
 def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
     """The longest chain of imports, a cycle counted as one step (the graph
     of its strongly connected components), with the chain."""
@@ -229,17 +273,44 @@ def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
     return len(chain) - 1, chain
 
 
+def unit_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
+    """The graph of packages and top-level modules (``scoring`` whole,
+    ``league.views``, ``league.records``...): reported, not refused, as
+    services and the read models of one layer may lean on each other."""
+    def unit(name: str) -> str:
+        return "scoring" if name.startswith("scoring") else ".".join(name.split(".")[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name, module in modules.items():
+        graph.setdefault(unit(name), set()).update(unit(t) for t in module.imports)
+    for node, edges in graph.items():
+        edges.discard(node)
+    return graph
+
+
 def report(modules: dict[str, Module] | None = None) -> str:
     modules = modules or build_graph()
     graph = node_graph(modules)
     n, chain = depth(graph)
     largest = sorted(modules.values(), key=lambda m: -m.lines)[:5]
+    in_league = max((m for m in modules.values() if m.name.startswith("league.")), key=lambda m: m.lines)
+    layers = [sum(layer_of(name) == i for name in modules) for i in range(len(LAYERS))]
+    found = cycles(graph)
+    upward = upward_imports(modules)
+    private = private_imports(modules)
+    units = unit_graph(modules)
+    unit_depth, _ = depth(units)
     lines = [
         f"{len(modules)} modules ({sum(m.lines for m in modules.values()):,} lines), "
         f"{sum(len(e) for e in graph.values())} imports between {len(graph)} nodes",
-        f"longest import chain: {n} ({' -> '.join(chain)})",
-        *(f"cycle: {' <-> '.join(sorted(c))}" for c in cycles(graph)),
-        *(f"private import: {a} imports {c} from {b}" for a, b, c in sorted(private_imports(modules))),
+        f"{len(LAYERS)} layers: " + ", ".join(f"{name} ({count})" for (name, _), count in zip(LAYERS, layers, strict=True)),
+        f"import depth: {n} ({' -> '.join(chain)})",
+        f"cycles: {len(found)}", *(f"  {' <-> '.join(sorted(c))}" for c in found),
+        f"upward imports: {len(upward)}", *(f"  {a} -> {b}" for a, b in upward),
+        f"private imports: {len(private)}", *(f"  {a} imports {c} from {b}" for a, b, c in sorted(private)),
+        f"{len(units)} packages and top-level modules, import depth {unit_depth}, cycles between them: "
+        + ("; ".join(" <-> ".join(sorted(c)) for c in cycles(units)) or "none"),
+        f"largest module in league/: {in_league.name} ({in_league.lines:,} lines)",
         "largest modules: " + ", ".join(f"{m.name} ({m.lines:,} lines)" for m in largest),
     ]
     return "\n".join(lines)
@@ -254,11 +325,16 @@ def test_the_pure_packages_import_no_django() -> None:
     assert {name: chain for name in pure if (chain := django_reached(MODULES, name))} == {}
 
 
-def test_no_import_cycle_beyond_the_known_ones() -> None:
-    found = cycles(node_graph(MODULES))
-    for gone in set(KNOWN_CYCLES) - set(found):
-        print(f"known cycle no longer found, delete its entry: {' <-> '.join(sorted(gone))}")
-    assert [c for c in found if c not in KNOWN_CYCLES] == []
+def test_no_import_cycle() -> None:
+    assert cycles(node_graph(MODULES)) == []
+
+
+def test_every_module_has_a_layer() -> None:
+    assert [name for name in MODULES if layer_of(name) is None] == []
+
+
+def test_no_import_points_up_a_layer() -> None:
+    assert upward_imports(MODULES) == []
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:
@@ -298,6 +374,8 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
                                         ("league.services.three", "league.helper", "_rounding")}
     assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}
+    assert ("league.services.three", "league.helper") not in upward_imports(modules)  # helper: base (prefix league)
+    assert upward_imports(modules) == [("scoring.core", "league.helper")]
     assert modules["league.typed"].imports == set()
 
 
@@ -305,3 +383,7 @@ def test_report() -> None:
     text = report(MODULES)
     print("\n" + text)
     assert text.startswith(f"{len(MODULES)} modules")
+
+
+if __name__ == "__main__":
+    print(report())
