@@ -52,7 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                   "league.records", "league.event_records", "league.stats", "league.ema",
                                   "league.backup", "league.webhooks")),
     ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
-    ("web", ("league.views", "league.middleware", "league.sessions", "league.admin")),
+    ("web", ("league.views", "league.middleware", "league.admin")),
     ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
                       "league.demo_stages")),
 )

@@ -7,7 +7,7 @@ whole response is cached under the series' stamp (``league.versions``), the
 path, the parameters it understands in a canonical form and the language; a
 repeat costs a dict lookup or two (the stamps and the page, remembered in the
 process) and no database query, and is answered by ``CachedPageMiddleware``
-before the middleware that has nothing to do for it. Every response carries a
+(``league.middleware``) before the middleware that has nothing to do for it. Every response carries a
 strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
 current ETag gets 304 with no body.
 
@@ -41,7 +41,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.text import compress_sequence
@@ -347,40 +346,6 @@ def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResp
     return public_page(lambda slug, **kwargs: series_for_slug(slug), params or {}, results=True)
 
 
-class CachedPageMiddleware:
-    """Serve a public page found in the cache before the rest of the
-    middleware runs, as WhiteNoise serves a static file: it goes right after
-    SecurityMiddleware and WhiteNoise (whose headers it keeps), with
-    XFrameOptionsMiddleware before it.
-
-    What the middleware it skips would do to such a request is nothing: an
-    anonymous GET of a page that holds no CSRF token and no message, whose
-    session is never read (a full page is served here only without a session
-    or messages cookie, as in ``public_page``), on a URL that resolved
-    (CommonMiddleware's slash redirect is for 404s); the host is checked
-    here as CommonMiddleware checks it. Anything else, and any page not in
-    the cache, goes on to the view. The page key holds the language, which
-    LocaleMiddleware sets later in the chain: this middleware reads it the
-    same way first (the switch's cookie, else Accept-Language; the URLs carry
-    no language prefix), and answers with the headers LocaleMiddleware adds.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-        self.locale = "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method in ("GET", "HEAD"):
-            if self.locale:
-                request.LANGUAGE_CODE = translation.get_language_from_request(request)
-            response = _from_cache(request)
-            if response is not None:
-                if self.locale:
-                    response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
-                return response
-        return self.get_response(request)
-
-
 @functools.lru_cache(maxsize=1024)
 def _route(urlconf: str, path: str) -> tuple[Page, dict[str, Any]] | None:
     """The public page at ``path`` and its URL's arguments, or None. Kept:
@@ -396,7 +361,9 @@ def _route(urlconf: str, path: str) -> tuple[Page, dict[str, Any]] | None:
     return page, match.kwargs
 
 
-def _from_cache(request: HttpRequest) -> HttpResponse | None:
+def from_cache(request: HttpRequest) -> HttpResponse | None:
+    """The cached response to ``request`` if its page is in the cache, else None
+    (``league.middleware.CachedPageMiddleware`` asks before the rest of the chain)."""
     route = _route(settings.ROOT_URLCONF, request.path_info)
     if route is None:
         return None
