@@ -345,6 +345,20 @@ def test_no_view_imports_a_name_through_another_view() -> None:
     assert view_reexports(MODULES) == set()
 
 
+def test_every_middleware_of_ours_is_in_one_module() -> None:
+    """A class named ``*Middleware`` lives in ``league/middleware.py``, and
+    every middleware of ours that the settings list is from there."""
+    classes = {(name, node.name) for name, module in MODULES.items()
+               for node in ast.walk(ast.parse(module.path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef) and node.name.endswith("Middleware")}
+    assert {name for name, _ in classes} == {"league.middleware"}
+    settings = ast.parse((REPO / "league" / "settings.py").read_text(encoding="utf-8"))
+    listed = {node.value for node in ast.walk(settings)
+              if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith("Middleware")}
+    ours = {path for path in listed if path.startswith("league.")}
+    assert ours == {f"league.middleware.{cls}" for _, cls in classes}
+
+
 def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     """A small tree with one of each fault: the checks are not vacuous."""
     files = {
