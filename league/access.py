@@ -90,3 +90,13 @@ def event_for_scorer(request: HttpRequest, slug: str) -> Series:
     """The series, for its scorers and directors, if it is run as an event:
     the dashboard, where a scorer enters a table's end scores."""
     return _as_event(series_for_scorer(request, slug))
+
+
+def event_for_anyone(slug: str) -> tuple[Series, Tournament]:
+    """The series and its tournament, for anyone (the public pages), if it is
+    run as an event (else 404)."""
+    series = get_object_or_404(Series, slug=slug)
+    tournament = Tournament.objects.filter(series=series).first()
+    if tournament is None:
+        raise Http404("this series is not run as an event")
+    return series, tournament

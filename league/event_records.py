@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -26,11 +25,9 @@ from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
 from league.bounds import text_problem
-from league.exports import series_games
 from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import event_of
-from league.records import export_lines
 from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 
@@ -93,14 +90,6 @@ def header_line(series: Series) -> str | None:
                      for p in Playoff.objects.filter(series=series).select_related("stage")],
     }
     return json.dumps(header, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def series_lines(series: Series) -> Iterator[str]:
-    """The whole series as ``export_games`` writes it: the header (events only), then one line per game."""
-    header = header_line(series)
-    if header is not None:
-        yield header
-    yield from export_lines(series_games(series))
 
 
 def is_header(data: Any) -> bool:

@@ -1,4 +1,10 @@
-"""A per-address limit on anonymous requests the page cache did not answer.
+"""Tenbou's middleware, one module, in the order of ``settings.MIDDLEWARE``:
+``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
+(a public page from the cache before the rest of the chain),
+``AnonymousLimitMiddleware`` (below), ``SlidingSessionMiddleware`` (a login
+that lasts the event) and ``DeliveryThreadMiddleware`` (the webhooks' thread).
+
+A per-address limit on anonymous requests the page cache did not answer.
 
 A public page found in the cache costs a dict lookup (league/views/cached.py)
 and is answered before this middleware runs, so it is never counted: a room
@@ -21,27 +27,26 @@ its answers are allowed to any origin for reading (``ApiCorsMiddleware``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
+
+from league import webhooks
+from league.views.cached import from_cache
 
 View = Callable[..., HttpResponseBase]
 
 
-def limit_exempt(view: View) -> View:
-    """Mark a view that costs nothing worth limiting (no database, no
-    template): the health probes, the clock's time source."""
-    view.limit_exempt = True  # type: ignore[attr-defined]
-    return view
-
-
 class AnonymousLimitMiddleware:
     """After AuthenticationMiddleware: counts per client address (``key="ip"``,
-    ``RATELIMIT_IP_META_KEY``) the anonymous requests that reach a view."""
+    ``RATELIMIT_IP_META_KEY``) the anonymous requests that reach a view, save
+    a view marked ``limit_exempt`` (``league.views.access``)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
@@ -117,3 +122,76 @@ class ApiCorsMiddleware:
             for name, value in _CORS.items():
                 response[name] = value
         return response
+
+
+class CachedPageMiddleware:
+    """Serve a public page found in the cache before the rest of the
+    middleware runs, as WhiteNoise serves a static file: it goes right after
+    SecurityMiddleware and WhiteNoise (whose headers it keeps), with
+    XFrameOptionsMiddleware before it.
+
+    What the middleware it skips would do to such a request is nothing: an
+    anonymous GET of a page that holds no CSRF token and no message, whose
+    session is never read (a full page is served here only without a session
+    or messages cookie, as in ``public_page``), on a URL that resolved
+    (CommonMiddleware's slash redirect is for 404s); the host is checked
+    here as CommonMiddleware checks it. Anything else, and any page not in
+    the cache, goes on to the view. The page key holds the language, which
+    LocaleMiddleware sets later in the chain: this middleware reads it the
+    same way first (the switch's cookie, else Accept-Language; the URLs carry
+    no language prefix), and answers with the headers LocaleMiddleware adds.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.locale = "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method in ("GET", "HEAD"):
+            if self.locale:
+                request.LANGUAGE_CODE = translation.get_language_from_request(request)
+            response = from_cache(request)
+            if response is not None:
+                if self.locale:
+                    response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
+                return response
+        return self.get_response(request)
+
+
+REFRESH_SECONDS = 3600
+
+
+class SlidingSessionMiddleware:
+    """A login that lasts the event: each request of a logged-in user moves the
+    session's expiry on, but the session is written at most once an hour.
+
+    Django's own ``SESSION_SAVE_EVERY_REQUEST`` would write the session row on
+    every request: a write per page for each scorer, which on SQLite takes the
+    database's one write lock (and the live pages poll)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            now = int(time.time())
+            if now - int(request.session.get("seen", 0)) >= REFRESH_SECONDS:
+                request.session["seen"] = now  # modified: saved with a new expiry, SESSION_COOKIE_AGE from now
+        return self.get_response(request)
+
+
+class DeliveryThreadMiddleware:
+    """Starts the delivery thread with the process's first request that
+    reaches the view layer, so deliveries left waiting by a restart go out
+    without waiting for the series' next event."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.started = False
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if not self.started:
+            self.started = True
+            webhooks.wake()
+        return self.get_response(request)

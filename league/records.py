@@ -40,6 +40,7 @@ from django.db.models import QuerySet
 
 from league import services
 from league.bounds import MAX_ROUND, time_problem
+from league.event_records import HeaderError, check_header, header_line, is_header, restore_event
 from league.exports import game_batches, hand_inputs, ruleset_of, series_games
 from league.models import Game, Penalty, Player, Seat, Series, build_record
 from league.services.players import find_player, player_key
@@ -101,6 +102,14 @@ def export_lines(games: QuerySet[Game]) -> Iterator[str]:
                 out["finished_at"] = finished_at.isoformat()
             out.update(sg.record_to_dict(record))
             yield json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def series_lines(series: Series) -> Iterator[str]:
+    """The whole series as ``export_games`` writes it: the header (events only), then one line per game."""
+    header = header_line(series)
+    if header is not None:
+        yield header
+    yield from export_lines(series_games(series))
 
 
 # -- import -----------------------------------------------------------------------------
@@ -309,8 +318,6 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
                 time.sleep(SQLITE_PAUSE_SECONDS)
         if header is not None:
             # The event itself (registrations, rounds, stages...) once its games are in.
-            from league.event_records import HeaderError, restore_event
-
             try:
                 with transaction.atomic():
                     restore_event(series, header)  # type: ignore[arg-type]
@@ -438,7 +445,6 @@ def _check_bounds(parsed: ParsedLine) -> None:
 
 def _series_header(text: str, line: int) -> dict[str, Any] | None:
     """The series header on the first line, checked; None when the line is a game."""
-    from league.event_records import HeaderError, check_header, is_header
     from league.models.games import validate_rules
 
     try:

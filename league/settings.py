@@ -46,7 +46,7 @@ HTTPS = envbool("HTTPS", "0")
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 # A scorer is not logged out in the middle of an event: a login lasts
 # SESSION_DAYS (4 by default, a long weekend) from the last request, as
-# league.sessions moves the expiry on (hourly). An expired one keeps the page's
+# league.middleware.SlidingSessionMiddleware moves the expiry on (hourly). An expired one keeps the page's
 # input and asks for the password in place (league/views/webapp.py).
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_DAYS", "4")) * 24 * 3600
 SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
@@ -136,7 +136,7 @@ MIDDLEWARE = [
     # A public page found in the cache is answered here, as a static file is
     # by WhiteNoise: the middleware below has nothing to do for it, and cost
     # more than the page (league/views/cached.py says why it may skip them).
-    "league.views.cached.CachedPageMiddleware",
+    "league.middleware.CachedPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common (Django's order): the language of each
     # request, from the switch's cookie, else the browser's Accept-Language.
@@ -146,12 +146,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Anonymous requests the cache did not answer, per address (league/middleware.py).
     "league.middleware.AnonymousLimitMiddleware",
-    "league.sessions.SlidingSessionMiddleware",
+    "league.middleware.SlidingSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 page.
     "axes.middleware.AxesMiddleware",
     # Starts the webhooks' delivery thread with the process's first request (league/webhooks.py).
-    "league.webhooks.DeliveryThreadMiddleware",
+    "league.middleware.DeliveryThreadMiddleware",
 ]
 
 if not DEBUG:

@@ -1,7 +1,7 @@
 """Which state of a series the public pages show, known without a database query.
 
 Every change to a series moves ``Series.version`` inside its transaction
-(``changed`` below does both), and once that transaction commits it publishes
+(``league.models.series_changed`` does both), and once that transaction commits it publishes
 a new *stamp* for the series: a token never used before and the time of the
 change. Public pages are cached whole under the stamp's token and carry it in
 their ETag, so a request for a cached page reads one small cache entry and
@@ -40,12 +40,9 @@ from typing import NamedTuple, Protocol
 from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
-from django.db.models import F
 from django.dispatch import Signal
 
-from league.bounds import ROW_ID, SLUG_LENGTH
-
-# Sent by ``changed`` when what finished games decide may have moved, inside the
+# Sent by ``league.models.series_changed`` when what finished games decide may have moved, inside the
 # caller's transaction, with ``series_ids``: the webhooks' "standings changed".
 results_changed = Signal()
 
@@ -255,25 +252,6 @@ def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
     return _stamp(found)
 
 
-def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
-    """Move the version of these series now, inside the caller's transaction,
-    and publish new stamps when it commits (never, if it rolls back).
-
-    ``results=False`` says the change cannot touch what finished games
-    decide (a hand of a game in progress). ``slugs`` are slugs whose series
-    may have changed (a rename): their lookups are forgotten too.
-    """
-    from league.models import Series  # the models call this on save
-
-    ids = sorted(set(series_ids))
-    if ids:
-        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
-        if results:
-            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
-            results_changed.send(sender=None, series_ids=ids)
-    publish_on_commit(ids, slugs=slugs, results=results)
-
-
 def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
     """New stamps for these series (and for the series list) now, and again
     once the transaction commits.
@@ -320,34 +298,3 @@ def published(series_id: int) -> str | None:
 def results_token(series_id: int) -> str:
     """The token of what the series' finished games decide."""
     return stamp(series_id, kind="results").token
-
-
-def series_for_slug(slug: str) -> int | None:
-    """The pk of the series with this slug, remembered; None if there is none."""
-    from league.models import Series
-
-    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
-        return None
-    found = store().get(f"slug-{slug}")
-    if found is not None:
-        return int(found)
-    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
-    if pk is not None:
-        store().add(f"slug-{slug}", str(pk))
-    return pk
-
-
-def series_for_game(game_id: int) -> int | None:
-    """The pk of a game's series, remembered (a game never changes series)."""
-    from league.models import Game
-
-    if ROW_ID.problem(game_id):  # no game has it (a key of 251 digits is also too long a file name)
-        return None
-    found = store().get(f"game-{game_id}")
-    if found is not None:
-        return int(found)
-    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
-    if pk is not None:
-        store().add(f"game-{game_id}", str(pk))
-    return pk
-

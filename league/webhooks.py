@@ -44,7 +44,6 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
 
 from league.models import Delivery
@@ -249,19 +248,3 @@ def _run() -> None:
         finally:
             # This thread's own connection, closed between rounds: it holds nothing while it waits.
             connection.close()
-
-
-class DeliveryThreadMiddleware:
-    """Starts the delivery thread with the process's first request that
-    reaches the view layer, so deliveries left waiting by a restart go out
-    without waiting for the series' next event."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-        self.started = False
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if not self.started:
-            self.started = True
-            wake()
-        return self.get_response(request)

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
-from league import services, versions
-from league.models import Game, Hand, Player, Seat, Series
+from league import services
+from league.models import Game, Hand, Player, Seat, Series, series_changed
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
 from scoring.rules import get_ruleset
 from scoring.settlement import settle
@@ -143,7 +143,7 @@ def bulk_finished_games(series: Series, players: Sequence[Player], n: int, *, se
             seats.append(Seat(game=game, seat=i, player=player, end_score=s.final_scores[i], place=s.places[i], points=s.points[i]))
     Seat.objects.bulk_create(seats, batch_size=2000)
     # Written past the services, so move the version as they would: cached pages go stale otherwise.
-    versions.changed([series.pk])
+    series_changed([series.pk])
     refresh_planner_statistics()
 
 

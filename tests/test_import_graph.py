@@ -1,15 +1,17 @@
 """The import structure of ``scoring`` and ``league``, read with ``ast`` (no
 module is imported): the pure packages import no Django, not even through a
-module of ours; no import cycle beyond the known ones; no view module imports
-a private name of another view module beyond the known ones.
+module of ours; no import cycle; every module sits in a layer (``LAYERS``)
+and imports nothing from a layer above its own; no module imports a private
+name of another (save inside one pure package), and no view module takes a
+name through another view module.
 
 Every import counts, at the top of a module or inside a function (a
 function-level import only postpones the cycle), except under
 ``if TYPE_CHECKING:``. A module of a package of models (``league/models/``)
-counts as the package, as Django loads them together. A NEW cycle or private
-import fails; a known one that has gone is only reported (say so here, and
-delete its entry). ``pytest -s tests/test_import_graph.py`` prints a report:
-modules, the longest import chain, the cycles, the largest modules.
+counts as the package, as Django loads them together. ``pytest -s
+tests/test_import_graph.py`` (or ``python tests/test_import_graph.py``)
+prints a report: modules, layers, the import depth and its longest chain,
+cycles, upward imports, private imports, the largest modules.
 """
 
 from __future__ import annotations
@@ -31,20 +33,29 @@ DJANGO = ("django", "django_tables2", "axes", "django_ratelimit", "csp", "whiten
 # when the app is ready, so models.games -> versions -> models is one cycle.
 ONE_NODE = ("league.models",)
 
-# Known cycles, to be removed (issue 26), each as the set of its modules.
-KNOWN_CYCLES = [
-    frozenset({"league.records", "league.event_records"}),
-    frozenset({"league.models", "league.versions"}),
-]
-
-# Known imports of a view module's private name by another view module
-# (importer, imported module, name), to be moved to a public helper module.
-KNOWN_PRIVATE_VIEW_IMPORTS = {
-    ("league.views.stages", "league.views.tournament", "_post_only"),
-    ("league.views.stages", "league.views.tournament", "_public_event"),
-    ("league.views.stages", "league.views.tournament", "_report"),
-}
-
+# The layers, lowest first: a module imports from its own layer or lower
+# ones, never from a higher one. A module's layer is that of the longest
+# prefix naming it; a module no prefix names fails the test (give it one).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # The database's limits and the order of names: standard library only,
+    # shared by the pure packages and the app.
+    ("leaves", ("league.bounds", "league.collation")),
+    ("engine", ("scoring",)),
+    ("pure", PURE[1:]),
+    # Leaves: our words, limits, settings and the cache stamps; no model.
+    ("base", ("league", "league.versions", "league.terms", "league.charts",
+              "league.offline", "league.settings", "league.auth", "league.errormail", "league.formats",
+              "league.api")),
+    ("models", ("league.models",)),
+    # Multi-row writes and the reads that rank, export, check access or deliver.
+    ("services and read models", ("league.services", "league.standings", "league.access", "league.exports",
+                                  "league.records", "league.event_records", "league.stats", "league.ema",
+                                  "league.backup", "league.webhooks")),
+    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
+    ("web", ("league.views", "league.middleware", "league.admin")),
+    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
+                      "league.demo_stages")),
+)
 
 @dataclass
 class Module:
@@ -54,6 +65,7 @@ class Module:
     imports: set[str] = field(default_factory=set)  # modules of ours (nodes)
     external: set[str] = field(default_factory=set)  # top-level names of everything else
     names: set[tuple[str, str]] = field(default_factory=set)  # (module of ours, name) from `from m import name`
+    borrowed: set[str] = field(default_factory=set)  # names bound by a `from m import name` at the top
 
 
 def module_name(path: Path, root: Path = REPO) -> str:
@@ -91,7 +103,9 @@ def build_graph(root: Path = REPO) -> dict[str, Module]:
                for p in paths}
     for name, module in modules.items():
         is_package = module.path.name == "__init__.py"
-        for stmt in _imports(ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))):
+        tree = ast.parse(module.path.read_text(encoding="utf-8"), str(module.path))
+        module.borrowed = {a.asname or a.name for s in tree.body if isinstance(s, ast.ImportFrom) for a in s.names}
+        for stmt in _imports(tree):
             if isinstance(stmt, ast.Import):
                 targets = [(alias.name, None) for alias in stmt.names]
             else:
@@ -185,13 +199,55 @@ def django_reached(modules: dict[str, Module], start: str) -> list[str] | None:
     return None
 
 
-def private_view_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
-    def is_view(name: str) -> bool:
-        return name.startswith("league.views.")
+def pure_package(name: str) -> str | None:
+    """The pure package (not a single module) that ``name`` belongs to, or None."""
+    return next((p for p in PURE if name.startswith(p + ".")), None)
 
+
+def private_imports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
+    """Every import of a private name (one leading underscore) of another
+    module, as (importer, imported module, name). A pure package shares its
+    private helpers among its own modules (``league.tenhou``'s readers, the
+    ``scoring`` engine), as a library does; anywhere else a helper two
+    modules need is a public name of a small module."""
+    return {(name, target, imported) for name, module in modules.items()
+            for target, imported in module.names
+            if target != name and imported.startswith("_") and not imported.startswith("__")
+            and not (pure_package(name) and pure_package(name) == pure_package(target))}
+
+
+def is_view(name: str) -> bool:
+    return name.startswith("league.views.")
+
+
+def view_reexports(modules: dict[str, Module]) -> set[tuple[str, str, str]]:
+    """A view module importing from another view module a name that module
+    itself imported (``can_score`` through ``views.staff``): it goes to the
+    name's own module instead, so that views do not lean on each other."""
     return {(name, target, imported) for name, module in modules.items() if is_view(name)
             for target, imported in module.names
-            if is_view(target) and target != name and imported.startswith("_") and not imported.startswith("__")}
+            if is_view(target) and target != name and imported in modules[target].borrowed}
+
+
+def layer_of(name: str) -> int | None:
+    """The index in ``LAYERS`` of the longest prefix naming ``name``, or None."""
+    best: tuple[int, int] | None = None  # (prefix length, layer)
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (name == prefix or name.startswith(prefix + ".")) and (best is None or len(prefix) > best[0]):
+                best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def upward_imports(modules: dict[str, Module]) -> list[tuple[str, str]]:
+    """Every (importer, imported) where the imported module's layer is above the importer's."""
+    found = []
+    for name, module in sorted(modules.items()):
+        for target in sorted(module.imports):
+            low, high = layer_of(name), layer_of(target)
+            if low is not None and high is not None and high > low:
+                found.append((name, target))
+    return found
 
 
 def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
@@ -217,17 +273,44 @@ def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
     return len(chain) - 1, chain
 
 
+def unit_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
+    """The graph of packages and top-level modules (``scoring`` whole,
+    ``league.views``, ``league.records``...): reported, not refused, as
+    services and the read models of one layer may lean on each other."""
+    def unit(name: str) -> str:
+        return "scoring" if name.startswith("scoring") else ".".join(name.split(".")[:2])
+
+    graph: dict[str, set[str]] = {}
+    for name, module in modules.items():
+        graph.setdefault(unit(name), set()).update(unit(t) for t in module.imports)
+    for node, edges in graph.items():
+        edges.discard(node)
+    return graph
+
+
 def report(modules: dict[str, Module] | None = None) -> str:
     modules = modules or build_graph()
     graph = node_graph(modules)
     n, chain = depth(graph)
     largest = sorted(modules.values(), key=lambda m: -m.lines)[:5]
+    in_league = max((m for m in modules.values() if m.name.startswith("league.")), key=lambda m: m.lines)
+    layers = [sum(layer_of(name) == i for name in modules) for i in range(len(LAYERS))]
+    found = cycles(graph)
+    upward = upward_imports(modules)
+    private = private_imports(modules)
+    units = unit_graph(modules)
+    unit_depth, _ = depth(units)
     lines = [
         f"{len(modules)} modules ({sum(m.lines for m in modules.values()):,} lines), "
         f"{sum(len(e) for e in graph.values())} imports between {len(graph)} nodes",
-        f"longest import chain: {n} ({' -> '.join(chain)})",
-        *(f"cycle: {' <-> '.join(sorted(c))}" for c in cycles(graph)),
-        *(f"private view import: {a} imports {c} from {b}" for a, b, c in sorted(private_view_imports(modules))),
+        f"{len(LAYERS)} layers: " + ", ".join(f"{name} ({count})" for (name, _), count in zip(LAYERS, layers, strict=True)),
+        f"import depth: {n} ({' -> '.join(chain)})",
+        f"cycles: {len(found)}", *(f"  {' <-> '.join(sorted(c))}" for c in found),
+        f"upward imports: {len(upward)}", *(f"  {a} -> {b}" for a, b in upward),
+        f"private imports: {len(private)}", *(f"  {a} imports {c} from {b}" for a, b, c in sorted(private)),
+        f"{len(units)} packages and top-level modules, import depth {unit_depth}, cycles between them: "
+        + ("; ".join(" <-> ".join(sorted(c)) for c in cycles(units)) or "none"),
+        f"largest module in league/: {in_league.name} ({in_league.lines:,} lines)",
         "largest modules: " + ", ".join(f"{m.name} ({m.lines:,} lines)" for m in largest),
     ]
     return "\n".join(lines)
@@ -242,18 +325,38 @@ def test_the_pure_packages_import_no_django() -> None:
     assert {name: chain for name in pure if (chain := django_reached(MODULES, name))} == {}
 
 
-def test_no_import_cycle_beyond_the_known_ones() -> None:
-    found = cycles(node_graph(MODULES))
-    for gone in set(KNOWN_CYCLES) - set(found):
-        print(f"known cycle no longer found, delete its entry: {' <-> '.join(sorted(gone))}")
-    assert [c for c in found if c not in KNOWN_CYCLES] == []
+def test_no_import_cycle() -> None:
+    assert cycles(node_graph(MODULES)) == []
 
 
-def test_no_view_imports_a_private_name_of_another_beyond_the_known_ones() -> None:
-    found = private_view_imports(MODULES)
-    for gone in KNOWN_PRIVATE_VIEW_IMPORTS - found:
-        print(f"known private view import no longer found, delete its entry: {gone}")
-    assert found - KNOWN_PRIVATE_VIEW_IMPORTS == set()
+def test_every_module_has_a_layer() -> None:
+    assert [name for name in MODULES if layer_of(name) is None] == []
+
+
+def test_no_import_points_up_a_layer() -> None:
+    assert upward_imports(MODULES) == []
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    assert private_imports(MODULES) == set()
+
+
+def test_no_view_imports_a_name_through_another_view() -> None:
+    assert view_reexports(MODULES) == set()
+
+
+def test_every_middleware_of_ours_is_in_one_module() -> None:
+    """A class named ``*Middleware`` lives in ``league/middleware.py``, and
+    every middleware of ours that the settings list is from there."""
+    classes = {(name, node.name) for name, module in MODULES.items()
+               for node in ast.walk(ast.parse(module.path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef) and node.name.endswith("Middleware")}
+    assert {name for name, _ in classes} == {"league.middleware"}
+    settings = ast.parse((REPO / "league" / "settings.py").read_text(encoding="utf-8"))
+    listed = {node.value for node in ast.walk(settings)
+              if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith("Middleware")}
+    ours = {path for path in listed if path.startswith("league.")}
+    assert ours == {f"league.middleware.{cls}" for _, cls in classes}
 
 
 def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
@@ -268,7 +371,13 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
         "league/typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from league import a\n",
         "league/views/__init__.py": "",
         "league/views/one.py": "from .two import _helper, public\n",
-        "league/views/two.py": "from league.views import __doc__\n",
+        "league/views/two.py": "from league.views import __doc__\nfrom league.helper import models\n",
+        "league/views/three.py": "from league.views.two import models\n",
+        "league/services/__init__.py": "",
+        "league/services/three.py": "from league.helper import _rounding\n",
+        "league/tenhou/__init__.py": "",
+        "league/tenhou/read.py": "from league.tenhou.tiles import _notation\n",
+        "league/tenhou/tiles.py": "",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -276,7 +385,11 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     modules = build_graph(tmp_path)
     assert django_reached(modules, "scoring.core") == ["scoring.core", "league.helper"]
     assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
-    assert private_view_imports(modules) == {("league.views.one", "league.views.two", "_helper")}
+    assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
+                                        ("league.services.three", "league.helper", "_rounding")}
+    assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}
+    assert ("league.services.three", "league.helper") not in upward_imports(modules)  # helper: base (prefix league)
+    assert upward_imports(modules) == [("scoring.core", "league.helper")]
     assert modules["league.typed"].imports == set()
 
 
@@ -284,3 +397,7 @@ def test_report() -> None:
     text = report(MODULES)
     print("\n" + text)
     assert text.startswith(f"{len(MODULES)} modules")
+
+
+if __name__ == "__main__":
+    print(report())

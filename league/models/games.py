@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.urls import reverse
@@ -114,7 +114,7 @@ class Player(models.Model):
         # Names show on every cached page of the series this player played
         # in: an edit moves their versions, so a rename shows at once.
         played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
-        versions.changed(played_in)
+        series_changed(played_in)
 
     def label(self) -> str:
         """The name and what tells it from a namesake's: club, country and
@@ -159,7 +159,7 @@ class Series(models.Model):
                     "stages, the EMA details, PINs and these roles. A director may also score."),
     )
     # Moves with every change to the series or one of its games (the services
-    # bump it in their transaction, league/versions.py); the stamp the public
+    # bump it in their transaction, series_changed below); the stamp the public
     # pages are cached under is published with it when that transaction commits.
     version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -186,7 +186,7 @@ class Series(models.Model):
         kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
         old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
         super().save(*args, **kwargs)
-        versions.changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
+        series_changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
 
     def get_absolute_url(self) -> str:
         return reverse("series-standings", args=[self.slug])
@@ -210,6 +210,24 @@ class Series(models.Model):
         earlier stage (``before_round``, ``before_date``), in one query."""
         seats = Seat.objects.counted(self).through(round=through_round, date=through_date)
         return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
+
+
+def series_changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """Move the version of these series now, inside the caller's transaction,
+    and publish new stamps when it commits (never, if it rolls back;
+    ``league.versions``).
+
+    ``results=False`` says the change cannot touch what finished games
+    decide (a hand of a game in progress). ``slugs`` are slugs whose series
+    may have changed (a rename): their lookups are forgotten too.
+    """
+    ids = sorted(set(series_ids))
+    if ids:
+        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        if results:
+            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
+            versions.results_changed.send(sender=None, series_ids=ids)
+    versions.publish_on_commit(ids, slugs=slugs, results=results)
 
 
 class Game(models.Model):
@@ -388,7 +406,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return self.filter(game__series=series)
 
     def through(self, *, round: int | None = None, date: datetime.date | None = None) -> SeatQuerySet:
-        return self.filter(_through(round, date))
+        return self.filter(seats_through(round, date))
 
     def standings(self, *, min_games: int = 0) -> Standings:
         """Aggregate the result snapshots per player in one query, then rank."""
@@ -400,7 +418,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
     ) -> tuple[Standings, Standings]:
         """The standings over these seats, and as they stood after an earlier
         ``round`` or ``date`` (a subset of them), from one pass over the rows."""
-        earlier = _through(round, date) or None
+        earlier = seats_through(round, date) or None
         rows = list(
             self.values("player_id", "player__name")
             .annotate(**_standing_sums(), **_standing_sums(prefix="before_", when=earlier))
@@ -417,7 +435,9 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         )
 
 
-def _through(round: int | None, date: datetime.date | None) -> Q:
+def seats_through(round: int | None, date: datetime.date | None) -> Q:
+    """The seats of games played by the end of ``round`` and of ``date``
+    (either None: no bound), as a filter on ``Seat``."""
     q = Q()
     if round is not None:
         q &= Q(game__round_number__lte=round)
@@ -807,7 +827,7 @@ class StandingRow:
     @property
     def average_points(self) -> int:
         """Thousandths, rounded half away from zero."""
-        return _div_round(self.total, self.games)
+        return div_round(self.total, self.games)
 
     @property
     def average_place(self) -> float:
@@ -817,10 +837,11 @@ class StandingRow:
 
     @property
     def average_score(self) -> int:
-        return _div_round(self.score_sum, self.games)
+        return div_round(self.score_sum, self.games)
 
 
-def _div_round(n: int, d: int) -> int:
+def div_round(n: int, d: int) -> int:
+    """``n / d`` rounded to an integer, halves away from zero: ``div_round(-5, 2) == -3``."""
     q, r = divmod(abs(n), d)
     q += 2 * r >= d
     return q if n >= 0 else -q

@@ -7,8 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from league import versions
-from league.models import AuditEntry, Game
+from league.models import AuditEntry, Game, series_changed
 
 Actor = AbstractBaseUser | None
 
@@ -27,7 +26,7 @@ IN_PLAY = frozenset({
 def bump_version(series_id: int, *, results: bool = True) -> None:
     """Move the series' version now and its pages' stamp after the commit;
     ``results=False``: nothing a finished game decides has changed."""
-    versions.changed([series_id], results=results)
+    series_changed([series_id], results=results)
 
 
 def user_of(by: Actor) -> Any:

@@ -28,8 +28,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from league import versions
-from league.models import Player, PlayerMerge, Registration, Seat, SignOff
+from league.models import Player, PlayerMerge, Registration, Seat, SignOff, series_changed
 from league.services.audit import Actor, user_of
 from league.services.errors import ServiceError
 
@@ -133,5 +132,5 @@ def merge_players(*, keep: Player, merge: Player, reason: str, by: Actor = None)
         if keep.user_id is None and user is not None:
             keep.user = user
         keep.save()
-        versions.changed(sorted(series))
+        series_changed(sorted(series))
     return record

@@ -39,7 +39,7 @@ from league.models import (
     Tournament,
     counting,
 )
-from league.models.games import StandingRow, Standings, _div_round
+from league.models.games import StandingRow, Standings, div_round
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import RoundTable, event_of
 from league.tiebreaks import Entry, rank
@@ -168,7 +168,7 @@ def carry_points(stage: Stage, seed: int, previous_total: int) -> int:
     if stage.carry == Stage.Carry.FULL:
         return previous_total
     if stage.carry == Stage.Carry.HALF:
-        return _div_round(previous_total, 2)
+        return div_round(previous_total, 2)
     if stage.carry == Stage.Carry.FIXED:
         return int(stage.fixed_points[seed - 1])
     return 0

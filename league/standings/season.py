@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from league import versions
 from league.models import Game, Player, Seat, Series, counting
-from league.models.games import StandingRow, Standings, _through
+from league.models.games import StandingRow, Standings, seats_through
 from league.models.tournament import is_event
 
 CHART_POINTS = 60  # stretches of rounds a season chart draws at most
@@ -134,8 +134,8 @@ def season(
     """
     if rounds is None:
         rounds = season_rounds(series).rounds
-    now_q = _through(through_round, through_date)
-    was_q = now_q & _through(before_round, before_date) if before else None
+    now_q = seats_through(through_round, through_date)
+    was_q = now_q & seats_through(before_round, before_date) if before else None
     annotations: dict[str, Any] = {"now": _flag(now_q), "was": _flag(was_q) if was_q is not None else Value(0)}
     if rounds:
         first, span = rounds[0], rounds[-1] - rounds[0] + 1

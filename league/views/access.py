@@ -1,6 +1,7 @@
-"""The staff views' login check, shared by every staff view module (staff,
-sign-off, offline entry, stages, events); who may do what to a series is
-``league.access``. The page's
+"""The views' gates: the staff views' login check and method gate, shared by
+every staff view module (staff, sign-off, offline entry, stages, events), and
+the mark that exempts a view from the per-address limit; who may do what to a
+series is ``league.access``. The page's
 script (it sends ``X-Tenbou-Entry``) gets a 401 it can read when the login
 has expired, so it asks for the password in place and sends the entry again.
 """
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed, JsonResponse
 
 _to_login = login_required(login_url="login")
 
@@ -31,3 +32,16 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return redirecting(request, *args, **kwargs)
 
     return wrapped
+
+
+def post_only(request: HttpRequest) -> HttpResponse | None:
+    """405 for anything but a POST, else None: ``if (refused := post_only(request)) is not None``."""
+    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
+
+
+def limit_exempt(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """Mark a view that costs nothing worth limiting (no database, no
+    template): the health probes, the clock's time source. The per-address
+    limit (``league.middleware.AnonymousLimitMiddleware``) lets it through."""
+    view.limit_exempt = True  # type: ignore[attr-defined]
+    return view

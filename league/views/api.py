@@ -31,7 +31,7 @@ from league.bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.tournament import event_of, hidden_from, is_event, round_tables
 from league.standings import event as standings
-from league.views.cached import also_serve, public_page
+from league.views.cached import also_serve, public_page, series_for_game, series_for_slug
 from league.views.players import across_series_rows
 from league.views.series import current_standings, whole
 
@@ -71,7 +71,7 @@ def _series(slug: str) -> Series:
 
 
 def _slug(slug: str, **kwargs: Any) -> int | None:
-    return versions.series_for_slug(slug)
+    return series_for_slug(slug)
 
 
 def _page_param(value: str) -> str | None:
@@ -185,7 +185,7 @@ def series_games(request: HttpRequest, slug: str, page: int = Query(1, ge=1, le=
 
 @api.get("/games/{int:game_id}", response={200: s.GameOut, **ERRORS}, summary="A game, hand by hand",
          tags=["games"])
-@public_page(lambda game_id: versions.series_for_game(game_id), {})
+@public_page(lambda game_id: series_for_game(game_id), {})
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game as its page shows it: seats, every hand (table points), the
     settlement (thousandths) and penalties. A game in a round the director

@@ -7,7 +7,7 @@ whole response is cached under the series' stamp (``league.versions``), the
 path, the parameters it understands in a canonical form and the language; a
 repeat costs a dict lookup or two (the stamps and the page, remembered in the
 process) and no database query, and is answered by ``CachedPageMiddleware``
-before the middleware that has nothing to do for it. Every response carries a
+(``league.middleware``) before the middleware that has nothing to do for it. Every response carries a
 strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
 current ETag gets 304 with no body.
 
@@ -41,12 +41,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
-from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.text import compress_sequence
 
 from league import versions
+from league.bounds import ROW_ID, SLUG_LENGTH
+from league.models import Game, Series
 
 PAGE_CACHE_SECONDS = 600
 # The pages this process served last, unpickled: a hit costs a dict lookup,
@@ -247,6 +248,33 @@ def _remember(cache_key: str, entry: Entry) -> None:
             _local[cache_key] = entry
 
 
+def series_for_slug(slug: str) -> int | None:
+    """The pk of the series with this slug, remembered in the stamps' store
+    (``league.versions``); None if there is none."""
+    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
+        return None
+    found = versions.store().get(f"slug-{slug}")
+    if found is not None:
+        return int(found)
+    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    if pk is not None:
+        versions.store().add(f"slug-{slug}", str(pk))
+    return pk
+
+
+def series_for_game(game_id: int) -> int | None:
+    """The pk of a game's series, remembered (a game never changes series)."""
+    if ROW_ID.problem(game_id):  # no game has it (a key of 251 digits is also too long a file name)
+        return None
+    found = versions.store().get(f"game-{game_id}")
+    if found is not None:
+        return int(found)
+    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
+    if pk is not None:
+        versions.store().add(f"game-{game_id}", str(pk))
+    return pk
+
+
 def public_page(
     series_of: Callable[..., int | str | None], params: Params, *,
     fragment: Callable[[Mapping[str, str]], bool] = lambda query: False, results: bool = False,
@@ -315,41 +343,7 @@ def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResp
     (league/services/tournament/common.py ``log``) as a finished game does.
     Results the director hides are left out of what the view renders, and
     hiding them moves the stamp: a page showing them is never served after."""
-    return public_page(lambda slug, **kwargs: versions.series_for_slug(slug), params or {}, results=True)
-
-
-class CachedPageMiddleware:
-    """Serve a public page found in the cache before the rest of the
-    middleware runs, as WhiteNoise serves a static file: it goes right after
-    SecurityMiddleware and WhiteNoise (whose headers it keeps), with
-    XFrameOptionsMiddleware before it.
-
-    What the middleware it skips would do to such a request is nothing: an
-    anonymous GET of a page that holds no CSRF token and no message, whose
-    session is never read (a full page is served here only without a session
-    or messages cookie, as in ``public_page``), on a URL that resolved
-    (CommonMiddleware's slash redirect is for 404s); the host is checked
-    here as CommonMiddleware checks it. Anything else, and any page not in
-    the cache, goes on to the view. The page key holds the language, which
-    LocaleMiddleware sets later in the chain: this middleware reads it the
-    same way first (the switch's cookie, else Accept-Language; the URLs carry
-    no language prefix), and answers with the headers LocaleMiddleware adds.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
-        self.locale = "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
-
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if request.method in ("GET", "HEAD"):
-            if self.locale:
-                request.LANGUAGE_CODE = translation.get_language_from_request(request)
-            response = _from_cache(request)
-            if response is not None:
-                if self.locale:
-                    response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
-                return response
-        return self.get_response(request)
+    return public_page(lambda slug, **kwargs: series_for_slug(slug), params or {}, results=True)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -367,7 +361,9 @@ def _route(urlconf: str, path: str) -> tuple[Page, dict[str, Any]] | None:
     return page, match.kwargs
 
 
-def _from_cache(request: HttpRequest) -> HttpResponse | None:
+def from_cache(request: HttpRequest) -> HttpResponse | None:
+    """The cached response to ``request`` if its page is in the cache, else None
+    (``league.middleware.CachedPageMiddleware`` asks before the rest of the chain)."""
     route = _route(settings.ROOT_URLCONF, request.path_info)
     if route is None:
         return None

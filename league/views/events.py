@@ -24,7 +24,7 @@ from league.forms.events import PLACES, EventForm, preset_rows
 from league.models import Series
 from league.services import ServiceError
 from league.services.tournament import setup
-from league.views.staff import staff_required
+from league.views.access import staff_required
 
 
 @staff_required

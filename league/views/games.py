@@ -12,11 +12,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from league import charts, stats, versions
+from league import charts, stats
 from league.models import WIND_NAMES, Game, Seat
 from league.models.tournament import hidden_from
 from league.templatetags.staff import round_short
-from league.views.cached import FLAG, public_page
+from league.views.cached import FLAG, public_page, series_for_game
 from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
 
 
@@ -32,7 +32,7 @@ class SettlementRow:
     points: int
 
 
-@public_page(lambda pk: versions.series_for_game(pk), {"partial": FLAG}, fragment=is_fragment)
+@public_page(lambda pk: series_for_game(pk), {"partial": FLAG}, fragment=is_fragment)
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     """``?partial=1`` returns only the part that the live poll swaps in.
 

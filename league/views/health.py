@@ -12,7 +12,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from league.middleware import limit_exempt
+from league.views.access import limit_exempt
 
 log = logging.getLogger(__name__)
 

@@ -22,13 +22,13 @@ from league.services.players import namesakes
 from league.standings.season import league_standing, season_if_cached
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.cached import SORT, public_page
+from league.views.cached import SORT, public_page, series_for_slug
 from league.views.series import PAGE_CACHE_SECONDS, configure_table, current_standings, render_cached, whole
 
 GAMES_PER_PAGE = 25
 
 
-@public_page(lambda slug, player_id: versions.series_for_slug(slug), {"sort": SORT, "page": whole})
+@public_page(lambda slug, player_id: series_for_slug(slug), {"sort": SORT, "page": whole})
 def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Served whole from the cache (views/cached.py). Computed, the part that
     finished games decide is cached under the series' results stamp, and

@@ -24,14 +24,14 @@ from django_tables2 import RequestConfig, Table
 
 from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
-from league.middleware import limit_exempt
 from league.models import Game, Seat, Series, Standings
 from league.models.tournament import hidden_from
 from league.standings.event import event_standings, series_standings
 from league.standings.season import CHART_POINTS, cached_season, season, season_if_cached
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
-from league.views.cached import FLAG, SORT, canonical, public_page
+from league.views.access import limit_exempt
+from league.views.cached import FLAG, SORT, canonical, public_page, series_for_slug
 
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 LIVE_POLL_SECONDS = 30
@@ -90,7 +90,7 @@ def is_fragment(query: Mapping[str, str]) -> bool:
 
 
 @public_page(
-    lambda slug: versions.series_for_slug(slug),
+    lambda slug: series_for_slug(slug),
     {"round": lambda v: whole(v), "date": lambda v: canonical(date_param(v)), "games": lambda v: whole(v),
      "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v), "s-per_page": lambda v: whole(v),
      "q": lambda v: search_param(v), "stats": FLAG},

@@ -21,13 +21,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
-from league import services, versions
+from league import services
 from league.access import game_for_scorer, series_for_director
 from league.bounds import Whole
 from league.models import Player, Registration, Series, SignOff
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
 from league.views.access import staff_required
-from league.views.cached import public_page
+from league.views.cached import public_page, series_for_slug
 
 SIGNOFF_ROUND = Whole(0, 2**31 - 1)  # Game.signoff_round, as the PIN form carries it
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
@@ -152,7 +152,7 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-@public_page(lambda slug: versions.series_for_slug(slug), {})
+@public_page(lambda slug: series_for_slug(slug), {})
 def tables(request: HttpRequest, slug: str) -> HttpResponse:
     """Public: the games whose table still has to sign, seat by seat. No PIN,
     no link: players sign at the scorer's phone or from its QR code."""

@@ -25,7 +25,6 @@ from django.utils.translation import gettext_lazy
 
 from league import services, stats
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
-from league.access import can_score as can_score  # where other modules found it before league.access
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from league import ema
-from league.access import event_for_director
+from league.access import event_for_anyone, event_for_director
 from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
 from league.models import Series
 from league.models.stages import EventRules, Stage
@@ -27,9 +27,9 @@ from league.services import stages as st
 from league.standings import event as standings
 from league.templatetags.tournament import TIEBREAK_NAMES
 from league.tiebreaks import RULES
+from league.views.access import post_only, staff_required
 from league.views.cached import event_page
-from league.views.staff import staff_required
-from league.views.tournament import _post_only, _public_event, _report
+from league.views.refusals import report_refusal
 
 # The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
 RULE_NAMES = TIEBREAK_NAMES
@@ -46,7 +46,7 @@ def _rule_names() -> dict[str, str]:
 def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Every stage's standings with its cut line, and the overall result.
     Closed while the director hides results (a cut shows who scored what)."""
-    series, tournament = _public_event(slug)
+    series, tournament = event_for_anyone(slug)
     hidden = tournament.results_hidden
     results = None if hidden else standings.event_results(series)
     tables = [] if results is None else standings.stage_tables(series, results)
@@ -62,7 +62,7 @@ def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @event_page()
 def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
     """The team page: team standings, each round's team points, the members."""
-    series, tournament = _public_event(slug)
+    series, tournament = event_for_anyone(slug)
     hidden = tournament.results_hidden
     results = None if hidden else standings.event_results(series)
     teams = [] if results is None else standings.team_standings(series, results)
@@ -109,7 +109,7 @@ def _manage_page(request: HttpRequest, series: Series, status: int = 200, **form
 @staff_required
 def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     rules = EventRules.objects.filter(series=series).first() or EventRules(series=series)
     form = EventRulesForm(request.POST, instance=rules)
@@ -128,27 +128,27 @@ def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     stage = get_object_or_404(Stage, series=series, number=number)
     try:
         entries = st.cut_to_stage(stage=stage, by=request.user)
         messages.success(request, _("Cut made: %(n)d players go on to %(stage)s.") % {"n": len(entries), "stage": stage.name})
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     return redirect("stages-manage", slug=series.slug)
 
 
 @staff_required
 def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     stage = get_object_or_404(Stage, series=series, number=number)
     try:
         rnd = st.seat_stage_round(stage=stage, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
         return redirect("stages-manage", slug=series.slug)
     messages.success(request, _("Round %(n)d seated for %(stage)s: review, swap and publish it.") % {
         "n": rnd.number, "stage": stage.name})
@@ -158,7 +158,7 @@ def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @staff_required
 def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     form = PlayoffForm(request.POST, series=series)
     if not form.is_valid():
@@ -183,7 +183,7 @@ def _ema_export_or_report(request: HttpRequest, series: Series) -> Any:
     try:
         return st.ema_export(series)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
         return None
 
 

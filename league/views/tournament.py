@@ -14,14 +14,14 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from league.access import can_direct, event_for_director, event_for_scorer
+from league.access import can_direct, event_for_anyone, event_for_director, event_for_scorer
 from league.bounds import EVENT_NUMBER
 from league.collation import name_key
 from league.forms.tournament import (
@@ -39,9 +39,9 @@ from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, rou
 from league.services import ServiceError, seats_waiting
 from league.services import tournament as event
 from league.standings.event import event_standings
-from league.terms import refusal
-from league.views.access import staff_required
+from league.views.access import post_only, staff_required
 from league.views.cached import FLAG, event_page
+from league.views.refusals import report_refusal
 from league.views.series import int_param, whole
 from league.views.signup import signup_board
 
@@ -58,16 +58,8 @@ PRINTS = {
 }
 
 
-def _post_only(request: HttpRequest) -> HttpResponse | None:
-    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
-
-
 def _round(series: Series, number: int) -> Round:
     return get_object_or_404(Round, series=series, number=number)
-
-
-def _report(request: HttpRequest, err: ServiceError) -> None:
-    messages.error(request, refusal(err.code, err.message))
 
 
 # -- staff: the dashboard ---------------------------------------------------------------------
@@ -121,7 +113,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             event.configure_tournament(series=series, by=request.user, **form.settings())
         except ServiceError as err:
-            _report(request, err)
+            report_refusal(request, err)
         else:
             messages.success(request, _("Event settings saved."))
             return redirect("event-dashboard", slug=series.slug)
@@ -132,7 +124,7 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
 def roles(request: HttpRequest, slug: str) -> HttpResponse:
     """A director grants or withdraws the director and scorer roles by username."""
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     grant = request.POST.get("action") != "remove"
     role = request.POST.get("role", "")
@@ -140,7 +132,7 @@ def roles(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         event.set_role(series=series, username=username, role=role, grant=grant, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     else:
         messages.success(request, (_("%(user)s is now a %(role)s of this event.") if grant
                                    else _("%(user)s is no longer a %(role)s of this event.")) % {
@@ -188,7 +180,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
 @staff_required
 def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
@@ -206,7 +198,7 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     # Event numbers only: a number of 5,000 digits (or 20, past SQLite's integers) is no registration's.
     numbers = [n for n in map(EVENT_NUMBER.read, request.POST.getlist("number")) if n is not None]
@@ -215,7 +207,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         changed = event.check_in(registrations=regs, present=present, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     else:
         messages.success(request, (
             ngettext("Checked in: %(n)d player.", "Checked in: %(n)d players.", changed) if present
@@ -226,7 +218,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     reg = get_object_or_404(Registration, series=series, number=number)
     undo = request.POST.get("undo") == "1"
@@ -251,7 +243,7 @@ def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         event.drop_player(registration=reg, undo=undo, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     else:
         messages.success(request, (_("%(player)s is back in the event.") if undo else _("%(player)s was dropped."))
                          % {"player": reg})
@@ -306,12 +298,12 @@ def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) ->
 @staff_required
 def seat(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     try:
         report = event.seat_rounds(series=series, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
         return redirect("event-dashboard", slug=series.slug)
     q = report.quality
     fillers = _("; substitutes seated to fill the tables: %(numbers)s") % {
@@ -353,7 +345,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     form = SwapForm(request.POST, round=rnd)
     if form.is_valid():
@@ -373,7 +365,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     form = SubstituteForm(request.POST, round=rnd)
     if form.is_valid():
@@ -394,12 +386,12 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     try:
         event.publish_round(round=rnd, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     else:
         messages.success(request, _("Round %(n)d is published: players see their tables.") % {"n": rnd.number})
     return redirect("event-round", slug=series.slug, number=rnd.number)
@@ -409,12 +401,12 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     try:
         games = event.start_round(round=rnd, by=request.user)
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
         return redirect("event-round", slug=series.slug, number=rnd.number)
     messages.success(request, _("Round %(n)d started: %(tables)d tables, %(minutes)d minutes on the clock.") % {
         "n": rnd.number, "tables": len(games), "minutes": rnd.time_limit})
@@ -425,7 +417,7 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     form = ClockForm(request.POST)
     restart = request.POST.get("restart") == "1"
@@ -434,7 +426,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             event.set_clock(round=rnd, minutes=None if restart else form.cleaned_data["minutes"],
                             started_at=timezone.now() if restart else None, by=request.user)
         except ServiceError as err:
-            _report(request, err)
+            report_refusal(request, err)
         else:
             messages.success(request, _("Clock restarted.") if restart else _("Time limit changed."))
         return redirect("event-round", slug=series.slug, number=rnd.number)
@@ -445,7 +437,7 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     series = event_for_director(request, slug)
     rnd = _round(series, number)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     row = get_object_or_404(RoundTable, round=rnd, number=table)
     form = ExtraTimeForm(request.POST)
@@ -453,7 +445,7 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
         try:
             event.set_extra_time(table=row, minutes=form.cleaned_data["minutes"], by=request.user)
         except ServiceError as err:
-            _report(request, err)
+            report_refusal(request, err)
         else:
             messages.success(request, _("Table %(table)s: %(minutes)s extra minutes.") % {
                 "table": table, "minutes": form.cleaned_data["minutes"]})
@@ -466,7 +458,7 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
 def results(request: HttpRequest, slug: str) -> HttpResponse:
     """Hide the results from a round on, or reveal them all."""
     series = event_for_director(request, slug)
-    if (refused := _post_only(request)) is not None:
+    if (refused := post_only(request)) is not None:
         return refused
     try:
         if request.POST.get("reveal") == "1":
@@ -482,7 +474,7 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
                 event.hide_results(series=series, from_round=n, by=request.user)
                 messages.success(request, _("Results from round %(n)d on are hidden from the public.") % {"n": n})
     except ServiceError as err:
-        _report(request, err)
+        report_refusal(request, err)
     return redirect("event-dashboard", slug=series.slug)
 
 
@@ -537,20 +529,11 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
 # -- public: the event, a player's next table, short link, QR -------------------------------------------
 
 
-def _public_event(slug: str) -> tuple[Series, Tournament]:
-    """The series and its tournament, for anyone, if it is run as an event (else 404)."""
-    series = get_object_or_404(Series, slug=slug)
-    tournament = Tournament.objects.filter(series=series).first()
-    if tournament is None:
-        raise Http404("this series is not run as an event")
-    return series, tournament
-
-
 @event_page()
 def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     """The public event page: the published round's tables and the standings
     (without the rounds the director hides); names lead to each player's page."""
-    series, tournament = _public_event(slug)
+    series, tournament = event_for_anyone(slug)
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
     tables = round_seating(current) if current else []  # seats only: a hand in play leaves the page cached
@@ -572,7 +555,7 @@ def _current_round(published: list[Round]) -> Round | None:
 @event_page()
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """"My next table and wind": the published rounds' seats of one player."""
-    series, tournament = _public_event(slug)
+    series, tournament = event_for_anyone(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     seats = next_seats(reg)
     upcoming = next((s for s in seats if s.table.game is None or not s.table.game.is_finished), None)
@@ -601,7 +584,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponse:
 
 def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The player's short link as a QR code (SVG, black on white, prints sharp)."""
-    series, _tournament_row = _public_event(slug)
+    series, _tournament_row = event_for_anyone(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
     out = io.BytesIO()
@@ -622,7 +605,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Projector pages: the countdown, the seating (by player name, paged) and
     the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
     the next kind after its last page, so one screen shows all three."""
-    series, tournament = _public_event(slug)
+    series, tournament = event_for_anyone(slug)
     if kind not in SCREENS:
         raise Http404("no such screen")
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))

@@ -42,7 +42,7 @@ def without_codes(lines: list[str]) -> list[str]:
 
 def test_an_event_round_trips_with_its_stages_seeds_playoffs_and_teams() -> None:
     series = finished_event()
-    lines = list(event_records.series_lines(series))
+    lines = list(records.series_lines(series))
     assert json.loads(lines[0])["tenbou_series"] == 1 and len(lines) == 1 + 16 + 1
     report = records.import_lines(lines, slug="open-copy")
     copy = report.series
@@ -58,12 +58,12 @@ def test_an_event_round_trips_with_its_stages_seeds_playoffs_and_teams() -> None
     assert [r.player.number for r in after[1].rows] == [5, 6, 1, 2]
     assert [(t.name, t.total) for t in st.team_standings(copy)] == [(t.name, t.total) for t in st.team_standings(series)]
     assert st.ema_export(copy).players == st.ema_export(series).players
-    assert without_codes(list(event_records.series_lines(copy))) == without_codes(lines)
+    assert without_codes(list(records.series_lines(copy))) == without_codes(lines)
 
 
 def test_a_header_of_an_unknown_version_is_refused() -> None:
     series = finished_event()
-    lines = list(event_records.series_lines(series))
+    lines = list(records.series_lines(series))
     header = json.loads(lines[0])
     header["tenbou_series"] = 2
     with pytest.raises(records.ImportRefused) as err:
@@ -74,7 +74,7 @@ def test_a_header_of_an_unknown_version_is_refused() -> None:
 
 def test_a_damaged_header_imports_nothing() -> None:
     series = finished_event()
-    lines = list(event_records.series_lines(series))
+    lines = list(records.series_lines(series))
     header = json.loads(lines[0])
     header["rounds"][0]["tables"][0]["seats"][0][0] = 99  # no registration 99
     with pytest.raises(records.ImportRefused) as err:

@@ -11,7 +11,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from league import event_records, records
+from league import records
 from league.models import Game, Registration, Series
 from tests.factories import hanchan_passing_deal, make_game, make_players, make_series, play
 from tests.league.test_event_records import finished_event
@@ -76,7 +76,7 @@ def test_a_game_at_another_start_time_is_another_game() -> None:
 
 def test_an_event_file_imported_twice_adds_nothing_and_says_so(tmp_path) -> None:
     path = tmp_path / "event.jsonl"
-    path.write_text("".join(event_records.series_lines(finished_event())), encoding="utf-8")
+    path.write_text("".join(records.series_lines(finished_event())), encoding="utf-8")
     run(path, "copy")
     counts = (Game.objects.filter(series__slug="copy").count(), Registration.objects.filter(series__slug="copy").count())
     out = run(path, "copy")

@@ -41,7 +41,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import services, versions
-from league.models import Game, Player, Series
+from league.models import Game, Player, Series, series_changed
 from tests.factories import (
     bulk_finished_games,
     chombo,
@@ -123,7 +123,7 @@ def test_series_standings_sort_and_paginate(client: Client, league) -> None:
     assert len(standings_rows(client.get(url).content.decode())) == 25
     # ... and, when the series lists 20 a page, 20 on page 1, 5 on page 2, and all on one page on demand.
     Series.objects.filter(pk=league["series"].pk).update(standings_per_page=20)
-    versions.changed([league["series"].pk])
+    series_changed([league["series"].pk])
     first = client.get(url).content.decode()
     assert len(standings_rows(first)) == 20
     assert 'href="?s-per_page=500#standings-h"' in first and "All 25 players on one page" in first
@@ -465,7 +465,7 @@ def test_game_chart_labels_each_hand_once_and_the_last_whole(client: Client) -> 
 def test_series_standings_search_finds_a_player_on_any_page(client: Client, league) -> None:
     url = reverse("series-standings", args=["hand-worked"])
     Series.objects.filter(pk=league["series"].pk).update(standings_per_page=2)
-    versions.changed([league["series"].pk])
+    series_changed([league["series"].pk])
     page = client.get(url, {"q": "  da "}).content.decode()
     # Dana ranks =3, on page 2 of two a page: the search lists her, her rank kept.
     assert [(r[0], r[2]) for r in standings_rows(page)] == [("=3", "Dana")]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from league import event_records, records
+from league import records
 from league.models import Player, Registration, Series
 from tests.league.test_event_records import finished_event
 
@@ -90,7 +90,7 @@ def exported(django_db_setup: Any, django_db_blocker: Any) -> list[str]:
         from django.db import transaction
 
         with transaction.atomic():
-            lines = list(event_records.series_lines(finished_event()))
+            lines = list(records.series_lines(finished_event()))
             transaction.set_rollback(True)
     return lines
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import event_records, records
+from league import records
 from league.models import Player, Series
 from tests.league.test_event_records import finished_event
 from tests.tenhou.mutate import examples
@@ -51,7 +51,7 @@ def paths(node: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @pytest.fixture(scope="module")
 def exported(django_db_setup: Any, django_db_blocker: Any) -> list[str]:
     with django_db_blocker.unblock(), transaction.atomic():
-        lines = list(event_records.series_lines(finished_event()))
+        lines = list(records.series_lines(finished_event()))
         transaction.set_rollback(True)
     return lines
 
@@ -85,7 +85,7 @@ def test_a_damaged_series_header_is_imported_or_refused_never_crashes(exported: 
                 assert not Series.objects.filter(slug="fuzz").exists() and Player.objects.count() == players
             else:
                 # Stored: it exports, and the export imports again.
-                again = list(event_records.series_lines(report.series))
+                again = list(records.series_lines(report.series))
                 records.import_lines(again, slug="fuzz-again")
             raise _RollBack
     except _RollBack:

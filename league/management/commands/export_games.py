@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league import event_records
+from league import records
 from league.models import Series
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         found = Series.objects.select_related("tournament").filter(slug=series).first()
         if found is None:
             raise CommandError(f"no series with the slug {series!r}")
-        lines = event_records.series_lines(found)
+        lines = records.series_lines(found)
         if output is None:
             for line in lines:
                 self.stdout.write(line, ending="")

@@ -1,0 +1,16 @@
+"""A service's refusal shown to staff: the flashed message, in the reader's
+language (``league.terms.refusal``), that a staff page shows after a POST the
+services refused."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest
+
+from league.services import ServiceError
+from league.terms import refusal
+
+
+def report_refusal(request: HttpRequest, err: ServiceError) -> None:
+    """Flash ``err`` as an error message on the next page."""
+    messages.error(request, refusal(err.code, err.message))
