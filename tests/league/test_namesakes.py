@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from league import event_records, records, services, tenhou
+from league import records, services, tenhou
 from league.forms import StartGameForm
 from league.models import Game, Player, Rating, Registration, Seat
 from league.services import tournament as event
@@ -109,7 +109,7 @@ def test_event_file_import_refuses_a_shared_registration_name_and_takes_the_id()
     series = make_series("ari-ari", kind="tournament", slug="open")
     event.configure_tournament(series=series, rounds=1)
     event.register_player(series=series, first_name="Aiko", last_name="Sato")
-    lines = list(event_records.series_lines(series))
+    lines = list(records.series_lines(series))
     first = Player.objects.get(name="Aiko Sato")
     other = make_player("Aiko Sato", club="Osaka")
     with pytest.raises(records.ImportRefused) as err:
