@@ -14,13 +14,16 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.views import LogoutView
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 
 # The static files a game page needs, kept by the worker for a reload offline.
@@ -45,9 +48,23 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         if found:
             with open(found, "rb") as fh:
                 digest.update(fh.read())
+    pages = offline_pages()
+    digest.update(json.dumps(pages, sort_keys=True).encode())
     head = (f"const ASSETS = {json.dumps([static(n) for n in PAGE_ASSETS])};\n"
-            f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n")
+            f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n"
+            f"const OFFLINE_PAGES = {json.dumps(pages, ensure_ascii=False)};\n")
     return HttpResponse(head.encode() + text, content_type="text/javascript; charset=utf-8")
+
+
+def offline_pages() -> dict[str, str]:
+    """The page the worker shows for a page it did not keep, once in each language
+    (``settings.LANGUAGES``, the first is the fallback): the worker answers in the
+    language of the last game page it kept."""
+    pages = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            pages[code] = render_to_string("league/staff_offline_page.html")
+    return pages
 
 
 def manifest(request: HttpRequest) -> JsonResponse:
