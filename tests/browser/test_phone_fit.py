@@ -53,6 +53,9 @@ def fits(page: Page, state: str) -> None:
         assert box is not None, (state, what)
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, what, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (state, what, box)
+    # The bar's line whole: nothing of it cut off below or beside.
+    cut = page.locator("#save-status").evaluate("s => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1")
+    assert not cut, (state, page.locator("#save-status").inner_text())
     save = page.locator("#save-button").bounding_box()
     assert save and save["width"] >= 44 and save["height"] >= 44, (state, save)
     # Every chip shown is a tap target of 44 x 44 or more, and shows its words whole.
