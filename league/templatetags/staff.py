@@ -21,6 +21,13 @@ def words(value: str) -> list[str]:
 
 
 @register.filter
+def wind_name(label: str) -> tuple[str, str]:
+    """'East Alice Liddell' -> ('East', 'Alice Liddell'): a seat's label (``seat_names``) in its two parts."""
+    wind, _sep, name = str(label).partition(" ")
+    return wind, name
+
+
+@register.filter
 def round_name(label: str) -> str:
     """'E3' -> 'East 3' (東3局 in Japanese)."""
     if not label:

@@ -20,8 +20,10 @@ from django.contrib.auth.views import LogoutView
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 
 from league.script_words import words_script
@@ -51,9 +53,23 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     # The words script of every language: a scorer may switch language offline.
     words = [reverse("script-words", args=[code, words_script(code)[0]]) for code, _name in settings.LANGUAGES]
     digest.update(" ".join(words).encode())
+    pages = offline_pages()
+    digest.update(json.dumps(pages, sort_keys=True).encode())
     head = (f"const ASSETS = {json.dumps([static(n) for n in PAGE_ASSETS] + words)};\n"
-            f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n")
+            f"const VERSION = {json.dumps(digest.hexdigest()[:12])};\n"
+            f"const OFFLINE_PAGES = {json.dumps(pages, ensure_ascii=False)};\n")
     return HttpResponse(head.encode() + text, content_type="text/javascript; charset=utf-8")
+
+
+def offline_pages() -> dict[str, str]:
+    """The page the worker shows for a page it did not keep, once in each language
+    (``settings.LANGUAGES``, the first is the fallback): the worker answers in the
+    language of the last game page it kept."""
+    pages = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            pages[code] = render_to_string("league/staff_offline_page.html")
+    return pages
 
 
 def manifest(request: HttpRequest) -> JsonResponse:

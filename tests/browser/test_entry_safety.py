@@ -84,6 +84,7 @@ def test_dora_typed_for_any_winner_reaches_the_engine(phone: Page, live_server: 
     tap(page, "loser", 0)
     tap(page, "riichi", 1)
     seat = page.locator(".seat-value[data-seat='1']")
+    seat.locator("details.seat-more > summary").tap()  # the seat's rarer values
     seat.locator("details.more", has_text="Enter the tiles").locator("summary").tap()
     page.locator("#id_tiles_1").fill("234m567m678p789s11s")
     page.locator("#id_win_tile_1").fill("1s")

@@ -7,7 +7,8 @@ a stale form's notice), at the browser's own text size and at 130% (the
 reader's text size setting: the root font size, which every rem follows);
 every chip shown is a 44 x 44 tap target. The seats are named to be hard: a
 20-plus-character name and two players sharing their first letters, and each
-name is shown whole. Shots: ``artifacts/fit-<en|ja>-<100|130>-<state>-360.png``.
+name is shown whole in the score boxes; in the seat chips a name wraps between
+words, never inside one, a word too wide for its chip ending in "…". Shots: ``artifacts/fit-<en|ja>-<100|130>-<state>-360.png``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ def fits(page: Page, state: str) -> None:
         assert box is not None, (state, what)
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, what, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (state, what, box)
+    # The bar's line whole: nothing of it cut off below or beside.
+    cut = page.locator("#save-status").evaluate("s => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1")
+    assert not cut, (state, page.locator("#save-status").inner_text())
     save = page.locator("#save-button").bounding_box()
     assert save and save["width"] >= 44 and save["height"] >= 44, (state, save)
     # Every chip shown is a tap target of 44 x 44 or more, and shows its words whole.
@@ -86,6 +90,33 @@ def names_whole(page: Page, state: str) -> None:
         assert any(name in " ".join(s.split()) for s in shown), (state, name, shown)
 
 
+def chip_names_unbroken(page: Page, state: str) -> None:
+    """In the seat chips (won, dealt in, riichi...) a name breaks between words, never inside
+    one: each word lies on one line, cut with "…" where it is wider than its chip, and the
+    chip's text is still the whole name. Two names sharing their first letters differ."""
+    broken = page.evaluate("""() => [...document.querySelectorAll('.hand-form label.chip > span:has(> i)')]
+        .filter(s => s.checkVisibility()).flatMap(s => {
+          const text = s.lastChild, words = [], re = /\\S+/g;
+          for (let m; (m = re.exec(text.data));) {
+            const r = document.createRange();
+            r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+            const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top)));
+            if (lines.size > 1) words.push(m[0]);
+          }
+          const style = getComputedStyle(s);
+          if (s.scrollWidth > s.clientWidth + 1 && style.textOverflow !== 'ellipsis') words.push('cut: ' + text.data);
+          return words;
+        })""")
+    assert broken == [], (state, broken)
+    shown = page.locator('.hand-form label.chip:has(input[name=riichi]) > span').all_text_contents()
+    for name in NAMES:
+        assert any(name in t for t in shown), (state, name, shown)
+    widths = page.evaluate("""() => [2, 3].map(v => {
+        const s = document.querySelector(`label.chip:has(input[name=riichi][value="${v - 1}"]) > span`);
+        return s.lastChild.data.trim().split(/\\s+/).map(w => w.slice(0, 5)); })""")
+    assert widths[0] != widths[1], (state, widths)  # "Aiko Tanak" and "Aiko Takah" at the least
+
+
 def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: Game) -> None:
     page, base = phone, live_server.url
     page.goto(base + reverse("login"))
@@ -110,6 +141,7 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
         for w in (0, 1, 2):
             tap(page, "winners", w)
             fits(page, f"{lang} {zoom}% {w + 1} winners")
+        chip_names_unbroken(page, f"{lang} {zoom}% winners")
         shot(f"{zoom}-3-winners")
         # Save with no loser and no han: the errors by their fields, the bar still whole.
         page.locator("#save-button").dispatch_event("click")

@@ -257,6 +257,7 @@ def test_entry_works_without_javascript(browser: Any, live_server: Any, league_s
         expect(page.locator(".has-error").first).to_contain_text("20 fu needs at least 2 han")
         expect(page.locator('input[name="han_1"][value="1"]')).to_be_checked()
         page.check('input[name="fu_1"][value="30"]')
+        page.locator(".seat-value[data-seat='1'] details.seat-more > summary").click()  # the seat's rarer values
         page.locator(".seat-value[data-seat='1'] details.more summary").first.click()
         screenshot(page, "staff-hand-yaku-nojs")
         page.click("button[value=preview]")

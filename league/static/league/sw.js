@@ -8,8 +8,11 @@
    fails); the engine's runtime never changes for a version, so its copy
    is used first. Nothing is queued here: the hands waiting to be sent live
    in the page's storage (queue.js), so the scorer sees them and decides. */
-/* global ASSETS, VERSION */
+/* global ASSETS, VERSION, OFFLINE_PAGES */
 var CACHE = "tenbou-" + VERSION;
+// The language of the last game page kept (its Content-Language), for the page
+// shown in place of one not kept: the scorer's language, not the browser's.
+var LANGUAGE_KEY = "/staff/sw-language";
 var WAIT_MS = 4000;
 var GAME_PAGE = /^\/staff\/games\/\d+\/(offline\.json)?$/;
 
@@ -56,8 +59,11 @@ function keep(request, response) {
   // Only a real answer is kept: never a redirect to the login page or an error
   // (an answer rebuilt by whole() is of type "default": it was "basic").
   if (response.ok && !response.redirected && (response.type === "basic" || response.type === "default")) {
-    var copy = response.clone(), url = new URL(request.url);
-    caches.open(CACHE).then(function (cache) { cache.put(url.origin + url.pathname, copy); });
+    var copy = response.clone(), url = new URL(request.url), language = response.headers.get("Content-Language");
+    caches.open(CACHE).then(function (cache) {
+      cache.put(url.origin + url.pathname, copy);
+      if (request.mode === "navigate" && language) cache.put(LANGUAGE_KEY, new Response(language));
+    });
   }
   return response;
 }
@@ -66,9 +72,9 @@ function fromCopy(request) {
   return caches.match(request, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
     if (hit) return hit;
     if (request.mode === "navigate") {
-      return new Response("<!doctype html><meta name=viewport content='width=device-width'><title>Offline</title>" +
-        "<p>No network, and this page was not kept on this phone. Go back to the game page.</p>",
-        {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
+      return language(request).then(function (code) {
+        return new Response(OFFLINE_PAGES[code], {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
+      });
     }
     return Response.error();
   });
@@ -97,6 +103,19 @@ function refresh(cache, url) {
   return fetch(url, {credentials: "same-origin"}).then(whole).then(function (response) {
     if (response.ok && !response.redirected) return cache.put(url, response);
   }).catch(function () {});
+}
+
+// The kept page's language, else the first of the browser's that has a page, else the first page.
+function language(request) {
+  return caches.match(LANGUAGE_KEY).then(function (hit) { return hit ? hit.text() : ""; }).then(function (kept) {
+    var asked = [kept].concat((request.headers.get("Accept-Language") || "").split(","));
+    for (var i = 0; i < asked.length; i++) {
+      var code = asked[i].split(";")[0].trim().toLowerCase();
+      if (OFFLINE_PAGES[code]) return code;
+      if (OFFLINE_PAGES[code.split("-")[0]]) return code.split("-")[0];
+    }
+    return Object.keys(OFFLINE_PAGES)[0];
+  });
 }
 
 function networkFirst(request) {
