@@ -27,7 +27,8 @@ LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'')
 ASKED = re.compile(r'\b(?:W|TenbouWords)\.(t|n)\(\s*"(\w+)"')
 # Technical strings that read like words: headers, MIME types, storage keys, events.
 NOT_WORDS = {"text/html; charset=utf-8", "Content-Type", "X-Tenbou-Entry", "X-Tenbou-Saved", "If-None-Match",
-             "ETag", "X-Requested-With", "POST", "GET", "use strict", "Content-Length", "Content-Encoding"}
+             "ETag", "X-Requested-With", "POST", "GET", "use strict", "Content-Length", "Content-Encoding",
+             "Content-Language", "Accept-Language"}
 
 
 def _code_lines(source: str) -> list[str]:
