@@ -108,8 +108,8 @@ def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...
             # han given (sanma.md section 2); a North the indicators make dora counts as dora.
             # Tap chips 0-4 (a set has four Norths): one tap, and 0 undoes a wrong one.
             specs.append(Spec(f"kita_{s}", "int_choice", ("0", "1", "2", "3", "4"),
-                              label=gettext_noop("Kita (Norths set aside)"),
-                              help=gettext_noop("Each adds one han to the han above.")))
+                              label=gettext_noop("Kita"),
+                              help=gettext_noop("Norths set aside (nuki dora): each adds one han to the han above.")))
         specs += [
             Spec(f"open_{s}", "bool", label=gettext_noop("Open hand (called tiles)")),
             Spec(f"tiles_{s}", "text", max_length=60, label=gettext_noop("Closed tiles with the winning tile"),
