@@ -92,6 +92,7 @@ def test_every_game_page_of_a_three_player_series_has_three_seats(mjs: Series, c
         log = response.context["log"]
         assert log and all(len(row.cells) == 3 for row in log)
         assert len(response.context["settlement"]) == 3
+        assert "the three scores after each hand" in response.content.decode()
         assert [r.points for r in sorted(response.context["settlement"], key=lambda r: r.seat.seat)] == [
             s.points for s in game.seats.order_by("seat")]
         api = client.get(f"/api/v1/games/{game.pk}")
