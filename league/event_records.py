@@ -135,6 +135,7 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
         raise HeaderError("invalid_value", "end_date: the event cannot end before it starts", "end_date")
     _clean(series, "series", exclude=["slug", "name", "rules"])
     series.save(update_fields=["kind", "min_games", "start_date", "end_date"])
+    table_size = series.ruleset().players  # tables and cuts of three for a three-player event
     tournament = Tournament(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
     _clean(tournament, "tournament")
     tournament.save()
@@ -194,15 +195,15 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
                                game=game if rnd.status == Round.Status.STARTED else None)
             _clean(table, at, exclude=["round", "game"])
             table.save()
-            if not isinstance(t["seats"], list) or len(t["seats"]) > 4:
-                raise HeaderError("invalid_header", "seats must be a list of at most 4", f"{at}.seats")
+            if not isinstance(t["seats"], list) or len(t["seats"]) > table_size:
+                raise HeaderError("invalid_header", f"seats must be a list of at most {table_size}", f"{at}.seats")
             for wind, (reg_number, sub_number) in enumerate(t["seats"]):
                 if reg_number not in regs or (sub_number is not None and sub_number not in regs):
                     raise HeaderError("unknown_registration", f"round {rnd.number} table {t['number']} names an event "
                                       "number no registration has", where)
                 RoundSeat.objects.create(round=rnd, table=table, wind=wind, registration=regs[reg_number],
                                          substitute=regs[sub_number] if sub_number is not None else None)
-    _check_stages(data["stages"])
+    _check_stages(data["stages"], table_size)
     stages: dict[int, Stage] = {}
     for i, s in enumerate(data["stages"]):
         where = f"stages[{i}]"
@@ -232,9 +233,9 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
         playoff.save()
 
 
-def _check_stages(stages: list[Any]) -> None:
+def _check_stages(stages: list[Any], table_size: int = 4) -> None:
     """The stages as the director's form would have to define them (a cut of
-    a multiple of 4, rounds in order), by the services' own check."""
+    a multiple of the table size, 3 or 4, rounds in order), by the services' own check."""
     from league.services.stages import StagePlan, check_plan
 
     if not stages:
@@ -249,7 +250,7 @@ def _check_stages(stages: list[Any]) -> None:
         values["fixed_points"] = tuple(fixed) if isinstance(fixed, list) else fixed
         plans.append(StagePlan(**values))
     try:
-        check_plan(plans)
+        check_plan(plans, table_size)
     except ServiceError as err:
         # check_plan counts stages from 1; the header's list from 0.
         raise HeaderError(err.code, err.message, _zero_based(err.field)) from None

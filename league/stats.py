@@ -164,14 +164,14 @@ class LogRow:
     riichi_sticks: int  # on the table when the hand started
     riichi: tuple[int, ...]
     text: str
-    deltas: tuple[int, int, int, int]
-    scores: tuple[int, int, int, int]  # after the hand
+    deltas: tuple[int, ...]  # one per seat: three or four
+    scores: tuple[int, ...]  # after the hand
     note: str = ""
 
     @property
     def cells(self) -> list[tuple[int, int, bool]]:
         """(delta, score, declared riichi) per seat, for the template's loop."""
-        return [(self.deltas[s], self.scores[s], s in self.riichi) for s in range(4)]
+        return [(self.deltas[s], self.scores[s], s in self.riichi) for s in range(len(self.deltas))]
 
 
 def hand_log(result: sg.GameResult, seat_names: Sequence[str] = WIND_NAMES) -> list[LogRow]:

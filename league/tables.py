@@ -171,7 +171,7 @@ class StandingsTable(QuickBody, tables.Table):
         self.movements = movements or {}
         exclude = list(kwargs.get("exclude", ()))
         if seats == 3:
-            exclude.append("fourth")  # a three-player series has three places
+            exclude.extend(("fourth", "fourth_avoidance_rate"))  # a three-player series has three places
         if movements is None:
             exclude.append("move")
         if not with_stats:

@@ -23,7 +23,6 @@ from typing import Any
 
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
 from league.entry.translation import gettext_noop
-from scoring.game import SEATS
 from scoring.rules import ABORT_REASONS, Ruleset
 
 INVALID_CHOICE = "Select a valid choice. {} is not one of the available choices."
@@ -67,7 +66,8 @@ class Spec:
 def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...]:
     """The hand form's fields under ``rules``, in the form's order; the
     bookkeeping fields (number, state, key) first when asked for."""
-    seats = tuple(str(s) for s in SEATS)
+    # The table's seats: 0-3, or 0-2 for three players (no North seat).
+    seats = tuple(str(s) for s in rules.seats)
     outcomes = [("ron", gettext_noop("Ron")), ("tsumo", gettext_noop("Tsumo")), ("draw", gettext_noop("Draw"))]
     if rules.abortive_draws:
         outcomes.append(("abort", gettext_noop("Abort")))
@@ -88,7 +88,7 @@ def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...
         Spec("winner", "choice", seats, label=gettext_noop("Who won?"), names="seats"),
     ]
     fu = tuple(str(x) for x in FU_CHOICES)
-    for s in SEATS:
+    for s in rules.seats:
         # Han and fu as tap targets (radio buttons), not 13-item dropdowns.
         specs += [
             Spec(f"han_{s}", "int_choice", tuple(v for v, _ in HAN_CHOICES), label=gettext_noop("Han"), names="han"),
@@ -102,6 +102,15 @@ def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...
         specs += [
             Spec(f"yaku_{s}", "multi", tuple(yaku_table(rules)), label=gettext_noop("Yaku"), names="yaku"),
             Spec(f"dora_{s}", "int", min_value=0, max_value=30, label=gettext_noop("Dora (with aka and ura)")),
+        ]
+        if rules.players == 3:
+            # Three players set Norths aside (kita), each one dora on top of the
+            # han given (sanma.md section 2); a North the indicators make dora counts as dora.
+            # Tap chips 0-4 (a set has four Norths): one tap, and 0 undoes a wrong one.
+            specs.append(Spec(f"kita_{s}", "int_choice", ("0", "1", "2", "3", "4"),
+                              label=gettext_noop("Kita"),
+                              help=gettext_noop("Norths set aside (nuki dora): each adds one han to the han above.")))
+        specs += [
             Spec(f"open_{s}", "bool", label=gettext_noop("Open hand (called tiles)")),
             Spec(f"tiles_{s}", "text", max_length=60, label=gettext_noop("Closed tiles with the winning tile"),
                  help=gettext_noop("e.g. 234m678p11s55z; 0 is a red five")),

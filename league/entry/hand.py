@@ -20,7 +20,6 @@ from league.entry.translation import gettext as _
 from league.entry.translation import refusal, yaku_name
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
-from scoring.game import SEATS
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
@@ -152,7 +151,7 @@ class HandEntry:
         elif outcome == ABORT:
             if not data.get("abort_reason"):
                 self.add_error("abort_reason", _("Choose why the hand was aborted."))
-            elif data["abort_reason"] == "suucha_riichi" and riichi != SEATS:
+            elif data["abort_reason"] == "suucha_riichi" and riichi != tuple(self.rules.seats):
                 # Four sticks go on the table before the abort; without them 4,000 would vanish.
                 self.add_error("riichi", _("Suucha riichi means all four declared riichi: tick all four sticks."))
             else:
@@ -189,7 +188,7 @@ class HandEntry:
             self.add_error("loser", _("%(who)s cannot both win and deal in.") % {"who": self.names[int(loser)]})
         # Winners are listed from the discarder's right, as the engine reads them.
         if loser:
-            winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % 4))
+            winners = tuple(sorted(winners, key=lambda w: (w - int(loser)) % self.rules.players))
         self.win_seats = winners
         wins = [self._win(data, s, tsumo=False) for s in winners]
         if self.has_errors or not loser:
@@ -209,8 +208,14 @@ class HandEntry:
 
     def _win(self, data: dict[str, Any], s: int, *, tsumo: bool) -> sg.Win | None:
         """One winner's value: han and fu, or yakuman; filled from picked yaku
-        or from tiles when the scorer gave those instead."""
+        or from tiles when the scorer gave those instead.
+
+        Three players: the han given (or made by the yaku picked) leaves out
+        the kita, each of which adds one han as a dora (sanma.md section 2);
+        tiles are analysed with the kita, which the engine counts itself
+        (two for a kita with West showing)."""
         han, fu = data.get(f"han_{s}"), data.get(f"fu_{s}")
+        kita = data.get(f"kita_{s}") or 0
         named = list(data.get(f"yakuman_{s}") or [])
         yakuman = yakuman_worth(self.rules, named)
         pao = data.get(f"pao_{s}") or None
@@ -219,9 +224,10 @@ class HandEntry:
             table = yakuman_table(self.rules)
             reasons = [table[y][0] for y in named]
             self.yaku.append({"winner": s, "yakuman": named})
-        analysed = self._from_tiles(data, s, tsumo=tsumo)
+        analysed = self._from_tiles(data, s, tsumo=tsumo, kita=kita)
         if analysed is not None:
             t_han, t_fu, t_yakuman, reasons = analysed
+            t_han -= kita  # the han before the kita, as the scorer gives it
             if t_yakuman:
                 if yakuman and yakuman != t_yakuman:
                     self.add_error(f"yakuman_{s}", _("The tiles make %(n)dx yakuman.") % {"n": t_yakuman})
@@ -257,6 +263,7 @@ class HandEntry:
             if pao is not None and named and not set(named) & set(self.rules.pao):
                 self.add_error(f"pao_{s}", _("Pao applies only to %(yakuman)s.") % {"yakuman": self._pao_names()})
                 return None
+            self._keep_kita(s, kita, analysed is not None)
             self.counted[s] = value_text(yakuman=yakuman) + (f" ({_(', ').join(reasons)})" if reasons else "")
             return sg.Win(winner=s, yakuman=yakuman, pao=None if pao is None else int(pao))
         if pao is not None:
@@ -265,13 +272,30 @@ class HandEntry:
         if han is None:
             self.add_error(f"han_{s}", _("How many han for %(who)s?") % {"who": self.names[s]})
             return None
+        if kita:
+            han += kita
+            if analysed is None:
+                reasons.append(_("%(n)d kita") % {"n": kita})
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
             self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal(err.code, err.message), err.code)
             return None
+        self._keep_kita(s, kita, analysed is not None)
         self.counted[s] = value_text(han=han, fu=fu) + (f" ({_(', ').join(reasons)})" if reasons else "")
         return sg.Win(winner=s, han=han, fu=fu)
+
+    def _keep_kita(self, s: int, kita: int, in_tiles: bool) -> None:
+        """Keep a winner's kita in the hand's detail, so a correction shows the
+        han without them: in the tiles when the tiles were analysed (as the log
+        importer keeps them), else in the winner's yaku entry."""
+        if not kita or in_tiles:
+            return
+        for entry in self.yaku:
+            if entry["winner"] == s:
+                entry["kita"] = kita
+                return
+        self.yaku.append({"winner": s, "kita": kita})
 
     def _pao_names(self) -> str:
         table = yakuman_table(self.rules)
@@ -295,8 +319,8 @@ class HandEntry:
         self.yaku.append({"winner": s, "yaku": list(picked), "dora": data.get(f"dora_{s}") or 0, "open": is_open})
         return total
 
-    def _from_tiles(self, data: dict[str, Any], s: int, *,
-                    tsumo: bool) -> tuple[int, int | None, int, list[str]] | None:
+    def _from_tiles(self, data: dict[str, Any], s: int, *, tsumo: bool,
+                    kita: int = 0) -> tuple[int, int | None, int, list[str]] | None:
         """Han, fu and yakuman from the tiles, through ``scoring.hand_api``."""
         tiles = (data.get(f"tiles_{s}") or "").replace(" ", "")
         if not tiles:
@@ -315,11 +339,12 @@ class HandEntry:
             "tiles": tiles,
             "win": win,
             "melds": melds,
-            "seat": winds[(s - self.state.dealer) % 4],
+            "seat": winds[(s - self.state.dealer) % self.rules.players],
             "round": winds[self.state.round // 4 % 4],
             "dora": (data.get("dora_indicators") or "").split(),
             "ura": (data.get("ura_indicators") or "").split(),
             "tsumo": tsumo,
+            **({"kita": kita} if kita else {}),
         }
         riichi = str(s) in (data.get("riichi") or [])
         flags = set(data.get(f"flags_{s}") or [])

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.entry.fields import field_kinds
 from league.entry.hand import HandEntry, form_field
-from league.forms.base import SEATS, StaffForm
+from league.forms.base import StaffForm
 from league.forms.hand_fields import SHOWN, hand_fields, initial_from_hand
 from league.models import Game, Hand
 from scoring import game as sg
@@ -112,9 +112,9 @@ class HandForm(StaffForm):
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""
         rows = []
-        for s in SEATS:
+        for s in self.rules.seats:
             row: dict[str, Any] = {"seat": s, "name": self.names[s]}
-            for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "open", "tiles", "win_tile", "melds", "flags"):
+            for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "kita", "open", "tiles", "win_tile", "melds", "flags"):
                 if f"{key}_{s}" in self.fields:
                     row[key] = self[f"{key}_{s}"]
             fill = {}

@@ -112,6 +112,10 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
     elif hand.outcome == Hand.Outcome.TSUMO:
         data["winner"] = str(wins[0].winner)
     named = {e["winner"]: _texts(e["yakuman"]) for e in _entries(hand.yaku) if isinstance(e.get("yakuman"), list)}
+    # Three players: the kita a winner set aside, kept in the tiles or the
+    # yaku entry; the form's han leaves them out (league.entry.hand).
+    kita = {e["winner"]: e["kita"] for e in (*_entries(hand.tiles), *_entries(hand.yaku))
+            if type(e.get("kita")) is int and e["kita"] > 0}
     for w in wins:
         s = w.winner
         if w.yakuman:
@@ -119,8 +123,10 @@ def initial_from_hand(hand: Hand) -> dict[str, Any]:
             data[f"yakuman_{s}"] = named.get(s) or {1: ["other"], 2: ["other_double"]}.get(
                 w.yakuman, ["other", "other_double"])
         else:
-            data[f"han_{s}"] = str(w.han)
+            data[f"han_{s}"] = str(w.han - kita.get(s, 0))
             data[f"fu_{s}"] = "" if w.fu is None else str(w.fu)
+        if s in kita:
+            data[f"kita_{s}"] = kita[s]
         if w.pao is not None:
             data[f"pao_{s}"] = str(w.pao)
     data["tenpai"] = [str(s) for s in hand.tenpai]

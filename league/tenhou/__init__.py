@@ -87,6 +87,10 @@ start state, results with deltas and score strings, the dora and ura
 indicators, and the kept winning hands as a short tile flow (the haipai, the
 calls, the riichi and the winning draw or discard) that :func:`read_log` turns
 back into the same tiles. Discards that did not matter are not invented.
+A three-player game is written as Tenhou writes one: four seats with the
+fourth empty (no name, 0 points), its lobby in ``rule.disp`` (三鳳南喰赤,
+三金の間赤, ...), and each kita of a winner as a North drawn and set aside
+(``f44``) with its replacement drawn and let go.
 """
 
 from league.tenhou.check import check_log, import_log, import_log_file, kyoku_to_hand, log_to_record

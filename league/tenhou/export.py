@@ -38,13 +38,27 @@ _DISP = {("tenhou", "hanchan"): "四鳳南喰赤", ("tenhou", "east"): "四鳳�
 
 
 _EXPORTABLE_OVERRIDES = {"uma", "tenpai_yame", "aka_dora", "open_tanyao", "length"}
+# Three players (sanma.md section 5): the lobby names the reader maps back to each preset.
+# Old Tenhou games' rounded points come back from the end points, as on import.
+_SANMA_DISP = {("tenhou-sanma", "hanchan"): "三鳳南喰赤", ("tenhou-sanma-east", "east"): "三鳳東喰赤速",
+               ("mahjong-soul-sanma", "east"): "三金の間赤", ("mahjong-soul-sanma", "hanchan"): "三金の間南赤"}
+_SANMA_OVERRIDES = {"tenhou-sanma": {"aka_dora", "end_rounding"}, "tenhou-sanma-east": {"aka_dora", "end_rounding"},
+                    "mahjong-soul-sanma": {"length"}}
+
+
+def _sanma_disp(rules: Ruleset) -> str:
+    disp = _SANMA_DISP.get((rules.name, rules.length.value))
+    if disp is None:
+        raise LogError("not_exportable", f"tenhou.net/6 JSON can only carry Tenhou and Mahjong Soul rules, not {rules.name!r}")
+    extra = set(rules.to_spec()["overrides"]) - _SANMA_OVERRIDES[rules.name]
+    if extra:
+        raise LogError("not_exportable", f"tenhou.net/6 JSON cannot carry the rule changes {sorted(extra)}")
+    return disp if rules.aka_dora else disp.replace("赤", "")
 
 
 def _disp(rules: Ruleset) -> str:
     if rules.players == 3:
-        # Reading three-player logs came first (issue #35); writing them needs
-        # the empty fourth seat and kita in the tile flow, not done yet.
-        raise LogError("not_exportable", "three-player games cannot be exported as tenhou.net/6 JSON yet")
+        return _sanma_disp(rules)
     disp = _DISP.get((rules.name, rules.length.value))
     extra = set(rules.to_spec()["overrides"]) - _EXPORTABLE_OVERRIDES
     if extra:
@@ -110,13 +124,20 @@ def _winner_flow(tiles: Mapping[str, Any], riichi: bool, tsumo: bool) -> tuple[l
     closed = _codes(tiles["tiles"])
     win = _codes(tiles["win"])[0]
     melds = [(m["type"], _codes(m["tiles"])) for m in tiles.get("melds", [])]
-    fill = _Fillers([*closed, *(c for _, cs in melds for c in cs)])
+    kita = tiles.get("kita", 0)
+    kita = kita if type(kita) is int and 0 < kita <= 4 else 0
+    # A filler is never a North while kita are set aside: a set has four.
+    fill = _Fillers([*closed, *(c for _, cs in melds for c in cs), *([44] if kita else [])])
     kept = list(closed)
     kept.remove(win)
     haipai, draws, discards = list(kept), [], []
     if riichi:
         draws.append(fill.take())
         discards.append("r60")
+    for _ in range(kita):
+        # Three players: a North drawn and set aside ("f44"), then its replacement drawn and let go.
+        draws += [44, fill.take()]
+        discards += ["f44", 60]
     for kind, codes in melds:
         codes = sorted(codes, key=_sort_key)
         if kind in ("chi", "pon"):
@@ -150,14 +171,16 @@ def _export_kyoku(rules: Ruleset, played: PlayedHand) -> list[Any]:
     hand: HandInput = played.input
     o = hand.outcome
     dealer = played.dealer
+    # Four seats always: a three-player log keeps the fourth one empty (sanma.md section 5).
     seats: list[tuple[list[Any], list[Any], list[Any]]] = [([], [], []) for _ in range(4)]
+    empty = [0] * (4 - rules.players)
     for s in hand.riichi:
         seats[s][1].append(47 if s != dealer else 46)
         seats[s][2].append("r60")
     dora: list[int] = []
     ura: list[int] = []
     result: list[Any]
-    theirs = [d + (RIICHI_STICK if s in hand.riichi else 0) for s, d in enumerate(played.deltas)]
+    theirs = [d + (RIICHI_STICK if s in hand.riichi else 0) for s, d in enumerate(played.deltas)] + empty
     if isinstance(o, (Ron, Tsumo)):
         wins: tuple[Win | Tsumo, ...] = o.wins if isinstance(o, Ron) else (o,)
         kept = hand.tiles if isinstance(hand.tiles, list) else [None] * len(wins)
@@ -200,7 +223,7 @@ def _export_kyoku(rules: Ruleset, played: PlayedHand) -> list[Any]:
     elif isinstance(o, Draw):
         if o.nagashi:
             result = ["流し満貫", theirs]
-        elif len(o.tenpai) == 4:
+        elif len(o.tenpai) == rules.players:
             result = ["全員聴牌"]
         elif not o.tenpai:
             result = ["全員不聴"]
@@ -210,7 +233,7 @@ def _export_kyoku(rules: Ruleset, played: PlayedHand) -> list[Any]:
         result = [_ABORT_NAMES[AbortReason(o.reason)]]
     else:
         raise LogError("not_exportable", "a chombo has no place in a tenhou.net/6 log")
-    out: list[Any] = [[played.round, played.honba, played.riichi_sticks], list(played.start.scores), dora, ura]
+    out: list[Any] = [[played.round, played.honba, played.riichi_sticks], [*played.start.scores, *empty], dora, ura]
     for haipai, draws, discards in seats:
         out += [haipai, draws, discards]
     out.append(result)
@@ -229,13 +252,14 @@ def export_tenhou6(record: GameRecord, names: Sequence[str] | None = None, *, lo
     tiles become the short tile flow described in the module docstring.
     """
     game = replay(record)
-    names = list(names or record.players or ("", "", "", ""))
+    names = [*(names or record.players or [""] * record.rules.players), *[""] * (4 - record.rules.players)]
     out: dict[str, Any] = {"title": ["", ""], "name": names, "rule": {"disp": _disp(record.rules), "aka": 1}}
     if log_id and TENHOU_ID.fullmatch(log_id):
         out["ref"] = log_id
     out["log"] = [_export_kyoku(record.rules, played) for played in game.hands]
     if game.settlement is not None:
         s = game.settlement
-        out["sc"] = [v for seat in range(4) for v in (
+        out["sc"] = [v for seat in record.rules.seats for v in (
             s.final_scores[seat], s.points[seat] // 1000 if s.points[seat] % 1000 == 0 else s.points[seat] / 1000)]
+        out["sc"] += [0, 0] * (4 - record.rules.players)
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))

@@ -112,7 +112,8 @@ def _score_chart(game: Game, seats: list[Seat], result: stats.sg.GameResult) -> 
         for seat in seats
     ]
     return charts.line_chart(
-        title=_("%(game)s: the four scores after each hand") % {"game": game},
+        title=(_("%(game)s: the three scores after each hand") if len(seats) == 3
+               else _("%(game)s: the four scores after each hand")) % {"game": game},
         description=_("Scores in thousands of points after every hand; the hand log table gives each number."),
         x_labels=labels,
         lines=lines,

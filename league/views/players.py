@@ -83,22 +83,24 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
         **done,
         "rows": sorted(rows, key=lambda r: -r["round"]),
         "stats": numbers,
-        "stat_rows": _stat_rows(numbers),
+        "stat_rows": _stat_rows(numbers, series.ruleset().players),
     }
 
 
 def _player_results(series: Series, player: Player, by_player: dict[int, stats.PlayerFinished]) -> dict[str, Any]:
     """The player's finished games: rows, placements, charts, standing, statistics."""
     rows = _game_rows(Seat.objects.filter(player=player, game__series=series, game__status=Game.Status.FINISHED))
-    places = [sum(1 for r in rows if r["place"] == n) for n in (1, 2, 3, 4)]
+    seats = series.ruleset().players  # three places for a three-player series
+    places = [sum(1 for r in rows if r["place"] == n) for n in range(1, seats + 1)]
     return {
         "rows": rows,
         "standing": _standing(series, player, by_player),
         "places": places,
+        "place_labels": _places(seats),
         "place_chart": charts.bar_chart(
             title=_("%(player)s: placements in %(series)s") % {"player": player.name, "series": series.name},
-            description=", ".join(f"{n} {label}" for n, label in zip(places, _places(), strict=True)),
-            labels=_places(),
+            description=", ".join(f"{n} {label}" for n, label in zip(places, _places(seats), strict=True)),
+            labels=_places(seats),
             values=places,
         ) if rows else "",
         "points_chart": _points_chart(player, series, rows),
@@ -119,8 +121,8 @@ def _standing(series: Series, player: Player, by_player: dict[int, stats.PlayerF
     return league_standing(series, player.pk, totals=totals)
 
 
-def _places() -> list[str]:
-    return [_("1st"), _("2nd"), _("3rd"), _("4th")]
+def _places(seats: int = 4) -> list[str]:
+    return [_("1st"), _("2nd"), _("3rd"), _("4th")][:seats]
 
 
 def _game_rows(seats: QuerySet[Seat]) -> list[dict[str, Any]]:
@@ -160,15 +162,16 @@ def _points_chart(player: Player, series: Series, finished: list[dict[str, Any]]
     )
 
 
-def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
-    """(statistic, what it counts, the player's, the series') for the statistics table."""
+def _stat_rows(numbers: stats.PlayerStats, seats: int = 4) -> list[tuple[str, str, str, str]]:
+    """(statistic, what it counts, the player's, the series') for the statistics table.
+    A three-player series has no fourth place, so no fourth-avoidance row."""
     p, s = numbers.player, numbers.series
 
     def avg(v: float | None) -> str:
         return "\u2013" if v is None else f"{round(v):,}"
 
     return [
-        (_("Hands played"), _("hands of the games played (series: every hand)"), f"{p.hands:,}", f"{s.hands // 4:,}"),
+        (_("Hands played"), _("hands of the games played (series: every hand)"), f"{p.hands:,}", f"{s.hands // seats:,}"),
         (_("Win rate"), _("of hands played"), percent(p.win_rate), percent(s.win_rate)),
         (_("Deal-in rate"), _("of hands played, discarding the winning tile"), percent(p.deal_in_rate),
          percent(s.deal_in_rate)),
@@ -185,7 +188,7 @@ def _stat_rows(numbers: stats.PlayerStats) -> list[tuple[str, str, str, str]]:
         (_("Top-two rate"), _("finished games ended 1st or 2nd"), percent(p.top_two_rate), percent(s.top_two_rate)),
         (_("Fourth-avoidance rate"), _("finished games not ended 4th"), percent(p.fourth_avoidance_rate),
          percent(s.fourth_avoidance_rate)),
-    ]
+    ][: None if seats == 4 else -1]
 
 
 @public_page(lambda player_id: versions.EVERYTHING, {})
@@ -226,7 +229,10 @@ def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, 
     )
     if not rows:
         return None
-    series_rows = [_series_row(r) for r in rows]
+    # A three-player series has no fourth place: its row shows "-" there.
+    seats = {s.pk: s.ruleset().players for s in
+             Series.objects.filter(pk__in={r["game__series_id"] for r in rows}).only("pk", "rules")}
+    series_rows = [_series_row(r, seats[r["game__series_id"]]) for r in rows]
     overall = {
         "games": sum(r["games"] for r in series_rows),
         "total": sum(r["total"] for r in series_rows),
@@ -238,13 +244,14 @@ def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, 
     return series_rows, overall
 
 
-def _series_row(r: dict[str, Any]) -> dict[str, Any]:
+def _series_row(r: dict[str, Any], seats: int = 4) -> dict[str, Any]:
     return {
         "name": r["game__series__name"], "slug": r["game__series__slug"], "id": r["game__series_id"],
         "start_date": r["game__series__start_date"], "kind": r["game__series__kind"],
         "games": r["games"], "total": r["total"], "place_sum": r["place_sum"],
         "average_points": _average(r["total"], r["games"]), "average_place": r["place_sum"] / r["games"],
         "places": [r[f"places_{n}"] for n in (1, 2, 3, 4)],
+        "places_shown": [str(r[f"places_{n}"]) if n <= seats else "\u2013" for n in (1, 2, 3, 4)],
         "hidden": r["hidden"] is not None,  # its series page for the player redirects to the event page
     }
 

@@ -231,7 +231,9 @@ def _results_html(
             "standings": page.standings,
             "search": search,
             "with_stats": with_stats,
-            "stat_columns": stats.STANDINGS_STATS,
+            # A three-player series has no fourth place to avoid.
+            "stat_columns": [c for c in stats.STANDINGS_STATS
+                             if series.ruleset().players == 4 or c.name != "fourth_avoidance_rate"],
             "ranked_table": ranked,
             "unranked_table": unranked,
             "found": len(ranked_rows) + len(unranked_rows),

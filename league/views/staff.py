@@ -311,7 +311,7 @@ def _check(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str,
          "moved": new is not None and (new.round_label, new.honba) != (old.round_label, old.honba),
          "new_round": new.round_label if new else "", "new_honba": new.honba if new else 0,
          "seats": [{"name": names[i], "before": old.deltas[i], "after": None if new is None else new.deltas[i]}
-                   for i in range(4) if new is None or new.deltas[i] != old.deltas[i]]}
+                   for i in range(len(names)) if new is None or new.deltas[i] != old.deltas[i]]}
         for n, old, new in shown.later_changes()
     ]
     return {
@@ -322,9 +322,9 @@ def _check(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str,
         "preview_rows": [
             {"name": names[s], "before": shown.played.start.scores[s], "delta": shown.played.deltas[s],
              "after": shown.played.scores[s]}
-            for s in range(4)
+            for s in range(len(names))
         ],
-        "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(4)],
+        "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(len(names))],
         "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
         "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
         "digest": entry.digest(form.hand),
@@ -359,12 +359,13 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
     rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
     state = replayed.next
     seats = []
-    for s in range(4):
+    players = len(names)  # three or four seats, as the ruleset has
+    for s in range(players):
         seats.append({
             "name": names[s],
             "score": (state.scores if state else replayed.scores)[s],
             "dealer": state is not None and state.dealer == s,
-            "wind": "ESWN"[(s - state.dealer) % 4] if state else "",
+            "wind": "ESWN"[(s - state.dealer) % players] if state else "",
         })
     return {
         "game": game,
@@ -393,7 +394,7 @@ def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict
     rows = [
         {"name": names[i], "score": s.final_scores[i], "place": s.places[i], "uma": s.uma[i], "oka": s.oka[i],
          "penalty": s.penalties[i], "points": s.points[i]}
-        for i in range(4)
+        for i in range(len(names))
     ]
     return sorted(rows, key=lambda r: r["place"])
 

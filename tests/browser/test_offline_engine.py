@@ -30,7 +30,7 @@ from league import offline
 from league.entry.phone import price
 from league.tenhou import LogError, import_log_file
 from scoring import game as sg
-from tests.offline.games import play_steps, random_game, real_game, start_state
+from tests.offline.games import play_steps, random_game, random_sanma_game, real_game, start_state
 from tests.realdata import REALDATA, require_realdata
 
 RUNNER = Path(__file__).resolve().parents[1] / "offline" / "run_engine.cjs"
@@ -56,7 +56,7 @@ def _need_engine() -> str:
 
 def _real_games() -> tuple[list[dict[str, Any]], dict[str, sg.GameRecord], list[str]]:
     """Every full four-player game among the real logs, and the files that are not one
-    (fragments, and the three-player log, which the importer reads since sanma landed)."""
+    (fragments, and the three-player log, priced with the sanma games below)."""
     games, records, not_games = [], {}, []
     for path in sorted(p for p in (REALDATA / "tenhou").rglob("*") if p.is_file()):
         name = str(path.relative_to(REALDATA))
@@ -66,7 +66,7 @@ def _real_games() -> tuple[list[dict[str, Any]], dict[str, sg.GameRecord], list[
             not_games.append(name)  # a fragment of a game: the importer refuses it
             continue
         if record.rules.players != 4:
-            not_games.append(name)  # three-player: the phone's hand form has four seats until tables of three (#36)
+            not_games.append(name)  # three-player: with the 27 sanma games below
             continue
         games.append(real_game(name, record))
         records[name] = record
@@ -127,6 +127,42 @@ def test_every_real_game_is_priced_on_the_phone_as_on_the_server(tmp_path):
                 assert answers[-1]["settlement"]["final_scores"] == list(original.settlement.final_scores)
                 assert answers[-1]["settlement"]["points"] == list(original.settlement.points)
     assert hands == 1452
+
+
+def _sanma_games() -> tuple[list[dict[str, Any]], dict[str, sg.GameRecord]]:
+    """The 28 files of the real three-player games (issue #36), as entered hand by hand."""
+    games, records = [], {}
+    for path in sorted(p for p in (REALDATA / "sanma").iterdir() if p.suffix != ".md"):
+        name = str(path.relative_to(REALDATA))
+        record = import_log_file(path).record
+        games.append(real_game(name, record))
+        records[name] = record
+    return games, records
+
+
+def test_every_real_three_player_game_is_priced_on_the_phone_as_on_the_server(tmp_path):
+    """Three seats, kita tapped apart from the han: the phone's answer equals
+    the server's, and every hand's payment the log's (tsumo loss, 200 a honba)."""
+    node = _need_engine()
+    require_realdata()
+    games, records = _sanma_games()
+    random = [random_sanma_game(seed) for seed in range(RANDOM_GAMES // 5)]
+    phone, server, _ = _play_on_both(node, games + random, tmp_path)
+    assert _mismatches(phone, server, games + random) == []
+    hands = kita = 0
+    for g, answers in zip(games, phone, strict=False):
+        original = sg.replay(records[g["id"]])
+        assert all(a["ok"] for a in answers), g["id"]
+        for a, played in zip(answers, original.hands, strict=True):
+            assert (a["payments"], a["after"]["scores"]) == (list(played.deltas), list(played.scores))
+            hands += 1
+        kita += sum(int(v) for _n, fields in g["steps"] for k, v in fields.items() if k.startswith("kita_"))
+        if records[g["id"]].end is None and original.settlement is not None:
+            assert answers[-1]["settlement"]["points"] == list(original.settlement.points)
+    assert (len(games), hands, kita) == (28, 203, 174)
+    # The 200 random games of CI (seeds 0-199) price 156 hands with kita.
+    priced = [a for game in phone[len(games):] for a in game if a["ok"]]
+    assert sum("kita" in " ".join(a["counted"]) for a in priced) > len(random) * 2 // 3
 
 
 def test_random_games_are_priced_on_the_phone_as_on_the_server(tmp_path):

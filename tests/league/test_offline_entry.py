@@ -34,7 +34,7 @@ from league.services import entry
 from scoring import game as sg
 from scoring.rules import PRESETS
 from tests.factories import make_game, make_players, make_scorer, make_series
-from tests.offline.games import random_game
+from tests.offline.games import random_game, random_sanma_game
 
 pytestmark = pytest.mark.django_db
 
@@ -144,10 +144,20 @@ SEEDS = range(24)
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_phone_prices_every_step_of_a_random_game_as_the_server(seed):
-    played = random_game(seed)
-    game = make_game(make_series(played["record"]["rules"]))
+    _phone_equals_server(random_game(seed))
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_phone_prices_every_step_of_a_random_three_player_game_as_the_server(seed):
+    """Three seats, kita on the winners (issue #36): the same equality."""
+    _phone_equals_server(random_sanma_game(seed))
+
+
+def _phone_equals_server(played: dict[str, Any]) -> None:
+    series = make_series(played["record"]["rules"])
+    game = make_game(series, make_players(series.ruleset().players))
     client = Client()
-    client.force_login(make_scorer(game.series, username=f"scorer{seed}"))
+    client.force_login(make_scorer(game.series, username=f"scorer-{played['id']}"))
     url = reverse("staff-offline-game", args=[game.pk])
     compared = 0
     for number, fields in played["steps"]:

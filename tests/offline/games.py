@@ -22,8 +22,16 @@ from scoring.digest import hands_digest
 from scoring.rules import PRESETS, Ruleset
 from tests.scoring.hand_generator import Case, generate
 
-SEATS = (0, 1, 2, 3)
 NAMES = ["East Ann", "South Ben", "West Cleo", "North Dai"]
+
+
+def _kita(hand: sg.HandInput) -> dict[int, int]:
+    """Per winner, the kita a logged three-player hand keeps in its tiles
+    (the importer's entries are one per win, in the wins' order)."""
+    o = hand.outcome
+    wins = list(o.wins) if isinstance(o, sg.Ron) else [o] if isinstance(o, sg.Tsumo) else []
+    entries = hand.tiles if isinstance(hand.tiles, list) else []
+    return {w.winner: e["kita"] for w, e in zip(wins, entries, strict=False) if isinstance(e, dict) and e.get("kita")}
 
 
 def fields_from_hand(hand: sg.HandInput, rules: Ruleset) -> dict[str, Any]:
@@ -46,8 +54,11 @@ def fields_from_hand(hand: sg.HandInput, rules: Ruleset) -> dict[str, Any]:
     else:
         f |= {"outcome": "chombo", "offender": str(o.offender)}
         f["riichi"] = []
+    kita = _kita(hand)
     for w in wins:
         s = w.winner
+        if s in kita:
+            f[f"kita_{s}"] = str(kita[s])  # tapped apart: the han below leaves them out
         if w.yakuman and w.pao is not None:
             # Pao is owed for the liable yakuman only, so the scorer names it.
             worth = yakuman_table(rules)["daisuushii"][1]
@@ -55,7 +66,7 @@ def fields_from_hand(hand: sg.HandInput, rules: Ruleset) -> dict[str, Any]:
         elif w.yakuman:
             f[f"yakuman_{s}"] = {1: ["other"], 2: ["other_double"]}.get(w.yakuman, ["other", "other_double"])
         else:
-            f[f"han_{s}"] = str(min(w.han, 13))
+            f[f"han_{s}"] = str(min(w.han - kita.get(s, 0), 13))
             f[f"fu_{s}"] = "" if w.fu is None else str(w.fu)
         if w.pao is not None:
             f[f"pao_{s}"] = str(w.pao)
@@ -70,7 +81,10 @@ def _tile_cases() -> list[Case]:
 
 
 def _value(rng: random.Random, rules: Ruleset, s: int, f: dict[str, Any], *, tsumo: bool) -> None:
-    """One winner's value: han and fu mostly, sometimes picked yaku, a yakuman, or nonsense."""
+    """One winner's value: han and fu mostly, sometimes picked yaku, a yakuman, or nonsense;
+    with three players, sometimes kita (and, rarely, a count no set has)."""
+    if rules.players == 3 and rng.random() < 0.4:
+        f[f"kita_{s}"] = rng.choice(("1", "1", "2", "2", "3", "4", "0", "5"))
     roll = rng.random()
     if roll < 0.08:
         # The tiles, as a scorer types them: the tile analysis reads the seat and round winds from the game.
@@ -88,7 +102,7 @@ def _value(rng: random.Random, rules: Ruleset, s: int, f: dict[str, Any], *, tsu
         named = rng.sample(sorted(yakuman_table(rules)), rng.choice((1, 1, 1, 2)))
         f[f"yakuman_{s}"] = named
         if rules.pao and rng.random() < 0.3:
-            f[f"pao_{s}"] = str(rng.choice(SEATS))  # sometimes the winner: refused on both sides
+            f[f"pao_{s}"] = str(rng.choice(tuple(rules.seats)))  # sometimes the winner: refused on both sides
     elif roll < 0.23:
         table = yaku_table(rules)
         picked = rng.sample(sorted(table), rng.choice((1, 2, 3)))
@@ -109,15 +123,16 @@ def _value(rng: random.Random, rules: Ruleset, s: int, f: dict[str, Any], *, tsu
 
 def random_fields(rng: random.Random, rules: Ruleset) -> dict[str, Any]:
     """One hand's fields, drawn the way a hurried scorer might fill them."""
-    f: dict[str, Any] = {"riichi": [str(s) for s in SEATS if rng.random() < 0.15]}
+    seats = tuple(rules.seats)  # 0-3, or 0-2 for three players
+    f: dict[str, Any] = {"riichi": [str(s) for s in seats if rng.random() < 0.15]}
     outcomes = ["ron"] * 10 + ["tsumo"] * 7 + ["draw"] * 4 + ["chombo"]
     if rules.abortive_draws:
         outcomes.append("abort")
     outcome = rng.choice(outcomes)
     f["outcome"] = outcome
     if outcome == "ron":
-        loser = rng.choice(SEATS)
-        others = [s for s in SEATS if s != loser]
+        loser = rng.choice(seats)
+        others = [s for s in seats if s != loser]
         winners = rng.sample(others, 1 if rng.random() < 0.93 else 2)
         if rng.random() < 0.02:
             winners = [loser]  # who dealt in also won: refused
@@ -125,21 +140,21 @@ def random_fields(rng: random.Random, rules: Ruleset) -> dict[str, Any]:
         for w in winners:
             _value(rng, rules, w, f, tsumo=False)
     elif outcome == "tsumo":
-        w = rng.choice(SEATS)
+        w = rng.choice(seats)
         f["winner"] = str(w)
         _value(rng, rules, w, f, tsumo=True)
     elif outcome == "draw":
-        f["tenpai"] = [str(s) for s in SEATS if rng.random() < 0.45]
+        f["tenpai"] = [str(s) for s in seats if rng.random() < 0.45]
         if not f["tenpai"] and rng.random() < 0.9:
             f["all_noten"] = "on"
         if rules.nagashi_mangan and rng.random() < 0.03:
-            f["nagashi"] = [str(rng.choice(SEATS))]
+            f["nagashi"] = [str(rng.choice(seats))]
     elif outcome == "abort":
         f["abort_reason"] = rng.choice(sorted(rules.abortive_draws))
         if f["abort_reason"] == "suucha_riichi" and rng.random() < 0.8:
-            f["riichi"] = [str(s) for s in SEATS]
+            f["riichi"] = [str(s) for s in seats]
     else:
-        f["offender"] = str(rng.choice(SEATS))
+        f["offender"] = str(rng.choice(seats))
     if rng.random() < 0.02:
         f["note"] = rng.choice(("slow table", "seat 2 asked for a ruling", "x" * 501))
     return f
@@ -161,6 +176,20 @@ def random_game(seed: int) -> dict[str, Any]:
     return {"id": f"random-{seed}", "record": {"rules": preset, "hands": []}, "steps": steps}
 
 
+def random_sanma_game(seed: int) -> dict[str, Any]:
+    """A seeded three-player game (issue #36), drawn as ``random_game`` draws
+    four-player ones, kita included."""
+    rng = random.Random(seed)
+    preset = rng.choice(sorted(name for name, r in PRESETS.items() if r.players == 3))
+    rules = PRESETS[preset]
+    steps: list[tuple[int | None, dict[str, Any]]] = []
+    for i in range(rng.randint(2, 9)):
+        if i > 1 and rng.random() < 0.06:
+            steps.append((rng.randint(1, i - 1), random_fields(rng, rules)))
+        steps.append((None, random_fields(rng, rules)))
+    return {"id": f"random-sanma-{seed}", "record": {"rules": preset, "hands": []}, "steps": steps}
+
+
 def real_game(name: str, record: sg.GameRecord) -> dict[str, Any]:
     """A real game entered hand by hand from an empty start."""
     empty = sg.record_to_dict(sg.GameRecord(record.rules, penalties=record.penalties))
@@ -169,7 +198,8 @@ def real_game(name: str, record: sg.GameRecord) -> dict[str, Any]:
 
 def start_state(game: dict[str, Any]) -> dict[str, Any]:
     """The offline.json the phone starts the game from."""
-    return {"game": 0, "title": game["id"], "names": NAMES, "record": game["record"], "number": 1,
+    players = sg.record_from_dict(game["record"]).rules.players
+    return {"game": 0, "title": game["id"], "names": NAMES[:players], "record": game["record"], "number": 1,
             "state": hands_digest([]), "finished": False}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import services, tenhou
 from league.models import Game
 from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
@@ -97,13 +97,19 @@ def test_three_seats_sign_off_and_the_game_counts_from_the_third():
     assert sorted(r.name for r in series.standings().ranked) == sorted(p.name for p in players)
 
 
-def test_the_tenhou_export_refuses_a_three_seat_game_clearly():
+def test_a_three_seat_game_exports_as_a_three_player_tenhou_log():
+    # Issue 36 replaced the refusal this test held ("cannot be exported ... yet") with the export.
     game = make_game(make_series("tenhou-sanma"), make_players(3))
-    play(game, [ron(1, 0, 3, 40)])
+    play(game, [ron(1, 0, 3, 40), tsumo(2, 4, 30)])
+    text = services.export_tenhou_log(game=game)
+    log = tenhou.read_log(text)  # read, not imported: the game is not over
+    assert log.players == 3 and log.names == tuple(s.player.name for s in game.seats.order_by("seat"))
+    assert [h.outcome for h in tenhou.log_to_record(log).hands] == [h.outcome for h in game.record().hands]
+    house = make_game(make_series({"preset": "tenhou-sanma", "overrides": {"tsumo_loss": False}}), make_players(3))
     with pytest.raises(services.ServiceError) as exc:
-        services.export_tenhou_log(game=game)
+        services.export_tenhou_log(game=house)
     assert (exc.value.code, exc.value.message) == (
-        "not_exportable", "three-player games cannot be exported as tenhou.net/6 JSON yet")
+        "not_exportable", "tenhou.net/6 JSON cannot carry the rule changes ['tsumo_loss']")
 
 
 def test_staff_start_three_players_and_keep_three_end_scores(client):
