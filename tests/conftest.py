@@ -36,6 +36,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> None:
+    # Django's LocaleMiddleware activates a request's language in the thread and
+    # leaves it there: after a Japanese page through the test client, a service
+    # called directly in the next test would answer in Japanese. Each test starts
+    # in the default language, whatever ran before it in this worker.
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_page_cache() -> None:
     # A rolled-back test can leave a page or a stamp for a series whose pk
     # the next test's series reuses (its creation publishes nothing when
