@@ -194,3 +194,9 @@ def test_changelog_version_is_pyprojects() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     versions = re.findall(r"^## (\d+\.\d+\.\d+)", changelog, flags=re.M)
     assert versions[0] == version
+
+
+def test_readme_names_pyprojects_version() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.findall(r"version (\d+\.\d+\.\d+)", readme) == [version]
