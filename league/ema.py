@@ -1,34 +1,12 @@
 """The EMA results file and the MERS preview of a finished tournament.
 
 The file follows the column order mahjong-portal's "Export to EMA" writes
-(reference tournaments.md section 3.1): last names upper-cased, dates
-``dd.mm.YYYY``, ``rules`` "Riichi", ``Extra`` "NO", and ``Table points`` "1"
-as mahjong-portal writes it (riichi has no table points). Where the
-reference names a column but not its value, Tenbou writes: ``EMA member``
-YES or NO, ``Country`` the ISO code, ``Countrycourt`` the host country,
-``mers`` the tournament weight below, ``shortname`` the series' slug,
-``period`` first and last day, ``NbDays`` the days counted for the weight.
-``Number of participants`` is the N of the MERS base rank: the players
-placed (those with a counted game; a late registration who never played is
-not one) plus the substitutes who played, at most 3 ("Substitute players
-(maximum 3) are accounted in the calculation of participating players", EMA
-"Basics for ranking system", reference tournaments.md section 3.2).
-Substitutes themselves are not placed: mahjong-portal leaves them out of the
-ratings too (section 5).
-
-MERS (EMA "Basics for ranking system", the newer page): a player's base rank
-is 1000 * (N - place) / (N - 1), rounded to a whole number (half up, as
-mahjong-portal rounds it for EMA); players sharing a place share the average
-of the places they cover (two tied for 3rd of 10 both get place 3.5). The
-tournament's weight is days (1, 2, 3 and no more) + players (over 40: 0.5,
-over 80: 1; at most 3 substitutes counted) + countries (6 to 9: 0.5, 10 or
-more: 1) + 1 when qualification is required. The older 2018 page counts
-countries differently (6 to 10: 0.5, over 10: 1): the two disagree for
-exactly 10 countries, and the preview says so. The rules themselves live in
-``league.ratings.mers``, which the EMA-style ranking uses too.
-
-Computations here are plain Python; the CSV goes through ``league.exports``
-(UTF-8 BOM, formula-safe text) and the Excel file through openpyxl.
+(reference tournaments.md section 3.1); the values Tenbou writes where the
+reference names none, and who counts in "Number of participants": docs/director.md,
+"The EMA results file, column by column". Every MERS rule comes from
+``league.ratings.mers``. Computations here are plain Python; the CSV goes
+through ``league.exports`` (UTF-8 BOM, formula-safe text) and the Excel file
+through openpyxl.
 """
 
 from __future__ import annotations

@@ -73,16 +73,16 @@ X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy (django-csp): every script is a static file, never
 # inline, and no nonce, because public pages are cached whole and served to
 # everyone (league/views/cached.py): a nonce would be the same for all. Styles
-# stay inline ('unsafe-inline' for style-src only): the templates carry their
-# <style> blocks and the hand form writes a per-seat rule; a style cannot run
-# code, and every value in it is escaped. 'wasm-unsafe-eval' lets WebAssembly
+# are static files too (league/static/league/*.css): no <style> block and no
+# style= attribute, so style-src needs no 'unsafe-inline' (a script may still
+# set element.style, which the policy allows). 'wasm-unsafe-eval' lets WebAssembly
 # (offline entry under /staff/) compile, never JavaScript's eval. docs/deploy.md
 # "Content-Security-Policy" says how to extend it.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'", "'wasm-unsafe-eval'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "worker-src": ["'self'"],
         "connect-src": ["'self'"],

@@ -2,27 +2,16 @@
 
 Every change to a series moves ``Series.version`` inside its transaction
 (``league.models.series_changed`` does both), and once that transaction commits it publishes
-a new *stamp* for the series: a token never used before and the time of the
-change. Public pages are cached whole under the stamp's token and carry it in
-their ETag, so a request for a cached page reads one small cache entry and
-touches no database.
+a new *stamp*: a token never used before and the time of the change. A
+separate *results* stamp moves only for what finished games decide. Public
+pages are cached under a stamp and carry it in their ETag.
 
-Why a fresh token and not the version number: the token is published after
-the commit, and a page cached under it is computed after it was read, so it
-always holds the committed change, in whatever order two commits publish.
-A rolled-back change publishes nothing.
-
-A series also has a *results* stamp, for what only finished games decide
-(standings, the season chart, the rounds and days played): a hand entered in
-a game still being played moves the series' stamp but not this one, so the
-first page after it recomputes the game's part, not the whole series.
-
-The stamps must be seen by every worker and by any command that changes a
-series: with a shared cache (redis) they live in its ``versions`` alias, and
-with a per-process cache in a directory of this machine (``VERSIONS_DIR``),
-one small file per stamp, remembered by each process until a shared
-generation moves (``DirectoryStore``): a request that finds nothing changed
-reads no file at all.
+Promises: a page cached under a stamp holds the committed change (the token is
+published after the commit and the page computed after it is read, in whatever
+order two commits publish); a rolled-back change publishes nothing; every
+worker and command sees the same stamps (redis, or ``VERSIONS_DIR`` with
+``DirectoryStore``). Where they live and what a request reads: docs/architecture.md,
+"Cache layers".
 """
 
 from __future__ import annotations

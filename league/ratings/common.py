@@ -1,25 +1,11 @@
 """The inputs and outputs every rating engine shares, and the one rounding rule.
 
-A game is a ``GameResult``: its seats with their places (ties share the best
-place they cover, 1, 1, 3, 4, as the standings give them). An event is an
-``EventResult``: its placed players, the number of participants N and what
-its weight is made of. An engine returns an ``Outcome``: the steps in order
-and each player's final ``PlayerRating``. Values are thousandths.
-
-A seat a substitute played names the substitute (``player``) and the
-registered player it stood in for (``substitute_for``). ``SubstituteRule``
-says whose rating the game moves, as ``Tournament.substitute_result`` says
-whose standing it moves (league/tournament/results.py):
-
-- ``real``: the registered player is rated on the seat's place;
-- ``not_counted``: the seat moves nobody's rating (the others are rated on
-  their places as played);
-- ``fixed``: the registered player is rated as last at the table (the EMA's
-  fixed -15.0 uma is the last place's).
-
-The substitute's own rating never moves for a game played in another's
-place: mahjong-portal leaves replacement players out of its ratings
-(reference tournaments.md section 5).
+A game is a ``GameResult`` (its seats with their places, ties sharing the best
+place they cover), an event an ``EventResult`` (its placed players, N and what
+its weight is made of); an engine returns an ``Outcome``: the steps in order and
+each player's final ``PlayerRating``. Values are thousandths. ``SubstituteRule``
+says whose rating a substitute's seat moves, as ``Tournament.substitute_result``
+says whose standing (docs/ratings.md, "Substitutes").
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
-"""The EMA's player ranking over events (MERS), and its parts.
+"""The EMA's player ranking over events (MERS), and its parts: base ranks, an
+event's weight, a result's age, the ranking on a day.
 
 Source: EMA "Basics for ranking system" (mahjong-europe.org/ranking/Basicsranking.html,
-the newer page; the 2018 page disagrees on exactly ten countries) and
-mahjong-portal's ``rating/calculation/ema.py`` and ``rr.py``, as reference
-tournaments.md section 3 quotes them:
-
-- base rank of a place: 1000 * (N - place) / (N - 1), rounded half up
-  (mahjong-portal rounds it for the EMA); N counts the substitutes who
-  played, at most 3. Ties: the EMA gives tied players the best place they
-  cover (section 3.3, "ties were given the best rank rather than the
-  average"), ``ties="best"``, the default here; ``ties="average"`` gives them
-  the average of the places they cover, as Tenbou's MERS preview shows it;
-- an event's weight: days (1, 2, 3, no more) + players (over 40: 0.5, over
-  80: 1) + countries (6 to 9: 0.5, 10 or more: 1) + 1 when qualification
-  is required (section 3.2);
-- age: a result counts whole for 12 months after the event's last day, half
-  for the next 12, then not at all (mahjong-portal ``tournament_age``);
-- the ranking, on a day: a player needs two results of non-zero weight.
-  Fewer than five are filled up to five with base rank 0, weight 1. Part A is
-  the weighted average of the best 5 + ceil(0.8 * (results - 5)) results,
-  part B of the best 4; the ranking is (A + B) / 2. "Best" is by base rank.
+the newer page) and mahjong-portal's ``rating/calculation/ema.py`` and ``rr.py``,
+as reference tournaments.md section 3 quotes them. The one place these rules
+live (``league.ema`` uses them too); each rule, the ties and the 2018 page's
+difference: docs/ratings.md, "EMA ranking".
 
 Worked (the issue's figures): 2nd of 32 is 1000 * 30 / 31 = 967.7 -> 968;
 5th of 32 is 1000 * 27 / 31 = 870.97 -> 871.

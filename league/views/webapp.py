@@ -30,7 +30,7 @@ from league.script_words import words_script
 
 # The static files a game page needs, kept by the worker for a reload offline.
 PAGE_ASSETS = ["league/words.js", "league/staff_chips.js", "league/staff_game.js", "league/queue.js", "league/engine.js",
-               "league/base.css", "league/staff.css", "league/icon.svg"]
+               "league/base.css", "league/staff.css", "league/offline.css", "league/icon.svg"]
 
 
 @never_cache

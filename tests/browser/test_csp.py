@@ -133,3 +133,106 @@ def test_the_main_pages_run_their_scripts_without_a_violation(watched: Watched, 
     screenshot(page, "csp-staff-game")
     assert game.hands.count() == number
     assert watched.violations() == []
+
+
+# Every stylesheet of the page loaded and readable: a <link> the policy refused,
+# or a 404, leaves a sheet without rules.
+SHEETS = """() => Array.from(document.querySelectorAll("link[rel=stylesheet]")).map(function (l) {
+  try { return [l.getAttribute("href"), l.sheet ? l.sheet.cssRules.length : -1]; }
+  catch (e) { return [l.getAttribute("href"), -2]; } })"""
+
+
+def styled(page: Page, url: str) -> list[str]:
+    """Open ``url`` and return its stylesheets' addresses, each one loaded with rules."""
+    response = page.goto(url)
+    assert response is not None and response.status == 200, url
+    sheets = page.evaluate(SHEETS)
+    assert sheets and all(rules > 0 for _href, rules in sheets), (url, sheets)
+    return [href for href, _rules in sheets]
+
+
+def test_every_kind_of_page_is_styled_by_static_files_without_a_violation(
+        watched: Watched, live_server: Any, demo: dict[str, Any]) -> None:
+    """style-src without 'unsafe-inline': the event, stages, sign-off, import,
+    ratings, projector and print pages take their rules from static files, the
+    rules apply, and nothing is refused."""
+    page, base = watched.page, live_server.url
+    league, game = demo["league"], demo["game"]
+    reg = demo["tournament"].registrations.order_by("number").first()
+    public = [
+        reverse("ratings"),
+        reverse("signoff-tables", args=[league.slug]),
+        reverse("event-public", args=["demo-tournament"]),
+        reverse("tournament-player", args=["demo-tournament", reg.number]),
+        reverse("stages-standings", args=["demo-cup"]),
+        reverse("stages-teams", args=["demo-cup"]),
+        *(reverse("event-screen", args=["demo-tournament", kind]) for kind in ("clock", "seating", "standings")),
+    ]
+    for url in public:
+        styled(page, base + url)
+    # The player's page: event.css's rules reach the next-table box and its heading.
+    page.goto(base + reverse("tournament-player", args=["demo-tournament", reg.number]))
+    assert page.evaluate("getComputedStyle(document.querySelector('.next')).borderTopWidth") == "3px"
+    # The projector: screen.css's dark hall colours.
+    page.goto(base + reverse("event-screen", args=["demo-tournament", "seating"]))
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(13, 27, 42)"
+    assert watched.violations() == []
+
+    log_in(page, base, "director", "runs-the-day-42")
+    staff = [
+        reverse("event-dashboard", args=["demo-tournament"]),
+        reverse("event-settings", args=["demo-tournament"]),
+        reverse("event-players", args=["demo-tournament"]),
+        reverse("event-round", args=["demo-tournament", 4]),
+        reverse("stages-manage", args=["demo-cup"]),
+        reverse("ema-preview", args=["demo-cup"]),
+        reverse("staff-pins", args=[league.slug]),
+        reverse("staff-import", args=[league.slug]),
+        reverse("staff-signoff", args=[game.pk]),
+        reverse("staff-penalties", args=[game.pk]),
+        *(reverse("event-print", args=["demo-tournament", kind]) for kind in ("by-name", "by-table", "score-sheets",
+                                                                              "standings")),
+    ]
+    for url in staff:
+        styled(page, base + url)
+    hrefs = styled(page, base + reverse("staff-game", args=[game.pk]))
+    assert any("offline" in h for h in hrefs), hrefs  # the game page's offline.css, kept by the service worker
+    assert watched.violations() == []
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", (595.3, 841.9)), ("letter", (612, 792))])
+def test_a_printout_is_printed_on_the_paper_chosen(watched: Watched, live_server: Any, demo: dict[str, Any],
+                                                   paper: str, size: tuple[float, float]) -> None:
+    """The paper is a class on the body that picks a named @page in print.css:
+    every page of the PDF Chromium prints has that size, in points (Chromium
+    rounds A4's 210 x 297 mm to whole pixels: within a point)."""
+    page, base = watched.page, live_server.url
+    log_in(page, base, "director", "runs-the-day-42")
+    page.goto(base + reverse("event-print", args=["demo-tournament", "by-name"]) + f"?paper={paper}")
+    pdf = page.pdf(prefer_css_page_size=True)
+    boxes = [(float(w), float(h)) for w, h in re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)]
+    assert boxes and all(abs(w - size[0]) < 1 and abs(h - size[1]) < 1 for w, h in boxes), boxes
+    assert watched.violations() == []
+
+
+def test_the_pao_question_appears_on_a_pao_yakuman_only(watched: Watched, live_server: Any,
+                                                         demo: dict[str, Any]) -> None:
+    """The rule that was written per ruleset into the page is a class now
+    (pao-daisangen on the seat) that staff.css matches."""
+    page, base = watched.page, live_server.url
+    game = demo["game"]
+    log_in(page, base, "director", "runs-the-day-42")
+    page.goto(base + reverse("staff-game", args=[game.pk]))
+    page.check("#id_outcome_0")  # ron
+    page.check("#id_winners_1")
+    page.check("#id_loser_0")
+    seat = page.locator('.seat-value[data-seat="1"]')
+    expect(seat).to_be_visible()
+    pao = seat.locator(".pao-part")
+    expect(pao).to_be_hidden()
+    seat.locator('input[name=yakuman_1][value=kokushi]').check()
+    expect(pao).to_be_hidden()
+    seat.locator('input[name=yakuman_1][value=kokushi]').uncheck()
+    seat.locator('input[name=yakuman_1][value=daisangen]').check()
+    expect(pao).to_be_visible()
+    assert watched.violations() == []

@@ -17,7 +17,7 @@ from league.models import Game, Registration, Series
 
 pytestmark = pytest.mark.django_db
 
-POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
           "img-src 'self' data:; worker-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
           "object-src 'none'; base-uri 'self'; form-action 'self'")
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -105,8 +105,10 @@ def staff_pages(d: dict[str, object]) -> list[str]:
 def test_every_page_type_carries_the_policy(client: Client, demo) -> None:
     """One test, so the demo league (a season, a tournament, a cup) is built once."""
     statuses = {}
+    rendered = {}
     for url in public_pages(demo):
         response = client.get(url)
+        rendered[url] = response
         assert policy_of(response) == policy_of_text(POLICY), url
         statuses[url] = response.status_code
         if response.status_code == 200 and response.headers.get("ETag"):
@@ -129,6 +131,13 @@ def test_every_page_type_carries_the_policy(client: Client, demo) -> None:
         # The demo's games hold summary-only hands, which a tenhou.net/6 log refuses (409).
         assert response.status_code in ({200, 409} if url.endswith("tenhou6.json") else {200}), url
         assert policy_of(response) == policy_of_text(POLICY), url
+        rendered[url] = response
+    # style-src has no 'unsafe-inline': no page may carry an inline style, which the browser would drop.
+    for url, response in rendered.items():
+        if response.headers.get("Content-Type", "").startswith("text/html"):
+            html = response.content.decode()
+            assert not INLINE_STYLE.search(html), (url, INLINE_STYLE.search(html))
+            assert not STYLE_ATTRIBUTE.search(html), (url, STYLE_ATTRIBUTE.search(html))
     # A POST's redirect and a refused form carry it too.
     game = demo["game"]
     response = client.post(reverse("staff-preview", args=[game.pk]), {"outcome": "nonsense"})
@@ -138,6 +147,8 @@ def test_every_page_type_carries_the_policy(client: Client, demo) -> None:
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
 JAVASCRIPT_URL = re.compile(r"""(?:href|src|action)\s*=\s*["']?\s*javascript:""", re.IGNORECASE)
+INLINE_STYLE = re.compile(r"<style[\s>]", re.IGNORECASE)
+STYLE_ATTRIBUTE = re.compile(r"<[^>]+\sstyle\s*=", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
@@ -146,3 +157,5 @@ def test_no_template_has_an_inline_script_or_handler(path: Path) -> None:
     assert not INLINE_SCRIPT.search(text), "an inline <script>: move it to league/static/league/ (docs/deploy.md, CSP)"
     assert not INLINE_HANDLER.search(text), "an inline event handler: bind it in a static script"
     assert not JAVASCRIPT_URL.search(text), "a javascript: URL"
+    assert not INLINE_STYLE.search(text), "a <style> block: move its rules to a CSS file in league/static/league/"
+    assert not STYLE_ATTRIBUTE.search(text), "a style= attribute: give the element a class and the rule a CSS file"

@@ -6,6 +6,7 @@ pages. Rules are ari-ari; 8 players, so two tables a round."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -159,7 +160,7 @@ def test_player_page_short_link_and_qr(series: Series, client: Client) -> None:
 def test_printouts_name_every_player(director: Client, series: Series, kind: str) -> None:
     started(series)
     page = director.get(url("event-print", "open", kind) + "?paper=letter").content.decode()
-    assert "size: Letter portrait" in page
+    assert re.search(r'<body class="[^"]*\bpaper-letter\b', page)  # print.css: @page letter
     if kind != "standings":  # before any finished game the standings are empty
         assert all(f"First{i}" in page for i in range(1, 9))
 
