@@ -61,6 +61,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return HttpResponse(head.encode() + text, content_type="text/javascript; charset=utf-8")
 
 
+OFFLINE_BACK = "/staff/?back"
+
+
 def offline_pages() -> dict[str, str]:
     """The page the worker shows for a page it did not keep, once in each language
     (``settings.LANGUAGES``, the first is the fallback): the worker answers in the
@@ -68,7 +71,8 @@ def offline_pages() -> dict[str, str]:
     pages = {}
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            pages[code] = render_to_string("league/staff_offline_page.html")
+            # The worker puts the last game page it kept in place of BACK.
+            pages[code] = render_to_string("league/staff_offline_page.html", {"back": OFFLINE_BACK})
     return pages
 
 

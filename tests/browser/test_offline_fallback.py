@@ -65,3 +65,5 @@ def test_a_page_not_kept_answers_in_the_scorers_language(phone: Page, live_serve
     assert (ENGLISH in text) == (lang == "en"), text
     back = page.locator("a").bounding_box()
     assert back and back["height"] >= 44, back
+    # Back goes to the game page the phone kept, which opens without the network.
+    assert page.locator("a").get_attribute("href") == reverse("staff-game", args=[kept.pk])

@@ -13,6 +13,9 @@ var CACHE = "tenbou-" + VERSION;
 // The language of the last game page kept (its Content-Language), for the page
 // shown in place of one not kept: the scorer's language, not the browser's.
 var LANGUAGE_KEY = "/staff/sw-language";
+// The last game page kept: the offline page's Back link goes there (in place of
+// the page's "/staff/?back", which the view renders).
+var LAST_PAGE_KEY = "/staff/sw-last-page";
 var WAIT_MS = 4000;
 var GAME_PAGE = /^\/staff\/games\/\d+\/(offline\.json)?$/;
 
@@ -63,6 +66,7 @@ function keep(request, response) {
     caches.open(CACHE).then(function (cache) {
       cache.put(url.origin + url.pathname, copy);
       if (request.mode === "navigate" && language) cache.put(LANGUAGE_KEY, new Response(language));
+      if (request.mode === "navigate" && GAME_PAGE.test(url.pathname)) cache.put(LAST_PAGE_KEY, new Response(url.pathname));
     });
   }
   return response;
@@ -72,8 +76,10 @@ function fromCopy(request) {
   return caches.match(request, {ignoreSearch: true, ignoreVary: true}).then(function (hit) {
     if (hit) return hit;
     if (request.mode === "navigate") {
-      return language(request).then(function (code) {
-        return new Response(OFFLINE_PAGES[code], {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
+      var back = caches.match(LAST_PAGE_KEY).then(function (hit) { return hit ? hit.text() : "/staff/"; });
+      return Promise.all([language(request), back]).then(function (both) {
+        var html = OFFLINE_PAGES[both[0]].split("/staff/?back").join(both[1]);
+        return new Response(html, {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
       });
     }
     return Response.error();
