@@ -255,20 +255,29 @@ def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
     return _stamp(found)
 
 
-def changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+def changed(
+    series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True,
+    rounds: Iterable[int] | None = None,
+) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back).
 
     ``results=False`` says the change cannot touch what finished games
     decide (a hand of a game in progress). ``slugs`` are slugs whose series
-    may have changed (a rename): their lookups are forgotten too.
+    may have changed (a rename): their lookups are forgotten too. ``rounds``
+    are the only rounds whose results the change touched (a change to the
+    games of these rounds and nothing else); None, anything may have moved.
+    A change of results is noted (``ResultsChange``) after the series row
+    is updated, so the row's lock orders the notes as the commits.
     """
-    from league.models import Series  # the models call this on save
+    from league.models import ResultsChange, Series  # the models call this on save
 
     ids = sorted(set(series_ids))
     if ids:
         Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
         if results:
+            touched = sorted(set(rounds)) if rounds is not None else None
+            ResultsChange.objects.bulk_create(ResultsChange(series_id=i, rounds=touched) for i in ids)
             # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
             results_changed.send(sender=None, series_ids=ids)
     publish_on_commit(ids, slugs=slugs, results=results)

@@ -849,4 +849,8 @@ def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any)
     if isinstance(instance, Series):
         versions.publish_on_commit([instance.pk], slugs=[instance.slug])
     else:
+        from league.models.changes import ResultsChange  # it imports this module
+
+        # Noted as any change of results is (versions.changed): its round is recomputed.
+        ResultsChange.objects.create(series_id=instance.series_id, rounds=[instance.round_number])
         versions.publish_on_commit([instance.series_id])

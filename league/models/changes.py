@@ -1,0 +1,36 @@
+"""Which rounds each change of a series' results touched, so the season read
+(league.standings.season) recomputes those rounds and not the whole series.
+
+One row per change of results, written by ``versions.changed`` inside the
+change's transaction after the series row is updated: the update locks that
+row until the commit, so the rows of one series are numbered in the order
+their changes committed. ``rounds`` None is a change nobody described (a
+series edited, an import, a rename): a reader recomputes everything. A
+rolled-back change leaves no row; ``nonce`` tells a row from another given
+the same number later (SQLite hands a number back after a rollback, and a
+restored backup numbers afresh).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+from league.models.games import Series
+
+
+def _nonce() -> str:
+    return secrets.token_hex(8)
+
+
+class ResultsChange(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    rounds = models.JSONField(null=True)  # the round numbers touched; None: any
+    nonce = models.CharField(max_length=16, default=_nonce, editable=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["series", "id"], name="results_change_series_id")]
+
+    def __str__(self) -> str:
+        return f"{self.series_id}: {self.rounds if self.rounds is not None else 'everything'}"
