@@ -34,3 +34,20 @@ class ResultsChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series_id}: {self.rounds if self.rounds is not None else 'everything'}"
+
+
+def rounds_since(series_id: int, note: tuple[int, str] | None) -> tuple[set[int] | None, tuple[int, str] | None]:
+    """The rounds whose results changed since ``note`` (the last note a
+    reader saw, id and nonce), or None when that cannot be told (the note is
+    gone or is another's now, or a change since was not described): read
+    everything. With the last note now, for the reader to keep. One query."""
+    notes = ResultsChange.objects.filter(series_id=series_id)
+    if note is not None:
+        found = list(notes.filter(id__gte=note[0]).order_by("id").values_list("id", "nonce", "rounds"))
+        if found:
+            last = (found[-1][0], found[-1][1])
+            if (found[0][0], found[0][1]) == note and all(r is not None for _, _, r in found[1:]):
+                return {n for _, _, r in found[1:] for n in r}, last
+            return None, last
+    head = notes.order_by("-id").values_list("id", "nonce").first()
+    return None, (head[0], head[1]) if head is not None else None

@@ -31,7 +31,8 @@ from django.db.models import Case, Count, ExpressionWrapper, F, IntegerField, Ma
 from django.utils import timezone
 
 from league import versions
-from league.models import Game, Player, ResultsChange, Seat, Series, counting
+from league.models import Game, Player, Seat, Series, counting
+from league.models.changes import rounds_since
 from league.models.games import StandingRow, Standings, _through
 from league.models.tournament import is_event
 
@@ -263,23 +264,6 @@ class _Base:
     names: dict[int, str]
 
 
-def _dirty(series: Series, base: _Base | None) -> tuple[set[int] | None, tuple[int, str] | None]:
-    """The rounds changed since ``base`` was read (None: start afresh) and
-    the last note now. One query: the notes from the base's own on. The
-    base's note must still be there, as it was: a rollback or a restored
-    backup may have handed its number to another change."""
-    notes = ResultsChange.objects.filter(series=series)
-    if base is not None and base.change is not None:
-        found = list(notes.filter(id__gte=base.change[0]).order_by("id").values_list("id", "nonce", "rounds"))
-        if found:
-            last = (found[-1][0], found[-1][1])
-            if (found[0][0], found[0][1]) == base.change and all(r is not None for _, _, r in found[1:]):
-                return {n for _, _, r in found[1:] for n in r}, last
-            return None, last
-    head = notes.order_by("-id").values_list("id", "nonce").first()
-    return None, (head[0], head[1]) if head is not None else None
-
-
 def _computed(
     series: Series, through_round: int | None, through_date: datetime.date | None,
 ) -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
@@ -294,7 +278,7 @@ def _computed(
     results without a note cannot leave a wrong table behind."""
     key = f"season-base:{series.pk}:{through_round}:{through_date}"
     base = cache.get(key)
-    dirty, change = _dirty(series, base)
+    dirty, change = rounds_since(series.pk, base.change if base is not None else None)
     if dirty is not None and base is not None:
         times = {r: t for r, t in base.times.items() if r not in dirty}
         times.update(_round_times(series, only=dirty) if dirty else {})

@@ -325,11 +325,11 @@ def test_public_pages_query_counts_do_not_grow(client: Client, django_assert_num
     large_cached = _query_counts(client, series, game, players[0], cached=True)
     assert small == large
     # Computed afresh: the series' (or the game's series') pk, which is then
-    # remembered, and what the page shows; the series' pages read the last
-    # note of a results change, which the next computation starts from.
+    # remembered, and what the page shows; the series' and player pages read
+    # the last note of a results change, which the next computation starts from.
     assert large == {
         "index": 1, "series": 10, "series after round 2": 10, "series partial": 10, "series with rates": 11,
-        "game": 6, "player": 9,
+        "game": 6, "player": 10,
     }  # the rates: one query more, over the seats' stored statistics; a player's page:
     # everyone's statistics and totals in one (stats.finished_by_player), then their own row
     assert small_cached == large_cached

@@ -13,9 +13,10 @@ import random
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
-from league import services, versions
+from league import services, stats, versions
 from league.models import Game, Penalty, Player, ResultsChange, Seat, Series
 from league.services.errors import ServiceError
 from league.standings.season import cached_season, previous_stage, season, season_rounds
@@ -143,6 +144,8 @@ def test_season_after_every_kind_of_change_is_the_full_pass(league) -> None:  # 
         step(series, players, rng, kind)
         for stage in (None, 60):
             assert read(series, stage) == full_pass(series, stage), f"step {n}: {kind}, through round {stage}"
+        # The player pages' read: every player's finished statistics and counted totals.
+        assert stats.finished_by_player_from_last(series) == stats.finished_by_player(series), f"step {n}: {kind}"
 
 
 def test_a_penalty_reads_again_only_its_stretch(league) -> None:  # noqa: ANN001
@@ -213,3 +216,21 @@ def test_a_round_asked_for_by_day_is_the_full_pass(league) -> None:  # noqa: ANN
         want = season(series, rounds=found.rounds, through_date=day, before=previous is not None,
                       before_round=previous[0] if previous else None, before_date=previous[1] if previous else None)
         assert cached_season(series, through_date=day) == (found, want, previous)
+
+
+def test_a_penalty_reads_again_only_its_block_of_finished_seats(league) -> None:  # noqa: ANN001
+    series, _ = league
+    cache.clear()
+    first = stats.finished_by_player_from_last(series)
+    game = Game.objects.filter(series=series, round_number=40).first()
+    services.add_penalty(game=game, seat=0, points=-20000, reason="late")
+    with CaptureQueriesContext(connection) as queries:
+        got = stats.finished_by_player_from_last(series)
+    assert got == stats.finished_by_player(series) != first
+    grouped = [q["sql"] for q in queries if 'FROM "league_seat"' in q["sql"] and "GROUP BY" in q["sql"]]
+    assert len(grouped) == 1
+    assert '"round_number" >= 32 AND "league_game"."round_number" < 64' in grouped[0]  # round 40's block of 32
+    # A change nobody described: every seat again.
+    Seat.objects.filter(game=game, seat=1).update(points=F("points") + 3000)
+    versions.changed([series.pk])
+    assert stats.finished_by_player_from_last(series) == stats.finished_by_player(series)
