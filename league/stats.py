@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -367,7 +366,7 @@ def finished_by_player(series: Series) -> dict[int, PlayerFinished]:
 
 # Rounds per block of ``_finished_groups``: a change of results reads its block again.
 ROUND_BLOCK = 32
-BASE_CACHE_SECONDS = 24 * 3600  # a base is checked against the notes, never trusted by age
+BASES_KEPT = 64  # series whose last computation this process keeps
 
 
 class _FinishedBase(NamedTuple):
@@ -375,14 +374,22 @@ class _FinishedBase(NamedTuple):
     groups: dict[int, list[dict[str, Any]]]  # block -> its groups
 
 
+# The last computation per series, in this process, as objects: pickling it
+# through the shared cache cost more than reading the block again.
+_FINISHED_BASES: dict[int, _FinishedBase] = {}
+
+
+def forget_bases() -> None:
+    """Drop this process's last computations (``finished_by_player_from_last``)."""
+    _FINISHED_BASES.clear()
+
+
 def finished_by_player_from_last(series: Series) -> dict[int, PlayerFinished]:
     """``finished_by_player``, starting from the last computation: only the
     blocks of rounds a change noted since touched are read again
     (``league.models.changes``). Anything else (a change not described, no
-    computation kept, or the finished seats' count and counted points not
-    those of the groups) reads every seat."""
-    key = f"finished-by-player-base:{series.pk}"
-    base = cache.get(key)
+    computation kept) reads every seat."""
+    base = _FINISHED_BASES.get(series.pk)
     dirty, change = rounds_since(series.pk, base.change if base is not None else None)
     groups: dict[int, list[dict[str, Any]]] | None = None
     if dirty is not None and base is not None:
@@ -390,13 +397,14 @@ def finished_by_player_from_last(series: Series) -> dict[int, PlayerFinished]:
         groups = {b: v for b, v in base.groups.items() if b not in blocks}
         for g in _finished_groups(series, blocks=blocks) if blocks else ():
             groups.setdefault(g["block"], []).append(g)
-        if not _finished_agree(series, groups):
-            groups = None
     if groups is None:
         groups = {}
         for g in _finished_groups(series):
             groups.setdefault(g["block"], []).append(g)
-    cache.set(key, _FinishedBase(change, groups), BASE_CACHE_SECONDS)
+    _FINISHED_BASES.pop(series.pk, None)
+    _FINISHED_BASES[series.pk] = _FinishedBase(change, groups)
+    while len(_FINISHED_BASES) > BASES_KEPT:  # the oldest first
+        _FINISHED_BASES.pop(next(iter(_FINISHED_BASES)), None)
     return _by_player(g for v in groups.values() for g in v)
 
 
@@ -436,16 +444,6 @@ def _by_player(groups: Iterable[dict[str, Any]]) -> dict[int, PlayerFinished]:
         pid: PlayerFinished(HandStats(**{n: r[n] for n in fields}), r["counted_games"], r["counted_total"])
         for pid, r in sums.items()
     }
-
-
-def _finished_agree(series: Series, groups: Mapping[int, list[dict[str, Any]]]) -> bool:
-    """The groups hold as many finished seats, with the same counted points, as the database."""
-    counted = counting(series, prefix="game__")
-    found = Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED).aggregate(
-        n=Count("id"), points=Sum("points", filter=counted))
-    every = [g for v in groups.values() for g in v]
-    mine = (sum(g["seats"] for g in every), sum(g["counted_total"] or 0 for g in every))
-    return mine == (found["n"], found["points"] or 0)
 
 
 def live_stats(series: Series, player_id: int | None = None) -> HandStats:

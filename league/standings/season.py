@@ -248,7 +248,6 @@ def cached_season(
     )
 
 
-BASE_CACHE_SECONDS = 24 * 3600  # a base is checked against the notes, never trusted by age
 
 
 @dataclass(frozen=True)
@@ -264,6 +263,13 @@ class _Base:
     names: dict[int, str]
 
 
+# The last computation of each stage, in this process: kept as objects, not
+# pickled in the shared cache (thousands of groups: a third of the read's
+# time). Each process starts from its own; each is checked against the notes.
+_BASES: dict[str, _Base] = {}
+BASES_KEPT = 64
+
+
 def _computed(
     series: Series, through_round: int | None, through_date: datetime.date | None,
 ) -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
@@ -273,11 +279,11 @@ def _computed(
     chart's stretches they fall in; the other stretches' groups are the
     base's, which no change since has touched. Anything else (a change not
     described, a round first played or gone, a new day, a base missing)
-    reads everything, as ``season`` does. A last check compares the count
-    and the sum of the counted seats with the groups': a writer that moved
-    results without a note cannot leave a wrong table behind."""
-    key = f"season-base:{series.pk}:{through_round}:{through_date}"
-    base = cache.get(key)
+    reads everything, as ``season`` does. A writer that moves results says
+    which rounds it touched or nothing (``versions.changed``: everything);
+    tests/league/test_season_changes.py holds every writer to the full pass."""
+    key = f"{series.pk}:{through_round}:{through_date}"
+    base = _BASES.get(key)
     dirty, change = rounds_since(series.pk, base.change if base is not None else None)
     if dirty is not None and base is not None:
         times = {r: t for r, t in base.times.items() if r not in dirty}
@@ -287,7 +293,7 @@ def _computed(
     found = _rounds_of(times)
     previous = previous_stage(found.rounds, found.dates, through_round, through_date)
     if is_event(series):  # ranked by league.standings.event
-        cache.set(key, _Base(change, times, None, {}, {}), BASE_CACHE_SECONDS)
+        _keep(key, _Base(change, times, None, {}, {}))
         return found, None, previous
     stage = _Stage(
         found.rounds, through_round, through_date,
@@ -301,8 +307,6 @@ def _computed(
             again = [r for r in range(found.rounds[0], found.rounds[-1] + 1) if stage.stretch(r) in stretches]
             for g in _groups(series, stage, only=again):
                 groups.setdefault(g["stretch"], []).append(g)
-        if not _agrees(series, groups):
-            groups = None
     if groups is None:
         groups = defaultdict(list)
         for g in _groups(series, stage):
@@ -315,16 +319,21 @@ def _computed(
     missing = {g["player_id"] for g in every} - names.keys()
     if missing:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
-    cache.set(key, _Base(change, times, stage, groups, names), BASE_CACHE_SECONDS)
+    _keep(key, _Base(change, times, stage, groups, names))
     return found, _assemble(every, names, stage, series.min_games), previous
 
 
-def _agrees(series: Series, groups: Mapping[int, list[dict[str, Any]]]) -> bool:
-    """The groups hold as many counted seats, with the same points, as the database."""
-    counted = Seat.objects.counted(series).aggregate(n=Count("id"), points=Sum("points"))
-    seats = sum(g["games"] for v in groups.values() for g in v)
-    points = sum(g["total"] or 0 for v in groups.values() for g in v)
-    return (seats, points) == (counted["n"], counted["points"] or 0)
+def forget_bases() -> None:
+    """Drop this process's last computations: the next read starts from nothing
+    (a test that counts what a computation from nothing costs)."""
+    _BASES.clear()
+
+
+def _keep(key: str, base: _Base) -> None:
+    _BASES.pop(key, None)
+    _BASES[key] = base
+    while len(_BASES) > BASES_KEPT:  # the oldest first: a dict keeps its order
+        _BASES.pop(next(iter(_BASES)), None)
 
 
 def season_if_cached(series: Series) -> Season | None:

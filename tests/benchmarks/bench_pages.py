@@ -29,8 +29,8 @@ page, request and response on the wire, as the page's script sends it.
 "cold ms" is the first request for a page on warm workers after a hand is
 saved (through the services, in a game being played: what happens every
 minute of an event) and after a change of results (a penalty given to a
-finished game of the latest round through the services, then taken back:
-what a finished game, a correction or a penalty costs the next page). wrk then measures the steady state, where pages come from the cache.
+finished game of the latest round through the services, a new amount each
+time: what a finished game, a correction or a penalty costs the next page). wrk then measures the steady state, where pages come from the cache.
 For an event page, "after a hand" is a hand saved in one of the event's own
 games being played, and "after any change" moves the event's stamps.
 The same first requests are then made in the bench's own process, through
@@ -136,17 +136,20 @@ def build_event(players: int = 96) -> tuple[str, int]:
     return series.slug, live.pk
 
 
-def penalty_given_or_taken_back(game_pk: int) -> None:
-    """A change of results as staff make it, through the services: a penalty
-    given to a finished game, or the one in force cancelled (the next time)."""
-    from league import services
-    from league.models import Game, Penalty
+_penalties = [0]
 
-    given = Penalty.objects.filter(game_id=game_pk, cancelled_at=None).first()
-    if given is not None:
-        services.cancel_penalty(penalty=given)
-    else:
-        services.add_penalty(game=Game.objects.get(pk=game_pk), seat=0, points=-20000, reason="bench")
+
+def penalty_given(game_pk: int) -> None:
+    """A change of results as staff make it, through the services: a penalty
+    (or a bonus, every other time, so the total stays small) given to a
+    finished game, a new amount each time: no standings seen before come back."""
+    from league import services
+    from league.models import Game
+
+    _penalties[0] += 1
+    n = _penalties[0]
+    points = (1 if n % 2 else -1) * 100 * n  # +0.1, -0.2, +0.3, ... points
+    services.add_penalty(game=Game.objects.get(pk=game_pk), seat=n % 4, points=points, reason="bench")
 
 
 def enter_hand(game_pk: int) -> None:
@@ -363,12 +366,12 @@ def main() -> None:
             def changes(name: str) -> tuple[Callable[[], object], Callable[[], object]]:
                 if name.startswith("event"):
                     return lambda: enter_hand(event_live_pk), lambda: bump_version(event_id)
-                return lambda: enter_hand(live_pk), lambda: penalty_given_or_taken_back(kept_pk)
+                return lambda: enter_hand(live_pk), lambda: penalty_given(kept_pk)
 
             # After a hand in a game being played: what happens every minute of an event.
             cold_hand = {name: cold_request(base + pages[name], changes(name)[0], args.tries) for name in measured}
-            # After a change of results: a penalty given to (or taken back from) a
-            # finished game of the latest round; the event's stamps moved.
+            # After a change of results: a penalty given to a finished game of
+            # the latest round; the event's stamps moved.
             cold = {name: cold_request(base + pages[name], changes(name)[1], args.tries) for name in measured}
             cpu_cold = cold_cpu({name: pages[name] for name in measured}, changes, args.cpu_tries)
             print(f"cold: the first request after a hand is saved / after a change of results; load average "

@@ -40,8 +40,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import services, versions
+from league import services, stats, versions
 from league.models import Game, Player, Series
+from league.standings import season
 from tests.factories import (
     bulk_finished_games,
     chombo,
@@ -285,6 +286,8 @@ def clear_caches() -> None:
     for each in caches.all():
         each.clear()
     versions.store().clear()
+    season.forget_bases()  # what each process keeps to start the next computation from
+    stats.forget_bases()
 
 
 def _query_counts(client: Client, series: Series, game: Game, player: Player, *, cached: bool = False) -> dict[str, int]:
