@@ -94,6 +94,12 @@ _SUMS = {
 }
 
 
+# A group's fields, in order: what it is grouped by, then _SUMS' sums.
+_GROUP = ("player_id", "stretch", "now", "was", *_SUMS)
+PLAYER, STRETCH, NOW, WAS, TOTAL, LAST = 0, 1, 2, 3, 5, 10
+assert _GROUP[TOTAL] == "total" and _GROUP[LAST] == "last" and _GROUP[11:] == tuple(f"places_{n}" for n in (1, 2, 3, 4))
+
+
 class _Row:
     """A standings row being added up from groups."""
 
@@ -106,17 +112,22 @@ class _Row:
         self.worst: int | None = None
         self.places = [0, 0, 0, 0]
 
-    def add(self, group: dict[str, Any]) -> None:
-        self.games += group["games"]
-        self.total += group["total"] or 0
-        self.place_sum += group["place_sum"] or 0
-        self.score_sum += group["score_sum"] or 0
-        if group["best"] is not None:
-            self.best = group["best"] if self.best is None else max(self.best, group["best"])
-        if group["worst"] is not None:
-            self.worst = group["worst"] if self.worst is None else min(self.worst, group["worst"])
-        for n in range(4):
-            self.places[n] += group[f"places_{n + 1}"]
+    def add(self, group: tuple[Any, ...]) -> None:
+        """Add a group of ``_groups`` (a tuple in the order of ``_GROUP``)."""
+        _, _, _, _, games, total, place_sum, score_sum, best, worst, _, p1, p2, p3, p4 = group
+        self.games += games
+        self.total += total or 0
+        self.place_sum += place_sum or 0
+        self.score_sum += score_sum or 0
+        if best is not None:
+            self.best = best if self.best is None or best > self.best else self.best
+        if worst is not None:
+            self.worst = worst if self.worst is None or worst < self.worst else self.worst
+        places = self.places
+        places[0] += p1
+        places[1] += p2
+        places[2] += p3
+        places[3] += p4
 
     def row(self) -> StandingRow:
         return StandingRow(
@@ -147,7 +158,7 @@ def season(
         rounds = season_rounds(series).rounds
     stage = _Stage(rounds, through_round, through_date, before_round, before_date, before)
     groups = _groups(series, stage)
-    names = dict(Player.objects.filter(pk__in={g["player_id"] for g in groups}).values_list("pk", "name"))
+    names = dict(Player.objects.filter(pk__in={g[PLAYER] for g in groups}).values_list("pk", "name"))
     return _assemble(groups, names, stage, series.min_games)
 
 
@@ -169,7 +180,7 @@ class _Stage:
         return (round_number - first) * min(span, CHART_POINTS) // span
 
 
-def _groups(series: Series, stage: _Stage, *, only: Iterable[int] | None = None) -> list[dict[str, Any]]:
+def _groups(series: Series, stage: _Stage, *, only: Iterable[int] | None = None) -> list[tuple[Any, ...]]:
     """The counted seats (of the rounds ``only``, if given) summed per player,
     stretch of the chart and flags: seated in the stage shown, and in the one before."""
     now_q = _through(stage.through_round, stage.through_date)
@@ -190,26 +201,27 @@ def _groups(series: Series, stage: _Stage, *, only: Iterable[int] | None = None)
     # The names in a query of their own: joining the players to every seat
     # and grouping by the name was a third of this query's time.
     return list(
-        seats.annotate(**annotations).values("player_id", "stretch", "now", "was").annotate(**_SUMS).order_by()
+        seats.annotate(**annotations).values("player_id", "stretch", "now", "was").annotate(**_SUMS)
+        .values_list(*_GROUP).order_by()
     )
 
 
-def _assemble(groups: Iterable[dict[str, Any]], names: Mapping[int, str], stage: _Stage, min_games: int) -> Season:
+def _assemble(groups: Iterable[tuple[Any, ...]], names: Mapping[int, str], stage: _Stage, min_games: int) -> Season:
     """The Season from the groups: the rows added up and the running totals."""
     now: dict[int, _Row] = {}
     was: dict[int, _Row] = {}
     per_stretch: dict[int, dict[int, int]] = defaultdict(dict)
     stretch_end: dict[int, int] = {}
     for g in groups:
-        pid = g["player_id"]
-        if g["now"]:
+        pid = g[PLAYER]
+        if g[NOW]:
             (now.get(pid) or now.setdefault(pid, _Row(pid, names[pid]))).add(g)
-        if g["was"]:
+        if g[WAS]:
             (was.get(pid) or was.setdefault(pid, _Row(pid, names[pid]))).add(g)
         if stage.rounds:
-            stretch = per_stretch[g["stretch"]]
-            stretch[pid] = stretch.get(pid, 0) + (g["total"] or 0)
-            stretch_end[g["stretch"]] = max(stretch_end.get(g["stretch"], 0), g["last"])
+            stretch = per_stretch[g[STRETCH]]
+            stretch[pid] = stretch.get(pid, 0) + (g[TOTAL] or 0)
+            stretch_end[g[STRETCH]] = max(stretch_end.get(g[STRETCH], 0), g[LAST])
     order = sorted(per_stretch)
     running: dict[int, list[int | None]] = {}
     totals: dict[int, int] = {}
@@ -259,7 +271,7 @@ class _Base:
     change: tuple[int, str] | None
     times: _Times
     stage: _Stage | None  # None for an event
-    groups: dict[int, list[dict[str, Any]]]  # stretch -> its groups
+    groups: dict[int, list[tuple[Any, ...]]]  # stretch -> its groups
     names: dict[int, str]
 
 
@@ -299,24 +311,24 @@ def _computed(
         found.rounds, through_round, through_date,
         previous[0] if previous else None, previous[1] if previous else None, previous is not None,
     )
-    groups: dict[int, list[dict[str, Any]]] | None = None
+    groups: dict[int, list[tuple[Any, ...]]] | None = None
     if dirty is not None and base is not None and base.stage == stage:
         stretches = {stage.stretch(r) for r in dirty if found.rounds and found.rounds[0] <= r <= found.rounds[-1]}
         groups = {k: v for k, v in base.groups.items() if k not in stretches}
         if stretches:
             again = [r for r in range(found.rounds[0], found.rounds[-1] + 1) if stage.stretch(r) in stretches]
             for g in _groups(series, stage, only=again):
-                groups.setdefault(g["stretch"], []).append(g)
+                groups.setdefault(g[STRETCH], []).append(g)
     if groups is None:
         groups = defaultdict(list)
         for g in _groups(series, stage):
-            groups[g["stretch"]].append(g)
+            groups[g[STRETCH]].append(g)
         groups = dict(groups)
         names: dict[int, str] = {}
     else:
         names = dict(base.names) if base is not None else {}
     every = [g for k in sorted(groups) for g in groups[k]]
-    missing = {g["player_id"] for g in every} - names.keys()
+    missing = {g[PLAYER] for g in every} - names.keys()
     if missing:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
     _keep(key, _Base(change, times, stage, groups, names))
