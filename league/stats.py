@@ -9,6 +9,7 @@ game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -377,6 +378,7 @@ class _FinishedBase(NamedTuple):
 # The last computation per series, in this process, as objects: pickling it
 # through the shared cache cost more than reading the block again.
 _FINISHED_BASES: dict[int, _FinishedBase] = {}
+_KEEPING = threading.Lock()
 
 
 def forget_bases() -> None:
@@ -401,10 +403,11 @@ def finished_by_player_from_last(series: Series) -> dict[int, PlayerFinished]:
         groups = {}
         for g in _finished_groups(series):
             groups.setdefault(g["block"], []).append(g)
-    _FINISHED_BASES.pop(series.pk, None)
-    _FINISHED_BASES[series.pk] = _FinishedBase(change, groups)
-    while len(_FINISHED_BASES) > BASES_KEPT:  # the oldest first
-        _FINISHED_BASES.pop(next(iter(_FINISHED_BASES)), None)
+    with _KEEPING:  # a threaded server: one change of the dict's size at a time
+        _FINISHED_BASES.pop(series.pk, None)
+        _FINISHED_BASES[series.pk] = _FinishedBase(change, groups)
+        while len(_FINISHED_BASES) > BASES_KEPT:  # the oldest first
+            _FINISHED_BASES.pop(next(iter(_FINISHED_BASES)), None)
     return _by_player(g for v in groups.values() for g in v)
 
 

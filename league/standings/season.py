@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -286,7 +287,7 @@ def _computed(
     series: Series, through_round: int | None, through_date: datetime.date | None,
 ) -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
     """What ``cached_season`` caches. With the last computation of this
-    stage in the cache and every change since noted with its rounds, only
+    stage kept by this process and every change since noted with its rounds, only
     those rounds are read again: their finishing times, and the seats of the
     chart's stretches they fall in; the other stretches' groups are the
     base's, which no change since has touched. Anything else (a change not
@@ -341,11 +342,15 @@ def forget_bases() -> None:
     _BASES.clear()
 
 
+_KEEPING = threading.Lock()  # a threaded server: one change of _BASES' size at a time
+
+
 def _keep(key: str, base: _Base) -> None:
-    _BASES.pop(key, None)
-    _BASES[key] = base
-    while len(_BASES) > BASES_KEPT:  # the oldest first: a dict keeps its order
-        _BASES.pop(next(iter(_BASES)), None)
+    with _KEEPING:
+        _BASES.pop(key, None)
+        _BASES[key] = base
+        while len(_BASES) > BASES_KEPT:  # the oldest first: a dict keeps its order
+            _BASES.pop(next(iter(_BASES)), None)
 
 
 def season_if_cached(series: Series) -> Season | None:
