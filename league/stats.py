@@ -9,16 +9,18 @@ game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, ExpressionWrapper, F, IntegerField, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league.exports import ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record, counting
+from league.models.changes import rounds_since
 from league.terms import abort_reason_text
 from scoring import game as sg
 from scoring.game import TransferKind
@@ -360,21 +362,90 @@ def finished_by_player(series: Series) -> dict[int, PlayerFinished]:
     query: the series' statistics are the sum of the players', and a player's
     rank needs only everyone's counted games and total (league.standings.season
     ``league_standing``)."""
+    return _by_player(_finished_groups(series))
+
+
+# Rounds per block of ``_finished_groups``: a change of results reads its block again.
+ROUND_BLOCK = 32
+BASES_KEPT = 64  # series whose last computation this process keeps
+
+
+class _FinishedBase(NamedTuple):
+    change: tuple[int, str] | None  # the last note read before the groups
+    groups: dict[int, list[dict[str, Any]]]  # block -> its groups
+
+
+# The last computation per series, in this process, as objects: pickling it
+# through the shared cache cost more than reading the block again.
+_FINISHED_BASES: dict[int, _FinishedBase] = {}
+_KEEPING = threading.Lock()
+
+
+def forget_bases() -> None:
+    """Drop this process's last computations (``finished_by_player_from_last``)."""
+    _FINISHED_BASES.clear()
+
+
+def finished_by_player_from_last(series: Series) -> dict[int, PlayerFinished]:
+    """``finished_by_player``, starting from the last computation: only the
+    blocks of rounds a change noted since touched are read again
+    (``league.models.changes``). Anything else (a change not described, no
+    computation kept) reads every seat."""
+    base = _FINISHED_BASES.get(series.pk)
+    dirty, change = rounds_since(series.pk, base.change if base is not None else None)
+    groups: dict[int, list[dict[str, Any]]] | None = None
+    if dirty is not None and base is not None:
+        blocks = {r // ROUND_BLOCK for r in dirty}
+        groups = {b: v for b, v in base.groups.items() if b not in blocks}
+        for g in _finished_groups(series, blocks=blocks) if blocks else ():
+            groups.setdefault(g["block"], []).append(g)
+    if groups is None:
+        groups = {}
+        for g in _finished_groups(series):
+            groups.setdefault(g["block"], []).append(g)
+    with _KEEPING:  # a threaded server: one change of the dict's size at a time
+        _FINISHED_BASES.pop(series.pk, None)
+        _FINISHED_BASES[series.pk] = _FinishedBase(change, groups)
+        while len(_FINISHED_BASES) > BASES_KEPT:  # the oldest first
+            _FINISHED_BASES.pop(next(iter(_FINISHED_BASES)), None)
+    return _by_player(g for v in groups.values() for g in v)
+
+
+def _finished_groups(series: Series, *, blocks: set[int] | None = None) -> list[dict[str, Any]]:
+    """The finished seats (of the blocks of rounds ``blocks``, if given) summed per player and block."""
     sums: dict[str, Any] = {name: Sum(name) for name in SEAT_STAT_FIELDS}
     sums.update(PLACE_SUMS)
     counted = counting(series, prefix="game__")
-    rows = (
-        Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
-        .values("player_id")
-        .annotate(**sums, counted_games=Count("id", filter=counted), counted_total=Sum("points", filter=counted))
+    seats = Seat.objects.filter(game__series=series, game__status=Game.Status.FINISHED)
+    if blocks is not None:
+        within = Q()
+        for b in sorted(blocks):
+            within |= Q(game__round_number__gte=b * ROUND_BLOCK, game__round_number__lt=(b + 1) * ROUND_BLOCK)
+        seats = seats.filter(within)
+    # A round number is never negative: integer division in SQL is Python's //.
+    block = ExpressionWrapper(F("game__round_number") / ROUND_BLOCK, output_field=IntegerField())
+    return list(
+        seats.annotate(block=block).values("player_id", "block")
+        .annotate(**sums, seats=Count("id"), counted_games=Count("id", filter=counted),
+                  counted_total=Sum("points", filter=counted))
         .order_by()
     )
+
+
+def _by_player(groups: Iterable[dict[str, Any]]) -> dict[int, PlayerFinished]:
+    fields = (*SEAT_STAT_FIELDS, *PLACE_SUMS)
+    sums: dict[int, dict[str, int]] = {}
+    for g in groups:
+        into = sums.get(g["player_id"])
+        if into is None:
+            into = sums[g["player_id"]] = dict.fromkeys((*fields, "counted_games", "counted_total"), 0)
+        for n in fields:
+            into[n] += g[n] or 0
+        into["counted_games"] += g["counted_games"]
+        into["counted_total"] += g["counted_total"] or 0
     return {
-        r["player_id"]: PlayerFinished(
-            HandStats(**{n: r[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)}),
-            r["counted_games"], r["counted_total"] or 0,
-        )
-        for r in rows
+        pid: PlayerFinished(HandStats(**{n: r[n] for n in fields}), r["counted_games"], r["counted_total"])
+        for pid, r in sums.items()
     }
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Hashable
 from typing import Any
 
 import django_tables2 as tables
@@ -13,12 +14,14 @@ from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django_tables2.columns import ManyToManyColumn
 from django_tables2.columns.linkcolumn import BaseLinkColumn
 from django_tables2.utils import signature
 
 from league import stats
+from league.models import StandingRow
 from league.templatetags.league import movement, percent, points, rank, score
 
 NUM = {"th": {"class": "num", "scope": "col"}, "td": {"class": "num"}}
@@ -59,19 +62,46 @@ class QuickBody:
     django-tables2's own path. tests/league/test_tables.py compares the two.
     """
 
+    def row_key(self, record: Any) -> Hashable | None:
+        """What, besides the columns, the language and the row's attributes,
+        decides a row's cells: a row rendered before under the same key is
+        taken from ``_ROWS``. None (the default): rendered every time."""
+        return None
+
     def tbody_html(self) -> SafeString:
         columns = [_QuickColumn(self, bound) for bound in self.columns]  # type: ignore[attr-defined]
         quick = all(column.static for column in columns)
+        shape = (type(self), tuple(c.bound.name for c in columns), get_language())
         rows = []
         for row in self.paginated_rows:  # type: ignore[attr-defined]
-            if quick:
-                cells = "".join(column.td(row) for column in columns)
-            else:  # attributes computed from the record: django-tables2's way, cell by cell
-                cells = "".join(_td(bound.attrs["td"].as_html(), cell) for bound, cell in row.items())
-            rows.append(f"<tr {row.attrs.as_html()}>{cells}</tr>")
+            attrs = row.attrs.as_html()
+            known = self.row_key(row.record) if quick else None
+            key = (shape, attrs, known) if known is not None else None
+            html = _ROWS.get(key) if key is not None else None
+            if html is None:
+                if quick:
+                    cells = "".join(column.td(row) for column in columns)
+                else:  # attributes computed from the record: django-tables2's way, cell by cell
+                    cells = "".join(_td(bound.attrs["td"].as_html(), cell) for bound, cell in row.items())
+                html = f"<tr {attrs}>{cells}</tr>"
+                if key is not None:
+                    _remember(key, html)
+            rows.append(html)
         if not rows and self.empty_text:  # type: ignore[attr-defined]
             rows.append(format_html('<tr><td colspan="{}">{}</td></tr>', len(columns), self.empty_text))  # type: ignore[attr-defined]
         return mark_safe("".join(rows))  # each part escaped on its way in
+
+
+# Rendered rows by key (``QuickBody.row_key``), in this process: after a change
+# of results most rows of a table are what they were, and a row costs 14 cells.
+_ROWS: dict[Hashable, str] = {}
+ROWS_KEPT = 20_000
+
+
+def _remember(key: Hashable, html: str) -> None:
+    if len(_ROWS) >= ROWS_KEPT:
+        _ROWS.clear()  # bounded; the next render fills it again
+    _ROWS[key] = html
 
 
 def _td(attrs: str, cell: Any) -> str:
@@ -178,6 +208,17 @@ class StandingsTable(QuickBody, tables.Table):
             exclude.extend(col.name for col in stats.STANDINGS_STATS)
         kwargs["exclude"] = tuple(exclude)
         super().__init__(data, **kwargs)
+
+    def row_key(self, record: Any) -> Hashable | None:
+        # A StandingRow is a frozen dataclass of numbers and its name; a row with rates is not kept.
+        if not isinstance(record, StandingRow):
+            return None
+        key = (record, self.movements.get(record.player_id), self.series_slug)
+        try:
+            hash(key)
+        except TypeError:  # a row built with a list of places
+            return None
+        return key
 
     def render_rank(self, record: Any) -> str:
         return rank(record.rank, record.tied)

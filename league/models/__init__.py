@@ -9,6 +9,7 @@ of deliveries). Callers import from this package
 (``from league.models import Game``); every public name is re-exported here.
 """
 
+from league.models.changes import ResultsChange
 from league.models.games import (
     SEAT,
     SEATS,
@@ -49,7 +50,7 @@ from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
     "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
-    "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "Round",
+    "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "ResultsChange", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Tournament",
     "TournamentAudit", "Win", "build_record", "counting", "seat_list", "series_changed", "stored_hand_input", "validate_rules",
 ]

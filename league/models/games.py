@@ -212,21 +212,29 @@ class Series(models.Model):
         return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
 
 
-def series_changed(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+def series_changed(
+    series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True,
+    rounds: Iterable[int] | None = None,
+) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back;
     ``league.versions``).
 
     ``results=False`` says the change cannot touch what finished games
     decide (a hand of a game in progress). ``slugs`` are slugs whose series
-    may have changed (a rename): their lookups are forgotten too.
+    may have changed (a rename): their lookups are forgotten too. ``rounds``
+    are the only rounds whose results the change touched (a change to the
+    games of these rounds and nothing else); None, anything may have moved.
     """
     ids = sorted(set(series_ids))
     if ids:
         Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
         if results:
-            # In the caller's transaction: a webhook's outbox row commits with the change (league.services.webhooks).
-            versions.results_changed.send(sender=None, series_ids=ids)
+            # In the caller's transaction, after the row update (whose lock orders one
+            # series' changes as their commits): the note of the rounds touched
+            # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
+            touched = sorted(set(rounds)) if rounds is not None else None
+            versions.results_changed.send(sender=None, series_ids=ids, rounds=touched)
     versions.publish_on_commit(ids, slugs=slugs, results=results)
 
 
@@ -878,5 +886,8 @@ def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any)
     # A deleted game or series must not be served from a cached page.
     if isinstance(instance, Series):
         versions.publish_on_commit([instance.pk], slugs=[instance.slug])
-    else:
+    elif getattr(kwargs.get("origin"), "model", type(kwargs.get("origin"))) is not Series:
+        # Noted as any change of results is (series_changed): its round is recomputed.
+        # Not when its series goes too (a note would name a series about to be gone).
+        versions.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
         versions.publish_on_commit([instance.series_id])

@@ -23,10 +23,11 @@ IN_PLAY = frozenset({
 })
 
 
-def bump_version(series_id: int, *, results: bool = True) -> None:
+def bump_version(series_id: int, *, results: bool = True, rounds: list[int] | None = None) -> None:
     """Move the series' version now and its pages' stamp after the commit;
-    ``results=False``: nothing a finished game decides has changed."""
-    series_changed([series_id], results=results)
+    ``results=False``: nothing a finished game decides has changed;
+    ``rounds``: the only rounds whose results may have (``series_changed``)."""
+    series_changed([series_id], results=results, rounds=rounds)
 
 
 def user_of(by: Actor) -> Any:
@@ -45,7 +46,8 @@ def audit(
     # Every change the services make writes an audit entry, so moving the
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
-    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished)
+    # A change to one game touches its round alone (a game never changes round).
+    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number])
     entry = audit_entry(game, action, by, hand_number=hand_number, before=before, after=after)
     entry.save()
     return entry

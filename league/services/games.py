@@ -189,7 +189,7 @@ def record_hands(
         inputs = [h.to_input() for h in hands_of(game)]
         result = replay_game(game, [*inputs, *parsed])
         rows = store_hands(game, parsed, by, first=first)
-        bump_version(game.series_id)
+        bump_version(game.series_id, rounds=[game.round_number])
         AuditEntry.objects.bulk_create(
             audit_entry(game, Action.RECORD_HAND, by, hand_number=row.number,
                          after=state_of(hand, result.hands[row.number - 1]))
@@ -374,7 +374,7 @@ def refresh_snapshots(*, game: Game, by: Actor = None) -> bool:
         sync_result(game, result, by)
         changed = _snapshots(game) != before
         if changed:
-            bump_version(game.series_id)  # statistics alone write no audit entry
+            bump_version(game.series_id, rounds=[game.round_number])  # statistics alone write no audit entry
     return changed
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from django.utils import timezone
 
 from league import versions
 from league.models import Game, Player, Seat, Series, counting
+from league.models.changes import rounds_since
 from league.models.games import StandingRow, Standings, seats_through
 from league.models.tournament import is_event
 
@@ -61,14 +63,24 @@ def season_rounds(series: Series) -> Rounds:
     """One query: per round, when its counted games finished. Days are taken in
     Python from these few timestamps: a date cast per game row in SQL is what
     made this query slow on SQLite."""
-    stages = list(
-        Game.objects.filter(counting(series), series=series)
-        .values("round_number")
-        .annotate(first=Min("finished_at"), last=Max("finished_at"))
-        .order_by()
-    )
-    stamps = {st[k] for st in stages for k in ("first", "last") if st[k] is not None}
-    return Rounds(sorted({st["round_number"] for st in stages}), sorted({timezone.localdate(t) for t in stamps}))
+    return _rounds_of(_round_times(series))
+
+
+_Times = dict[int, tuple[datetime.datetime | None, datetime.datetime | None]]
+
+
+def _round_times(series: Series, *, only: Iterable[int] | None = None) -> _Times:
+    """Per round with counted games (of the rounds ``only``, if given): its first and last finish."""
+    games = Game.objects.filter(counting(series), series=series)
+    if only is not None:
+        games = games.filter(round_number__in=sorted(only))
+    found = games.values("round_number").annotate(first=Min("finished_at"), last=Max("finished_at")).order_by()
+    return {st["round_number"]: (st["first"], st["last"]) for st in found}
+
+
+def _rounds_of(times: _Times) -> Rounds:
+    stamps = {t for pair in times.values() for t in pair if t is not None}
+    return Rounds(sorted(times), sorted({timezone.localdate(t) for t in stamps}))
 
 
 def _flag(q: Q) -> Any:
@@ -83,6 +95,12 @@ _SUMS = {
 }
 
 
+# A group's fields, in order: what it is grouped by, then _SUMS' sums.
+_GROUP = ("player_id", "stretch", "now", "was", *_SUMS)
+PLAYER, STRETCH, NOW, WAS, TOTAL, LAST = 0, 1, 2, 3, 5, 10
+assert _GROUP[TOTAL] == "total" and _GROUP[LAST] == "last" and _GROUP[11:] == tuple(f"places_{n}" for n in (1, 2, 3, 4))
+
+
 class _Row:
     """A standings row being added up from groups."""
 
@@ -95,17 +113,22 @@ class _Row:
         self.worst: int | None = None
         self.places = [0, 0, 0, 0]
 
-    def add(self, group: dict[str, Any]) -> None:
-        self.games += group["games"]
-        self.total += group["total"] or 0
-        self.place_sum += group["place_sum"] or 0
-        self.score_sum += group["score_sum"] or 0
-        if group["best"] is not None:
-            self.best = group["best"] if self.best is None else max(self.best, group["best"])
-        if group["worst"] is not None:
-            self.worst = group["worst"] if self.worst is None else min(self.worst, group["worst"])
-        for n in range(4):
-            self.places[n] += group[f"places_{n + 1}"]
+    def add(self, group: tuple[Any, ...]) -> None:
+        """Add a group of ``_groups`` (a tuple in the order of ``_GROUP``)."""
+        _, _, _, _, games, total, place_sum, score_sum, best, worst, _, p1, p2, p3, p4 = group
+        self.games += games
+        self.total += total or 0
+        self.place_sum += place_sum or 0
+        self.score_sum += score_sum or 0
+        if best is not None:
+            self.best = best if self.best is None or best > self.best else self.best
+        if worst is not None:
+            self.worst = worst if self.worst is None or worst < self.worst else self.worst
+        places = self.places
+        places[0] += p1
+        places[1] += p2
+        places[2] += p3
+        places[3] += p4
 
     def row(self) -> StandingRow:
         return StandingRow(
@@ -134,9 +157,37 @@ def season(
     """
     if rounds is None:
         rounds = season_rounds(series).rounds
-    now_q = seats_through(through_round, through_date)
-    was_q = now_q & seats_through(before_round, before_date) if before else None
+    stage = _Stage(rounds, through_round, through_date, before_round, before_date, before)
+    groups = _groups(series, stage)
+    names = dict(Player.objects.filter(pk__in={g[PLAYER] for g in groups}).values_list("pk", "name"))
+    return _assemble(groups, names, stage, series.min_games)
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """What decides how the seats are grouped: the rounds (the chart's
+    stretches) and the stage shown and the one before (the flags)."""
+
+    rounds: list[int]
+    through_round: int | None
+    through_date: datetime.date | None
+    before_round: int | None
+    before_date: datetime.date | None
+    before: bool
+
+    def stretch(self, round_number: int) -> int:
+        """The stretch of the chart a round falls in, as the query computes it."""
+        first, span = self.rounds[0], self.rounds[-1] - self.rounds[0] + 1
+        return (round_number - first) * min(span, CHART_POINTS) // span
+
+
+def _groups(series: Series, stage: _Stage, *, only: Iterable[int] | None = None) -> list[tuple[Any, ...]]:
+    """The counted seats (of the rounds ``only``, if given) summed per player,
+    stretch of the chart and flags: seated in the stage shown, and in the one before."""
+    now_q = seats_through(stage.through_round, stage.through_date)
+    was_q = now_q & seats_through(stage.before_round, stage.before_date) if stage.before else None
     annotations: dict[str, Any] = {"now": _flag(now_q), "was": _flag(was_q) if was_q is not None else Value(0)}
+    rounds = stage.rounds
     if rounds:
         first, span = rounds[0], rounds[-1] - rounds[0] + 1
         # Integer division in SQL on both SQLite and PostgreSQL: rounds to stretches.
@@ -145,27 +196,33 @@ def season(
         )
     else:
         annotations["stretch"] = Value(0)
+    seats = Seat.objects.counted(series)
+    if only is not None:
+        seats = seats.filter(game__round_number__in=sorted(only))
     # The names in a query of their own: joining the players to every seat
     # and grouping by the name was a third of this query's time.
-    groups = list(
-        Seat.objects.counted(series).annotate(**annotations)
-        .values("player_id", "stretch", "now", "was").annotate(**_SUMS).order_by()
+    return list(
+        seats.annotate(**annotations).values("player_id", "stretch", "now", "was").annotate(**_SUMS)
+        .values_list(*_GROUP).order_by()
     )
-    names = dict(Player.objects.filter(pk__in={g["player_id"] for g in groups}).values_list("pk", "name"))
+
+
+def _assemble(groups: Iterable[tuple[Any, ...]], names: Mapping[int, str], stage: _Stage, min_games: int) -> Season:
+    """The Season from the groups: the rows added up and the running totals."""
     now: dict[int, _Row] = {}
     was: dict[int, _Row] = {}
     per_stretch: dict[int, dict[int, int]] = defaultdict(dict)
     stretch_end: dict[int, int] = {}
     for g in groups:
-        pid = g["player_id"]
-        if g["now"]:
+        pid = g[PLAYER]
+        if g[NOW]:
             (now.get(pid) or now.setdefault(pid, _Row(pid, names[pid]))).add(g)
-        if g["was"]:
+        if g[WAS]:
             (was.get(pid) or was.setdefault(pid, _Row(pid, names[pid]))).add(g)
-        if rounds:
-            stretch = per_stretch[g["stretch"]]
-            stretch[pid] = stretch.get(pid, 0) + (g["total"] or 0)
-            stretch_end[g["stretch"]] = max(stretch_end.get(g["stretch"], 0), g["last"])
+        if stage.rounds:
+            stretch = per_stretch[g[STRETCH]]
+            stretch[pid] = stretch.get(pid, 0) + (g[TOTAL] or 0)
+            stretch_end[g[STRETCH]] = max(stretch_end.get(g[STRETCH], 0), g[LAST])
     order = sorted(per_stretch)
     running: dict[int, list[int | None]] = {}
     totals: dict[int, int] = {}
@@ -177,8 +234,8 @@ def season(
         for pid, column in running.items():
             column.append(totals[pid])
     return Season(
-        standings=_standings(now.values(), series.min_games),
-        before=_standings(was.values(), series.min_games) if before else None,
+        standings=_standings(now.values(), min_games),
+        before=_standings(was.values(), min_games) if stage.before else None,
         stretch_ends=[stretch_end[s] for s in order],
         running=running,
     )
@@ -191,22 +248,109 @@ def cached_season(
     before it (``previous_stage``), cached under the series' results stamp:
     one computation per results change for every page that reads it. The
     stamp is read before anything it covers, so what is cached under it is
-    at least as new as the stamp. The Season is None for an event."""
+    at least as new as the stamp. The Season is None for an event.
+
+    The computation itself starts from the last one for this stage
+    (``_Base``) and recomputes only the rounds the changes since touched
+    (``ResultsChange``); see ``_computed``."""
     token = versions.results_token(series.pk)
+    return cache.get_or_set(
+        _key(series, token, through_round, through_date),
+        lambda: _computed(series, through_round, through_date),
+        SEASON_CACHE_SECONDS,
+    )
 
-    def compute() -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
-        found = season_rounds(series)
-        previous = previous_stage(found.rounds, found.dates, through_round, through_date)
-        if is_event(series):  # ranked by league.standings.event
-            return found, None, previous
-        result = season(
-            series, rounds=found.rounds, through_round=through_round, through_date=through_date,
-            before_round=previous[0] if previous else None, before_date=previous[1] if previous else None,
-            before=previous is not None,
-        )
-        return found, result, previous
 
-    return cache.get_or_set(_key(series, token, through_round, through_date), compute, SEASON_CACHE_SECONDS)
+
+
+@dataclass(frozen=True)
+class _Base:
+    """What one computation of a stage read, to start the next from:
+    ``change`` is the last ``ResultsChange`` (id, nonce) noted before it read
+    the data, so the data is at least as new as that note."""
+
+    change: tuple[int, str] | None
+    times: _Times
+    stage: _Stage | None  # None for an event
+    groups: dict[int, list[tuple[Any, ...]]]  # stretch -> its groups
+    names: dict[int, str]
+
+
+# The last computation of each stage, in this process: kept as objects, not
+# pickled in the shared cache (thousands of groups: a third of the read's
+# time). Each process starts from its own; each is checked against the notes.
+_BASES: dict[str, _Base] = {}
+BASES_KEPT = 64
+
+
+def _computed(
+    series: Series, through_round: int | None, through_date: datetime.date | None,
+) -> tuple[Rounds, Season | None, tuple[int | None, datetime.date | None] | None]:
+    """What ``cached_season`` caches. With the last computation of this
+    stage kept by this process and every change since noted with its rounds, only
+    those rounds are read again: their finishing times, and the seats of the
+    chart's stretches they fall in; the other stretches' groups are the
+    base's, which no change since has touched. Anything else (a change not
+    described, a round first played or gone, a new day, a base missing)
+    reads everything, as ``season`` does. A writer that moves results says
+    which rounds it touched or nothing (``series_changed``: everything);
+    tests/league/test_season_changes.py holds every writer to the full pass."""
+    key = f"{series.pk}:{through_round}:{through_date}"
+    base = _BASES.get(key)
+    dirty, change = rounds_since(series.pk, base.change if base is not None else None)
+    if dirty is not None and base is not None:
+        times = {r: t for r, t in base.times.items() if r not in dirty}
+        times.update(_round_times(series, only=dirty) if dirty else {})
+    else:
+        times = _round_times(series)
+    found = _rounds_of(times)
+    previous = previous_stage(found.rounds, found.dates, through_round, through_date)
+    if is_event(series):  # ranked by league.standings.event
+        _keep(key, _Base(change, times, None, {}, {}))
+        return found, None, previous
+    stage = _Stage(
+        found.rounds, through_round, through_date,
+        previous[0] if previous else None, previous[1] if previous else None, previous is not None,
+    )
+    groups: dict[int, list[tuple[Any, ...]]] | None = None
+    if dirty is not None and base is not None and base.stage == stage:
+        stretches = {stage.stretch(r) for r in dirty if found.rounds and found.rounds[0] <= r <= found.rounds[-1]}
+        groups = {k: v for k, v in base.groups.items() if k not in stretches}
+        if stretches:
+            again = [r for r in range(found.rounds[0], found.rounds[-1] + 1) if stage.stretch(r) in stretches]
+            for g in _groups(series, stage, only=again):
+                groups.setdefault(g[STRETCH], []).append(g)
+    if groups is None:
+        groups = defaultdict(list)
+        for g in _groups(series, stage):
+            groups[g[STRETCH]].append(g)
+        groups = dict(groups)
+        names: dict[int, str] = {}
+    else:
+        names = dict(base.names) if base is not None else {}
+    every = [g for k in sorted(groups) for g in groups[k]]
+    missing = {g[PLAYER] for g in every} - names.keys()
+    if missing:
+        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    _keep(key, _Base(change, times, stage, groups, names))
+    return found, _assemble(every, names, stage, series.min_games), previous
+
+
+def forget_bases() -> None:
+    """Drop this process's last computations: the next read starts from nothing
+    (a test that counts what a computation from nothing costs)."""
+    _BASES.clear()
+
+
+_KEEPING = threading.Lock()  # a threaded server: one change of _BASES' size at a time
+
+
+def _keep(key: str, base: _Base) -> None:
+    with _KEEPING:
+        _BASES.pop(key, None)
+        _BASES[key] = base
+        while len(_BASES) > BASES_KEPT:  # the oldest first: a dict keeps its order
+            _BASES.pop(next(iter(_BASES)), None)
 
 
 def season_if_cached(series: Series) -> Season | None:

@@ -58,7 +58,7 @@ def _player_page(series: Series, player: Player) -> dict[str, Any]:
     # Every player's finished statistics and counted totals: one read per
     # results stamp, shared by every player page (league.stats.finished_by_player).
     by_player = cache.get_or_set(
-        f"finished-by-player:{series.pk}:{token}", lambda: stats.finished_by_player(series), PAGE_CACHE_SECONDS
+        f"finished-by-player:{series.pk}:{token}", lambda: stats.finished_by_player_from_last(series), PAGE_CACHE_SECONDS
     )
     done = cache.get_or_set(
         f"player-results:{series.pk}:{token}:{player.pk}:{get_language()}",

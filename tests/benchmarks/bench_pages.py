@@ -28,9 +28,9 @@ page, request and response on the wire, as the page's script sends it.
 
 "cold ms" is the first request for a page on warm workers after a hand is
 saved (through the services, in a game being played: what happens every
-minute of an event) and after any change (the bench moves the series'
-version as a change to a finished game does, and everything is computed
-afresh). wrk then measures the steady state, where pages come from the cache.
+minute of an event) and after a change of results (a penalty given to a
+finished game of the latest round through the services, a new amount each
+time: what a finished game, a correction or a penalty costs the next page). wrk then measures the steady state, where pages come from the cache.
 For an event page, "after a hand" is a hand saved in one of the event's own
 games being played, and "after any change" moves the event's stamps.
 The same first requests are then made in the bench's own process, through
@@ -68,9 +68,10 @@ sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repo
 from tests.serve import serve  # noqa: E402
 
 
-def build(games: int) -> tuple[str, int, int, int]:
+def build(games: int) -> tuple[str, int, int, int, int]:
     """Fill the database; returns the series slug, a game played hand by hand,
-    one of its players and a game being played (where the bench enters hands)."""
+    one of its players, a game being played (where the bench enters hands)
+    and a finished game of the latest round (where it gives penalties)."""
     import django
 
     django.setup()
@@ -97,11 +98,18 @@ def build(games: int) -> tuple[str, int, int, int]:
         sample = sample or game
     bulk_finished_games(series, players, games - played, seed=7)
     assert sample is not None
+    # The latest round played: one game kept by end scores, where the bench's
+    # change of results gives (and takes back) a penalty.
+    from league import services
+
+    latest = (games - played) // 8 + 2
+    kept = make_game(series, players[4:8], round_number=latest, table="1")
+    services.record_final_scores(game=kept, scores=[41000, 29000, 18000, 12000])
     # Being played, with the sample game's players: the dealer keeps the deal
     # on every tenpai draw, so it takes as many hands as the bench enters.
-    live = make_game(series, players[:4], round_number=(games - played) // 8 + 2, table="1")
+    live = make_game(series, players[:4], round_number=latest + 1, table="1")
     play(live, [draw(0)])
-    return series.slug, sample.pk, players[0].pk, live.pk
+    return series.slug, sample.pk, players[0].pk, live.pk, kept.pk
 
 
 def build_event(players: int = 96) -> tuple[str, int]:
@@ -126,6 +134,22 @@ def build_event(players: int = 96) -> tuple[str, int]:
     live = event.start_round(round=rounds[2])[0]
     play(live, [draw(0)])
     return series.slug, live.pk
+
+
+_penalties = [0]
+
+
+def penalty_given(game_pk: int) -> None:
+    """A change of results as staff make it, through the services: a penalty
+    (or a bonus, every other time, so the total stays small) given to a
+    finished game, a new amount each time: no standings seen before come back."""
+    from league import services
+    from league.models import Game
+
+    _penalties[0] += 1
+    n = _penalties[0]
+    points = (1 if n % 2 else -1) * 100 * n  # +0.1, -0.2, +0.3, ... points
+    services.add_penalty(game=Game.objects.get(pk=game_pk), seat=n % 4, points=points, reason="bench")
 
 
 def enter_hand(game_pk: int) -> None:
@@ -308,7 +332,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
 
     started = time.perf_counter()
-    slug, game_pk, player_pk, live_pk = build(args.games)
+    slug, game_pk, player_pk, live_pk, kept_pk = build(args.games)
     event_slug, event_live_pk = build_event()
     print(f"built {args.games:,} games and an event in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})")
 
@@ -336,18 +360,18 @@ def main() -> None:
             from league.models import Series
             from league.services.audit import bump_version
 
-            series_id = Series.objects.get(slug=slug).pk
             event_id = Series.objects.get(slug=event_slug).pk
             measured = [name for name in pages if name.startswith(("game", "series", "player", "event"))]
 
             def changes(name: str) -> tuple[Callable[[], object], Callable[[], object]]:
                 if name.startswith("event"):
                     return lambda: enter_hand(event_live_pk), lambda: bump_version(event_id)
-                return lambda: enter_hand(live_pk), lambda: bump_version(series_id)
+                return lambda: enter_hand(live_pk), lambda: penalty_given(kept_pk)
 
             # After a hand in a game being played: what happens every minute of an event.
             cold_hand = {name: cold_request(base + pages[name], changes(name)[0], args.tries) for name in measured}
-            # After a change of results (here the version moved as a finished game's change moves it).
+            # After a change of results: a penalty given to a finished game of
+            # the latest round; the event's stamps moved.
             cold = {name: cold_request(base + pages[name], changes(name)[1], args.tries) for name in measured}
             cpu_cold = cold_cpu({name: pages[name] for name in measured}, changes, args.cpu_tries)
             print(f"cold: the first request after a hand is saved / after a change of results; load average "

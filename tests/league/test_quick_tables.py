@@ -95,3 +95,27 @@ def test_player_games_body_is_django_tables2s() -> None:
             for query in ("", "?sort=points", "?sort=-date&page=1"):
                 stock, quick = _both(lambda t: PlayerGamesTable(rows, template_name=t), query)
                 assert stock == quick
+
+
+def test_remembered_rows_are_never_another_tables(season) -> None:  # noqa: ANN001
+    """Rows rendered before are taken again only when nothing they show
+    moved: after a result changes a row, a movement, the language or the
+    series, the body is still django-tables2's own."""
+    import dataclasses
+
+    ranked = list(season.standings().ranked)
+    movements = {r.player_id: 1 for r in ranked}
+    changed = [dataclasses.replace(ranked[0], total=ranked[0].total - 20000, rank=5), *ranked[1:]]
+    cases = [
+        ("en", ranked, movements, season.slug),
+        ("ja", ranked, movements, season.slug),  # the language
+        ("en", changed, movements, season.slug),  # a result
+        ("en", ranked, {**movements, ranked[1].player_id: -2}, season.slug),  # a movement
+        ("en", ranked, movements, "another"),  # the series the links go to
+        ("en", ranked, movements, season.slug),  # and back: remembered rows
+    ]
+    for language, rows, moved, slug in cases:
+        with translation.override(language):
+            stock, quick = _both(lambda t, rows=rows, moved=moved, slug=slug: StandingsTable(
+                rows, series_slug=slug, movements=moved, prefix="s-", template_name=t))
+        assert stock == quick, (language, slug)
