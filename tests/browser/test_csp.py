@@ -230,6 +230,7 @@ def test_the_pao_question_appears_on_a_pao_yakuman_only(watched: Watched, live_s
     expect(seat).to_be_visible()
     pao = seat.locator(".pao-part")
     expect(pao).to_be_hidden()
+    seat.locator("details.seat-more > summary").click()  # the seat's rarer values (issue 30)
     seat.locator('input[name=yakuman_1][value=kokushi]').check()
     expect(pao).to_be_hidden()
     seat.locator('input[name=yakuman_1][value=kokushi]').uncheck()

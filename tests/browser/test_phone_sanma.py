@@ -127,12 +127,12 @@ def test_a_real_three_player_game_on_a_phone_gives_the_logs_points(phone: Page, 
     meter.write(ARTIFACTS / "sanma-entry-metrics.json")
     print("\n" + "\n".join(f"{r['hand']:>3} {r['kind']:<24} taps {r['taps']:>2} typed {r['typed']:>2} "
                            f"screens {r['screens']:.2f} page {r['page']:.2f}" for r in meter.table()))
-    # One screen per ordinary hand (single ron, tsumo, draw), kita included, except a ron whose
-    # kita row comes below the fu row: at 360 x 740 it sits under the sticky Save bar and takes
-    # one scroll (hands 7 and 8 here; issue 36's closing note). Nothing is typed.
+    # One screen per hand (single ron, tsumo, draw), kita included: with the seat block of
+    # issue 30 (rare values behind one "More") the kita row of a ron below 5 han, which took
+    # one scroll under the sticky Save bar before (hands 7 and 8), fits too. Nothing is typed.
     rows = meter.table()
     below = [r["hand"] for r in rows if float(r["screens"]) > 1.0]  # type: ignore[arg-type]
-    assert below == ["7", "8"], rows
+    assert below == [], rows
     assert all(r["typed"] == 0 for r in rows)
 
 
