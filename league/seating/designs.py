@@ -1,28 +1,13 @@
 """Closed-form seatings with no repeat meeting, from finite geometry.
 
-Each design below has blocks of four points, any two points in exactly one
-block, and its blocks fall into parallel classes (partitions of the points).
-A parallel class is a round and a block a table, so (N - 1)/3 rounds seat N
-players with no repeat meeting, the most any seating can have:
-
-- AG(n, 4), the affine space over the field of four elements: 4^n points, one
-  parallel class per direction. 16 players x 5 rounds, 64 x 21, 256 x 85.
-- The Hermitian unital in PG(2, 9): the 28 points of x^4 + y^4 + z^4 = 0 and
-  the 63 lines meeting it in four points. 28 players x 9 rounds.
-- PG(3, 3), projective 3-space over GF(3): 40 points, 130 lines of four, and a
-  packing (the lines cut into 13 spreads). 40 players x 13 rounds.
-
-For tables of three (three-player mahjong) the blocks are triples:
-
-- AG(n, 3), the affine space over GF(3): 3^n points, lines of three, one
-  parallel class per direction, (3^n - 1)/2 rounds. 9 players x 4 rounds (the
-  Kirkman triple system of order 9), 27 x 13, 81 x 40, 243 x 121.
-
-The Hermitian unital and the PG(3, 3) packing are resolved by a small exact-cover search (every parallel class
-listed, then classes picked so each block is used once), which takes well
-under a second and is deterministic; a node cap keeps it bounded regardless.
-
-Players here are the indices 0..N-1.
+Each design has blocks (tables) of k points, any two points in exactly one
+block, and its blocks fall into parallel classes (rounds): (N - 1)/(k - 1)
+repeat-free rounds for N players, the most any seating can have. Tables of
+four: AG(n, 4) (16, 64, 256 players), the Hermitian unital in PG(2, 9) (28),
+a packing of PG(3, 3) (40); tables of three: AG(n, 3) (9, 27, 81, 243). The
+unital and the packing are resolved by a small exact-cover search, under a
+second and deterministic, bounded by a node cap. Players are 0..N-1. The
+geometry: docs/seating.md, "The designs".
 
 >>> [len(perfect_rounds(n)) for n in (16, 20, 28, 40, 64)]
 [5, 0, 9, 13, 21]

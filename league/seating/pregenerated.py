@@ -1,22 +1,12 @@
 """Pre-generated seating: every round at once, with the fewest repeat meetings.
 
 ``pregenerate`` owns the whole path from a player list to a finished seating:
-
-1. Start: a closed-form repeat-free design when one exists for N (16, 28, 40,
-   64, 256 players at tables of four; 9, 27, 81, 243 at tables of three:
-   ``designs``), its rounds repeated in order when R is
-   larger (which reaches the lower bound exactly, since each extra round then
-   repeats only pairs that met once); otherwise a greedy seating.
-2. Improve by tabu search (``tabu``) while the cost is above the lower bound
-   N * max(0, (k - 1)R - N + 1) / 2 for tables of k, or while teammates share a table.
-3. Put each round's groups at physical tables so that nobody keeps last
-   round's table (``physical``), then seat the winds so every player's
-   East/South/West/North counts differ by at most 1 (``winds``).
-
-Determinism: the seed and the iteration budget fix the result; ``seconds`` is
-a wall-clock cap only (hitting it returns the best so far, which may then
-differ between machines). It never runs past either, and always returns its
-best with its quality.
+a repeat-free design (``designs``, repeated in order beyond its rounds) or a
+greedy start, tabu search (``tabu``) down to the lower bound, physical tables
+(``physical``) and winds (``winds``). The seed and the iteration budget fix the
+result; ``seconds`` is only a wall-clock cap (the best so far, which may then
+differ between machines). It always returns its best with its quality. The
+steps: docs/seating.md, "Seating".
 
 >>> seating = pregenerate(16, 5, seed=1)
 >>> seating.quality.repeat_count, seating.quality.wind_spread

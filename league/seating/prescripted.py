@@ -1,25 +1,12 @@
 """Prescripted seating: rounds and tables read from a CSV the director wrote.
 
-The format, one table per line after a header::
-
-    round,table,east,south,west,north
-    1,1,Alice,Bob,Chiyo,Dan
-    1,2,Emi,Fumio,Gen,Hana
-
-For tables of three (``table_size=3``, three-player mahjong) the header is
-``round,table,east,south,west``.
-
-Rounds and tables are numbered from 1, and lines may come in any order. Every
-round must seat every player exactly once, at tables numbered 1 to N/k. A
-player cell is matched against ``players``: either a mapping from the text in
-the cell to a player id, or a list of ids matched by ``str(id)``. Blank lines
-and surrounding spaces are ignored; a UTF-8 BOM is accepted.
-
-Nothing is half-read: every problem in the file is collected and raised
-together as a ``PrescriptedError`` whose ``errors`` each name the line (the
-header is line 1) and the column. Winds are kept as written unless asked to
-be balanced, when the König assignment of ``winds`` reseats them over the
-whole script.
+The header is ``round,table,east,south,west,north`` (``round,table,east,south,west``
+with ``table_size=3``), one table per line, lines in any order. Every round
+seats every player exactly once at tables 1 to N/k; a cell is matched through
+a ``{cell text: id}`` mapping or against ``str(id)``. Nothing is half-read:
+every problem is raised at once in one ``PrescriptedError`` (each naming its
+line, the header being line 1, and column). Winds stay as written unless
+``balance`` asks for ``winds``' König assignment. docs/seating.md, "Seating".
 
 >>> text = "round,table,east,south,west,north\\n1,1,1,2,3,4\\n2,1,1,2,3,5\\n"
 >>> read_prescripted(text, [1, 2, 3, 4])

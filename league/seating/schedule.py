@@ -1,15 +1,10 @@
 """The shape of a seating and how good it is.
 
-This module owns the data types every seating mode returns (a round is a tuple
-of tables, a table is four players in wind order East, South, West, North, or
-three players East, South, West for three-player mahjong), the
-checks that a seating is well formed, and the quality figures reported beside
-every seating: repeat meetings (the excess sum over pairs of max(0, meetings - 1)),
-the histogram of meetings, the lower bound on repeats, wind spread, players kept
-at one physical table in consecutive rounds and teammates seated together.
-
-Players are any hashable values (the event pages pass database ids); a seating
-never renumbers them.
+Owns the data types every seating mode returns (a round is a tuple of tables,
+a table its players in wind order: East, South, West, North, or East, South,
+West at tables of three), the checks that a seating is well formed, and the
+quality figures beside every seating (``Quality``: docs/seating.md, "Seating").
+Players are any hashable values; a seating never renumbers them.
 
 >>> rounds = (((1, 2, 3, 4), (5, 6, 7, 8)), ((1, 5, 2, 6), (3, 7, 4, 8)))
 >>> repeats(rounds)

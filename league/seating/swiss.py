@@ -1,20 +1,12 @@
 """Swiss seating: the next round from the standings, leaders together.
 
-EMA practice "locks" players in groups of four by rank: first to fourth at
-one table, fifth to eighth at the next (first to third, fourth to sixth at
-tables of three). ``swiss_round`` starts there and moves
-players between tables only to avoid a repeat meeting (or teammates at one
-table), always preferring the smallest move down or up the standings. Its
-cost is lexicographic: teammates together first, then repeat meetings (a pair
-meeting for the third time counts twice), then how far players sit from their
-place in the standings (the sum of (rank - the middle rank of their table)^2:
-squared, so that of two players the better ranked is the one moved up). Steepest descent on swaps of two
-players, with a short tabu list to step out of a local minimum, within a fixed
-number of iterations: deterministic, bounded, and every repeat it could not
-avoid is reported with the rounds it repeats.
-
-No one can promise a repeat-free Swiss round: a greedy is only guaranteed
-floor(N/12) repeat-free rounds (Schmand, Schroeder and Vargas Koch, 2020).
+Players are locked in fours by rank, as in EMA practice (threes at tables of
+three), and moved only to avoid a repeat meeting or teammates at one table,
+the smallest move along the standings first. Deterministic and bounded (a
+fixed number of iterations); every repeat it could not avoid is reported with
+the rounds it repeats. No one can promise a repeat-free Swiss round: a greedy
+is only sure of floor(N/12) (Schmand, Schroeder and Vargas Koch, 2020). The
+cost and the search: docs/seating.md, "Swiss rounds".
 
 >>> history = [((1, 2, 3, 4), (5, 6, 7, 8))]
 >>> nxt = swiss_round([1, 2, 3, 4, 5, 6, 7, 8], history)

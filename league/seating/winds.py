@@ -1,25 +1,13 @@
 """Who sits East, South, West and North at each table.
 
-Two promises:
+- ``balance_winds`` seats a whole seating so every player's wind counts differ
+  by at most 1, and are exactly R/4 each when 4 divides R (R/3 at tables of
+  three): König's edge-colouring made constructive, deterministic, no search.
+- ``seat_winds`` seats one new round given the rounds played: each table takes
+  the order that leaves its players' spread smallest, so the round is optimal
+  for the largest spread after it.
 
-- ``balance_winds`` takes a whole seating (the groups of four in each round, in
-  any order) and seats the winds so that every player's East/South/West/North
-  counts differ by at most 1, and are exactly R/4 each when 4 divides R. It is
-  König's edge-colouring theorem made constructive: tables on one side,
-  "chunks" of four consecutive games of one player on the other, an edge per
-  player per game; the graph is bipartite with maximum degree 4, so four
-  colours suffice, a colour is a wind, every table gets each wind once and
-  every chunk of four games gives its player each wind once. The colouring
-  flips alternating paths (the textbook proof), so it is deterministic and
-  needs no search.
-- ``seat_winds`` seats one new round given the rounds already played (Swiss,
-  prescripted or edited rounds, where the future is unknown): each table
-  independently takes the permutation that leaves its players' spread
-  smallest, so the round is optimal for the largest spread after it.
-
-Tables of three (three-player mahjong: East, South, West) work the same way
-with three colours and chunks of three games: counts differ by at most 1 and
-are exactly R/3 each when 3 divides R.
+How the colouring works: docs/seating.md, "Winds".
 
 >>> rounds = balance_winds([[(1, 2, 3, 4)]] * 8)
 >>> sorted(wind_counts(rounds).values())
