@@ -1,19 +1,10 @@
 """Sorting people's names as a reader expects, not by code point.
 
-Pure Python, no Django. With PyICU installed (``pip install pyicu``; it
-builds against the system's libicu) the key is ICU's collation for the
-language asked (the root order for English, Japanese's for ``ja``). Without
-it, a documented fallback from the standard library, good for the Latin
-names of a European event and kana:
-
-- letters with accents sort with their base letter (Ó with O, Ř with R), then
-  the plain name before the accented one when the letters are otherwise equal;
-- letters with no decomposition sort where readers put them: Ł as L, Ø as O,
-  Đ as D, ß as ss, Æ as AE, Œ as OE, Þ as TH;
-- case never decides before the letters do;
-- katakana sorts as hiragana (ア with あ), kana before kanji; kanji keep the
-  code point order (Unicode's radical order, not a reading: ICU does no
-  better without the reading either).
+Pure Python, no Django. With PyICU installed, ICU's collation for the language
+asked; without it, a documented standard-library fallback for Latin names and
+kana (accents with their base letter, Ł as L, ß as ss, case never first,
+katakana as hiragana, kana before kanji). The fallback's rules:
+docs/standings.md, "Names in order".
 
 >>> sorted(["Ó Súilleabháin", "Lindqvist", "Łukasz", "Ohara", "Zawadzki", "Nakamura"], key=name_key)
 ['Lindqvist', 'Łukasz', 'Nakamura', 'Ó Súilleabháin', 'Ohara', 'Zawadzki']

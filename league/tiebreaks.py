@@ -1,28 +1,12 @@
 """Ordering players with equal points: the series' tie-break rules, in its order.
 
-Pure Python, never imports Django. A player is an ``Entry``: an id, their
-total (thousandths) and the games that total counts, each with its table
-(so head-to-head can find the games two players shared), the points the
-player scored there and the place they took.
-
-Points always decide first. Players still level go through the series' rules
-in order:
-
-- ``head_to_head``: over the games where tied players sat at the same table,
-  who placed above the other more often; then the sum of their points in
-  those games. With three or more players level, each counts the tied
-  opponents they placed above (and below) over their shared games;
-- ``firsts``: more first places;
-- ``best_game``: the better single game (points);
-- ``fewest_fourths``: fewer fourth places;
-- ``playoff``: a playoff recorded by staff (a lower playoff place is better;
-  a player without one stays level with the others who have none).
-
-When a rule splits a group, the players still level in a smaller group start
-again from the first rule: head-to-head among two of three tied players is
-another question than among all three. Players level after every rule share
-a rank ("=5"). Every row says which rule put it below the row above
-(``separated_by``), so the standings can show why.
+Pure Python, never imports Django. An ``Entry`` is a player's id, total
+(thousandths) and counted games (table, points, place). Points decide first,
+then the series' rules in order (``head_to_head``, ``firsts``, ``best_game``,
+``fewest_fourths``, ``playoff``); a smaller group still level starts again from
+the first rule. Players level after every rule share a rank ("=5"), and each
+row names the rule that put it below the row above (``separated_by``). What
+each rule asks: docs/director.md, "Stages, tie-breaks, teams and the EMA results".
 
 >>> a = Entry(1, "A", 20000, (Game(1, 30000, 1), Game(2, -10000, 3)))
 >>> b = Entry(2, "B", 20000, (Game(1, 0, 2), Game(3, 20000, 1)))

@@ -1,19 +1,13 @@
 """Stages, tie-breaks and teams of an event: what a federation's results need
 beyond one flat table.
 
-A ``Stage`` is a run of consecutive rounds (``first_round``..``last_round``).
-The first stage takes everyone; a later one takes the top K of the stage
-before it, frozen as ``StageEntry`` rows when the director makes the cut, with
-the points each seed carries in (full, half, none, or fixed per seed). Games
-always start from the ruleset's start score: carry-over only moves the
-standings. A series without stages is one stage of every round.
-
-``EventRules`` holds the series' tie-break order, how teams score, and the
-EMA details of the results file. ``Playoff`` rows are the playoffs staff
-record to separate players level after every other rule.
-
-Writes go through ``league.services.stages``; each leaves a
-``TournamentAudit`` row.
+A ``Stage`` is a run of consecutive rounds; a later one takes the top K of the
+stage before, frozen as ``StageEntry`` rows at the cut with the points each seed
+carries in. Games always start from the ruleset's start score. ``EventRules``
+holds the tie-break order, team scoring and the EMA details; ``Playoff`` rows
+separate players level after every other rule. Writes go through
+``league.services.stages``, audited. docs/director.md, "Stages, tie-breaks,
+teams and the EMA results".
 """
 
 from __future__ import annotations

@@ -2,18 +2,11 @@
 
 Source: Weng and Lin, "A Bayesian Approximation Method for Online Ranking",
 JMLR 12 (2011), Algorithm 4 (Plackett-Luce), as the ``openskill`` package
-implements it (MIT licence, pure Python, no dependencies). Chosen over
-TrueSkill (``trueskill``: its model is patented by Microsoft for commercial
-use, and it handles more than two places only by factor graphs) and over a
-hand-written Elo for many players: Plackett-Luce reads a whole table's order
-at once, takes ties as equal ranks, and takes three or four seats alike.
-
-Each player has a mean ``mu`` (25 at the start) and an uncertainty ``sigma``
-(25/3), widened before each game by openskill's default dynamics tau = mu / 300;
-the rating shown is the conservative ``mu - 3 sigma`` (0 at the
-start), in thousandths. The floats stay inside this module: the same games
-in the same order give the same figures (openskill is deterministic; no
-random draw), and the values shown are rounded once, at the end of a step.
+implements it. ``mu`` starts at 25 and ``sigma`` at 25/3, widened before each
+game by openskill's default tau = mu / 300; the rating shown is ``mu - 3 sigma``
+in thousandths. The floats stay inside this module, and the same games in the
+same order give the same figures (no random draw), rounded once per step. Why
+this model: docs/ratings.md, "The engines (`league/ratings/`, pure)".
 
 >>> import datetime
 >>> from league.ratings.common import GameResult, SeatResult

@@ -1,26 +1,13 @@
 """Tenhou's R, per game.
 
 Source: Tenhou's manual, "Rating" (https://tenhou.net/man/#Rating), as the
-riichi.wiki page "Tenhou.net ranking" quotes it, and the same rule quoted
-from the manual in Japanese (linguaphiles.livejournal.com/4067841):
-
-    R starts at 1500.
-    change = adjustment * (placement base + (table's average R - own R) / 40)
-    placement base: 4 players +30 / +10 / -10 / -30; 3 players +30 / 0 / -30
-    adjustment: 1 - games played * 0.002 under 400 games, 0.2 from 400 on
-
-"Games played" is the player's rated games before this one. The table's
-average is over the seats the game rates, the player's own R included.
-
-Tenhou has no tied places (the seat order breaks a tie); Tenbou's standings
-do, so seats tied at a place share the average of the bases of the places
-they cover (two tied first of four: (30 + 10) / 2 = +20 each). R is kept in
-thousandths, each change computed exactly and rounded once (halves away from
-zero), so a recomputation gives the same figures on every machine.
-
-A worked example (the niigata club's page of Tenhou's formula, its example
-1): own R 2000, the others 2100, 1900 and 2000 (average 2000), 400 games or
-more, fourth: 0.2 * (-30 + 0 / 40) = -6.
+riichi.wiki page "Tenhou.net ranking" quotes it, and the same rule quoted from
+the manual in Japanese (linguaphiles.livejournal.com/4067841): R starts at 1500;
+change = adjustment * (placement base + (table's average R - own R) / 40), bases
++30 / +10 / -10 / -30 (3 players +30 / 0 / -30), adjustment 1 - 0.002 * rated
+games before this one under 400 games, 0.2 from 400 on; the average includes
+the player's own R. Tied seats share their places' bases; thousandths, each
+change rounded once (halves away from zero). docs/ratings.md, "The engines".
 
 >>> import datetime
 >>> from league.ratings.common import GameResult, SeatResult

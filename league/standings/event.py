@@ -1,23 +1,12 @@
 """The event's standings: every read that ranks the players or teams of an
 event, one answer per question.
 
-``event_results`` gathers every counted game of every registered player once
-(a substitute's seat counts for the registered player as the event's
-substitute rule says, but its place never counts as theirs); ``stage_tables``
-ranks each stage with the series' tie-breaks and marks the cut line;
-``final_result`` is the whole event's order (the last stage's entrants, then
-those cut earlier by their stage's standings); ``event_standings`` is that
-same order as the standings rows every page, printout, projector, CSV and
-Swiss seating show; ``team_standings`` ranks teams.
-
-A series without stages is one stage of every round, so its final order is
-its single table broken by the tie-breaks. ``through_round`` (and the rounds
-the director hides from the public) limit every read the same way: games
-after it are left out, and so are the stages that start after it.
-
-Points are thousandths throughout; half a total is exact for any total in
-hundredths of a point (every table score and uma is), and an odd thousandth
-rounds half away from zero.
+``event_results`` (every counted game once; a substituted seat per the event's
+rule), ``stage_tables`` (each stage, tie-broken, with its cut line),
+``final_result`` (the whole event's order), ``event_standings`` (that order as
+the rows every surface shows) and ``team_standings``. ``through_round`` and the
+hidden rounds limit every read the same way. Points are thousandths; a half is
+exact, an odd thousandth rounds half away from zero. docs/standings.md.
 """
 
 from __future__ import annotations

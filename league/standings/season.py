@@ -1,20 +1,12 @@
 """A league's season from one pass over its counted seats: the table as it
-stands (or stood after a round or day), the table at the stage before (the
-movement arrows) and every player's running total per stretch of rounds (the
-season chart).
+stands (or after a round or day), the table at the stage before (the movement
+arrows) and every player's running totals (the season chart).
 
-The three were three queries over the same seats, each a scan of every
-counted seat of the series. Here one query groups the seats by player,
-stretch of rounds and which of the two stages they fall in; every sum a
-standings row holds is a sum (or a max, a min) of these groups, so Python
-adds a few thousand groups up instead of the database scanning the seats
-three times. ``Series.standings`` and ``Series.standings_and_before`` stay
-the definition: tests/league/test_season.py compares them row for row.
-
-``season`` is cached under the series' results stamp (``cached_season``),
-so the series page, its live fragment and the player pages share one
-computation per results change; a hand in a game being played leaves it be.
-An event is ranked by ``league.standings.event``, not here.
+One query groups the seats; Python adds the groups up. ``Series.standings`` and
+``Series.standings_and_before`` stay the definition (tests/league/test_season.py
+compares them row for row). Cached under the series' results stamp
+(``cached_season``). An event is ranked by ``league.standings.event``.
+docs/standings.md, "A league's season".
 """
 
 from __future__ import annotations

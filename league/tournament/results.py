@@ -1,20 +1,11 @@
 """The result a registered player gets for a seat a substitute played.
 
-The one place this rule lives. The scoring engine has the same rule as
-``Ruleset.replacement_result`` with ``replacement_score`` and ``replacement_uma``
-(issue #17), settling a seat marked in ``GameRecord.replacements``; a test
-checks that both give the same figure. The league keeps the seat's real
-result on the game (the substitute's own record) and applies the rule to
-the registered player here, which the engine cannot do, and adds a third
-option, "not counted":
-
-- ``real``: the seat's real result counts as the registered player's;
-- ``not_counted``: the game is left out of the registered player's record;
-- ``fixed``: a fixed score and a fixed uma, whatever the table did, plus any
-  penalty the seat was given (EMA, as Pantheon applies it: -15.0 and -15.0,
-  so -30.0 for each game).
-
-All values are thousandths of a point.
+The one place this rule lives (the engine's ``Ruleset.replacement_result`` gives
+the same figure, and a test checks it); the game keeps the seat's real result.
+``real``: it counts as the registered player's; ``not_counted``: the game is
+left out of their record; ``fixed``: a fixed score and uma plus the seat's
+penalty (EMA, as Pantheon applies it: -15.0 and -15.0, so -30.0 a game).
+Thousandths. docs/ratings.md, "The engines (`league/ratings/`, pure)".
 
 >>> registered_result("fixed", seat_points=41300, penalty=0, fixed_score=-15000, fixed_uma=-15000)
 -30000
