@@ -1,19 +1,12 @@
 """CSV exports: row generators and one streaming response helper.
 
-Each generator yields the header, then one row per player, seat or hand, as
-Python values: ``int`` and ``Decimal`` stay numbers, ``str`` is free text.
-``csv_chunks`` turns rows into CSV text with a UTF-8 BOM and makes free text
-inert in a spreadsheet; the public URLs, the ``export_csv`` command and the
-admin actions all write through it, so they cannot drift apart.
-
-Memory stays flat: games are read with ``iterator(chunk_size=...)``, their
-hands a batch of games at a time, and rows are written as they are made. Standings
-are the exception, one row per player from one aggregate query.
-
-Points are thousandths in the database and plain decimals here: 61300 is
-``61.3``, -18200 is ``-18.2``, at least one decimal place. A share of a split
-tie that does not divide into tenths keeps its digits (3333 is ``3.333``),
-so a column still adds up to what it shows.
+Each generator yields the header, then rows as Python values (``int`` and
+``Decimal`` numbers, ``str`` free text). ``csv_chunks`` writes them as CSV with
+a UTF-8 BOM and free text made inert in a spreadsheet; the public URLs,
+``export_csv`` and the admin all write through it. Memory stays flat (games by
+``iterator``, hands a batch at a time; standings from one aggregate query).
+Points are plain decimals (61300 is ``61.3``, 3333 is ``3.333``).
+docs/data.md, "Data in and out".
 """
 
 from __future__ import annotations

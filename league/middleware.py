@@ -1,28 +1,13 @@
 """Tenbou's middleware, one module, in the order of ``settings.MIDDLEWARE``:
 ``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
 (a public page from the cache before the rest of the chain),
-``AnonymousLimitMiddleware`` (below), ``SlidingSessionMiddleware`` (a login
-that lasts the event) and ``DeliveryThreadMiddleware`` (the webhooks' thread).
+``AnonymousLimitMiddleware``, ``SlidingSessionMiddleware`` (a login that lasts
+the event) and ``DeliveryThreadMiddleware`` (the webhooks' thread).
 
-A per-address limit on anonymous requests the page cache did not answer.
-
-A public page found in the cache costs a dict lookup (league/views/cached.py)
-and is answered before this middleware runs, so it is never counted: a room
-of phones refreshing cached pages never meets the limit. What is counted is
-an anonymous request that reaches a view: a page computed afresh (the first
-after a change, a player page nobody asked for yet), a 404, a form. One
-client asking for page after page that is not in the cache (a crawler, a
-script walking every player number) is held back with ``429 Too Many
-Requests`` and ``Retry-After`` before its requests take the workers a
-scorer needs. Logged-in staff are never limited.
-
-``PUBLIC_RATE_LIMIT`` (django-ratelimit's ``count/period`` syntax) is sized
-in docs/caching.md: 300 phones behind one address, each refreshing every
-30 seconds, could all miss the cache in the worst case (every page recomputed
-after each finished game), which is 300 in 30 s; the limit is twice that,
-with the projectors. An empty value turns the limit off. The read API
-(``/api/``) is counted apart, under ``API_RATE_LIMIT`` (docs/api.md), and
-its answers are allowed to any origin for reading (``ApiCorsMiddleware``).
+``AnonymousLimitMiddleware`` holds each address to ``PUBLIC_RATE_LIMIT`` for the
+anonymous requests the page cache did not answer (``429`` with ``Retry-After``);
+a cached page and a logged-in request are never counted; the API counts apart
+(``API_RATE_LIMIT``). The sizing: docs/caching.md, "The per-address limit".
 """
 
 from __future__ import annotations

@@ -1,26 +1,12 @@
 """Game records in and out as JSON lines: one GAME RECORD (docs/data.md) per line.
 
-A line is what ``python -m scoring`` takes (``op`` may be left out) plus the
-league's own keys, which are stripped before ``scoring`` sees the record::
-
-    {"round": 1, "table": "3", "players": ["Aiko Sato", "Bram de Vries", "Chen Wang", "Dana Novak"],
-     "started_at": "2025-09-04T19:00:00+00:00", "finished_at": "2025-09-04T20:31:00+00:00",
-     "rules": "ari-ari", "hands": [...], "end": "early", "penalties": [...]}
-
-``players`` is required on import (seat order, index = seat); ``round``,
-``table``, ``started_at`` and ``finished_at`` are optional. Export writes every
-key in a fixed order with compact separators, so exporting an imported file
-gives the same bytes.
-
-Cancelled penalties are not exported: they are not part of the result, and
-the audit trail that remembers them stays with the installation.
-
-Import runs every game through the services that staff entry uses
-(``start_game``, ``record_hand``, ``finish_game``, ``record_final_scores``,
-``add_penalty``), so finished games are settled and count in the standings.
-Every line is checked before anything is written: any bad record and nothing
-is imported. The games are then written in short transactions of whole games,
-so a large import never holds the database for long (``import_lines``).
+A line is a ``python -m scoring`` record (``op`` may be left out) plus the
+league's keys (``players`` required, in seat order; ``round``, ``table``,
+``started_at``, ``finished_at``), stripped before ``scoring`` sees it. Export
+writes fixed key order and compact separators, so exporting an import gives the
+same bytes; cancelled penalties stay out. Import goes through the staff-entry
+services, checks every line before writing (one bad record, nothing imported),
+then writes whole games in short transactions. docs/data.md, "Data in and out".
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """The engine's words in the reader's language, looked up by their codes.
 
-``scoring`` never imports Django, so it names yaku by id ("menzen_tsumo")
-and its refusals by code ("fu_not_possible") with an English message. Here
-each id and code gets a translatable text: English keeps the EMA's romaji
-(Menzen tsumo, Sanshoku doukou), Japanese gives the kanji with the romaji in
-brackets (門前清自摸和 (menzen tsumo)), so a player from either side of the
-table recognises the word. An unknown id or code falls back to the engine's
-own text, so a new yaku or refusal shows in English until it is translated.
-A refusal in English is the engine's own message, with its detail.
+``scoring`` names yaku by id and refusals by code; here each gets a translatable
+text (English: the EMA's romaji; Japanese: the kanji with the romaji in
+brackets). An unknown id or code falls back to the engine's English text.
+docs/languages.md.
 
 >>> from django.utils import translation
 >>> with translation.override("en"):

@@ -1,27 +1,14 @@
-"""Sending the outbox (``league.models.Delivery``): after the commit, outside
-the request, in a thread of the web process itself (no second service), and
-from ``manage.py deliver_webhooks`` for a restart or a cron.
+"""Sending the outbox (``league.models.Delivery``): after the commit, in a thread
+of the web process itself, and from ``manage.py deliver_webhooks``.
 
-Each delivery is one POST of the stored JSON body with the headers
-``X-Tenbou-Event``, ``X-Tenbou-Delivery`` (the same id on every retry, so a
-receiver can drop a repeat) and ``X-Tenbou-Signature: sha256=<hex>``, the
-HMAC-SHA256 of the body under the hook's secret. A 2xx answer delivers it;
-anything else is tried again with backoff (``BACKOFF``), and given up after
-``MAX_ATTEMPTS``.
-
-What is never reached: a URL that is not http or https, that carries a user
-and password, or whose host resolves to any address that is not globally
-routable (loopback, private, link-local, the cloud metadata addresses,
-carrier-grade NAT, multicast, reserved). The name is resolved once and the
-connection made to the address that was checked (a second lookup could
-answer otherwise); redirects are never followed; an answer is read for at
-most ``READ_SECONDS`` and ``MAX_ANSWER_BYTES``, then cut off. The test-only
-setting ``WEBHOOK_ALLOW_LOOPBACK_FOR_TESTS`` lets a test's own receiver on
-127.0.0.1 through, and nothing else.
-
-A delivery is claimed before it is sent (its next attempt moved past the
-time a send can take, by a conditional update), so two processes never send
-it at once; nothing holds a transaction open while a request is out.
+Each delivery is one POST of the stored body, signed (``X-Tenbou-Signature``,
+HMAC-SHA256 under the hook's secret), with the same ``X-Tenbou-Delivery`` id on
+every retry; retried with ``BACKOFF``, given up after ``MAX_ATTEMPTS``. Never
+reached: a non-http(s) URL, one with a user and password, a host with any
+address that is not globally routable (checked, then connected to; no
+redirects; answers cut at ``READ_SECONDS`` and ``MAX_ANSWER_BYTES``). A delivery
+is claimed by a conditional update before it is sent, so two processes never
+send it at once. docs/api.md, "Webhooks".
 """
 
 from __future__ import annotations

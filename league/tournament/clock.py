@@ -1,18 +1,11 @@
 """The round's clock and what its ending policy says at a table.
 
-A round has a time limit; a table may be given extra time. When the time is
-up, the ending policy (Pantheon's two, reference tournaments.md section 6)
-decides when the game ends:
-
-- ``end_after_hand``: the hand being played is finished, and the game ends
-  after the first hand recorded once time is up (WRC 2015 section 8.2);
-- ``one_more_hand``: the hand being played is finished and one more is
-  played: the game ends after the second hand recorded once time is up;
-- ``none``: the clock never ends a game; the ruleset does.
-
-A chombo is not a hand played (the same dealer deals again): it never counts
-towards the policy, as in Pantheon. The ruleset may end the game sooner (the
-all-last hand, a bust); the policy never makes a game longer.
+When the time is up, the ending policy (Pantheon's two, reference
+tournaments.md section 6) decides: ``end_after_hand`` ends the game after the
+first hand recorded once time is up (WRC 2015 section 8.2); ``one_more_hand``
+after the second; ``none`` leaves it to the ruleset. A chombo is not a hand
+played (as in Pantheon); the policy never makes a game longer than the
+ruleset would. docs/director.md, "A tournament day".
 
 >>> verdict(Ending.ONE_MORE_HAND, remaining=0, hands_after=[False]).notice
 'Time is up: this is the last hand. The game ends after it.'

@@ -1,11 +1,10 @@
 """Read a tournament's player list from CSV: every bad row reported by its
 line, so the director fixes the file once and imports it whole.
 
-The header names the columns, in any order and case, spaces or underscores
-alike: ``number``, ``first name``, ``last name`` (required), ``EMA number``,
-``country`` (ISO 3166 code), ``club``, ``team``, ``substitute`` (yes/no).
-Commas, semicolons (a European spreadsheet) and tabs all separate cells; a
-UTF-8 byte-order mark is ignored. Line 1 is the header.
+Columns by header, any order and case: ``number``, ``first name``, ``last name``
+(required), ``EMA number``, ``country`` (ISO 3166), ``club``, ``team``,
+``substitute``. Commas, semicolons or tabs; a BOM is ignored; line 1 is the
+header.
 
 >>> rows = read_roster("number,first name,last name,country\\n1,Aiko,Sato,jp\\n")
 >>> rows[0].number, rows[0].name, rows[0].country

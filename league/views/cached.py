@@ -1,27 +1,14 @@
 """Public pages served whole from the cache, with ETags, 304s and gzip.
 
-A public page (series, game, player, the series list, and the live fragments
-the 30-second refresh fetches) is a function of its series' state, its
-parameters and the language, and of nothing about who is looking. So its
-whole response is cached under the series' stamp (``league.versions``), the
-path, the parameters it understands in a canonical form and the language; a
-repeat costs a dict lookup or two (the stamps and the page, remembered in the
-process) and no database query, and is answered by ``CachedPageMiddleware``
-(``league.middleware``) before the middleware that has nothing to do for it. Every response carries a
-strong ETag and a Last-Modified from the stamp, and ``If-None-Match`` with a
-current ETag gets 304 with no body.
-
-Compression happens here, once per cached page, not per request: a client
-that accepts gzip gets the stored gzip body, under an ETag of its own (a
-strong ETag names exact bytes). These pages hold no secret (no CSRF token,
-nothing per user), so compressing them gives BREACH nothing to read; staff
-pages, which hold CSRF tokens, are never compressed by Tenbou (no
-GZipMiddleware), and a proxy in front should not compress them either.
-
-The one part of a page that depends on the visitor is the site header (an
-Admin link for staff, flashed messages), so a full page is taken from the
-cache only for a request without a session or messages cookie; a logged-in
-request is rendered (from the cached fragments) and sent ``private``.
+A public page is a function of its series' stamp (``league.versions``), path,
+canonical parameters and language, never of who looks, so its whole response is
+cached under those and answered by ``CachedPageMiddleware`` with no database
+query: a strong ETag and Last-Modified from the stamp, 304 on a current
+``If-None-Match``, gzip stored once per page under an ETag of its own. A full
+page comes from the cache only for a request without a session or messages
+cookie; a logged-in one is rendered from the cached fragments and sent
+``private``. Why compressing is safe here and nowhere else (BREACH):
+docs/architecture.md, "Cache layers"; the stamps: docs/caching.md.
 """
 
 from __future__ import annotations
