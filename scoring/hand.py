@@ -1,10 +1,7 @@
 """Tile-level hand analysis: tiles in; yaku, han, fu and payment out.
 
-Every reading of the hand (four groups and a pair, seven pairs, thirteen
-orphans) is scored, and for a four-groups hand every group the winning tile
-could have completed; the reading that pays most is kept. On equal pay a real
-yakuman beats a counted one, then more han wins, then more fu, then more fu
-before rounding (the breakdown players and other calculators show).
+Every reading of the hand is scored and the one that pays most is kept (the
+order on equal pay: docs/scoring.md, "Tile analysis: the `hand` op").
 
 >>> from scoring.rules import get_ruleset
 >>> hand = Hand.parse("234m678p11s", win="1s", melds=[("pon", "555z"), ("ankan", "0555p")])

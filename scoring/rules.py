@@ -1,11 +1,8 @@
 """Rulesets: every parameter that changes how a hand is paid or a game moves,
-ends and settles, as one frozen value, plus the named presets.
-
-Units: table amounts (``start_points``, ``return_points``, ``target_points``,
-honba and noten values) are table points; ``uma``, ``oka`` and
-``chombo_penalty`` are thousandths of a settlement point (uma +20 is 20000).
-Because a settlement point is 1,000 table points, one table point above the
-return score is exactly one thousandth of a point.
+ends and settles, as one frozen value, plus the named presets. Table amounts
+are table points; ``uma``, ``oka`` and ``chombo_penalty`` are thousandths of a
+settlement point (uma +20 is 20000), so one table point above the return
+score is exactly one thousandth of a point. docs/rulesets.md.
 
 >>> r = get_ruleset("ari-ari")
 >>> r.uma, r.oka

@@ -1,23 +1,15 @@
 """Every write that touches more than one row of a game, one module per concern:
-``games`` (start a game, record, correct and undo hands, finish, end scores),
-``penalties``, ``previews`` (what a save would do, nothing saved), ``logs``
-(Tenhou logs in and out), ``signoff`` (the table confirms a finished game's
-result), with ``replay`` (the lock, the replay and the snapshots every write
-shares), ``audit`` and ``errors`` beneath them. Callers
-import the package (``from league import services``) and call ``services.record_hand``.
+``games``, ``penalties``, ``previews`` (nothing saved), ``logs``, ``signoff``,
+with ``replay``, ``audit`` and ``errors`` beneath them. Callers import the
+package (``from league import services``) and call ``services.record_hand``.
 
-Each function is one transaction that first locks the game row
-(``SELECT ... FOR UPDATE``; on SQLite the IMMEDIATE transaction of
-settings.py takes the database write lock instead), replays the whole game
-through ``scoring`` with the change applied, and saves nothing unless the
-replay succeeds. So two scorers cannot interleave, a correction that makes a
-later hand impossible changes nothing, and the result and statistics
-snapshots on the seats always match the hands. Every change writes an
-``AuditEntry`` and moves ``Series.version``, and its commit publishes the
-series' new stamp, which the public pages are cached under (``league.versions``).
-
-Errors are ``ServiceError`` (``Conflict`` when the caller's view of the game
-is out of date), carrying the scoring engine's ``code`` and a ``field``.
+Each function is one transaction that first locks the game row (``SELECT ...
+FOR UPDATE``; on SQLite the IMMEDIATE transaction's write lock), replays the
+whole game through ``scoring`` with the change, and saves nothing unless the
+replay succeeds, so the seats' snapshots always match the hands. Every change
+writes an ``AuditEntry`` and moves ``Series.version``. Errors are
+``ServiceError`` (``Conflict`` when out of date) with a ``code`` and ``field``.
+docs/architecture.md, "The path of one hand" and "Locks".
 """
 
 from league.services.audit import Actor

@@ -1,23 +1,12 @@
 """The hand-entry protocol of the staff game page: what an entry claims,
 whether it is stale, what its save is tied to, and the save itself.
 
-A request reads the game once (``read_game``: its hands with their wins, its
-penalties, one replay through ``scoring``) and hands that ``GameNow`` on to
-the form, the preview and the save. ``save_entry`` is one transaction: it
-locks the game row, records or corrects the hand (``services.games``), and
-applies the event clock's ending policy, so a crash between the two cannot
-leave open a game the clock ended.
-
-The protocol, as the page and the conflict page speak it:
-
-- an entry carries the ``state`` it was built on (``scoring.digest`` of the
-  stored hands), the hand ``number`` and a client ``key``;
-- an entry built on another state, or for another hand number, is *stale*:
-  it gets the conflict page, never a save (a stale *save* still goes to the
-  service, which knows the key of an entry already saved);
-- a save is tied by ``digest`` to the preview the scorer saw: a hand changed
-  since is shown again instead of saved unseen;
-- ``reuse`` aims the scorer's entry anew at the game as it is.
+A request reads the game once (``read_game``: a ``GameNow``) for the form, the
+preview and the save. ``save_entry`` is one transaction: it locks the game row,
+records or corrects the hand and applies the clock's ending policy. An entry
+built on another ``state`` or hand ``number`` is stale (the conflict page, never
+a save); a save is tied by ``digest`` to the preview the scorer saw.
+docs/entry.md, "The protocol".
 """
 
 from __future__ import annotations

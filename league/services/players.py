@@ -1,22 +1,12 @@
 """Player rows that are one person: the merge, audited, in one transaction.
 
-``merge_players`` moves every row that names the merged player (the seats of
-their games, their sign-offs, their event registrations) onto the kept one,
-fills the kept row's blank EMA number, club, country and login from the
-merged row, writes a ``PlayerMerge`` saying what the merged row was and what
-moved, then deletes the merged row. It locks both player rows first, so two
-staff cannot merge one row two ways at once, and moves the version of every
-series either played in (their pages show the kept name from the commit on).
-
-It refuses what would make one person out of two: two different EMA numbers
-(the EMA number is the key where both have one), the two rows at the same
-game, or both registered for the same event.
-
-``find_player`` is the one rule every door that names a player by text uses
-(game records, event files, Tenhou logs, the player list, registration,
-self sign-up): a player id, else the EMA number, else a name that names one
-row. A name shared by two rows is refused, naming the candidates, never
-guessed. ``namesakes`` says which names need a disambiguator on a page.
+``merge_players`` locks both rows, moves every row naming the merged player
+onto the kept one, fills the kept row's blanks, writes a ``PlayerMerge`` and
+deletes the merged row; it refuses two EMA numbers, or the two rows at one game
+or one event. ``find_player`` is the one rule for naming a player by text (id,
+EMA number, then a name that names one row; a shared name is refused, never
+guessed); ``namesakes`` says which names need a disambiguator on a page.
+docs/ratings.md, "One person, one player".
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
-"""The table signs a finished game's result: each of the four players confirms
-it (or disputes it, with a note for the referee), either with a personal PIN
-typed on the scorer's phone or through a signed per-seat link opened on their
-own phone. Nobody signs for another seat: a PIN is checked against the seat's
-own player, and a link names its game, seat, the digest of the result it was
-made for and the game's sign-off round, under Django's signature.
+"""The table signs a finished game's result: each player confirms it (or
+disputes it) by a PIN on the scorer's phone or a signed per-seat link; nobody
+signs for another seat.
 
-Every write here is one transaction that locks the game row first (as the
-game services do), so a sign-off and a correction never interleave: a
-sign-off names the result it saw, and one made on a result that changed
-since is a ``Conflict``. Any change of a finished game's result (a
-correction, an undo, a penalty, a reopening) withdraws every sign-off in
-force and kills the links handed out (``withdraw_signoffs``, called by
-``replay.sync_result`` in the change's transaction). Every sign-off, dispute,
-resolution and withdrawal is in the audit trail.
-
-Whether a game counts in the standings is decided in one place,
-``league.models.counting``; when that answer changes for a game (its fourth
-sign-off, or a withdrawal of a complete one) ``counting_changed`` runs, in
-the same transaction: the one call site for anything kept per player.
+Every write locks the game row first. A sign-off names the result it saw (one
+on a changed result is a ``Conflict``); any change of a finished result
+withdraws the sign-offs in force and kills their links (``withdraw_signoffs``,
+in the change's transaction). Whether a game counts is decided in
+``league.models.counting``; ``counting_changed`` is the one call site when that
+answer changes. docs/staff.md, "The table signs the result".
 """
 
 from __future__ import annotations

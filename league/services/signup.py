@@ -2,21 +2,12 @@
 withdrawal by a signed link, the cap and its waiting list, moderation, and
 erasing the contact e-mails after the event.
 
-Each function is one transaction that first locks the series row (as every
-event service does; on SQLite the IMMEDIATE transaction takes the write
-lock), so the count of registered players under the cap is read and changed
-by one writer at a time: two players confirming for the last place are
-served one after the other, the first gets it, the second goes on the
-waiting list. A withdrawal frees a place and, in the same transaction, gives
-it to the first on the waiting list (ordered by when each became eligible).
-
-The link in a mail is ``django.core.signing`` over the sign-up's id and a
-nonce: confirming accepts it for ``SIGNUP_LINK_HOURS``, withdrawing for as
-long as the sign-up's data is kept. Mails go after the commit, in the
-registrant's language, through Django's e-mail backend.
-
-Every step leaves a ``TournamentAudit`` row (``sign_up``) naming the player,
-never the e-mail. Refusals are ``ServiceError`` with a code and the field.
+Each function locks the series row first, so the count under the cap has one
+writer at a time; a withdrawal gives its place to the first on the waiting list
+in the same transaction. Links are ``django.core.signing`` over the sign-up's
+id and a nonce; mails go after the commit. Every step leaves a
+``TournamentAudit`` row naming the player, never the e-mail. Refusals are
+``ServiceError``. docs/director.md, "Players registering themselves".
 """
 
 from __future__ import annotations

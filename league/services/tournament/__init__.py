@@ -1,22 +1,13 @@
-"""Running an event day: registration and check-in, seating rounds with the
-seating engine (``league.seating``), reviewing and publishing them, starting
-a round (every table's game at once), substitutes, the clock and hidden
-results. One module per step: ``common`` (the series lock, the event's
-settings and log, hidden results), ``registration`` and ``rounds`` (seating,
-publishing, starting, substitutes, the clock). Callers use this package
-(``from league.services import tournament as event``).
+"""Running an event day: registration and check-in, seating rounds with
+``league.seating``, publishing, starting rounds, substitutes, the clock and
+hidden results; modules ``common``, ``registration`` and ``rounds``. Callers
+use this package (``from league.services import tournament as event``).
 
-Each function is one transaction that first locks the series row
-(``SELECT ... FOR UPDATE``; on SQLite the IMMEDIATE transaction takes the
-database write lock), so two directors cannot seat, swap or start at once;
-a write that touches a game also locks the game row, as the game services
-do. Nothing is saved unless every check passes, and every change leaves a
-``TournamentAudit`` row and moves the series' version, which the public
-pages cache under. Games are started and ended through the game services,
-which audit them as well.
-
-Refusals are ``ServiceError`` with a ``code`` and the ``field`` at fault;
-an imported file's are ``RegistrationImportError`` with every bad line.
+Each function is one transaction that first locks the series row (and the game
+row when it touches a game), saves nothing unless every check passes, and
+leaves a ``TournamentAudit`` row and moves the series' version. Refusals are
+``ServiceError`` (``code``, ``field``); an imported file's are
+``RegistrationImportError`` with every bad line. docs/architecture.md, "Locks".
 """
 
 from league.services.tournament.common import (
