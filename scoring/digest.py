@@ -1,12 +1,10 @@
 """A short fingerprint of a game's hands so far, so an entry can say which
 state of the game it was built on.
 
-A scorer's phone builds hand 5 while looking at hands 1-4; the server takes
-it only if hands 1-4 are still what the phone saw. Both sides compute the
-same digest from the GAME RECORD hands, with no server round trip: SHA-256
-over a canonical JSON text (keys sorted, no spaces, UTF-8, integers only),
-so it is the same on every Python version and in any language that can
-write JSON the same way.
+Both the phone and the server compute it from the GAME RECORD hands: SHA-256
+over a canonical JSON text (keys sorted, no spaces, UTF-8, integers only), the
+same on every Python version and in any language that writes JSON the same
+way. docs/entry.md, "The protocol".
 
 >>> from scoring.game import Draw, HandInput
 >>> hands_digest([])

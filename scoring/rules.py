@@ -1,8 +1,7 @@
-"""Rulesets: every parameter that changes how a hand is paid or a game moves,
-ends and settles, as one frozen value, plus the named presets. Table amounts
-are table points; ``uma``, ``oka`` and ``chombo_penalty`` are thousandths of a
-settlement point (uma +20 is 20000), so one table point above the return
-score is exactly one thousandth of a point. docs/rulesets.md.
+"""Rulesets: every parameter of how a hand is paid and a game moves, ends and
+settles, as one frozen value, plus the named presets. ``uma``, ``oka`` and
+``chombo_penalty`` are thousandths of a settlement point (uma +20 is 20000);
+table amounts are table points, one above the return being one thousandth (docs/rulesets.md).
 
 >>> r = get_ruleset("ari-ari")
 >>> r.uma, r.oka

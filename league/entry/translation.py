@@ -1,13 +1,11 @@
 """The words of ``league.entry`` in the reader's language, without Django.
 
 The package runs on the phone (Pyodide, no Django) and on the server. Its
-modules write their words as English msgids through ``gettext`` and
-``ngettext`` here, translated when they are called (nothing lazy): on the
-phone they stay English; on the server ``league.apps.LeagueConfig.ready``
-installs Django's ``gettext`` and ``ngettext`` and ``league.terms``'s
-``yaku_name``, ``refusal`` and ``abort_reason_text``, so the staff form speaks the page's language
-with the catalogue's translations (``makemessages`` finds the msgids in
-these modules by the usual ``_()``/``ngettext()`` calls).
+modules write English msgids through ``gettext`` and ``ngettext`` here,
+translated when called (nothing lazy): on the phone they stay English; on the
+server ``league.apps.LeagueConfig.ready`` installs Django's and ``league.terms``'s
+functions, so the staff form speaks the page's language (``makemessages``
+finds the msgids by the usual ``_()``/``ngettext()`` calls).
 
 >>> gettext("Tick who won.")
 'Tick who won.'

@@ -1,18 +1,13 @@
 """Ratings across series and events: pure engines over an ordered list of results.
 
-No Django here (tests/test_import_graph.py holds it to that). Each engine is
-a function from results in the order they were played to a ``Outcome``: every
-step a player took (before, after, and the line that says how it was
-computed, with its numbers) and every player's final value. Values are
-integers in thousandths (a Tenhou R of 1512.345 is 1512345), formatted only
-at the edge, as points are.
-
-- ``tenhou.tenhou_r``: Tenhou's R, per game (tenhou.net/man, "Rating").
-- ``skill.plackett_luce``: a skill estimate, openskill's Plackett-Luce model.
-- ``mers.mers_ranking``: the EMA's player ranking over events (MERS).
-
-The league reads stored results into these inputs (league/standings/ratings.py)
-and caches what they return; nothing here is stored or edited by hand.
+No Django here (tests/test_import_graph.py holds it to that). Each engine maps
+results in the order played to an ``Outcome``: every step a player took (before,
+after, and the line saying how it was computed) and every final value, in
+integer thousandths (1512.345 is 1512345): ``tenhou.tenhou_r`` (Tenhou's R, per
+game), ``skill.plackett_luce`` (openskill's Plackett-Luce), ``mers.mers_ranking``
+(the EMA's ranking over events). The league reads stored results into these
+(league/standings/ratings.py) and caches what they return; nothing here is
+stored or edited by hand. docs/ratings.md.
 """
 
 from league.ratings.common import (

@@ -2,11 +2,10 @@
 
 Source: Weng and Lin, "A Bayesian Approximation Method for Online Ranking",
 JMLR 12 (2011), Algorithm 4 (Plackett-Luce), as the ``openskill`` package
-implements it. ``mu`` starts at 25 and ``sigma`` at 25/3, widened before each
-game by openskill's default tau = mu / 300; the rating shown is ``mu - 3 sigma``
-in thousandths. The floats stay inside this module, and the same games in the
-same order give the same figures (no random draw), rounded once per step. Why
-this model: docs/ratings.md, "The engines (`league/ratings/`, pure)".
+implements it. ``mu`` starts at 25, ``sigma`` at 25/3, widened before each game
+by openskill's default tau = mu / 300; the rating shown is ``mu - 3 sigma`` in
+thousandths. The same games in the same order give the same figures (no random
+draw), rounded once per step. docs/ratings.md, "The engines".
 
 >>> import datetime
 >>> from league.ratings.common import GameResult, SeatResult

@@ -1,13 +1,12 @@
 """Closed-form seatings with no repeat meeting, from finite geometry.
 
-Each design has blocks (tables) of k points, any two points in exactly one
-block, and its blocks fall into parallel classes (rounds): (N - 1)/(k - 1)
-repeat-free rounds for N players, the most any seating can have. Tables of
-four: AG(n, 4) (16, 64, 256 players), the Hermitian unital in PG(2, 9) (28),
-a packing of PG(3, 3) (40); tables of three: AG(n, 3) (9, 27, 81, 243). The
-unital and the packing are resolved by a small exact-cover search, under a
-second and deterministic, bounded by a node cap. Players are 0..N-1. The
-geometry: docs/seating.md, "The designs".
+Blocks (tables) of k points, any two points in exactly one block, falling into
+parallel classes (rounds): (N - 1)/(k - 1) repeat-free rounds for N players,
+the most any seating can have. Tables of four: AG(n, 4) (16, 64, 256 players),
+the Hermitian unital in PG(2, 9) (28), a packing of PG(3, 3) (40); of three:
+AG(n, 3) (9, 27, 81, 243). The unital and packing come from a small
+deterministic exact-cover search under a node cap. Players are 0..N-1.
+docs/seating.md, "The designs".
 
 >>> [len(perfect_rounds(n)) for n in (16, 20, 28, 40, 64)]
 [5, 0, 9, 13, 21]

@@ -1,12 +1,11 @@
 """Prescripted seating: rounds and tables read from a CSV the director wrote.
 
-The header is ``round,table,east,south,west,north`` (``round,table,east,south,west``
-with ``table_size=3``), one table per line, lines in any order. Every round
-seats every player exactly once at tables 1 to N/k; a cell is matched through
-a ``{cell text: id}`` mapping or against ``str(id)``. Nothing is half-read:
-every problem is raised at once in one ``PrescriptedError`` (each naming its
-line, the header being line 1, and column). Winds stay as written unless
-``balance`` asks for ``winds``' König assignment. docs/seating.md, "Seating".
+Header ``round,table,east,south,west,north`` (no ``north`` with ``table_size=3``),
+one table per line, lines in any order. Every round seats every player once at
+tables 1 to N/k; a cell is matched through a ``{cell text: id}`` mapping or
+against ``str(id)``. Every problem is raised at once in one ``PrescriptedError``
+(each naming line and column; the header is line 1). Winds stay as written
+unless ``balance`` asks for ``winds``' König assignment. docs/seating.md.
 
 >>> text = "round,table,east,south,west,north\\n1,1,1,2,3,4\\n2,1,1,2,3,5\\n"
 >>> read_prescripted(text, [1, 2, 3, 4])

@@ -3,8 +3,7 @@ line, so the director fixes the file once and imports it whole.
 
 Columns by header, any order and case: ``number``, ``first name``, ``last name``
 (required), ``EMA number``, ``country`` (ISO 3166), ``club``, ``team``,
-``substitute``. Commas, semicolons or tabs; a BOM is ignored; line 1 is the
-header.
+``substitute``. Commas, semicolons or tabs; BOM ignored; line 1 is the header.
 
 >>> rows = read_roster("number,first name,last name,country\\n1,Aiko,Sato,jp\\n")
 >>> rows[0].number, rows[0].name, rows[0].country
