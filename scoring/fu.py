@@ -1,11 +1,9 @@
 """Fu: the minipoints of a four-groups-and-a-pair hand, with their reasons.
 
-Base 20; a closed ron adds 10 (menzen_ron) and a tsumo 2 (not on a pinfu
-tsumo, which is 20 fu flat). Triplets are 2 fu, doubled when concealed,
-doubled again for terminals and honours, and a kan is four times its triplet.
-A valued pair is 2 fu (a double-wind pair ``double_wind_fu``). A kanchan,
-penchan or tanki wait is 2 fu. An open hand that would have only the base
-adds 2 (open_pinfu). The sum is rounded up to 10; seven pairs are 25 flat.
+Base 20, +10 closed ron, +2 tsumo (a pinfu tsumo is 20 flat); triplets 2, doubled
+concealed, doubled again for terminals and honours, a kan four times its triplet; a
+valued pair 2 (double wind: ``double_wind_fu``); kanchan, penchan, tanki 2; an open
+hand with only the base +2. Rounded up to 10; seven pairs 25. docs/scoring.md.
 
 >>> from scoring.tiles import tile_index
 >>> fu, details = standard_fu([SET_FU[tile_index("1z"), False, True]], tile_index("5p"), KANCHAN,

@@ -1,9 +1,5 @@
-"""From han and fu to what each payer pays.
-
-Base points are fu x 2^(han + 2), capped at mangan (2,000); limit hands have
-fixed base points. A payer pays a multiple of the base rounded up to 100:
-4x for a non-dealer ron, 6x for a dealer ron, 2x from the dealer and 1x from
-each other player on a non-dealer tsumo, 2x from each on a dealer tsumo.
+"""From han and fu to what each payer pays: base points fu x 2^(han + 2), capped at
+mangan (2,000), 4x (dealer 6x) on a ron, rounded up to 100 (docs/scoring.md, "The scoring library").
 
 >>> from scoring.rules import get_ruleset
 >>> ari = get_ruleset("ari-ari")

@@ -1,13 +1,11 @@
 """Tenhou's R, per game.
 
-Source: Tenhou's manual, "Rating" (https://tenhou.net/man/#Rating), as the
-riichi.wiki page "Tenhou.net ranking" quotes it, and the same rule quoted from
-the manual in Japanese (linguaphiles.livejournal.com/4067841): R starts at 1500;
-change = adjustment * (placement base + (table's average R - own R) / 40), bases
-+30 / +10 / -10 / -30 (3 players +30 / 0 / -30), adjustment 1 - 0.002 * rated
-games before under 400 games, 0.2 from 400 on; the average includes own R.
-Tied seats share their places' bases; thousandths, each change rounded once
-(halves away from zero). docs/ratings.md, "The engines".
+Source: Tenhou's manual, "Rating" (https://tenhou.net/man/#Rating), as riichi.wiki's "Tenhou.net
+ranking" and a Japanese quotation of it (linguaphiles.livejournal.com/4067841) give it: R starts at
+1500; change = adjustment * (placement base + (table's average R, own included, - own R) / 40),
+bases +30 / +10 / -10 / -30 (3 players +30 / 0 / -30), adjustment 1 - 0.002 * rated games before
+under 400 games, 0.2 from 400 on. Tied seats share their places' bases; thousandths, each change
+rounded once (halves away from zero). docs/ratings.md, "The engines".
 
 >>> import datetime
 >>> from league.ratings.common import GameResult, SeatResult
