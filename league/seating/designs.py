@@ -4,14 +4,16 @@ Blocks (tables) of k points, any two points in exactly one block, falling into
 parallel classes (rounds): (N - 1)/(k - 1) repeat-free rounds for N players,
 the most any seating can have. Tables of four: AG(n, 4) (16, 64, 256 players),
 the Hermitian unital in PG(2, 9) (28), a packing of PG(3, 3) (40); of three:
-AG(n, 3) (9, 27, 81, 243). The unital and packing come from a small
-deterministic exact-cover search under a node cap. Players are 0..N-1.
+AG(n, 3) (9, 27, 81, 243), and a Kirkman triple system of order 21 and a
+nearly Kirkman one of order 18 (every pair at most once, 8 rounds) built from
+cyclic base classes. The unital, packing and base classes come from small
+deterministic searches. Players are 0..N-1.
 docs/seating.md, "The designs".
 
 >>> [len(perfect_rounds(n)) for n in (16, 20, 28, 40, 64)]
 [5, 0, 9, 13, 21]
->>> [len(perfect_rounds(n, 3)) for n in (9, 12, 27, 81)]
-[4, 0, 13, 40]
+>>> [len(perfect_rounds(n, 3)) for n in (9, 12, 18, 21, 27, 81)]
+[4, 0, 8, 10, 13, 40]
 """
 
 from __future__ import annotations
@@ -203,6 +205,106 @@ def ternary_rounds(players: int) -> list[list[list[int]]]:
     return rounds
 
 
+# Players -> (m, levels, fixed points, transversal classes, base classes) for
+# ``cyclic_rounds``: KTS(21) on Z_7 x 3 (7 developed rounds + 3 fixed by the
+# shift), NKTS(18) on Z_4 x 4 + 2 (two base classes, 4 rounds each; the pairs
+# left unmet are the two fixed points and x, x + 2 on each level).
+_CYCLIC = {21: (7, 3, 0, 3, 1), 18: (4, 4, 2, 0, 2)}
+
+
+def cyclic_rounds(players: int) -> list[list[list[int]]]:
+    """A Kirkman triple system of 21 (10 rounds) or a nearly Kirkman one of 18 (8 rounds), else [].
+
+    Points are (x, level) with x in Z_m, numbered level * m + x, plus fixed
+    points after them; the shift x -> x + 1 fixes the fixed points. A pair's
+    orbit under the shift is its "difference". A base class is a partition of
+    the points into triples whose pairs have distinct differences, each with a
+    full orbit of m pairs, and no difference used by another class: its m
+    shifts are then m rounds in which no pair meets twice. A transversal class
+    is the orbit of one triple with a point on each of three levels, itself a
+    round. A backtracking search (deterministic, a fraction of a second) finds
+    the classes.
+    """
+    if players not in _CYCLIC:
+        return []
+    m, levels, fixed, transversals, bases = _CYCLIC[players]
+    n = m * levels + fixed
+
+    def shift(p: int, s: int) -> int:
+        return p if p >= m * levels else p - p % m + (p + s) % m
+
+    difference: dict[tuple[int, int], tuple[int, int]] = {}
+    full: set[tuple[int, int]] = set()
+    for p in range(n):
+        for q in range(p + 1, n):
+            images = {(min(shift(p, s), shift(q, s)), max(shift(p, s), shift(q, s))) for s in range(m)}
+            difference[p, q] = min(images)
+            if len(images) == m:
+                full.add(min(images))
+
+    def differences(t: tuple[int, int, int]) -> tuple[tuple[int, int], ...] | None:
+        a, b, c = sorted(t)
+        out = (difference[a, b], difference[a, c], difference[b, c])
+        return out if len(set(out)) == 3 and all(d in full for d in out) else None
+
+    # Per smallest point, the triples through it with distinct full differences.
+    triples: list[list[tuple[int, int, tuple[tuple[int, int], ...]]]] = [[] for _ in range(n)]
+    for p in range(n):
+        for q in range(p + 1, n):
+            for r in range(q + 1, n):
+                ds = differences((p, q, r))
+                if ds is not None:
+                    triples[p].append((q, r, ds))
+    used: set[tuple[int, int]] = set()
+    classes: list[list[tuple[int, int, int]]] = []
+    orbits: list[tuple[int, int, int]] = []
+
+    def pick_class(covered: list[bool], tables: list[tuple[int, int, int]]) -> bool:
+        if len(tables) * 3 == n:
+            classes.append(list(tables))
+            if len(classes) == bases or pick_class([False] * n, []):
+                return True
+            classes.pop()
+            return False
+        p = covered.index(False)
+        covered[p] = True
+        for q, r, ds in triples[p]:
+            if covered[q] or covered[r] or used.intersection(ds):
+                continue
+            covered[q] = covered[r] = True
+            used.update(ds)
+            tables.append((p, q, r))
+            if pick_class(covered, tables):
+                return True
+            tables.pop()
+            used.difference_update(ds)
+            covered[q] = covered[r] = False
+        covered[p] = False
+        return False
+
+    def pick_transversal(start: int) -> bool:
+        if len(orbits) == transversals:
+            return pick_class([False] * n, [])
+        for k in range(start, m * m):
+            t = (0, m + k // m, 2 * m + k % m)
+            ds = differences(t)
+            if ds is None or used.intersection(ds):
+                continue
+            used.update(ds)
+            orbits.append(t)
+            if pick_transversal(k + 1):
+                return True
+            orbits.pop()
+            used.difference_update(ds)
+        return False
+
+    if not pick_transversal(0):
+        return []
+    rounds = [[[shift(p, s) for p in t] for t in c] for c in classes for s in range(m)]
+    rounds += [[[shift(p, s) for p in t] for s in range(m)] for t in orbits]
+    return rounds
+
+
 @cache
 def perfect_rounds(players: int, table_size: int = 4) -> list[list[list[int]]]:
     """The longest repeat-free seating this module can build for ``players`` at tables of ``table_size``, or [].
@@ -210,7 +312,7 @@ def perfect_rounds(players: int, table_size: int = 4) -> list[list[list[int]]]:
     Cached: the result is read-only for callers (they copy what they use).
     """
     if table_size == 3:
-        return ternary_rounds(players)
+        return cyclic_rounds(players) or ternary_rounds(players)
     if table_size != 4:
         return []
     if players == 28:

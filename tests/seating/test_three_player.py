@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from io import StringIO
+from itertools import combinations
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,6 +16,7 @@ from league.seating import (
     SeatingError,
     check_rounds,
     lower_bound,
+    meeting_histogram,
     perfect_rounds,
     pregenerate,
     read_prescripted,
@@ -61,6 +63,31 @@ def test_ternary_designs_seat_everyone_once_and_no_pair_twice(players):
     assert len(rounds) == (players - 1) // 2
     check_rounds(rounds, list(range(players)), table_size=3)
     assert repeats(rounds) == 0
+
+
+@pytest.mark.parametrize(("players", "rounds", "unmet"), [(21, 10, 0), (18, 8, 9)])
+def test_kirkman_designs_of_18_and_21_are_resolvable_with_no_pair_twice(players, rounds, unmet):
+    design = perfect_rounds(players, 3)
+    assert len(design) == rounds
+    check_rounds(design, list(range(players)), table_size=3)
+    assert repeats(design) == 0
+    # KTS(21): every pair meets once; NKTS(18): all but a perfect matching.
+    assert meeting_histogram(design, players) == {0: unmet, 1: players * (players - 1) // 2 - unmet}
+    if unmet:
+        met = {frozenset(pq) for rnd in design for t in rnd for pq in combinations(t, 2)}
+        left = [pq for pq in combinations(range(players), 2) if frozenset(pq) not in met]
+        assert sorted(p for pq in left for p in pq) == list(range(players))
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(18, 8), (21, 10), (21, 7), (18, 5)])
+def test_18_and_21_players_seat_repeat_free_with_balanced_winds(players, rounds):
+    seating = pregenerate(players, rounds, seed=1, table_size=3)
+    check_rounds(seating.rounds, list(range(1, players + 1)), table_size=3)
+    assert seating.quality.repeat_count == repeats(seating.rounds) == 0 == seating.iterations
+    counts = wind_counts(seating.rounds)
+    assert all(max(c) - min(c) <= 1 and sum(c) == rounds for c in counts.values())
+    assert seating.quality.wind_spread <= 1
+    assert seating.quality.same_table_consecutive == 0
 
 
 def test_four_player_designs_are_not_offered_for_tables_of_three():
@@ -192,6 +219,9 @@ def test_command_seats_tables_of_three():
     data = json.loads(run("--players", "24", "--rounds", "8", "--table-size", "3", "--format", "json"))
     assert data["table_size"] == 3 and data["repeats"] == 0 == data["lower_bound"] and data["wind_spread"] <= 1
     check_rounds(data["rounds"], list(range(1, 25)), table_size=3)
+    data = json.loads(run("--players", "21", "--rounds", "10", "--table-size", "3", "--format", "json"))
+    assert data["repeats"] == 0 == data["lower_bound"] and data["wind_spread"] <= 1
+    check_rounds(data["rounds"], list(range(1, 22)), table_size=3)
     text = run("--players", "9", "--rounds", "4", "--table-size", "3", "--format", "text")
     assert "9 players, 4 rounds, tables of 3" in text and "  table  1:  E " in text and " N " not in text
 
