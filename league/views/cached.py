@@ -26,6 +26,7 @@ from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
@@ -235,31 +236,30 @@ def _remember(cache_key: str, entry: Entry) -> None:
             _local[cache_key] = entry
 
 
-def series_for_slug(slug: str) -> int | None:
-    """The pk of the series with this slug, remembered in the stamps' store
-    (``league.versions``); None if there is none."""
-    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
-        return None
-    found = versions.store().get(f"slug-{slug}")
+def _remembered(key: str, rows: QuerySet) -> int | None:
+    """The first value of ``rows`` (a series pk), kept under ``key`` in the
+    stamps' store (``league.versions``) once found; None if there is none."""
+    found = versions.store().get(key)
     if found is not None:
         return int(found)
-    pk = Series.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    pk = rows.first()
     if pk is not None:
-        versions.store().add(f"slug-{slug}", str(pk))
+        versions.store().add(key, str(pk))
     return pk
+
+
+def series_for_slug(slug: str) -> int | None:
+    """The pk of the series with this slug, remembered; None if there is none."""
+    if len(slug) > SLUG_LENGTH:  # no series has it, and it would make a file name too long for the stamps
+        return None
+    return _remembered(f"slug-{slug}", Series.objects.filter(slug=slug).values_list("pk", flat=True))
 
 
 def series_for_game(game_id: int) -> int | None:
     """The pk of a game's series, remembered (a game never changes series)."""
     if ROW_ID.problem(game_id):  # no game has it (a key of 251 digits is also too long a file name)
         return None
-    found = versions.store().get(f"game-{game_id}")
-    if found is not None:
-        return int(found)
-    pk = Game.objects.filter(pk=game_id).values_list("series_id", flat=True).first()
-    if pk is not None:
-        versions.store().add(f"game-{game_id}", str(pk))
-    return pk
+    return _remembered(f"game-{game_id}", Game.objects.filter(pk=game_id).values_list("series_id", flat=True))
 
 
 def public_page(
