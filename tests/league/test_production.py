@@ -150,7 +150,10 @@ def test_demo_league_refuses_to_run_with_debug_off_unless_told(settings) -> None
 
 
 @pytest.mark.django_db
-def test_the_demo_scorer_cannot_log_in_once_debug_is_off(settings, client) -> None:
+def test_the_demo_scorer_cannot_log_in_once_debug_is_off(settings, client, demo_league: None) -> None:
+    """On the tests' copy of the demo (tests/conftest.py; test_demo_league.py proves it
+    is what the command builds): the command, run again with DEBUG on, makes the login
+    without building the demo a second time."""
     settings.DEBUG = True
     call_command("demo_league", stdout=StringIO())
     assert authenticate(username="scorer", password="scorer") is not None
