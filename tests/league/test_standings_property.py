@@ -11,8 +11,15 @@ may have nobody in the final, and results hidden from a round on (the public
 surfaces then equal the read model's public answer, the staff ones the whole). Each example runs in a savepoint that is
 rolled back, with the caches emptied, so examples do not see each other.
 
-The normal run tries a few events (fixed seed); the ``fuzz`` one many more
-(``TENBOU_FUZZ_EXAMPLES`` for a longer run by hand).
+The normal run tries a few events (fixed seed); the ``fuzz`` one 20 more in
+CI, a fixed derandomized set (it was 40; issue 26). Those 20 hold every
+surface to the read model over 8, 12 and 16 players, one to three rounds,
+no final and finals of 4 and 8 carrying full, half, no or fixed points,
+results hidden (14 of 20), drops, late registrations and substitutes
+under the ``real`` and ``not_counted`` rules; a substitute under ``fixed``
+is not among them (the demo tournament's is: test_demo_league.py). Every
+pairing of these is the long run's: ``TENBOU_FUZZ_EXAMPLES=200`` by hand
+(docs/development.md, "Long runs").
 """
 
 from __future__ import annotations
@@ -211,7 +218,7 @@ def test_every_surface_equals_the_read_model(plan: dict[str, Any]) -> None:
 
 @pytest.mark.fuzz
 @pytest.mark.django_db
-@settings(max_examples=examples(40), derandomize=True, deadline=None, database=None,
+@settings(max_examples=examples(20), derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large])
 @given(plan=events())
 def test_every_surface_equals_the_read_model_fuzz(plan: dict[str, Any]) -> None:
