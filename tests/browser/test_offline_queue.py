@@ -431,7 +431,7 @@ def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
     expect(page.locator(".offline-banner")).to_contain_text("No network", timeout=60_000)
     save(page, 1)
     assert game.hands.count() == 0
-    plug.push()  # no "online" event: the page looks again on its own (every 15 s)
+    plug.push()  # no "online" event: the page looks again on its own (every second)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=60_000)
     assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
 
