@@ -108,10 +108,13 @@ def test_screens_per_entry(phone: Page, live_server: Any) -> None:
     other = page.locator(".state details.fix-other > summary")
     if other.count():
         meter.tap(other)
+        page.screenshot(path=str(ARTIFACTS / f"screens-chooser-{lang}-360.png"))
         meter.tap(page.locator(".state .fix-other a[href$='/hands/1/']"))
     else:
         meter.tap(page.locator("table.hands a[href$='/hands/1/']"))
     meter.tap(chip(page, "fu_3", 50))
+    expect(page.locator("#save-status")).to_contain_text("+")
+    page.screenshot(path=str(ARTIFACTS / f"screens-earlier-correction-{lang}-360.png"))
     save(page, meter, 2)
     assert game.hands.get(number=1).wins.get(winner=3).fu == 50
 
