@@ -331,9 +331,12 @@ def test_a_hand_entered_by_another_scorer_stops_the_queue_and_nothing_is_lost(
     page = phone
     open_game(page, plug.url, game)
     ready_for_offline(page)
+    fix = page.locator(".state .fix")  # "Correct hand 2…" and the chooser of earlier hands
+    expect(fix.locator("details.fix-other")).to_be_visible()
     go_offline(page, plug)
     enter_tsumo(page, 3, 3, 30)
     save(page, 1)
+    expect(fix).to_be_hidden()  # the server's hands wait for the network; the phone's come first
     enter_ron(page, 0, 1, 2, 30)
     save(page, 2)
 
