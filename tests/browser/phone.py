@@ -2,8 +2,9 @@
 typed characters and how far down the page each tap had to reach.
 
 ``screens`` for a hand is the lowest point the scorer had to reach (the
-bottom of the lowest element tapped, in page coordinates) over the screen
-height: 1.0 or less means the whole hand was entered without scrolling.
+bottom of the lowest element tapped, in page coordinates, or of the Save bar
+after scrolling just far enough to see the lowest tap above it) over the
+screen height: 1.0 or less means the whole hand was entered without scrolling.
 ``page`` is the page's full height over the screen height, for comparison.
 """
 
@@ -24,6 +25,17 @@ from league.models import Game
 from tests.browser.conftest import WAIT_MS
 
 PHONE = {"width": 360, "height": 740}
+
+
+NEAREST = """e => {
+  const bar = document.querySelector(".savebar");
+  if (bar && bar.contains(e)) return;
+  const r = e.getBoundingClientRect();
+  const fixed = bar && getComputedStyle(bar).position === "fixed";
+  const bottom = fixed ? bar.getBoundingClientRect().top : innerHeight;
+  if (r.bottom > bottom) scrollBy(0, r.bottom - bottom + 4);
+  else if (r.top < 0) scrollBy(0, r.top - 4);
+}"""
 
 
 @dataclass
@@ -55,7 +67,13 @@ class Meter:
         return self.hands[-1]
 
     def _reach(self, target: Locator) -> None:
-        target.scroll_into_view_if_needed()
+        # Scroll as a thumb does, only as far as needed: the target just above the fixed
+        # Save bar (or just under the top). Playwright's own scrolling centres the target,
+        # which would count half a screen the scorer never had to scroll.
+        # After a tap that navigates, measure the new page once its styles apply.
+        self.page.wait_for_load_state()
+        target.wait_for(state="visible")
+        target.evaluate(NEAREST)
         box = target.bounding_box()
         assert box is not None, target
         scroll = self.page.evaluate("window.scrollY")

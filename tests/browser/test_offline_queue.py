@@ -331,9 +331,12 @@ def test_a_hand_entered_by_another_scorer_stops_the_queue_and_nothing_is_lost(
     page = phone
     open_game(page, plug.url, game)
     ready_for_offline(page)
+    fix = page.locator(".state .fix")  # "Correct hand 2…" and the chooser of earlier hands
+    expect(fix.locator("details.fix-other")).to_be_visible()
     go_offline(page, plug)
     enter_tsumo(page, 3, 3, 30)
     save(page, 1)
+    expect(fix).to_be_hidden()  # the server's hands wait for the network; the phone's come first
     enter_ron(page, 0, 1, 2, 30)
     save(page, 2)
 
@@ -431,7 +434,7 @@ def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
     expect(page.locator(".offline-banner")).to_contain_text("No network", timeout=60_000)
     save(page, 1)
     assert game.hands.count() == 0
-    plug.push()  # no "online" event: the page looks again on its own (every 15 s)
+    plug.push()  # no "online" event: the page looks again on its own (every second)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=60_000)
     assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
 

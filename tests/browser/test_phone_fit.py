@@ -91,8 +91,8 @@ def names_whole(page: Page, state: str) -> None:
 
 
 def chip_names_unbroken(page: Page, state: str) -> None:
-    """In the seat chips (won, dealt in, riichi...) a name breaks between words, never inside
-    one: each word lies on one line, cut with "…" where it is wider than its chip, and the
+    """In the seat chips (won, dealt in, riichi...) and the outcome chips a word never breaks
+    inside itself; a name breaks between words: each word lies on one line, cut with "…" where it is wider than its chip, and the
     chip's text is still the whole name. Two names sharing their first letters differ."""
     broken = page.evaluate("""() => [...document.querySelectorAll('.hand-form label.chip > span:has(> i)')]
         .filter(s => s.checkVisibility()).flatMap(s => {
@@ -108,6 +108,23 @@ def chip_names_unbroken(page: Page, state: str) -> None:
           return words;
         })""")
     assert broken == [], (state, broken)
+    # The outcome chips too (issue 30, third pass): "チョンボ (chombo)" at 130% broke inside
+    # "(chombo)". Japanese may break between its characters; a Latin word never breaks.
+    broken = page.evaluate("""() => [...document.querySelectorAll(
+          '.hand-form .field[aria-labelledby$=outcome_label] label.chip > span')]
+        .filter(s => s.checkVisibility()).flatMap(s => {
+          const text = s.firstChild, words = [], re = /[\x21-\x7e\u00c0-\u024f]+/g;
+          for (let m; (m = re.exec(text.data));) {
+            const r = document.createRange();
+            r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+            const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top)));
+            if (lines.size > 1) words.push(m[0]);
+          }
+          if (s.scrollWidth > s.clientWidth + 1 || s.parentElement.scrollWidth > s.parentElement.clientWidth + 1)
+            words.push('cut: ' + text.data);
+          return words;
+        })""")
+    assert broken == [], (state, "outcome", broken)
     shown = page.locator('.hand-form label.chip:has(input[name=riichi]) > span').all_text_contents()
     for name in NAMES:
         assert any(name in t for t in shown), (state, name, shown)

@@ -3,8 +3,9 @@ and Japanese (issue 30): a double ron, a correction of the last hand, and a
 hand entered from its tiles with dora and ura. ``screens`` is the lowest point
 reached (each tap, and the price the scorer reads before Save) over the screen
 height. Figures: ``artifacts/screens-<en|ja>.json``. Each entry is checked
-saved, and the issue's targets hold: one screen for the double ron and the
-correction, two for the tiles hand. The same file runs on an older tree (it
+saved, and the issue's targets hold: one screen for the double ron and both
+corrections (the last hand, and an earlier one from the chooser beside it), two
+for the tiles hand. The same file runs on an older tree (it
 falls back to the hands list's link and the preview box where the page has no
 top link or save-bar line, and opens the tiles directly where a seat has no
 "More") for the before figures.
@@ -101,6 +102,22 @@ def test_screens_per_entry(phone: Page, live_server: Any) -> None:
     save(page, meter, 2)
     assert game.hands.count() == 2
 
+    # 4. An earlier hand corrected (hand 1 after hand 2): North's 40 fu was 50. From the chooser
+    # beside "Correct hand 2…" where the page has one, else from the hands list.
+    meter.start("1 once more", "correction, earlier hand")
+    other = page.locator(".state details.fix-other > summary")
+    if other.count():
+        meter.tap(other)
+        page.screenshot(path=str(ARTIFACTS / f"screens-chooser-{lang}-360.png"))
+        meter.tap(page.locator(".state .fix-other a[href$='/hands/1/']"))
+    else:
+        meter.tap(page.locator("table.hands a[href$='/hands/1/']"))
+    meter.tap(chip(page, "fu_3", 50))
+    expect(page.locator("#save-status")).to_contain_text("+")
+    page.screenshot(path=str(ARTIFACTS / f"screens-earlier-correction-{lang}-360.png"))
+    save(page, meter, 2)
+    assert game.hands.get(number=1).wins.get(winner=3).fu == 50
+
     meter.write(ARTIFACTS / f"screens-{lang}.json")
     rows = meter.table()
     screens = {r["kind"]: r["screens"] for r in rows}
@@ -108,4 +125,5 @@ def test_screens_per_entry(phone: Page, live_server: Any) -> None:
                            f"screens {r['screens']:.2f} page {r['page']:.2f}" for r in rows))
     assert screens["double ron, riichi"] <= 1.0, rows
     assert screens["correction (fu)"] <= 1.0, rows
+    assert screens["correction, earlier hand"] <= 1.0, rows
     assert screens["tiles, dora and ura"] <= 2.0, rows

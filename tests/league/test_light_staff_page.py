@@ -55,10 +55,10 @@ def test_the_page_stays_within_its_budget_late_in_a_game(as_scorer: Client, game
     assert response.status_code == 200 and f'<html lang="{language}">' in response.content.decode()
     assert len(response.content) <= BUDGET
     # The last four hands are listed; all of them on request; and (issue 30) the last hand's
-    # correction once more at the top of the page.
-    assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4 + 1
+    # correction once more at the top of the page, beside a chooser of the 14 earlier hands.
+    assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4 + 1 + 14
     full = as_scorer.get(reverse("staff-game", args=[game.pk]), {"all": "1"}).content.decode()
-    assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15 + 1
+    assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15 + 1 + 14
 
 
 def test_a_posted_form_has_every_chip_in_every_seat(as_scorer: Client, game: Game) -> None:

@@ -442,6 +442,7 @@
         save();
         render();
         showStop();
+        prepare();  // the server answers: the worker's copies are renewed while the scorer reads
       });
     })();
   }
@@ -656,14 +657,16 @@
   window.addEventListener("online", function () {
     offline = false;
     render();
-    prepare();
-    sync();
+    // The kept entries first: the page the last one leads to renews the worker's copies (the
+    // engine's files among them), which would otherwise compete with them for the server.
+    if (store && store.ops.length && !store.stop) sync(); else prepare();
   });
   // A network that fails without the browser noticing: try the first entry again every
-  // 3 seconds while some wait (one small request; a failure puts the page back offline),
-  // so the queue goes within seconds of the server answering again.
+  // second while some wait (one small request, and a refused connection costs nothing; a
+  // failure puts the page back offline, and one try at a time), so the queue goes within
+  // a second or two of the server answering again, as quickly as after an "online" event.
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
-    3000);
+    1000);
 
   // A save answered in place (staff_game.js): the game as the server now has it, for the
   // phone's engine, and for the worker's copy of offline.json, which no page load renews now.
