@@ -431,7 +431,7 @@ def _check_bounds(parsed: ParsedLine) -> None:
 
 def _series_header(text: str, line: int) -> dict[str, Any] | None:
     """The series header on the first line, checked; None when the line is a game."""
-    from league.models.games import validate_rules
+    from league.models.validators import validate_rules
 
     try:
         data = json.loads(text)

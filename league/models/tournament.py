@@ -39,15 +39,9 @@ from league.bounds import (
     TABLE_NUMBER,
     TIME_LIMIT,
 )
-from league.models.games import (
-    SEAT,
-    WIND_NAMES,
-    Game,
-    Player,
-    Series,
-    validate_moment,
-    within,
-)
+from league.models.games import WIND_NAMES, Game
+from league.models.people import Player, Series
+from league.models.validators import SEAT, validate_moment, within
 from league.tournament.countries import COUNTRIES
 
 # Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.

@@ -28,8 +28,8 @@ from league.models import (
     Tournament,
     counting,
 )
-from league.models.games import StandingRow, Standings, div_round
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.standing_rows import StandingRow, Standings, div_round
 from league.models.tournament import RoundTable, event_of
 from league.tiebreaks import Entry, rank
 from league.tiebreaks import Game as TbGame

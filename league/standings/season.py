@@ -26,7 +26,8 @@ from django.utils import timezone
 from league import versions
 from league.models import Game, Player, Seat, Series, counting
 from league.models.changes import rounds_since
-from league.models.games import StandingRow, Standings, seats_through
+from league.models.games import seats_through
+from league.models.standing_rows import StandingRow, Standings
 from league.models.tournament import is_event
 
 CHART_POINTS = 60  # stretches of rounds a season chart draws at most

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from league import charts, stats, versions
 from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
-from league.models.games import StandingRow
+from league.models.standing_rows import StandingRow
 from league.models.tournament import hidden_from, is_event
 from league.services.players import namesakes
 from league.standings.season import league_standing, season_if_cached
