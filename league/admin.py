@@ -20,6 +20,7 @@ from league import exports, records, services
 from league.forms.players import PlayerChoiceField
 from league.models import (
     AuditEntry,
+    EventAudit,
     EventRules,
     Game,
     Hand,
@@ -34,7 +35,6 @@ from league.models import (
     SignOff,
     Stage,
     StageEntry,
-    TournamentAudit,
     Win,
 )
 from scoring.errors import ScoringError
@@ -446,8 +446,8 @@ class RegistrationAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("first_name", "last_name", "ema_number")
 
 
-@admin.register(TournamentAudit)
-class TournamentAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
+@admin.register(EventAudit)
+class EventAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("at", "series", "action", "round_number", "username", "describe")
     list_filter = ("series", "action")
 

@@ -320,9 +320,9 @@ def _game_key(out: dict[str, Any]) -> str:
 
 
 def _has_event(series: Series) -> bool:
-    from league.models import Tournament
+    from league.models import Event
 
-    return Tournament.objects.filter(series=series).exists()
+    return Event.objects.filter(series=series).exists()
 
 
 def skip_imported(parsed: list[ParsedLine], series: Series) -> tuple[list[ParsedLine], list[int]]:

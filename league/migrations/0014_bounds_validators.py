@@ -2,7 +2,7 @@
 
 import django.core.validators
 import league.models.validators
-import league.models.tournament
+import league.models.event
 from django.db import migrations, models
 
 
@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='registration',
             name='code',
-            field=models.CharField(default=league.models.tournament.new_code, editable=False, max_length=6, unique=True, validators=[django.core.validators.RegexValidator('^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}\\Z', 'A short-link code is 6 letters and digits.', code='invalid_code')]),
+            field=models.CharField(default=league.models.event.new_code, editable=False, max_length=6, unique=True, validators=[django.core.validators.RegexValidator('^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}\\Z', 'A short-link code is 6 letters and digits.', code='invalid_code')]),
         ),
         migrations.AlterField(
             model_name='registration',

@@ -4,7 +4,7 @@ import django.core.validators
 import django.db.models.deletion
 import django.utils.timezone
 import league.models.validators
-import league.models.tournament
+import league.models.event
 from django.db import migrations, models
 
 
@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
                 ('first_name', models.CharField(max_length=100)),
                 ('last_name', models.CharField(max_length=100)),
                 ('ema_number', models.CharField(blank=True, max_length=20, validators=[django.core.validators.RegexValidator('^[0-9]{1,20}$', 'An EMA number is digits only.', code='invalid_ema_number')])),
-                ('country', models.CharField(blank=True, max_length=2, validators=[league.models.tournament.validate_country])),
+                ('country', models.CharField(blank=True, max_length=2, validators=[league.models.event.validate_country])),
                 ('club', models.CharField(blank=True, max_length=100)),
                 ('team', models.CharField(blank=True, max_length=100)),
                 ('email', models.EmailField(blank=True, max_length=254)),

@@ -15,6 +15,14 @@ re-exported here.
 
 from league.models.audit import AuditEntry, EntryKey
 from league.models.changes import ResultsChange
+from league.models.event import (
+    Event,
+    EventAudit,
+    Registration,
+    Round,
+    RoundSeat,
+    RoundTable,
+)
 from league.models.games import (
     WIND_NAMES,
     WINDS,
@@ -34,20 +42,12 @@ from league.models.signoff import SignOff
 from league.models.signup import SignUp, SignUpDesk
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.standing_rows import StandingRow, Standings
-from league.models.tournament import (
-    Registration,
-    Round,
-    RoundSeat,
-    RoundTable,
-    Tournament,
-    TournamentAudit,
-)
 from league.models.validators import SEAT, SEATS, seat_list, validate_rules
 from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
     "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
     "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "ResultsChange", "Round",
-    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Tournament",
-    "TournamentAudit", "Win", "build_record", "counting", "seat_list", "series_changed", "stored_hand_input", "validate_rules",
+    "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Event",
+    "EventAudit", "Win", "build_record", "counting", "seat_list", "series_changed", "stored_hand_input", "validate_rules",
 ]

@@ -16,8 +16,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from league.models.event import Registration, ema_number_validator, validate_country
 from league.models.people import Series
-from league.models.tournament import Registration, ema_number_validator, validate_country
 from league.models.validators import validate_moment
 
 

@@ -7,7 +7,7 @@ named here too for the callers that read and write stages together.
 Writes (``set_stages``, ``cut_to_stage``, ``seat_stage_round``,
 ``record_playoff``, ``configure_event_rules``) each open one transaction that
 locks the series row first, as the event services do, check everything
-before saving, and leave a ``TournamentAudit`` row.
+before saving, and leave a ``EventAudit`` row.
 """
 
 from __future__ import annotations
@@ -23,20 +23,20 @@ from django.utils.translation import gettext as _
 
 from league import ema
 from league.models import (
+    EventAudit,
     Game,
     Registration,
     Round,
     RoundSeat,
     Series,
-    TournamentAudit,
     counting,
 )
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.seating import SeatingError, assess, seat_winds, swiss_round
 from league.services.audit import Actor
 from league.services.errors import ServiceError
-from league.services.tournament import lock_series, log, tournament_of
-from league.services.tournament.rounds import round_tables, store_round
+from league.services.event import ensure_event, lock_series, log
+from league.services.event.rounds import round_tables, store_round
 from league.standings.event import (  # noqa: F401 (named here for the stage pages and older callers)
     EventResults,
     FinalRow,
@@ -55,7 +55,7 @@ from league.standings.event import (  # noqa: F401 (named here for the stage pag
 )
 from league.tiebreaks import TiebreakError, check_rules
 
-Action = TournamentAudit.Action
+Action = EventAudit.Action
 TABLE = 4
 
 
@@ -80,7 +80,7 @@ def configure_event_rules(*, series: Series, by: Actor = None, **values: Any) ->
         values["tiebreaks"] = rules
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         rules_row, _ = EventRules.objects.get_or_create(series=series)
         changed = {}
         for name, value in values.items():
@@ -164,7 +164,7 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
     check_plan(plans, series.ruleset().players)
     with transaction.atomic():
         series = lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         existing = list(Stage.objects.filter(series=series))
         for stage in existing:
             if stage.is_cut and series.event_rounds.filter(
@@ -280,7 +280,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
     in this stage's range are replaced. Locks the series row."""
     with transaction.atomic():
         series = lock_series(stage.series)
-        tournament = tournament_of(series)
+        tournament = ensure_event(series)
         stage = Stage.objects.get(pk=stage.pk)
         if not stage.is_cut:
             raise ServiceError("event_seating", f"{stage.name} takes everyone: seat it from the event's seating page",

@@ -3,7 +3,7 @@ check-in, seating review (swap, substitute, publish, start), the dashboard
 with the clock, printouts. Public: the event page, each player's "next table"
 page with its short link and QR code, and projector pages that page by
 themselves. Views are thin: a form validates, one service in
-``league.services.tournament`` writes, the page redirects.
+``league.services.event`` writes, the page redirects.
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ from league.forms.tournament import (
     SwapForm,
     TournamentForm,
 )
-from league.models import WIND_NAMES, Game, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
-from league.services import ServiceError, seats_waiting
-from league.services import tournament as event
+from league.models import WIND_NAMES, Event, Game, Registration, Round, RoundSeat, RoundTable, Series
+from league.models.event import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
+from league.services import ServiceError, event, seats_waiting
 from league.standings.event import event_standings
 from league.views.access import post_only, staff_required
 from league.views.cached import FLAG, event_page
@@ -70,7 +69,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
     series = event_for_scorer(request, slug)
-    tournament = event.tournament_of(series)
+    tournament = event.ensure_event(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
         finished_count=Count("tables", filter=Q(tables__game__status="finished"), distinct=True),
@@ -97,27 +96,27 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
         "prints": PRINTS,
         # Pre-generated seating seats every round at once, refused once one is published: no button then.
-        "can_seat": tournament.seating == Tournament.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
+        "can_seat": tournament.seating == Event.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
         "rounds_left": max(0, tournament.rounds - sum(1 for r in rounds if r.is_finished)),
     }
-    return render(request, "league/tournament_dashboard.html", ctx)
+    return render(request, "league/event_dashboard.html", ctx)
 
 
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    tournament = event.tournament_of(series)
+    tournament = event.ensure_event(series)
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         tournament.refresh_from_db()
         try:
-            event.configure_tournament(series=series, by=request.user, **form.settings())
+            event.configure_event(series=series, by=request.user, **form.settings())
         except ServiceError as err:
             report_refusal(request, err)
         else:
             messages.success(request, _("Event settings saved."))
             return redirect("event-dashboard", slug=series.slug)
-    return render(request, "league/tournament_settings.html", {"series": series, "form": form})
+    return render(request, "league/event_settings.html", {"series": series, "form": form})
 
 
 @staff_required
@@ -174,7 +173,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
         "signup": signup_board(series),
         **extra,
     }
-    return render(request, "league/tournament_players.html", ctx, status=extra.get("status", 200))
+    return render(request, "league/event_players.html", ctx, status=extra.get("status", 200))
 
 
 @staff_required
@@ -261,7 +260,7 @@ def _drop_warning(request: HttpRequest, series: Series, reg: Registration, seat:
     game = seat.table.game
     ctx = {"series": series, "reg": reg, "seat": seat, "round": seat.round, "substitute_form": form,
            "hands": game.hands.count() if game is not None else 0}
-    return render(request, "league/tournament_drop.html", ctx)
+    return render(request, "league/event_drop.html", ctx)
 
 
 def _seat_in_play(reg: Registration) -> RoundSeat | None:
@@ -275,8 +274,8 @@ def _seat_in_play(reg: Registration) -> RoundSeat | None:
 def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) -> None:
     """Say so when pre-generated rounds are already seated and a new
     registration has no seat in them, with what the director can do."""
-    tournament = event.tournament_of(series)
-    if tournament.seating != Tournament.Seating.PREGENERATED or not series.event_rounds.exists():
+    tournament = event.ensure_event(series)
+    if tournament.seating != Event.Seating.PREGENERATED or not series.event_rounds.exists():
         return
     seated = set(RoundSeat.objects.filter(round__series=series).values_list("registration_id", flat=True))
     unplaced = [r for r in regs if r.pk not in seated and not r.is_substitute]
@@ -338,7 +337,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
         "rounds": list(series.event_rounds.values_list("number", "status")),
         "now": now, "prints": PRINTS,
     }
-    return render(request, "league/tournament_round.html", ctx, status=status)
+    return render(request, "league/event_round.html", ctx, status=status)
 
 
 @staff_required
@@ -506,7 +505,7 @@ def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     elif kind == "standings":
         through = int_param(request.GET.get("through"))
         ctx["standings"] = event_standings(series, through_round=through)
-    return render(request, "league/tournament_print.html", ctx)
+    return render(request, "league/event_print.html", ctx)
 
 
 def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]]:
@@ -540,7 +539,7 @@ def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
            "standings": event_standings(series, public=True),
            "numbers": dict(series.registrations.values_list("player_id", "number"))}
-    return render(request, "league/tournament_public.html", ctx)
+    return render(request, "league/event_public.html", ctx)
 
 
 def _current_round(published: list[Round]) -> Round | None:
@@ -567,7 +566,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     ctx = {"series": series, "tournament": tournament, "reg": reg, "rows": rows, "upcoming": upcoming,
            "upcoming_wind": WIND_NAMES[upcoming.wind] if upcoming else "", "mates": mates,
            "short": request.build_absolute_uri(reg.short_url())}
-    return render(request, "league/tournament_player.html", ctx)
+    return render(request, "league/event_player.html", ctx)
 
 
 def short_link(request: HttpRequest, code: str) -> HttpResponse:
@@ -636,7 +635,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
         "stage_order": stage_order,
     }
-    return render(request, "league/tournament_screen.html", ctx)
+    return render(request, "league/event_screen.html", ctx)
 
 
 def _screen_pages(rows: list[Any]) -> list[list[Any]]:

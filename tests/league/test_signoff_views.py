@@ -187,10 +187,10 @@ def test_the_tables_view_of_a_series_that_does_not_require_it_lists_sign_offs_be
 
 
 def test_the_tables_view_shows_no_points_of_a_round_the_director_hides(client: Client) -> None:
-    from league.services import tournament as event
+    from league.services import event
 
     series = make_series("ari-ari", slug="open", kind="tournament", requires_signoff=True)
-    event.configure_tournament(series=series, rounds=3)
+    event.configure_event(series=series, rounds=3)
     game = make_game(series, make_players(), round_number=2, table="1")
     services.record_final_scores(game=game, scores=END_SCORES)
     path = reverse("signoff-tables", args=[series.slug])

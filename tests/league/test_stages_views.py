@@ -118,7 +118,7 @@ def test_ema_page_lists_players_lacking_a_number_and_the_files_download(director
 
 
 def test_hidden_results_close_the_stage_and_team_pages(client: Client, series: Series) -> None:
-    from league.services import tournament as event
+    from league.services import event
 
     event.hide_results(series=series, from_round=4)
     for name in ("stages-standings", "stages-teams"):

@@ -9,11 +9,10 @@ from django.urls import reverse
 
 from league.models import Game
 from league.seating import wind_counts
-from league.services import ServiceError, record_final_scores
+from league.services import ServiceError, event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
+from league.services.event.rounds import round_tables
 from league.services.stages import StagePlan
-from league.services.tournament.rounds import round_tables
 from tests.factories import make_director, make_series
 from tests.league.services.test_tournament import roster
 
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def make_sanma_event(n: int, *, subs: int = 0, rounds: int = 4, **settings) -> object:
     series = make_series("tenhou-sanma", kind="tournament")
-    event.configure_tournament(series=series, rounds=rounds, **settings)
+    event.configure_event(series=series, rounds=rounds, **settings)
     event.import_registrations(series=series, text=roster(n, subs=subs))
     return series
 

@@ -12,9 +12,8 @@ from django.core import signing
 
 from league import services
 from league.models import AuditEntry, Game, Player, Seat, Series, SignOff, counting
-from league.services import ServiceError, signoff
+from league.services import ServiceError, event, signoff
 from league.services import stages as st
-from league.services import tournament as event
 from tests.factories import hanchan_passing_deal, make_game, make_players, make_series, play, tsumo
 from tests.league.services.test_stages import QUALIFYING, play_round
 from tests.league.services.test_stages import make_event as make_staged_event

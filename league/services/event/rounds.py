@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from league.event import clock
 from league.models import (
     WINDS,
+    Event,
     Game,
     Hand,
     Registration,
@@ -21,7 +23,6 @@ from league.models import (
     RoundTable,
     Seat,
     Series,
-    Tournament,
     counting,
 )
 from league.models.stages import first_cut_round, seating_teams
@@ -31,12 +32,11 @@ from league.seating.swiss import swiss_round
 from league.services import webhooks
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.event.common import TABLE, Action, ensure_event, lock_series, log
+from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
-from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of
-from league.services.tournament.registration import drop_player
 from league.standings.event import event_standings
-from league.tournament import clock
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,11 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     """
     with transaction.atomic():
         series = lock_series(series)
-        tournament = tournament_of(series)
+        tournament = ensure_event(series)
         players, fillers = players_to_seat(series)
         ids = [r.pk for r in players]
         existing = list(series.event_rounds.order_by("number"))
-        if tournament.seating == Tournament.Seating.PREGENERATED:
+        if tournament.seating == Event.Seating.PREGENERATED:
             if any(r.status != Round.Status.DRAFT for r in existing):
                 raise ServiceError(
                     "rounds_published",
@@ -144,7 +144,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     return SeatingReport(rounds=created, quality=quality, substitutes_seated=fillers)
 
 
-def store_round(series: Series, tournament: Tournament, number: int, tables: Sequence[Sequence[int]],
+def store_round(series: Series, tournament: Event, number: int, tables: Sequence[Sequence[int]],
                 mode: str) -> Round:
     """Save round ``number`` as seated: tables of registration ids, East
     first; ``mode`` says who seated it. The caller holds the series lock,
@@ -388,7 +388,7 @@ def set_clock(*, round: Round, minutes: int | None = None, started_at: datetime.
 def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.Verdict | None:
     """What the event's clock and ending policy say for ``game`` now; None
     for a game that is not a table of a started round."""
-    table = RoundTable.objects.filter(game=game).select_related("round__series__tournament").first()
+    table = RoundTable.objects.filter(game=game).select_related("round__series__event").first()
     if table is None or table.round.started_at is None:
         return None
     end = table.ends_at()
@@ -396,7 +396,7 @@ def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.
     now = now or timezone.now()
     hands_after = [outcome == Hand.Outcome.CHOMBO
                    for outcome in game.hands.filter(entered_at__gte=end).order_by("number").values_list("outcome", flat=True)]
-    return clock.verdict(table.round.series.tournament.ending, remaining=(end - now).total_seconds(),
+    return clock.verdict(table.round.series.event.ending, remaining=(end - now).total_seconds(),
                          hands_after=hands_after)
 
 

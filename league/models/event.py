@@ -7,10 +7,10 @@ wind) until the round starts; starting it creates one ``Game`` per table whose
 player's seat: the ``RoundSeat`` keeps the registered player and names the
 substitute, the game's seat names the substitute, and the tournament's rule
 (``Tournament.substitute_result``) decides what the registered player scores
-(``league.tournament.results``).
+(``league.event.results``).
 
-Writes go through ``league.services.tournament``; every one of them leaves a
-``TournamentAudit`` row.
+Writes go through ``league.services.event``; every one of them leaves a
+``EventAudit`` row.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from league.bounds import (
     TABLE_NUMBER,
     TIME_LIMIT,
 )
+from league.event.countries import COUNTRIES
 from league.models.games import WIND_NAMES, Game
 from league.models.people import Player, Series
 from league.models.validators import SEAT, validate_moment, within
-from league.tournament.countries import COUNTRIES
 
 # Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -62,14 +62,14 @@ def validate_country(value: str) -> None:
         raise ValidationError(f"{value!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)", code="invalid_country")
 
 
-# Who seated a round (league.services.tournament.rounds, services.stages), "+swap" once staff swapped.
+# Who seated a round (league.services.event.rounds, services.stages), "+swap" once staff swapped.
 seated_by_validator = RegexValidator(r"^(pregenerated|swiss|manual|stage:(snake|locked|swiss))?(\+swap)?\Z",
                                      "Seated by pregenerated, swiss, manual or stage:<seating>, +swap after a swap.",
                                      code="invalid_seated_by")
 ema_number_validator = RegexValidator(r"^[0-9]{1,20}$", "An EMA number is digits only.", code="invalid_ema_number")
 
 
-class Tournament(models.Model):
+class Event(models.Model):
     """How a series runs as an event: its rounds, seating, clock, substitutes
     and whether the public sees its results. One per tournament series."""
 
@@ -88,7 +88,7 @@ class Tournament(models.Model):
         NOT_COUNTED = "not_counted", _("Not counted: the game is left out")
         FIXED = "fixed", _("A fixed score and uma")
 
-    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
+    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="event")
     rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=within(EVENT_ROUNDS))
     seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
     seed = models.PositiveIntegerField(default=0, validators=within(SEATING_SEED), help_text=_("The seating engine's seed: the same seed, the same seating."))
@@ -286,7 +286,7 @@ class RoundSeat(models.Model):
         return self.substitute if self.substitute_id else self.registration
 
 
-class TournamentAudit(models.Model):
+class EventAudit(models.Model):
     """One change to an event (registration, seating, a round's start, a
     substitute, the clock, hidden results): who, when and what."""
 
@@ -330,20 +330,20 @@ class TournamentAudit(models.Model):
 # -- standings of an event ---------------------------------------------------------------
 
 
-def event_of(series: Series) -> Tournament | None:
+def event_of(series: Series) -> Event | None:
     """The series' event settings, or None for a league. No query when the
-    series was read with ``select_related("tournament")`` (the public pages
+    series was read with ``select_related("event")`` (the public pages
     do), and one at most per series object otherwise: Django keeps the answer."""
     try:
-        return series.tournament
-    except Tournament.DoesNotExist:
+        return series.event
+    except Event.DoesNotExist:
         return None
 
 
 def hidden_from(series: Series) -> int | None:
     """The first round whose results the public may not see (None: all shown)."""
-    tournament = event_of(series)
-    return tournament.hidden_from_round if tournament is not None else None
+    event = event_of(series)
+    return event.hidden_from_round if event is not None else None
 
 
 def is_event(series: Series) -> bool:
