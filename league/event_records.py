@@ -27,7 +27,7 @@ from django.db.models import Prefetch
 from league.bounds import text_problem
 from league.models import Event, Game, Player, Registration, Round, RoundSeat, RoundTable, Series
 from league.models.event import event_of
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 
@@ -75,7 +75,7 @@ def header_line(series: Series) -> str | None:
         out = {f: getattr(stage, f) for f in STAGE_FIELDS}
         out["cut_at"] = _when(stage.cut_at)
         out["entries"] = [[number[e.registration_id], e.seed, e.previous_total, e.carried]
-                          for e in stage.entries.order_by("seed")]
+                          for e in stage.seeds.order_by("seed")]
         stages.append(out)
     header = {
         KEY: VERSION, "name": series.name, "kind": series.kind, "rules": series.rules, "min_games": series.min_games,
@@ -218,7 +218,7 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
             if reg_number not in regs:
                 raise HeaderError("unknown_registration", "names an event number no registration has",
                                   f"{where}.entries[{j}]")
-            entry = StageEntry(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
+            entry = StageSeed(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
                                carried=carried)
             _clean(entry, f"{where}.entries[{j}]", exclude=["stage", "registration"])
             entry.save()

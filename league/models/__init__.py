@@ -13,7 +13,7 @@ package (``from league.models import Game``); every public name is
 re-exported here.
 """
 
-from league.models.audit import AuditEntry, EntryKey
+from league.models.audit import GameAudit, SaveKey
 from league.models.changes import ResultsChange
 from league.models.event import (
     Event,
@@ -40,13 +40,13 @@ from league.models.people import Player, Series, series_changed
 from league.models.ratings import PlayerMerge, Rating
 from league.models.signoff import SignOff
 from league.models.signup import SignUp, SignUpDesk
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.models.standing_rows import StandingRow, Standings
 from league.models.validators import SEAT, SEATS, seat_list, validate_rules
 from league.models.webhooks import Delivery, HookEvent, WebHook
 
 __all__ = [
-    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "AuditEntry", "Delivery", "HookEvent", "WebHook", "EntryKey", "EventRules", "Playoff", "Stage", "StageEntry", "Game",
+    "SEAT", "SEATS", "WIND_NAMES", "WINDS", "GameAudit", "Delivery", "HookEvent", "WebHook", "SaveKey", "EventRules", "Playoff", "Stage", "StageSeed", "Game",
     "Hand", "Penalty", "Player", "PlayerMerge", "Rating", "Registration", "ResultsChange", "Round",
     "RoundSeat", "RoundTable", "Seat", "SeatQuerySet", "Series", "SignOff", "SignUp", "SignUpDesk", "StandingRow", "Standings", "Event",
     "EventAudit", "Win", "build_record", "counting", "seat_list", "series_changed", "stored_hand_input", "validate_rules",

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from league.models.games import Game
 
 
-class AuditEntry(models.Model):
+class GameAudit(models.Model):
     """One change to a game: who, when, and the values before and after."""
 
     class Action(models.TextChoices):
@@ -45,14 +45,13 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
         who = self.username or "system"
         return f"{self.get_action_display()} by {who} on {self.game}"
 
 
-class EntryKey(models.Model):
+class SaveKey(models.Model):
     """One scorer's entry (a hand, a correction, an undo), by the key the
     client made for it. A resubmitted key finds what was saved instead of
     saving it twice; ``entry`` is the digest of what was sent, so a reused
@@ -64,7 +63,7 @@ class EntryKey(models.Model):
         UNDO = "undo", _("Undo last hand")
         REOPEN = "reopen", _("Reopen game")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entry_keys")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="save_keys")
     key = models.CharField(max_length=64)
     action = models.CharField(max_length=10, choices=Action.choices)
     hand_number = models.PositiveIntegerField(null=True, blank=True)

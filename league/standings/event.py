@@ -30,7 +30,7 @@ from league.models import (
     counting,
 )
 from league.models.event import RoundTable, event_of
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.models.standing_rows import StandingRow, Standings, div_round
 from league.tiebreaks import Entry, rank
 from league.tiebreaks import Game as TbGame
@@ -143,7 +143,7 @@ def stages_of(series: Series, *, through_round: int | None = None) -> list[Stage
     last = max(event.rounds if event else 1,
                series.event_rounds.aggregate(n=Max("number"))["n"] or 0)
     return [Stage(series=series, number=1, name="Standings", first_round=1, last_round=last,
-                  entry=Stage.Entry.ALL, carry=Stage.Carry.NONE)]
+                  entry=Stage.Qualification.ALL, carry=Stage.Carry.NONE)]
 
 
 def carry_points(stage: Stage, seed: int, previous_total: int) -> int:
@@ -209,8 +209,8 @@ def stage_tables(series: Series, results: EventResults | None = None, *,
     playoffs: dict[int | None, dict[int, int]] = {}
     for p in Playoff.objects.filter(series=series).values("stage_id", "registration_id", "place"):
         playoffs.setdefault(p["stage_id"], {})[p["registration_id"]] = p["place"]
-    entries: dict[int, list[StageEntry]] = {}
-    for e in StageEntry.objects.filter(stage__series=series).order_by("seed"):
+    entries: dict[int, list[StageSeed]] = {}
+    for e in StageSeed.objects.filter(stage__series=series).order_by("seed"):
         entries.setdefault(e.stage_id, []).append(e)
     finished = _finished_rounds(series)
     if through_round is not None:

@@ -166,7 +166,7 @@ def test_swiss_seating_and_the_cut_read_the_same_order() -> None:
     player_of = {r.player.player_id: numbers[r.player.id] for r in qualifying.rows}
     # Before the cut the event's order is the qualifying stage's, the one the cut and Swiss seating read.
     assert [player_of[r.player_id] for r in standings_after_4] == [numbers[r.player.id] for r in qualifying.rows]
-    assert [numbers[e.registration_id] for e in series.stages.get(number=2).entries.all()] == [1, 5, 2, 4]
+    assert [numbers[e.registration_id] for e in series.stages.get(number=2).seeds.all()] == [1, 5, 2, 4]
     assert [numbers[r.player.id] for r in qualifying.rows[:6]] == [1, 5, 2, 4, 6, 9]
 
 

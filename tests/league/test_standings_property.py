@@ -117,7 +117,7 @@ def build(plan: dict[str, Any]) -> Series:
             level = sorted((r.player for r in table.rows if r.player.name in table.cut_tie), key=lambda p: p.number)
             st.record_playoff(series=series, stage=table.stage, places=[(regs[p.number], i) for i, p in enumerate(level, 1)])
             st.cut_to_stage(stage=final_stage)
-        seeds = set(final_stage.entries.values_list("registration__number", flat=True))
+        seeds = set(final_stage.seeds.values_list("registration__number", flat=True))
         rnd = st.seat_stage_round(stage=final_stage)
         event.publish_round(round=rnd)
         event.start_round(round=rnd)

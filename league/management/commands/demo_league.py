@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from league import demo_stages, services
 from league.auth import DEMO_LOGIN, DEMO_PASSWORD
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
+from league.models import Game, GameAudit, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
 from league.services import event
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -122,7 +122,7 @@ def delete_series(series: Series) -> None:
     Playoff.objects.filter(series=series).delete()
     Round.objects.filter(series=series).delete()  # its tables and seats; games are PROTECTed by the tables
     Registration.objects.filter(series=series).delete()
-    AuditEntry.objects.filter(game__series=series).delete()
+    GameAudit.objects.filter(game__series=series).delete()
     Penalty.objects.filter(game__series=series).delete()
     Hand.objects.filter(game__series=series).delete()
     Game.objects.filter(series=series).delete()
