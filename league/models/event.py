@@ -384,7 +384,7 @@ class TableState:
                     "over_time": _("Over time")}[self.state])
 
 
-def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
+def table_states(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
     """Every table of ``rnd``: who sits where and how its game stands now.
     A game being played is replayed for its current hand and scores."""
     tables = list(rnd.tables.select_related("game").prefetch_related(
@@ -440,7 +440,7 @@ class TableSeating:
 
 def round_seating(rnd: Round) -> list[TableSeating]:
     """Every table of ``rnd`` with its seats, in wind order: three queries,
-    no game replayed (``round_tables`` replays every game being played, for
+    no game replayed (``table_states`` replays every game being played, for
     the director's dashboard)."""
     tables = rnd.tables.prefetch_related("seats__registration", "seats__substitute").order_by("number")
     return [

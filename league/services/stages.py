@@ -36,7 +36,7 @@ from league.seating import SeatingError, assess, seat_winds, swiss_round
 from league.services.audit import Actor
 from league.services.errors import ServiceError
 from league.services.event import ensure_event, lock_series, log
-from league.services.event.rounds import round_tables, store_round
+from league.services.event.rounds import store_round, tables_as_ids
 from league.standings.event import (  # noqa: F401 (named here for the stage pages and older callers)
     EventResults,
     FinalRow,
@@ -300,8 +300,8 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         if rounds and Game.objects.filter(round_table__round=rounds[-1]).exclude(counting(series)).exists():
             raise ServiceError("round_playing", f"round {rounds[-1].number} is still being played (or waits for "
                                "its tables' sign-off)", field="stage")
-        history = [round_tables(r) for r in rounds if stage.has_round(r.number)]
-        everything = [round_tables(r) for r in rounds]
+        history = [tables_as_ids(r) for r in rounds if stage.has_round(r.number)]
+        everything = [tables_as_ids(r) for r in rounds]
         rules = rules_of(series)
         size = series.ruleset().players  # tables of three in a three-player event
         teams = {k: v for k, v in teams_of(series).items() if k in {e.registration_id for e in entries}}

@@ -29,7 +29,7 @@ from league import stats, versions
 from league.api import schemas as s
 from league.bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
-from league.models.event import event_of, hidden_from, is_event, round_tables
+from league.models.event import event_of, hidden_from, is_event, table_states
 from league.standings import event as standings
 from league.views.cached import also_serve, public_page, series_for_game, series_for_slug
 from league.views.players import across_series_rows
@@ -269,7 +269,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     visible = current is not None and tournament.round_visible(current.number)
     tables = []
     # The state is what the table's game says; whether it is over time is the clock's to say (ends_at).
-    for t in round_tables(current, now=timezone.now()) if current is not None else []:
+    for t in table_states(current, now=timezone.now()) if current is not None else []:
         tables.append(s.TableOut(
             number=t.number, state="playing" if t.state == "over_time" else t.state,
             game=t.game.pk if t.game else None, hand=t.hand if visible else "", hands=t.hands, ends_at=t.ends_at,

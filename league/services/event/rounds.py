@@ -128,7 +128,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             rows = [*table.standings.ranked, *table.standings.unranked]
             rank = {table.registrations[row.player_id]: i for i, row in enumerate(rows)}
             order = sorted(ids, key=lambda pk: (rank.get(pk, len(rank)), pk))
-            history = [round_tables(r) for r in played]
+            history = [tables_as_ids(r) for r in played]
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
@@ -158,7 +158,7 @@ def store_round(series: Series, tournament: Event, number: int, tables: Sequence
     return rnd
 
 
-def round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
+def tables_as_ids(rnd: Round) -> tuple[tuple[int, ...], ...]:
     """A round as the seating engine sees it: tables of registration ids, East first."""
     tables: dict[int, list[int]] = {}
     for s in rnd.seats.order_by("table__number", "wind").values("table__number", "registration_id"):
@@ -168,7 +168,7 @@ def round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
 
 def schedule_quality(series: Series) -> Quality | None:
     """The quality of every round seated so far (repeats, meetings, winds)."""
-    rounds = [round_tables(r) for r in series.event_rounds.order_by("number")]
+    rounds = [tables_as_ids(r) for r in series.event_rounds.order_by("number")]
     if not rounds:
         return None
     players = {p for rnd in rounds for t in rnd for p in t}
