@@ -32,7 +32,7 @@ OLD_SECTIONS = {
     "Scoring through a dead network": "docs/offline.md#scoring-through-a-dead-network",
     "Offline entry: the phone's engine": "docs/offline.md#the-phones-engine",
     "The table signs the result": "docs/staff.md#the-table-signs-the-result",
-    "An event day": "docs/director.md#an-event-day",
+    "A tournament day": "docs/director.md#an-event-day",
     "Stages, tie-breaks, teams and the EMA results": "docs/director.md#stages-tie-breaks-teams-and-the-ema-results",
     "Importing Tenhou logs": "docs/data.md#importing-tenhou-logs",
     "Data in and out": "docs/data.md#data-in-and-out",
