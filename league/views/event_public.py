@@ -31,11 +31,11 @@ SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two col
 def public_event(request: HttpRequest, slug: str) -> HttpResponse:
     """The public event page: the published round's tables and the standings
     (without the rounds the director hides); names lead to each player's page."""
-    series, tournament = event_for_anyone(slug)
+    series, event = event_for_anyone(slug)
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
     current = _current_round(published)
     tables = round_seating(current) if current else []  # seats only: a hand in play leaves the page cached
-    ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
+    ctx = {"series": series, "event": event, "round": current, "tables": tables,
            "standings": event_standings(series, public=True),
            "numbers": dict(series.registrations.values_list("player_id", "number"))}
     return render(request, "league/event_public.html", ctx)
@@ -53,7 +53,7 @@ def _current_round(published: list[Round]) -> Round | None:
 @event_page()
 def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """"My next table and wind": the published rounds' seats of one player."""
-    series, tournament = event_for_anyone(slug)
+    series, event = event_for_anyone(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     seats = next_seats(reg)
     upcoming = next((s for s in seats if s.table.game is None or not s.table.game.is_finished), None)
@@ -62,7 +62,7 @@ def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for other in upcoming.table.seats.select_related("registration", "substitute").order_by("wind"):
             mates.append({"wind": WIND_NAMES[other.wind], "name": other.plays.name, "me": other.plays.pk == reg.pk})
     rows = [{"seat": s, "wind": WIND_NAMES[s.wind]} for s in seats]
-    ctx = {"series": series, "tournament": tournament, "reg": reg, "rows": rows, "upcoming": upcoming,
+    ctx = {"series": series, "event": event, "reg": reg, "rows": rows, "upcoming": upcoming,
            "upcoming_wind": WIND_NAMES[upcoming.wind] if upcoming else "", "mates": mates,
            "short": request.build_absolute_uri(reg.short_url())}
     return render(request, "league/event_player.html", ctx)
@@ -103,7 +103,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     """Projector pages: the countdown, the seating (by player name, paged) and
     the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
     the next kind after its last page, so one screen shows all three."""
-    series, tournament = event_for_anyone(slug)
+    series, event = event_for_anyone(slug)
     if kind not in SCREENS:
         raise Http404("no such screen")
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
@@ -129,7 +129,7 @@ def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
     started = current if current is not None and current.clock_running else None  # a finished round's clock stops
     ends_at = started.ends_at if started else None
     ctx = {
-        "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
+        "series": series, "event": event, "kind": kind, "round": current, "columns": pages[page - 1] if pages
         else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
         "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
         "stage_order": stage_order,

@@ -62,7 +62,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
     series = event_for_scorer(request, slug)
-    tournament = event.ensure_event(series)
+    event_settings = event.ensure_event(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
         finished_count=Count("tables", filter=Q(tables__game__status="finished"), distinct=True),
@@ -76,7 +76,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     table = event_standings(series, through_round=standings_round)
     counts = dict(series.registrations.values_list("status").annotate(n=Count("id")))
     ctx = {
-        "series": series, "tournament": tournament, "rounds": rounds, "shown": shown, "tables": tables,
+        "series": series, "event": event_settings, "rounds": rounds, "shown": shown, "tables": tables,
         # A scorer sees the tables and enters their end scores; the rest is the director's.
         "director": can_direct(request.user, series),
         "directors": list(series.directors.order_by("username")), "scorers": list(series.scorers.order_by("username")),
@@ -89,8 +89,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
         "prints": PRINTS,
         # Pre-generated seating seats every round at once, refused once one is published: no button then.
-        "can_seat": tournament.seating == Event.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
-        "rounds_left": max(0, tournament.rounds - sum(1 for r in rounds if r.is_finished)),
+        "can_seat": event_settings.seating == Event.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
+        "rounds_left": max(0, event_settings.rounds - sum(1 for r in rounds if r.is_finished)),
     }
     return render(request, "league/event_dashboard.html", ctx)
 
@@ -98,10 +98,10 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    tournament = event.ensure_event(series)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    event_settings = event.ensure_event(series)
+    form = TournamentForm(request.POST or None, instance=event_settings)
     if request.method == "POST" and form.is_valid():
-        tournament.refresh_from_db()
+        event_settings.refresh_from_db()
         try:
             event.configure_event(series=series, by=request.user, **form.settings())
         except ServiceError as err:
@@ -267,8 +267,8 @@ def _seat_in_play(reg: Registration) -> RoundSeat | None:
 def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) -> None:
     """Say so when pre-generated rounds are already seated and a new
     registration has no seat in them, with what the director can do."""
-    tournament = event.ensure_event(series)
-    if tournament.seating != Event.Seating.PREGENERATED or not series.event_rounds.exists():
+    event_settings = event.ensure_event(series)
+    if event_settings.seating != Event.Seating.PREGENERATED or not series.event_rounds.exists():
         return
     seated = set(RoundSeat.objects.filter(round__series=series).values_list("registration_id", flat=True))
     unplaced = [r for r in regs if r.pk not in seated and not r.is_substitute]
