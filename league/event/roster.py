@@ -1,4 +1,4 @@
-"""Read a tournament's player list from CSV: every bad row reported by its
+"""Read an event's player list from CSV: every bad row reported by its
 line, so the director fixes the file once and imports it whole.
 
 Columns by header, any order and case: ``number``, ``first name``, ``last name``

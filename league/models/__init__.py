@@ -1,7 +1,7 @@
 """What a league stores, one module per concern: ``people`` (players, series
 and the version a change moves), ``games`` (games, seats, hands, wins,
 penalties), ``audit`` (a game's trail and the scorer's save keys),
-``standing_rows`` (the standings as values), ``tournament`` (an event day:
+``standing_rows`` (the standings as values), ``event`` (an event day:
 registrations, rounds of tables, seats, substitutions and the clock),
 ``stages`` (stages, seeds, playoffs), ``ratings`` (which series a rating
 counts, its engine; merges of player rows), ``signoff`` (the table's

@@ -5,8 +5,8 @@ The seating of a round lives here (``RoundSeat``: a registration at a table and
 wind) until the round starts; starting it creates one ``Game`` per table whose
 ``Seat`` rows name who actually played. A substitute plays a registered
 player's seat: the ``RoundSeat`` keeps the registered player and names the
-substitute, the game's seat names the substitute, and the tournament's rule
-(``Tournament.substitute_result``) decides what the registered player scores
+substitute, the game's seat names the substitute, and the event's rule
+(``Event.substitute_result``) decides what the registered player scores
 (``league.event.results``).
 
 Writes go through ``league.services.event``; every one of them leaves a
@@ -71,7 +71,7 @@ ema_number_validator = RegexValidator(r"^[0-9]{1,20}$", "An EMA number is digits
 
 class Event(models.Model):
     """How a series runs as an event: its rounds, seating, clock, substitutes
-    and whether the public sees its results. One per tournament series."""
+    and whether the public sees its results. One per series of kind "tournament" (the stored value)."""
 
     class Seating(models.TextChoices):
         PREGENERATED = "pregenerated", _("Pre-generated for the whole event")
@@ -123,7 +123,7 @@ class Event(models.Model):
 
 
 class Registration(models.Model):
-    """A player entered in a tournament, under their event number."""
+    """A player entered in an event, under their event number."""
 
     class Status(models.TextChoices):
         REGISTERED = "registered", _("Registered")

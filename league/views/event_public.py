@@ -82,7 +82,7 @@ def short_link(request: HttpRequest, code: str) -> HttpResponse:
 
 def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The player's short link as a QR code (SVG, black on white, prints sharp)."""
-    series, _tournament_row = event_for_anyone(slug)
+    series, _event_row = event_for_anyone(slug)
     reg = get_object_or_404(Registration, series=series, number=number)
     code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
     out = io.BytesIO()

@@ -1,7 +1,7 @@
 """Running an event day: registration and check-in, seating rounds with
 ``league.seating``, publishing, starting rounds, substitutes, the clock and
 hidden results; modules ``common``, ``registration`` and ``rounds``. Callers
-use this package (``from league.services import tournament as event``).
+use this package (``from league.services import event``).
 
 Each function is one transaction that first locks the series row (and the game
 row when it touches a game), saves nothing unless every check passes, and

@@ -84,11 +84,11 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     """
     with transaction.atomic():
         series = lock_series(series)
-        tournament = ensure_event(series)
+        event = ensure_event(series)
         players, fillers = players_to_seat(series)
         ids = [r.pk for r in players]
         existing = list(series.event_rounds.order_by("number"))
-        if tournament.seating == Event.Seating.PREGENERATED:
+        if event.seating == Event.Seating.PREGENERATED:
             if any(r.status != Round.Status.DRAFT for r in existing):
                 raise ServiceError(
                     "rounds_published",
@@ -96,18 +96,18 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                     "the event to Swiss seating for the rest",
                     field="rounds",
                 )
-            count = rounds or tournament.rounds
+            count = rounds or event.rounds
             cut = first_cut_round(series)
             if cut is not None:
                 count = min(count, cut - 1)  # rounds after a cut are seated from the stages page
             try:
-                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed,
+                result = pregenerate(ids, count, seed=event.seed if seed is None else seed,
                                      teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
                 r.delete()
-            created = [store_round(series, tournament, n, tables, "pregenerated")
+            created = [store_round(series, event, n, tables, "pregenerated")
                        for n, tables in enumerate(result.rounds, start=1)]
             quality = result.quality
         else:
@@ -135,7 +135,7 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                 nxt = swiss_round(order, history, teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
-            created = [store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
+            created = [store_round(series, event, len(played) + 1, nxt.round, "swiss")]
             quality = nxt.quality
         log(series, Action.SEAT, by,
             f"seated round{'s' if len(created) > 1 else ''} {', '.join(str(r.number) for r in created)}: "
@@ -144,12 +144,12 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     return SeatingReport(rounds=created, quality=quality, substitutes_seated=fillers)
 
 
-def store_round(series: Series, tournament: Event, number: int, tables: Sequence[Sequence[int]],
+def store_round(series: Series, event: Event, number: int, tables: Sequence[Sequence[int]],
                 mode: str) -> Round:
     """Save round ``number`` as seated: tables of registration ids, East
     first; ``mode`` says who seated it. The caller holds the series lock,
     inside its transaction, and logs the seating."""
-    rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=tournament.time_limit)
+    rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=event.time_limit)
     table_rows = RoundTable.objects.bulk_create(RoundTable(round=rnd, number=i) for i in range(1, len(tables) + 1))
     RoundSeat.objects.bulk_create(
         RoundSeat(round=rnd, table=t, wind=w, registration_id=pk)

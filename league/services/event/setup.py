@@ -1,6 +1,6 @@
 """A new event, made and edited from Tenbou's own pages (issue 32).
 
-``create_event`` makes the series (a tournament), its event settings, its
+``create_event`` makes the series (of kind "tournament"), its event settings, its
 stages and EMA details in one transaction, and makes its creator the first
 director. ``edit_event`` changes them until round 1 starts; after that, only
 what may still change during the day (``LATER``): the name, the end date,
@@ -46,7 +46,7 @@ class EventPlan:
     start_date: datetime.date | None
     end_date: datetime.date | None
     rules: dict[str, Any]  # {"preset": name, "overrides": {...}}
-    settings: dict[str, Any]  # Tournament fields by name
+    settings: dict[str, Any]  # Event fields by name
     ema: dict[str, Any] = field(default_factory=dict)  # EventRules' EMA fields by name
     stages: Sequence[StagePlan] = ()
 
