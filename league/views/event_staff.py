@@ -21,15 +21,15 @@ from django.utils.translation import gettext_lazy as _
 from league.access import can_direct, event_for_director, event_for_scorer
 from league.bounds import EVENT_NUMBER
 from league.collation import name_key
-from league.forms.tournament import (
+from league.forms.event_day import (
     ClockForm,
+    EventSettingsForm,
     ExtraTimeForm,
     HideForm,
     ImportForm,
     RegistrationForm,
     SubstituteForm,
     SwapForm,
-    TournamentForm,
 )
 from league.models import WIND_NAMES, Event, Game, Registration, Round, RoundSeat, RoundTable, Series
 from league.models.event import table_states
@@ -99,7 +99,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
     event_settings = event.ensure_event(series)
-    form = TournamentForm(request.POST or None, instance=event_settings)
+    form = EventSettingsForm(request.POST or None, instance=event_settings)
     if request.method == "POST" and form.is_valid():
         event_settings.refresh_from_db()
         try:

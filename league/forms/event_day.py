@@ -16,7 +16,7 @@ from league.models import WIND_NAMES, Event, Registration, Round, RoundSeat
 MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 
 
-class TournamentForm(forms.ModelForm):
+class EventSettingsForm(forms.ModelForm):
     template_name = "league/staff_form.html"
     substitute_score = forms.DecimalField(
         label=_("Fixed score of a substituted seat"), max_digits=6, decimal_places=1,
