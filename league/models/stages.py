@@ -2,7 +2,7 @@
 beyond one flat table.
 
 A ``Stage`` is a run of consecutive rounds; a later one takes the top K of the
-stage before, frozen as ``StageEntry`` rows at the cut with the points each seed
+stage before, frozen as ``StageSeed`` rows at the cut with the points each seed
 carries in. Games always start from the ruleset's start score. ``EventRules``
 holds the tie-break order, team scoring and the EMA details; ``Playoff`` rows
 separate players level after every other rule. Writes go through
