@@ -22,7 +22,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from league.models import Game, Series, Tournament
+from league.models import Event, Game, Series
 
 CREATE_EVENTS = "league.add_series"
 
@@ -76,7 +76,7 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
 
 
 def _as_event(series: Series) -> Series:
-    if series.kind != Series.Kind.TOURNAMENT and not Tournament.objects.filter(series=series).exists():
+    if series.kind != Series.Kind.TOURNAMENT and not Event.objects.filter(series=series).exists():
         raise Http404("this series is a league; make it a tournament in the admin to run an event day")
     return series
 
@@ -92,11 +92,11 @@ def event_for_scorer(request: HttpRequest, slug: str) -> Series:
     return _as_event(series_for_scorer(request, slug))
 
 
-def event_for_anyone(slug: str) -> tuple[Series, Tournament]:
+def event_for_anyone(slug: str) -> tuple[Series, Event]:
     """The series and its tournament, for anyone (the public pages), if it is
     run as an event (else 404)."""
     series = get_object_or_404(Series, slug=slug)
-    tournament = Tournament.objects.filter(series=series).first()
-    if tournament is None:
+    event = Event.objects.filter(series=series).first()
+    if event is None:
         raise Http404("this series is not run as an event")
-    return series, tournament
+    return series, event

@@ -19,9 +19,10 @@ from django.utils.translation import gettext, gettext_lazy
 from league import exports, records, services
 from league.forms.players import PlayerChoiceField
 from league.models import (
-    AuditEntry,
+    EventAudit,
     EventRules,
     Game,
+    GameAudit,
     Hand,
     Penalty,
     Player,
@@ -33,8 +34,7 @@ from league.models import (
     Series,
     SignOff,
     Stage,
-    StageEntry,
-    TournamentAudit,
+    StageSeed,
     Win,
 )
 from scoring.errors import ScoringError
@@ -68,11 +68,11 @@ class AuditJsonMixin:
     """An audit entry's before and after values, readable, for the inline and the list."""
 
     @admin.display(description="before")
-    def before_json(self, obj: AuditEntry) -> str:
+    def before_json(self, obj: GameAudit) -> str:
         return pretty_json(obj.before)
 
     @admin.display(description="after")
-    def after_json(self, obj: AuditEntry) -> str:
+    def after_json(self, obj: GameAudit) -> str:
         return pretty_json(obj.after)
 
 
@@ -202,7 +202,7 @@ class PenaltyInline(ReadOnlyMixin, admin.TabularInline):
 
 
 class AuditInline(AuditJsonMixin, ReadOnlyMixin, admin.TabularInline):
-    model = AuditEntry
+    model = GameAudit
     fields = ["at", "action", "hand_number", "username", "before_json", "after_json"]
     readonly_fields = fields
     ordering = ["-at", "-pk"]
@@ -424,8 +424,8 @@ class PenaltyAdmin(admin.ModelAdmin):
         self.message_user(request, "Penalties cancelled.", messages.SUCCESS)
 
 
-@admin.register(AuditEntry)
-class AuditEntryAdmin(AuditJsonMixin, ReadOnlyMixin, admin.ModelAdmin):
+@admin.register(GameAudit)
+class GameAuditAdmin(AuditJsonMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["at", "action", "game", "hand_number", "username"]
     list_filter = ["action", "game__series"]
     search_fields = ["username", "game__series__name", "game__seats__player__name"]
@@ -446,15 +446,15 @@ class RegistrationAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ("first_name", "last_name", "ema_number")
 
 
-@admin.register(TournamentAudit)
-class TournamentAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
+@admin.register(EventAudit)
+class EventAuditAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("at", "series", "action", "round_number", "username", "describe")
     list_filter = ("series", "action")
 
 
 # Stages, seeds and playoffs change through the stages page (league.services.stages); the admin shows them.
-class StageEntryInline(ReadOnlyMixin, admin.TabularInline):
-    model = StageEntry
+class StageSeedInline(ReadOnlyMixin, admin.TabularInline):
+    model = StageSeed
     fields = ("seed", "registration", "previous_total", "carried")
     readonly_fields = fields
     extra = 0
@@ -464,7 +464,7 @@ class StageEntryInline(ReadOnlyMixin, admin.TabularInline):
 class StageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("series", "number", "name", "first_round", "last_round", "entry", "top", "carry", "seating", "cut_at")
     list_filter = ("series",)
-    inlines = [StageEntryInline]
+    inlines = [StageSeedInline]
 
 
 @admin.register(Playoff)

@@ -12,9 +12,8 @@ from typing import Any
 from django.utils import timezone
 
 from league.models import Game, Series
-from league.services import ServiceError
+from league.services import ServiceError, event
 from league.services import stages as st
-from league.services import tournament as event
 from league.services.games import record_hands
 from league.services.stages import StagePlan
 
@@ -40,7 +39,7 @@ def build_cup(rng: random.Random, names: list[tuple[str, str]], countries: list[
         rules={"preset": "ema-2016", "overrides": {}}, start_date=first_day,
         end_date=first_day + datetime.timedelta(days=1),
     )
-    event.configure_tournament(series=series, rounds=4, seed=11, substitute_result="fixed")
+    event.configure_event(series=series, rounds=4, seed=11, substitute_result="fixed")
     st.configure_event_rules(series=series, ema_city="Leiden", ema_country="NL")
     lines = ["number,first name,last name,EMA number,country,team"]
     for i, (first, last) in enumerate(names[:16], start=1):

@@ -25,9 +25,9 @@ from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
 from league.bounds import text_problem
-from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
-from league.models.tournament import event_of
+from league.models import Event, Game, Player, Registration, Round, RoundSeat, RoundTable, Series
+from league.models.event import event_of
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 
@@ -54,8 +54,8 @@ def _when(value: datetime.datetime | None) -> str | None:
 
 def header_line(series: Series) -> str | None:
     """The header for an event series (None for a league: its export stays game lines only)."""
-    tournament = event_of(series)  # no query when the series was read with select_related("tournament")
-    if tournament is None:
+    event = event_of(series)  # no query when the series was read with select_related("event")
+    if event is None:
         return None
     rules = EventRules.objects.filter(series=series).first()
     regs = list(Registration.objects.filter(series=series).select_related("player").order_by("number"))
@@ -75,13 +75,13 @@ def header_line(series: Series) -> str | None:
         out = {f: getattr(stage, f) for f in STAGE_FIELDS}
         out["cut_at"] = _when(stage.cut_at)
         out["entries"] = [[number[e.registration_id], e.seed, e.previous_total, e.carried]
-                          for e in stage.entries.order_by("seed")]
+                          for e in stage.seeds.order_by("seed")]
         stages.append(out)
     header = {
         KEY: VERSION, "name": series.name, "kind": series.kind, "rules": series.rules, "min_games": series.min_games,
         "start_date": series.start_date.isoformat() if series.start_date else None,
         "end_date": series.end_date.isoformat() if series.end_date else None,
-        "tournament": {f: getattr(tournament, f) for f in TOURNAMENT_FIELDS},
+        "tournament": {f: getattr(event, f) for f in TOURNAMENT_FIELDS},
         "event_rules": {f: getattr(rules, f) for f in RULES_FIELDS} if rules else None,
         "registrations": [{**{f: getattr(r, f) for f in REGISTRATION_FIELDS}, "player": r.player.name,
                            "checked_in_at": _when(r.checked_in_at), "dropped_at": _when(r.dropped_at)} for r in regs],
@@ -136,9 +136,9 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
     _clean(series, "series", exclude=["slug", "name", "rules"])
     series.save(update_fields=["kind", "min_games", "start_date", "end_date"])
     table_size = series.ruleset().players  # tables and cuts of three for a three-player event
-    tournament = Tournament(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
-    _clean(tournament, "tournament")
-    tournament.save()
+    event = Event(series=series, **_pick(data["tournament"], TOURNAMENT_FIELDS, "tournament"))
+    _clean(event, "tournament")
+    event.save()
     if data.get("event_rules"):
         rules = EventRules(series=series, **_pick(data["event_rules"], RULES_FIELDS, "event_rules"))
         _clean(rules, "event_rules")
@@ -218,7 +218,7 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
             if reg_number not in regs:
                 raise HeaderError("unknown_registration", "names an event number no registration has",
                                   f"{where}.entries[{j}]")
-            entry = StageEntry(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
+            entry = StageSeed(stage=stage, registration=regs[reg_number], seed=seed, previous_total=previous,
                                carried=carried)
             _clean(entry, f"{where}.entries[{j}]", exclude=["stage", "registration"])
             entry.save()

@@ -27,7 +27,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 
 from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
-from league.models.tournament import is_event
+from league.models.event import is_event
 from league.standings.event import event_standings
 from scoring import game as sg
 from scoring.rules import Ruleset, get_ruleset

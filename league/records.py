@@ -320,9 +320,9 @@ def _game_key(out: dict[str, Any]) -> str:
 
 
 def _has_event(series: Series) -> bool:
-    from league.models import Tournament
+    from league.models import Event
 
-    return Tournament.objects.filter(series=series).exists()
+    return Event.objects.filter(series=series).exists()
 
 
 def skip_imported(parsed: list[ParsedLine], series: Series) -> tuple[list[ParsedLine], list[int]]:
@@ -431,7 +431,7 @@ def _check_bounds(parsed: ParsedLine) -> None:
 
 def _series_header(text: str, line: int) -> dict[str, Any] | None:
     """The series header on the first line, checked; None when the line is a game."""
-    from league.models.games import validate_rules
+    from league.models.validators import validate_rules
 
     try:
         data = json.loads(text)

@@ -167,7 +167,7 @@ def abort_reason_text(reason: str) -> str:
     return str(ABORT_REASONS.get(reason) or reason.replace("_", " "))
 
 
-# A player list's refusals (league.tournament.roster, pure), by code; the
+# A player list's refusals (league.event.roster, pure), by code; the
 # values each names fill the placeholders. The column names are the file's
 # own (English, as its header must write them).
 ROSTER: dict[str, str] = {

@@ -32,7 +32,7 @@ OLD_SECTIONS = {
     "Scoring through a dead network": "docs/offline.md#scoring-through-a-dead-network",
     "Offline entry: the phone's engine": "docs/offline.md#the-phones-engine",
     "The table signs the result": "docs/staff.md#the-table-signs-the-result",
-    "A tournament day": "docs/director.md#a-tournament-day",
+    "A tournament day": "docs/director.md#an-event-day",
     "Stages, tie-breaks, teams and the EMA results": "docs/director.md#stages-tie-breaks-teams-and-the-ema-results",
     "Importing Tenhou logs": "docs/data.md#importing-tenhou-logs",
     "Data in and out": "docs/data.md#data-in-and-out",
@@ -56,7 +56,7 @@ README_HOMES = {
     "Two commands": ["docs/development.md#running-the-tests", "docs/deploy.md#running-it-for-real",
                      "docs/offline.md#the-phones-engine"],
     "A tour": ["docs/staff.md#players-pages", "docs/staff.md#scoring-at-the-table", "docs/ratings.md",
-               "docs/director.md#a-tournament-day", "docs/data.md#data-in-and-out", "docs/api.md",
+               "docs/director.md#an-event-day", "docs/data.md#data-in-and-out", "docs/api.md",
                "docs/scoring.md#the-scoring-library"],
     "Documentation": ["docs/index.md#tenbous-guides"],
     # The one exception: STYLE.md (habit 2) keeps the short glossary in the README

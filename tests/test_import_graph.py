@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("scoring", "league")
 
 # The pure packages and modules (no Django, fast tests of their own; STYLE.md).
-PURE = ("scoring", "league.tenhou", "league.seating", "league.tournament", "league.entry", "league.tiebreaks",
+PURE = ("scoring", "league.tenhou", "league.seating", "league.event", "league.entry", "league.tiebreaks",
         "league.ratings")
 DJANGO = ("django", "django_tables2", "axes", "django_ratelimit", "csp", "whitenoise")
 

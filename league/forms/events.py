@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from league.bounds import EMA_DAYS, EVENT_ROUNDS, RULE_BONUS, RULE_POINTS, SERIES_NAME, SLUG_LENGTH, TIME_LIMIT, Whole
 from league.forms.base import StaffForm
 from league.forms.stages import parse_stages, stages_text
-from league.models import Tournament
+from league.models import Event
 from league.models.stages import Stage
+from league.services.event.setup import EventPlan, current_plan
 from league.services.stages import StagePlan
-from league.services.tournament.setup import EventPlan, current_plan
 from scoring.rules import PRESETS, Ruleset
 
 PLACES = (_("1st"), _("2nd"), _("3rd"), _("4th"))
@@ -102,11 +102,11 @@ class EventForm(StaffForm):
     oka = PointsField(RULE_BONUS, label=_("Oka"), required=False)
     aka_dora = WholeField(Whole(0, 4), label=_("Red fives"), required=False)
     rounds = WholeField(EVENT_ROUNDS, label=_("Rounds planned"))
-    seating = forms.ChoiceField(label=_("Seating"), choices=Tournament.Seating.choices, widget=forms.RadioSelect)
+    seating = forms.ChoiceField(label=_("Seating"), choices=Event.Seating.choices, widget=forms.RadioSelect)
     time_limit = WholeField(TIME_LIMIT, label=_("Time limit (minutes)"))
-    ending = forms.ChoiceField(label=_("When time is up"), choices=Tournament.Ending.choices, widget=forms.RadioSelect)
+    ending = forms.ChoiceField(label=_("When time is up"), choices=Event.Ending.choices, widget=forms.RadioSelect)
     substitute_result = forms.ChoiceField(label=_("A substituted player scores"),
-                                          choices=Tournament.SubstituteResult.choices, widget=forms.RadioSelect)
+                                          choices=Event.SubstituteResult.choices, widget=forms.RadioSelect)
     substitute_score = PointsField(RULE_BONUS, label=_("Fixed score of a substituted seat"), required=False)
     substitute_uma = PointsField(RULE_BONUS, label=_("Fixed uma of a substituted seat"), required=False)
     stages = forms.CharField(label=_("Stages"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
@@ -130,9 +130,9 @@ class EventForm(StaffForm):
     @classmethod
     def initial_for(cls, series: Any = None) -> dict[str, Any]:
         if series is None:
-            return {"preset": DEFAULT_PRESET, "rounds": 8, "seating": Tournament.Seating.PREGENERATED,
-                    "time_limit": 90, "ending": Tournament.Ending.ONE_MORE_HAND,
-                    "substitute_result": Tournament.SubstituteResult.FIXED, "substitute_score": "-15.0",
+            return {"preset": DEFAULT_PRESET, "rounds": 8, "seating": Event.Seating.PREGENERATED,
+                    "time_limit": 90, "ending": Event.Ending.ONE_MORE_HAND,
+                    "substitute_result": Event.SubstituteResult.FIXED, "substitute_score": "-15.0",
                     "substitute_uma": "-15.0"}
         plan = current_plan(series)
         overrides = plan.rules.get("overrides", {}) if isinstance(plan.rules, dict) else {}

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.bounds import EVENT_NUMBER, EVENT_ROUND, STAGE_NUMBER
 from league.models import Registration, Series
-from league.models.stages import EventRules, Stage, StageEntry
+from league.models.stages import EventRules, Stage, StageSeed
 from league.services.stages import StagePlan
 from league.tiebreaks import RULES
 
@@ -145,7 +145,7 @@ class PlayoffForm(forms.Form):
             field.required = False
 
     def _cut_stage(self, stages: list[tuple[int, str]]) -> int:
-        made = set(StageEntry.objects.filter(stage__series=self.series).values_list("stage__number", flat=True))
+        made = set(StageSeed.objects.filter(stage__series=self.series).values_list("stage__number", flat=True))
         for (number, _name), (following, _next_name) in zip(stages, stages[1:], strict=False):
             if following not in made:
                 return number  # the next stage is not cut yet: its cut line is what a playoff settles

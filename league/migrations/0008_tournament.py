@@ -2,7 +2,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import league.models.tournament
+import league.models.event
 from django.conf import settings
 from django.db import migrations, models
 
@@ -23,14 +23,14 @@ class Migration(migrations.Migration):
                 ('first_name', models.CharField(max_length=100)),
                 ('last_name', models.CharField(max_length=100)),
                 ('ema_number', models.CharField(blank=True, max_length=20, validators=[django.core.validators.RegexValidator('^[0-9]{1,20}$', 'An EMA number is digits only.', code='invalid_ema_number')], verbose_name='EMA number')),
-                ('country', models.CharField(blank=True, help_text='ISO 3166 code', max_length=2, validators=[league.models.tournament.validate_country])),
+                ('country', models.CharField(blank=True, help_text='ISO 3166 code', max_length=2, validators=[league.models.event.validate_country])),
                 ('club', models.CharField(blank=True, max_length=100)),
                 ('team', models.CharField(blank=True, max_length=100)),
                 ('is_substitute', models.BooleanField(default=False, help_text='Plays in place of registered players; ranked only if the event says so.', verbose_name='substitute')),
                 ('status', models.CharField(choices=[('registered', 'Registered'), ('checked_in', 'Checked in'), ('dropped', 'Dropped')], default='registered', max_length=20)),
                 ('checked_in_at', models.DateTimeField(blank=True, null=True)),
                 ('dropped_at', models.DateTimeField(blank=True, null=True)),
-                ('code', models.CharField(default=league.models.tournament.new_code, editable=False, max_length=6, unique=True)),
+                ('code', models.CharField(default=league.models.event.new_code, editable=False, max_length=6, unique=True)),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='registrations', to='league.player')),
                 ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='registrations', to='league.series')),
             ],

@@ -3,8 +3,8 @@
 import django.core.validators
 import django.db.models.deletion
 import django.utils.timezone
-import league.models.games
-import league.models.tournament
+import league.models.validators
+import league.models.event
 from django.db import migrations, models
 
 
@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('is_open', models.BooleanField(default=False)),
-                ('closes_at', models.DateTimeField(blank=True, null=True, validators=[league.models.games.validate_moment])),
+                ('closes_at', models.DateTimeField(blank=True, null=True, validators=[league.models.validators.validate_moment])),
                 ('cap', models.PositiveIntegerField(blank=True, null=True)),
                 ('moderated', models.BooleanField(default=False)),
                 ('series', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='signup_desk', to='league.series')),
@@ -38,17 +38,17 @@ class Migration(migrations.Migration):
                 ('first_name', models.CharField(max_length=100)),
                 ('last_name', models.CharField(max_length=100)),
                 ('ema_number', models.CharField(blank=True, max_length=20, validators=[django.core.validators.RegexValidator('^[0-9]{1,20}$', 'An EMA number is digits only.', code='invalid_ema_number')])),
-                ('country', models.CharField(blank=True, max_length=2, validators=[league.models.tournament.validate_country])),
+                ('country', models.CharField(blank=True, max_length=2, validators=[league.models.event.validate_country])),
                 ('club', models.CharField(blank=True, max_length=100)),
                 ('team', models.CharField(blank=True, max_length=100)),
                 ('email', models.EmailField(blank=True, max_length=254)),
                 ('language', models.CharField(default='en', max_length=10)),
                 ('status', models.CharField(choices=[('unconfirmed', 'Not yet confirmed'), ('pending', 'Awaiting the director'), ('waiting', 'On the waiting list'), ('registered', 'Registered'), ('withdrawn', 'Withdrawn'), ('refused', 'Refused')], default='unconfirmed', max_length=20)),
                 ('nonce', models.CharField(blank=True, max_length=32)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, validators=[league.models.games.validate_moment])),
-                ('queued_at', models.DateTimeField(blank=True, null=True, validators=[league.models.games.validate_moment])),
-                ('decided_at', models.DateTimeField(blank=True, null=True, validators=[league.models.games.validate_moment])),
-                ('erased_at', models.DateTimeField(blank=True, null=True, validators=[league.models.games.validate_moment])),
+                ('created_at', models.DateTimeField(default=django.utils.timezone.now, validators=[league.models.validators.validate_moment])),
+                ('queued_at', models.DateTimeField(blank=True, null=True, validators=[league.models.validators.validate_moment])),
+                ('decided_at', models.DateTimeField(blank=True, null=True, validators=[league.models.validators.validate_moment])),
+                ('erased_at', models.DateTimeField(blank=True, null=True, validators=[league.models.validators.validate_moment])),
                 ('registration', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='signup', to='league.registration')),
                 ('series', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='signups', to='league.series')),
             ],

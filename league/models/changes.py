@@ -19,7 +19,7 @@ import secrets
 from django.db import models
 
 from league import versions
-from league.models.games import Series
+from league.models.people import Series
 
 
 def _nonce() -> str:

@@ -1,5 +1,5 @@
-"""What a league stores: players, series, games, seats, hands as entered at
-the table, penalties, a per-seat result snapshot and an audit trail.
+"""The games of a series: games, seats, hands as entered at the table, their
+wins, penalties and a per-seat result snapshot.
 
 Hands are stored as input. Scores, dealer, honba and sticks are never stored;
 they come from replaying the game's record through ``scoring.game.replay``
@@ -9,233 +9,34 @@ that standings are aggregates over one table (``Series.standings()``).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league import versions
-from league.bounds import (
-    EARLIEST,
-    LATEST,
-    MAX_HAN,
-    MAX_INTEGER,
-    MAX_PENALTY,
-    MAX_ROUND,
-    MAX_SEAT_POINTS,
-    MIN_GAMES,
-    Whole,
-    time_problem,
-)
-from league.collation import name_key
+from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league.models.people import Player, Series
+from league.models.standing_rows import StandingRow, Standings
+from league.models.validators import SEAT, seat_list, validate_rules
 from scoring import game as sg
-from scoring.errors import ScoringError
-from scoring.game import SEATS  # noqa: F401  (league.models.SEATS: one definition, the engine's)
 from scoring.payment import MAX_FU
 from scoring.rules import Ruleset, get_ruleset
 from scoring.settlement import MAX_SCORE
 from scoring.settlement import Penalty as ScoringPenalty
-from scoring.standings import rank_with_ties
 
-SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
-
-
-def within(bound: Whole) -> list[Any]:
-    """A field's validators from its bounds (league.bounds), so that forms and
-    ``full_clean`` hold it to the same numbers on SQLite as on PostgreSQL."""
-    return [MinValueValidator(bound.lo), MaxValueValidator(bound.hi)]
-
-
-def validate_moment(value: datetime.datetime) -> None:
-    """A time both databases store (league.bounds.time_problem)."""
-    if isinstance(value, datetime.datetime) and (problem := time_problem(value)):
-        raise ValidationError(problem, code="out_of_range")
 # The winds as data (audit texts, imported players' names): English always.
 WINDS = ("East", "South", "West", "North")
 # The winds as a reader sees them, in the page's language.
 WIND_NAMES = (_("East"), _("South"), _("West"), _("North"))
-
-
-def validate_rules(value: Any) -> None:
-    """Model validator: a ``{"preset", "overrides"}`` that ``scoring`` accepts."""
-    try:
-        get_ruleset(value)
-    except ScoringError as err:
-        raise ValidationError(err.message, code=err.code) from None
-
-
-def seat_list(value: Any) -> None:
-    if not isinstance(value, list) or any(not isinstance(s, int) or s not in SEATS for s in value):
-        raise ValidationError("must be a list of seats 0-3", code="invalid_seat")
-
-
-class Player(models.Model):
-    # Not unique: two people may share a name. A player is this row (and the
-    # EMA number where there is one); league.services.players.find_player
-    # resolves a name and refuses one that names two rows.
-    name = models.CharField(max_length=100, db_index=True)
-    ema_number = models.CharField(_("EMA number"), max_length=20, blank=True)
-    club = models.CharField(max_length=100, blank=True)
-    country = models.CharField(max_length=100, blank=True)
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
-    )
-    # The personal PIN a player types on the scorer's phone to sign a game's
-    # result (league.services.signoff), as a keyed hash (signoff.hash_pin); blank: none set.
-    signoff_pin = models.CharField(_("sign-off PIN"), max_length=128, blank=True, editable=False)
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["ema_number"], condition=~Q(ema_number=""), name="player_unique_ema_number"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        super().save(*args, **kwargs)
-        # Names show on every cached page of the series this player played
-        # in: an edit moves their versions, so a rename shows at once.
-        played_in = Seat.objects.filter(player=self).values_list("game__series_id", flat=True).distinct()
-        series_changed(played_in)
-
-    def label(self) -> str:
-        """The name and what tells it from a namesake's: club, country and
-        the short id ("Aiko Sato (Tokyo, JP, #12)"); pages use it where
-        ``services.players.namesakes`` says another row shares the name."""
-        return f"{self.name} ({', '.join([*(v for v in (self.club, self.country) if v), f'#{self.pk}'])})"
-
-
-class Series(models.Model):
-    class Kind(models.TextChoices):
-        LEAGUE = "league", _("League")
-        TOURNAMENT = "tournament", _("Tournament")
-
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(unique=True)
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
-    start_date = models.DateField(null=True, blank=True)
-    end_date = models.DateField(null=True, blank=True)
-    rules = models.JSONField(
-        default=dict,
-        validators=[validate_rules],
-        help_text=_('A preset and overrides, e.g. {"preset": "ema-2016", "overrides": {"uma": [...]}}'),
-    )
-    min_games = models.PositiveIntegerField(_("minimum games to be ranked"), default=0, validators=within(MIN_GAMES))
-    standings_per_page = models.PositiveSmallIntegerField(
-        _("standings rows per page"), default=100, validators=[MinValueValidator(1), MaxValueValidator(500)],
-        help_text=_("How many players the public standings list before a second page (1 to 500)."),
-    )
-    requires_signoff = models.BooleanField(
-        _("a game counts only after sign-off"), default=False,
-        help_text=_("Standings, Swiss seating and cuts count a finished game only once its four players "
-                  "(or a referee) confirmed its result."),
-    )
-    scorers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="scored_series",
-        help_text=_("Logins allowed to enter this series' results."),
-    )
-    # league.access: directors run the event (every event write); scorers only score.
-    directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="directed_series",
-        help_text=_("Logins allowed to run this series' event: settings, registration, seating, rounds, "
-                    "stages, the EMA details, PINs and these roles. A director may also score."),
-    )
-    # Moves with every change to the series or one of its games (the services
-    # bump it in their transaction, series_changed below); the stamp the public
-    # pages are cached under is published with it when that transaction commits.
-    version = models.PositiveIntegerField(default=0, editable=False)
-
-    class Meta:
-        ordering = ["-start_date", "name"]
-        verbose_name_plural = "series"
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self._state.adding or kwargs.get("update_fields") is not None:
-            adding = self._state.adding
-            super().save(*args, **kwargs)
-            if adding:
-                # A pk can come back on SQLite after a delete: no stamp of the
-                # old series may serve the new one's pages.
-                versions.publish_on_commit([self.pk], slugs=[self.slug])
-            return
-        # An edit (the admin) must not write back the version it read: a
-        # scorer may have moved it since, and a version going back would
-        # serve pages cached for the later one. It moves it instead, as the
-        # name, rules and minimum show on the cached pages.
-        kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
-        old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
-        super().save(*args, **kwargs)
-        series_changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
-
-    def get_absolute_url(self) -> str:
-        return reverse("series-standings", args=[self.slug])
-
-    def ruleset(self) -> Ruleset:
-        return get_ruleset(self.rules or None)
-
-    def standings(self, *, through_round: int | None = None, through_date: datetime.date | None = None) -> Standings:
-        """Standings over the games that count (finished; signed off where the
-        series asks), optionally as they stood after a round or at the end of
-        a day. One query whatever the series' size."""
-        return Seat.objects.counted(self).through(round=through_round, date=through_date).standings(
-            min_games=self.min_games
-        )
-
-    def standings_and_before(
-        self, *, through_round: int | None = None, through_date: datetime.date | None = None,
-        before_round: int | None = None, before_date: datetime.date | None = None,
-    ) -> tuple[Standings, Standings]:
-        """``standings(through_round, through_date)`` and the standings at an
-        earlier stage (``before_round``, ``before_date``), in one query."""
-        seats = Seat.objects.counted(self).through(round=through_round, date=through_date)
-        return seats.standings_and_before(round=before_round, date=before_date, min_games=self.min_games)
-
-
-def series_changed(
-    series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True,
-    rounds: Iterable[int] | None = None,
-) -> None:
-    """Move the version of these series now, inside the caller's transaction,
-    and publish new stamps when it commits (never, if it rolls back;
-    ``league.versions``).
-
-    ``results=False`` says the change cannot touch what finished games
-    decide (a hand of a game in progress). ``slugs`` are slugs whose series
-    may have changed (a rename): their lookups are forgotten too. ``rounds``
-    are the only rounds whose results the change touched (a change to the
-    games of these rounds and nothing else); None, anything may have moved.
-    """
-    ids = sorted(set(series_ids))
-    if ids:
-        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
-        if results:
-            # In the caller's transaction, after the row update (whose lock orders one
-            # series' changes as their commits): the note of the rounds touched
-            # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
-            touched = sorted(set(rounds)) if rounds is not None else None
-            versions.results_changed.send(sender=None, series_ids=ids, rounds=touched)
-    versions.publish_on_commit(ids, slugs=slugs, results=results)
 
 
 class Game(models.Model):
@@ -733,151 +534,6 @@ class Penalty(models.Model):
 
     def as_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "points": self.points, "reason": self.reason, "cancelled": self.is_cancelled}
-
-
-class AuditEntry(models.Model):
-    """One change to a game: who, when, and the values before and after."""
-
-    class Action(models.TextChoices):
-        START = "start", _("Start game")
-        RECORD_HAND = "record_hand", _("Record hand")
-        CORRECT_HAND = "correct_hand", _("Correct hand")
-        UNDO_HAND = "undo_hand", _("Undo last hand")
-        FINISH = "finish", _("Finish game")
-        REOPEN = "reopen", _("Reopen game")
-        # Staff took back an early end (or agari-yame): no hand is removed.
-        REOPEN_GAME = "reopen_game", _("Reopen game (staff)")
-        RESETTLE = "resettle", _("Results recalculated")
-        FINAL_SCORES = "final_scores", _("Record end scores")
-        ADD_PENALTY = "add_penalty", _("Add penalty")
-        CANCEL_PENALTY = "cancel_penalty", _("Cancel penalty")
-        IMPORT_LOG = "import_log", _("Import log")
-        # The table's sign-off of the result (league.services.signoff).
-        SIGN_OFF = "sign_off", _("Result confirmed by a player")
-        DISPUTE = "dispute", _("Result disputed by a player")
-        RESOLVE = "resolve_dispute", _("Dispute resolved by staff")
-        WITHDRAW_SIGNOFFS = "signoffs_withdrawn", _("Sign-offs withdrawn (result changed)")
-
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
-    action = models.CharField(max_length=20, choices=Action.choices)
-    hand_number = models.PositiveIntegerField(null=True, blank=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    # The username as it was, so the trail survives a deleted login.
-    username = models.CharField(max_length=150, blank=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-        verbose_name_plural = "audit entries"
-
-    def __str__(self) -> str:
-        who = self.username or "system"
-        return f"{self.get_action_display()} by {who} on {self.game}"
-
-
-class EntryKey(models.Model):
-    """One scorer's entry (a hand, a correction, an undo), by the key the
-    client made for it. A resubmitted key finds what was saved instead of
-    saving it twice; ``entry`` is the digest of what was sent, so a reused
-    key with other content is told apart from a resubmission."""
-
-    class Action(models.TextChoices):
-        RECORD = "record", _("Record hand")
-        CORRECT = "correct", _("Correct hand")
-        UNDO = "undo", _("Undo last hand")
-        REOPEN = "reopen", _("Reopen game")
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entry_keys")
-    key = models.CharField(max_length=64)
-    action = models.CharField(max_length=10, choices=Action.choices)
-    hand_number = models.PositiveIntegerField(null=True, blank=True)
-    entry = models.CharField(max_length=64, help_text=_("SHA-256 of the entry as sent (scoring.digest)."))
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "key"], name="entrykey_unique_key_per_game")]
-
-    def __str__(self) -> str:
-        return f"{self.get_action_display()} {self.hand_number or ''} ({self.key[:8]})"
-
-
-# -- standings -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    player_id: int
-    name: str
-    games: int
-    total: int  # thousandths of a point
-    place_sum: int
-    score_sum: int
-    best: int
-    worst: int
-    places: tuple[int, int, int, int]  # how many 1st, 2nd, 3rd, 4th
-    rank: int | None = None  # None for players under the series' minimum
-    tied: bool = False  # the rank is shared ("=2")
-    separated_by: str | None = None  # the tie-break that put this row below the one above (league.tiebreaks)
-    games_sum: int | None = None  # an event with a cut: the plain sum of every game, shown apart, never ranking
-    stage: str = ""  # an event with a cut: the stage whose standings placed the row
-
-    @classmethod
-    def from_values(cls, r: dict[str, Any]) -> StandingRow:
-        return cls(
-            player_id=r["player_id"], name=r["player__name"], games=r["games"], total=r["total"],
-            place_sum=r["place_sum"], score_sum=r["score_sum"], best=r["best"], worst=r["worst"],
-            places=(r["places_1"], r["places_2"], r["places_3"], r["places_4"]),
-        )
-
-    @property
-    def average_points(self) -> int:
-        """Thousandths, rounded half away from zero."""
-        return div_round(self.total, self.games)
-
-    @property
-    def average_place(self) -> float:
-        # Over the games with a place of their own (a substituted seat has none).
-        placed = sum(self.places)
-        return self.place_sum / placed if placed else 0.0
-
-    @property
-    def average_score(self) -> int:
-        return div_round(self.score_sum, self.games)
-
-
-def div_round(n: int, d: int) -> int:
-    """``n / d`` rounded to an integer, halves away from zero: ``div_round(-5, 2) == -3``."""
-    q, r = divmod(abs(n), d)
-    q += 2 * r >= d
-    return q if n >= 0 else -q
-
-
-@dataclass(frozen=True)
-class Standings:
-    ranked: tuple[StandingRow, ...]
-    unranked: tuple[StandingRow, ...]  # under the minimum number of games, listed apart
-
-    @classmethod
-    def build(cls, rows: Iterable[StandingRow], *, min_games: int = 0) -> Standings:
-        # Total points decide; equal totals share a rank. The name only fixes
-        # the display order of a tie.
-        ordered = sorted(rows, key=lambda r: (-r.total, name_key(r.name)))
-        above = [r for r in ordered if r.games >= min_games]
-        below = [r for r in ordered if r.games < min_games]
-        ranks = rank_with_ties([r.total for r in above])
-        shared = {k for k, n in Counter(ranks).items() if n > 1}
-        ranked = tuple(_with_rank(r, k, k in shared) for r, k in zip(above, ranks, strict=True))
-        return cls(ranked=ranked, unranked=tuple(below))
-
-    def by_player(self) -> dict[int, StandingRow]:
-        return {r.player_id: r for r in (*self.ranked, *self.unranked)}
-
-
-def _with_rank(row: StandingRow, rank: int, tied: bool) -> StandingRow:
-    return dataclasses.replace(row, rank=rank, tied=tied)
 
 
 @receiver(post_delete, sender=Series)

@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from league import versions
-from league.models.games import Player, Series
+from league.models.people import Player, Series
 from league.ratings import SubstituteRule
 
 # Each engine's parameters: name -> (type, lowest, highest, default).

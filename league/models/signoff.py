@@ -14,7 +14,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import SEAT, Game, Player
+from league.models.games import Game
+from league.models.people import Player
+from league.models.validators import SEAT
 
 
 class SignOff(models.Model):

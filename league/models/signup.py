@@ -16,8 +16,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import Series, validate_moment
-from league.models.tournament import Registration, ema_number_validator, validate_country
+from league.models.event import Registration, ema_number_validator, validate_country
+from league.models.people import Series
+from league.models.validators import validate_moment
 
 
 class SignUpDesk(models.Model):

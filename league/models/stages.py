@@ -2,7 +2,7 @@
 beyond one flat table.
 
 A ``Stage`` is a run of consecutive rounds; a later one takes the top K of the
-stage before, frozen as ``StageEntry`` rows at the cut with the points each seed
+stage before, frozen as ``StageSeed`` rows at the cut with the points each seed
 carries in. Games always start from the ruleset's start score. ``EventRules``
 holds the tie-break order, team scoring and the EMA details; ``Playoff`` rows
 separate players level after every other rule. Writes go through
@@ -17,8 +17,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from league.bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
-from league.models.games import Series, validate_moment, within
-from league.models.tournament import Registration
+from league.models.event import Registration
+from league.models.people import Series
+from league.models.validators import validate_moment, within
 from league.tiebreaks import DEFAULT_RULES, RULES, TiebreakError, check_rules
 
 
@@ -67,7 +68,7 @@ class EventRules(models.Model):
 
 
 class Stage(models.Model):
-    class Entry(models.TextChoices):
+    class Qualification(models.TextChoices):
         ALL = "all", _("Everyone")
         TOP = "top", _("The top K of the previous stage")
 
@@ -87,7 +88,7 @@ class Stage(models.Model):
     name = models.CharField(max_length=60)
     first_round = models.PositiveSmallIntegerField(validators=within(EVENT_ROUND))
     last_round = models.PositiveSmallIntegerField(validators=within(EVENT_ROUND))
-    entry = models.CharField(max_length=10, choices=Entry.choices, default=Entry.ALL)
+    entry = models.CharField(max_length=10, choices=Qualification.choices, default=Qualification.ALL)
     top = models.PositiveSmallIntegerField(_("K"), null=True, blank=True, validators=within(SEED))
     carry = models.CharField(max_length=10, choices=Carry.choices, default=Carry.FULL)
     fixed_points = models.JSONField(default=list, blank=True,
@@ -115,14 +116,14 @@ class Stage(models.Model):
 
     @property
     def is_cut(self) -> bool:
-        return self.entry == self.Entry.TOP
+        return self.entry == self.Qualification.TOP
 
 
-class StageEntry(models.Model):
+class StageSeed(models.Model):
     """A seed of a cut stage, as the cut froze it."""
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="entries")
-    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_entries")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="seeds")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="stage_seeds")
     seed = models.PositiveSmallIntegerField(validators=within(SEED))
     previous_total = models.IntegerField(validators=within(STAGE_TOTAL), help_text=_("Thousandths: the total in the previous stage's standings."))
     carried = models.IntegerField(validators=within(STAGE_TOTAL), help_text=_("Thousandths carried into this stage."))
@@ -168,5 +169,5 @@ def seating_teams(series: Series, players: list[int]) -> dict[int, str] | None:
 def first_cut_round(series: Series) -> int | None:
     """The first round of the series' first cut stage (None: no cut): the
     event's own seating stops before it, the stages page seats from it."""
-    return Stage.objects.filter(series=series, entry=Stage.Entry.TOP).order_by("number").values_list(
+    return Stage.objects.filter(series=series, entry=Stage.Qualification.TOP).order_by("number").values_list(
         "first_round", flat=True).first()

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.models.games import Series
+from league.models.people import Series
 
 
 class HookEvent(models.TextChoices):

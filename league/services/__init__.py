@@ -7,7 +7,7 @@ Each function is one transaction that first locks the game row (``SELECT ...
 FOR UPDATE``; on SQLite the IMMEDIATE transaction's write lock), replays the
 whole game through ``scoring`` with the change, and saves nothing unless the
 replay succeeds, so the seats' snapshots always match the hands. Every change
-writes an ``AuditEntry`` and moves ``Series.version``. Errors are
+writes a ``GameAudit`` row and moves ``Series.version``. Errors are
 ``ServiceError`` (``Conflict`` when out of date) with a ``code`` and ``field``.
 docs/architecture.md, "The path of one hand" and "Locks".
 """

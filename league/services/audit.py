@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from league.models import AuditEntry, Game, series_changed
+from league.models import Game, GameAudit, series_changed
 
 Actor = AbstractBaseUser | None
 
@@ -18,8 +18,8 @@ Actor = AbstractBaseUser | None
 # ends the game is followed by a finish entry (replay.sync_result), which
 # does not; any change to a finished game moves the results.
 IN_PLAY = frozenset({
-    AuditEntry.Action.START, AuditEntry.Action.RECORD_HAND, AuditEntry.Action.CORRECT_HAND,
-    AuditEntry.Action.UNDO_HAND,
+    GameAudit.Action.START, GameAudit.Action.RECORD_HAND, GameAudit.Action.CORRECT_HAND,
+    GameAudit.Action.UNDO_HAND,
 })
 
 
@@ -36,35 +36,35 @@ def user_of(by: Actor) -> Any:
 
 def audit(
     game: Game,
-    action: AuditEntry.Action,
+    action: GameAudit.Action,
     by: Actor,
     *,
     hand_number: int | None = None,
     before: Any = None,
     after: Any = None,
-) -> AuditEntry:
+) -> GameAudit:
     # Every change the services make writes an audit entry, so moving the
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
     # A change to one game touches its round alone (a game never changes round).
     bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number])
-    entry = audit_entry(game, action, by, hand_number=hand_number, before=before, after=after)
+    entry = new_game_audit(game, action, by, hand_number=hand_number, before=before, after=after)
     entry.save()
     return entry
 
 
-def audit_entry(
+def new_game_audit(
     game: Game,
-    action: AuditEntry.Action,
+    action: GameAudit.Action,
     by: Actor,
     *,
     hand_number: int | None = None,
     before: Any = None,
     after: Any = None,
-) -> AuditEntry:
+) -> GameAudit:
     """An unsaved audit entry (a batch saves many at once; see ``audit``)."""
     user = user_of(by)
-    return AuditEntry(
+    return GameAudit(
         game=game,
         action=action,
         hand_number=hand_number,

@@ -28,10 +28,10 @@ from league.models import Game, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.event.rounds import apply_time_policy
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
 from league.services.replay import hands_of, refusal
-from league.services.tournament.rounds import apply_time_policy
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.bounds import MAX_ROUND, time_problem
-from league.models import AuditEntry, EntryKey, Game, Hand, Player, Seat, Series
-from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
+from league.models import Game, GameAudit, Hand, Player, SaveKey, Seat, Series
+from league.services.audit import Actor, audit, bump_version, new_game_audit, user_of
 from league.services.errors import Conflict, ServiceError
 from league.services.replay import (
     check_next,
@@ -38,7 +38,7 @@ from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
 
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 def start_game(
     *,
@@ -141,7 +141,7 @@ def record_hand(
     them again.
     """
     hand = parse_hand(hand)
-    entry = entry_digest(EntryKey.Action.RECORD, number, hand)
+    entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic():
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
@@ -157,7 +157,7 @@ def record_hand(
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
-        keep_entry(game, key, EntryKey.Action.RECORD, number, entry, by)
+        keep_entry(game, key, SaveKey.Action.RECORD, number, entry, by)
         audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
         sync_result(game, result, by, rows=[*rows, row])
         if then is not None:
@@ -190,8 +190,8 @@ def record_hands(
         result = replay_game(game, [*inputs, *parsed])
         rows = store_hands(game, parsed, by, first=first)
         bump_version(game.series_id, rounds=[game.round_number])
-        AuditEntry.objects.bulk_create(
-            audit_entry(game, Action.RECORD_HAND, by, hand_number=row.number,
+        GameAudit.objects.bulk_create(
+            new_game_audit(game, Action.RECORD_HAND, by, hand_number=row.number,
                          after=state_of(hand, result.hands[row.number - 1]))
             for row, hand in zip(rows, parsed, strict=True)
         )
@@ -212,7 +212,7 @@ def correct_hand(
     another scorer since (a stale correction) is a ``Conflict``.
     """
     hand = parse_hand(hand)
-    entry = entry_digest(EntryKey.Action.CORRECT, number, hand)
+    entry = entry_digest(SaveKey.Action.CORRECT, number, hand)
     with transaction.atomic():
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
@@ -228,7 +228,7 @@ def correct_hand(
         before = row.as_dict()
         save_hand(row, hand)
         after = hand_state(row, result)
-        keep_entry(game, key, EntryKey.Action.CORRECT, number, entry, by)
+        keep_entry(game, key, SaveKey.Action.CORRECT, number, entry, by)
         if before != after["hand"]:
             audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
         sync_result(game, result, by, rows=rows)
@@ -247,7 +247,7 @@ def undo_last_hand(
     over is reopened, including one staff ended early: the early end was
     declared after the hand being removed.
     """
-    entry = entry_digest(EntryKey.Action.UNDO, number)
+    entry = entry_digest(SaveKey.Action.UNDO, number)
     with transaction.atomic():
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: True)
@@ -262,7 +262,7 @@ def undo_last_hand(
             )
         check_state(rows, state, what=f"undoing hand {last.number}")
         before = last.as_dict()
-        keep_entry(game, key, EntryKey.Action.UNDO, last.number, entry, by)
+        keep_entry(game, key, SaveKey.Action.UNDO, last.number, entry, by)
         if game.end:
             game.end = ""
             game.save(update_fields=["end"])
@@ -305,7 +305,7 @@ def reopen_game(*, game: Game, by: Actor = None, key: str | None = None, state: 
     Locks the game row. A game the ruleset itself ended cannot be reopened
     here: only correcting or undoing a hand changes that.
     """
-    entry = entry_digest(EntryKey.Action.REOPEN, None)
+    entry = entry_digest(SaveKey.Action.REOPEN, None)
     with transaction.atomic():
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: not game.is_finished)
@@ -323,7 +323,7 @@ def reopen_game(*, game: Game, by: Actor = None, key: str | None = None, state: 
             raise ServiceError("ended_by_rules", "without the staff end the ruleset still ends this game",
                                field="game")
         game.save(update_fields=["end"])
-        keep_entry(game, key, EntryKey.Action.REOPEN, None, entry, by)
+        keep_entry(game, key, SaveKey.Action.REOPEN, None, entry, by)
         sync_result(game, result, by, action=Action.REOPEN_GAME)
     return game
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import tenhou
-from league.models import WINDS, AuditEntry, Game, Player, Seat, Series
+from league.models import WINDS, Game, GameAudit, Player, Seat, Series
 from league.services.audit import Actor, audit
 from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
@@ -24,7 +24,7 @@ from league.services.replay import replay_game, store_hands, sync_result
 from scoring.errors import ScoringError
 from scoring.rules import Ruleset, get_ruleset
 
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 # Tenhou's guest handle and the names anonymised logs use: never a real person.
 ANONYMOUS_NAME = re.compile(r"^(?:[A-D]さん|私|NoName)?$")

@@ -15,7 +15,7 @@ from django.utils import timezone
 from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
-from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
+from league.models import Game, GameAudit, Hand, SaveKey, Seat, Win
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import AlreadySaved, Conflict, ServiceError
@@ -26,7 +26,7 @@ from scoring.digest import canonical_hands, hands_digest
 from scoring.errors import ScoringError
 from scoring.settlement import MAX_SCORE
 
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 def lock_game(game: Game) -> Game:
     # The row lock is what serialises two scorers on one game: the second
@@ -73,7 +73,7 @@ def check_state(rows: Sequence[Hand], state: str | None, *, what: str) -> None:
         )
 
 
-def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[EntryKey], bool]) -> None:
+def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[SaveKey], bool]) -> None:
     """The entry ``key`` names, if it was saved before.
 
     The same key with the same content, still in force (``still_saved``), is
@@ -82,7 +82,7 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
     """
     if not key:
         return None
-    found = EntryKey.objects.filter(game=game, key=key).first()
+    found = SaveKey.objects.filter(game=game, key=key).first()
     if found is None:
         return None
     if found.entry == entry and still_saved(found):
@@ -95,7 +95,7 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
 
 def keep_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor) -> None:
     if key:
-        EntryKey.objects.create(game=game, key=key, action=action, hand_number=number, entry=entry,
+        SaveKey.objects.create(game=game, key=key, action=action, hand_number=number, entry=entry,
                                 user=user_of(by))
 
 
@@ -230,7 +230,7 @@ def _sync_hand_results(game: Game, result: sg.GameResult, rows: Sequence[Hand] |
         Hand.objects.bulk_update(changed, ["result"])
 
 
-def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: AuditEntry.Action | None = None,
+def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAudit.Action | None = None,
                 rows: Sequence[Hand] | None = None) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or

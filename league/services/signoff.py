@@ -26,12 +26,12 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
 
-from league.models import AuditEntry, Game, Player, Seat, Series, SignOff
+from league.models import Game, GameAudit, Player, Seat, Series, SignOff
 from league.services.audit import Actor, audit, bump_version, user_of
 from league.services.errors import Conflict, ServiceError
 
 log = logging.getLogger(__name__)
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 LINK_SALT = "league.signoff.seat"
 LINK_MAX_AGE = 2 * 24 * 3600  # seconds: a link outlives a long event day, not a week

@@ -6,7 +6,7 @@ Each function locks the series row first, so the count under the cap has one
 writer at a time; a withdrawal gives its place to the first on the waiting list
 in the same transaction. Links are ``django.core.signing`` over the sign-up's
 id and a nonce; mails go after the commit. Every step leaves a
-``TournamentAudit`` row naming the player, never the e-mail. Refusals are
+``EventAudit`` row naming the player, never the e-mail. Refusals are
 ``ServiceError``. docs/director.md, "Players registering themselves".
 """
 
@@ -29,13 +29,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from league.bounds import person_text_problem, text_problem
+from league.event.countries import COUNTRIES
 from league.models import Registration, Series, SignUp, SignUpDesk
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.event.common import Action, ensure_event, lock_series, log
+from league.services.event.registration import drop_player, register_player
 from league.services.players import find_player
-from league.services.tournament.common import Action, lock_series, log, tournament_of
-from league.services.tournament.registration import drop_player, register_player
-from league.tournament.countries import COUNTRIES
 
 LINK_SALT = "league.signup.link"
 Status = SignUp.Status
@@ -177,7 +177,7 @@ def sign_up(*, series: Series, first_name: str, last_name: str, email: str, ema_
     language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         if not _desk(series).accepting(now):
             raise ServiceError("signup_closed", "registration for this event is closed", field="series")
         _duplicate(series, data, now)
@@ -260,7 +260,7 @@ def configure_signup(*, series: Series, is_open: bool, closes_at: datetime.datet
     outbox = _Outbox()
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         desk = _desk(series)
         before = (desk.is_open, desk.closes_at, desk.cap, desk.moderated)
         desk.is_open, desk.closes_at, desk.cap, desk.moderated = is_open, closes_at, cap, moderated

@@ -7,7 +7,7 @@ named here too for the callers that read and write stages together.
 Writes (``set_stages``, ``cut_to_stage``, ``seat_stage_round``,
 ``record_playoff``, ``configure_event_rules``) each open one transaction that
 locks the series row first, as the event services do, check everything
-before saving, and leave a ``TournamentAudit`` row.
+before saving, and leave a ``EventAudit`` row.
 """
 
 from __future__ import annotations
@@ -23,20 +23,20 @@ from django.utils.translation import gettext as _
 
 from league import ema
 from league.models import (
+    EventAudit,
     Game,
     Registration,
     Round,
     RoundSeat,
     Series,
-    TournamentAudit,
     counting,
 )
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.seating import SeatingError, assess, seat_winds, swiss_round
 from league.services.audit import Actor
 from league.services.errors import ServiceError
-from league.services.tournament import lock_series, log, tournament_of
-from league.services.tournament.rounds import round_tables, store_round
+from league.services.event import ensure_event, lock_series, log
+from league.services.event.rounds import store_round, tables_as_ids
 from league.standings.event import (  # noqa: F401 (named here for the stage pages and older callers)
     EventResults,
     FinalRow,
@@ -55,7 +55,7 @@ from league.standings.event import (  # noqa: F401 (named here for the stage pag
 )
 from league.tiebreaks import TiebreakError, check_rules
 
-Action = TournamentAudit.Action
+Action = EventAudit.Action
 TABLE = 4
 
 
@@ -80,7 +80,7 @@ def configure_event_rules(*, series: Series, by: Actor = None, **values: Any) ->
         values["tiebreaks"] = rules
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         rules_row, _ = EventRules.objects.get_or_create(series=series)
         changed = {}
         for name, value in values.items():
@@ -108,7 +108,7 @@ class StagePlan:
     name: str
     first_round: int
     last_round: int
-    entry: str = "all"  # Stage.Entry
+    entry: str = "all"  # Stage.Qualification
     top: int | None = None
     carry: str = "none"  # Stage.Carry
     fixed_points: tuple[int, ...] = ()
@@ -131,8 +131,8 @@ def check_plan(plans: Sequence[StagePlan], table_size: int = TABLE) -> None:
         if p.first_round != expected:
             raise ServiceError("invalid_rounds", f"{where} must start at round {expected}: stages follow each other "
                                "without a gap", field=f"stages[{i}].first_round")
-        if p.entry not in Stage.Entry.values:
-            raise ServiceError("invalid_entry", f"{where}: entry is one of {', '.join(Stage.Entry.values)}",
+        if p.entry not in Stage.Qualification.values:
+            raise ServiceError("invalid_entry", f"{where}: entry is one of {', '.join(Stage.Qualification.values)}",
                                field=f"stages[{i}].entry")
         if p.carry not in Stage.Carry.values:
             raise ServiceError("invalid_carry", f"{where}: carry-over is one of {', '.join(Stage.Carry.values)}",
@@ -140,15 +140,15 @@ def check_plan(plans: Sequence[StagePlan], table_size: int = TABLE) -> None:
         if p.seating not in Stage.Seating.values:
             raise ServiceError("invalid_seating", f"{where}: seating is one of {', '.join(Stage.Seating.values)}",
                                field=f"stages[{i}].seating")
-        if i == 1 and p.entry != Stage.Entry.ALL:
+        if i == 1 and p.entry != Stage.Qualification.ALL:
             raise ServiceError("invalid_entry", "the first stage takes everyone", field="stages[1].entry")
-        if p.entry == Stage.Entry.TOP:
+        if p.entry == Stage.Qualification.TOP:
             if not isinstance(p.top, int) or p.top < table_size or p.top % table_size:
                 examples = "4, 8, 16..." if table_size == TABLE else "3, 6, 12..."
                 raise ServiceError("invalid_top", f"{where}: the cut takes a multiple of {table_size} players "
                                    f"({examples})", field=f"stages[{i}].top")
             previous = plans[i - 2]
-            if previous.entry == Stage.Entry.TOP and previous.top is not None and p.top >= previous.top:
+            if previous.entry == Stage.Qualification.TOP and previous.top is not None and p.top >= previous.top:
                 raise ServiceError("invalid_top", f"{where}: the cut takes fewer than the {previous.top} of "
                                    f"{previous.name}", field=f"stages[{i}].top")
             if p.carry == Stage.Carry.FIXED:
@@ -164,7 +164,7 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
     check_plan(plans, series.ruleset().players)
     with transaction.atomic():
         series = lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         existing = list(Stage.objects.filter(series=series))
         for stage in existing:
             if stage.is_cut and series.event_rounds.filter(
@@ -174,8 +174,8 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
         Stage.objects.filter(series=series).delete()
         created = [Stage.objects.create(
             series=series, number=i, name=p.name.strip(), first_round=p.first_round, last_round=p.last_round,
-            entry=p.entry, top=p.top if p.entry == Stage.Entry.TOP else None,
-            carry=p.carry if p.entry == Stage.Entry.TOP else Stage.Carry.NONE,
+            entry=p.entry, top=p.top if p.entry == Stage.Qualification.TOP else None,
+            carry=p.carry if p.entry == Stage.Qualification.TOP else Stage.Carry.NONE,
             fixed_points=list(p.fixed_points) if p.carry == Stage.Carry.FIXED else [], seating=p.seating,
         ) for i, p in enumerate(plans, start=1)]
         log(series, Action.SETTINGS, by, "stages: " + "; ".join(
@@ -184,7 +184,7 @@ def set_stages(*, series: Series, plans: Sequence[StagePlan], by: Actor = None) 
     return created
 
 
-def cut_to_stage(*, stage: Stage, by: Actor = None) -> list[StageEntry]:
+def cut_to_stage(*, stage: Stage, by: Actor = None) -> list[StageSeed]:
     """Make the cut into ``stage``: the top K of the previous stage's standings
     become its seeds, carrying points as the stage says. Refused while the
     previous stage has games to play, while players are level across the line
@@ -210,8 +210,8 @@ def cut_to_stage(*, stage: Stage, by: Actor = None) -> list[StageEntry]:
         if previous.cut_tie:
             raise ServiceError("tie_at_cut", f"{', '.join(previous.cut_tie)} are level at the cut after every "
                                "tie-break: record a playoff between them", field="playoff")
-        StageEntry.objects.filter(stage=stage).delete()
-        entries = StageEntry.objects.bulk_create(StageEntry(
+        StageSeed.objects.filter(stage=stage).delete()
+        entries = StageSeed.objects.bulk_create(StageSeed(
             stage=stage, registration_id=row.player.id, seed=seed, previous_total=row.total,
             carried=carry_points(stage, seed, row.total),
         ) for seed, row in enumerate(previous.rows[:stage.top], start=1))
@@ -280,12 +280,12 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
     in this stage's range are replaced. Locks the series row."""
     with transaction.atomic():
         series = lock_series(stage.series)
-        tournament = tournament_of(series)
+        tournament = ensure_event(series)
         stage = Stage.objects.get(pk=stage.pk)
         if not stage.is_cut:
             raise ServiceError("event_seating", f"{stage.name} takes everyone: seat it from the event's seating page",
                                field="stage")
-        entries = list(StageEntry.objects.filter(stage=stage).order_by("seed"))
+        entries = list(StageSeed.objects.filter(stage=stage).order_by("seed"))
         if not entries:
             raise ServiceError("cut_first", f"make the cut into {stage.name} first", field="stage")
         rounds = list(series.event_rounds.order_by("number"))
@@ -300,8 +300,8 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
         if rounds and Game.objects.filter(round_table__round=rounds[-1]).exclude(counting(series)).exists():
             raise ServiceError("round_playing", f"round {rounds[-1].number} is still being played (or waits for "
                                "its tables' sign-off)", field="stage")
-        history = [round_tables(r) for r in rounds if stage.has_round(r.number)]
-        everything = [round_tables(r) for r in rounds]
+        history = [tables_as_ids(r) for r in rounds if stage.has_round(r.number)]
+        everything = [tables_as_ids(r) for r in rounds]
         rules = rules_of(series)
         size = series.ruleset().players  # tables of three in a three-player event
         teams = {k: v for k, v in teams_of(series).items() if k in {e.registration_id for e in entries}}

@@ -25,8 +25,8 @@ from django.utils import timezone
 
 from league import versions, webhooks
 from league.models import Delivery, Game, HookEvent, Round, RoundTable, Series, WebHook
+from league.models.event import Event
 from league.models.stages import Stage
-from league.models.tournament import Tournament
 from league.services.audit import Actor, user_of
 from league.services.errors import ServiceError
 
@@ -146,7 +146,7 @@ def game_finished(game: Game) -> None:
 
 def _event_over(series_id: int) -> bool:
     """Every planned round (and every stage's) started, and every table's game finished."""
-    tournament = Tournament.objects.filter(series_id=series_id).first()
+    tournament = Event.objects.filter(series_id=series_id).first()
     if tournament is None:
         return False
     last_stage = Stage.objects.filter(series_id=series_id).order_by("-last_round").values_list("last_round", flat=True)

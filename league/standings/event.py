@@ -18,22 +18,22 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max
 
 from league.collation import name_key
+from league.event.results import SubstituteResult, registered_result
 from league.models import (
+    Event,
     Penalty,
     Registration,
     Round,
     RoundSeat,
     Seat,
     Series,
-    Tournament,
     counting,
 )
-from league.models.games import StandingRow, Standings, div_round
-from league.models.stages import EventRules, Playoff, Stage, StageEntry
-from league.models.tournament import RoundTable, event_of
+from league.models.event import RoundTable, event_of
+from league.models.stages import EventRules, Playoff, Stage, StageSeed
+from league.models.standing_rows import StandingRow, Standings, div_round
 from league.tiebreaks import Entry, rank
 from league.tiebreaks import Game as TbGame
-from league.tournament.results import SubstituteResult, registered_result
 
 # -- reading the event ------------------------------------------------------------------
 
@@ -69,17 +69,17 @@ class EventResults:
     players: dict[int, Player]
     games: dict[int, list[Played]]  # registration -> counted games, round order
     rounds: int  # the highest round number with a finished game
-    tournament: Tournament | None = None  # the event's settings, read once for every read after
+    event: Event | None = None  # the event's settings, read once for every read after
     substituted: dict[int, int] = field(default_factory=dict)  # registration -> games a substitute played for them
 
 
 def event_results(series: Series, *, through_round: int | None = None,
-                  tournament: Tournament | None | bool = False) -> EventResults:
+                  event: Event | None | bool = False) -> EventResults:
     """Every registered player's counted games (up to ``through_round``): five
     queries whatever the size (four when the caller passes the ``tournament`` it read)."""
-    if tournament is False:
-        tournament = Tournament.objects.filter(series=series).first()
-    assert tournament is None or isinstance(tournament, Tournament)
+    if event is False:
+        event = Event.objects.filter(series=series).first()
+    assert event is None or isinstance(event, Event)
     players = {r["id"]: Player(
         id=r["id"], player_id=r["player_id"], number=r["number"], name=f"{r['first_name']} {r['last_name']}".strip(),
         first_name=r["first_name"], last_name=r["last_name"], team=r["team"], country=r["country"],
@@ -99,7 +99,7 @@ def event_results(series: Series, *, through_round: int | None = None,
     for p in Penalty.objects.filter(game_id__in=substituted, cancelled_at=None).values("game_id", "seat", "points"):
         key = (p["game_id"], p["seat"])
         penalties[key] = penalties.get(key, 0) + p["points"]
-    rule = tournament.substitute_result if tournament else SubstituteResult.REAL
+    rule = event.substitute_result if event else SubstituteResult.REAL
     games: dict[int, list[Played]] = {}
     substituted_for: dict[int, int] = {}
     for r in rows:
@@ -113,8 +113,8 @@ def event_results(series: Series, *, through_round: int | None = None,
         substituted_for[r["registration_id"]] = substituted_for.get(r["registration_id"], 0) + 1
         counted = registered_result(
             rule, seat_points=seat["points"], penalty=penalties.get(key, 0),
-            fixed_score=tournament.substitute_score if tournament else 0,
-            fixed_uma=tournament.substitute_uma if tournament else 0)
+            fixed_score=event.substitute_score if event else 0,
+            fixed_uma=event.substitute_uma if event else 0)
         if counted is not None:
             # The substitute took that place, not the registered player: no place column or tie-break counts it.
             games.setdefault(r["registration_id"], []).append(
@@ -123,7 +123,7 @@ def event_results(series: Series, *, through_round: int | None = None,
     for played in games.values():
         played.sort(key=lambda g: g.round)
     return EventResults(players=players, games=games, rounds=max((r["round__number"] for r in rows), default=0),
-                        tournament=tournament, substituted=substituted_for)
+                        event=event, substituted=substituted_for)
 
 
 def rules_of(series: Series) -> EventRules:
@@ -139,11 +139,11 @@ def stages_of(series: Series, *, through_round: int | None = None) -> list[Stage
         stages = [s for s in stages if s.first_round <= through_round] or stages[:1]
     if stages:
         return stages
-    tournament = Tournament.objects.filter(series=series).first()
-    last = max(tournament.rounds if tournament else 1,
+    event = Event.objects.filter(series=series).first()
+    last = max(event.rounds if event else 1,
                series.event_rounds.aggregate(n=Max("number"))["n"] or 0)
     return [Stage(series=series, number=1, name="Standings", first_round=1, last_round=last,
-                  entry=Stage.Entry.ALL, carry=Stage.Carry.NONE)]
+                  entry=Stage.Qualification.ALL, carry=Stage.Carry.NONE)]
 
 
 def carry_points(stage: Stage, seed: int, previous_total: int) -> int:
@@ -204,13 +204,13 @@ def stage_tables(series: Series, results: EventResults | None = None, *,
     ``results`` must have been read with the same ``through_round``."""
     results = results or event_results(series, through_round=through_round)
     stages = stages_of(series, through_round=through_round)
-    tournament = results.tournament
+    event = results.event
     rules = rules_of(series).tiebreak_list
     playoffs: dict[int | None, dict[int, int]] = {}
     for p in Playoff.objects.filter(series=series).values("stage_id", "registration_id", "place"):
         playoffs.setdefault(p["stage_id"], {})[p["registration_id"]] = p["place"]
-    entries: dict[int, list[StageEntry]] = {}
-    for e in StageEntry.objects.filter(stage__series=series).order_by("seed"):
+    entries: dict[int, list[StageSeed]] = {}
+    for e in StageSeed.objects.filter(stage__series=series).order_by("seed"):
         entries.setdefault(e.stage_id, []).append(e)
     finished = _finished_rounds(series)
     if through_round is not None:
@@ -223,7 +223,7 @@ def stage_tables(series: Series, results: EventResults | None = None, *,
             # Only players with a counted game: a late registration who has not played is not ranked anywhere.
             seeds = {pid: (None, 0) for pid in results.players if results.games.get(pid)}
             # A substitute's own games are listed only where the event lists substitutes.
-            if not (tournament and tournament.substitutes_in_standings):
+            if not (event and event.substitutes_in_standings):
                 seeds = {pid: v for pid, v in seeds.items() if not results.players[pid].is_substitute}
         elif stage.pk in entries:
             seeds = {e.registration_id: (e.seed, e.carried) for e in entries[stage.pk]}
@@ -372,12 +372,12 @@ def event_standings(series: Series, *, through_round: int | None = None, public:
     hides. Each row's ``total`` is what ranks it (carried points plus the
     stage's games, for a player who reached a later stage); ``games_sum`` is
     the plain sum of all their games, for a labelled column that never orders."""
-    tournament = Tournament.objects.filter(series=series).first()  # fresh: the director may just have hidden rounds
-    hidden = tournament.hidden_from_round if tournament and public else None
+    event = Event.objects.filter(series=series).first()  # fresh: the director may just have hidden rounds
+    hidden = event.hidden_from_round if event and public else None
     limit = through_round
     if hidden is not None:
         limit = hidden - 1 if limit is None else min(limit, hidden - 1)
-    results = event_results(series, through_round=limit, tournament=tournament)
+    results = event_results(series, through_round=limit, event=event)
     tables = stage_tables(series, results, through_round=limit)
     final = final_result(series, tables, results=results)
     ranked: list[StandingRow] = []

@@ -139,7 +139,7 @@ def rating_games(series_ids: list[int], rule: SubstituteRule | None = None) -> l
     for game_id, sub, registered, series_rule in RoundSeat.objects.filter(
             round__series_id__in=series_ids, substitute__isnull=False, table__game__isnull=False).values_list(
             "table__game_id", "substitute__player_id", "registration__player_id",
-            "round__series__tournament__substitute_result"):
+            "round__series__event__substitute_result"):
         subs[(game_id, sub)] = registered
         event_rule[game_id] = series_rule
     rows = (Seat.objects.filter(counting(prefix="game__"), game__series_id__in=series_ids)
@@ -171,7 +171,7 @@ def rating_events(series_ids: list[int]) -> list[EventResult]:
     from league.services.stages import ema_export  # the services read the standings: import at use
 
     out = []
-    for series in Series.objects.filter(pk__in=series_ids, tournament__isnull=False).select_related("tournament"):
+    for series in Series.objects.filter(pk__in=series_ids, event__isnull=False).select_related("event"):
         if not Game.objects.filter(counting(series), series=series).exists():
             continue
         export = ema_export(series)

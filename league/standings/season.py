@@ -26,8 +26,9 @@ from django.utils import timezone
 from league import versions
 from league.models import Game, Player, Seat, Series, counting
 from league.models.changes import rounds_since
-from league.models.games import StandingRow, Standings, seats_through
-from league.models.tournament import is_event
+from league.models.event import is_event
+from league.models.games import seats_through
+from league.models.standing_rows import StandingRow, Standings
 
 CHART_POINTS = 60  # stretches of rounds a season chart draws at most
 SEASON_CACHE_SECONDS = 600  # the stamp is in the key: the timeout only bounds memory

@@ -55,11 +55,11 @@ def get_item(mapping: dict[Any, Any], key: Any) -> Any:
     return mapping.get(key, "") if mapping else ""
 
 
-@register.inclusion_tag("league/_tournament_clock_notice.html")
+@register.inclusion_tag("league/_event_clock_notice.html")
 def clock_notice(game: Game) -> dict[str, Any]:
     """The event clock for a table's game: time left, or that time is up and
     what the policy says; nothing for a game outside an event round."""
-    from league.services.tournament import clock_verdict
+    from league.services.event import clock_verdict
 
     if game.is_finished:
         return {"verdict": None}

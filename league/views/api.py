@@ -29,7 +29,7 @@ from league import stats, versions
 from league.api import schemas as s
 from league.bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
-from league.models.tournament import event_of, hidden_from, is_event, round_tables
+from league.models.event import event_of, hidden_from, is_event, table_states
 from league.standings import event as standings
 from league.views.cached import also_serve, public_page, series_for_game, series_for_slug
 from league.views.players import across_series_rows
@@ -67,7 +67,7 @@ def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
 
 
 def _series(slug: str) -> Series:
-    return get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    return get_object_or_404(Series.objects.select_related("event"), slug=slug)
 
 
 def _slug(slug: str, **kwargs: Any) -> int | None:
@@ -97,7 +97,7 @@ ERRORS: dict[int, type[BaseModel]] = {404: s.ErrorOut, 400: s.ErrorOut, 429: s.E
 @public_page(lambda: versions.EVERYTHING, {})
 def series_list(request: HttpRequest) -> HttpResponse:
     """Every series, as the series list shows them, newest first."""
-    rows = Series.objects.select_related("tournament").annotate(
+    rows = Series.objects.select_related("event").annotate(
         finished=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
         live=Count("games", filter=Q(games__status=Game.Status.IN_PROGRESS)),
     ).order_by("-start_date", "name")
@@ -190,7 +190,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """A game as its page shows it: seats, every hand (table points), the
     settlement (thousandths) and penalties. A game in a round the director
     hides is not found, as its page sends visitors to the event page."""
-    game = get_object_or_404(Game.objects.select_related("series__tournament"), pk=_row_id(game_id))
+    game = get_object_or_404(Game.objects.select_related("series__event"), pk=_row_id(game_id))
     hidden = hidden_from(game.series)
     if hidden is not None and game.round_number >= hidden:
         raise Http404("the results of this round are hidden")
@@ -262,14 +262,14 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     results may be seen), the clock's end and the public standings. Cached
     under the series' stamp, which every hand moves (the tables' state)."""
     series = _event(slug)
-    tournament = series.tournament
+    tournament = series.event
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED])
                      .order_by("number"))
     current = _current(published)
     visible = current is not None and tournament.round_visible(current.number)
     tables = []
     # The state is what the table's game says; whether it is over time is the clock's to say (ends_at).
-    for t in round_tables(current, now=timezone.now()) if current is not None else []:
+    for t in table_states(current, now=timezone.now()) if current is not None else []:
         tables.append(s.TableOut(
             number=t.number, state="playing" if t.state == "over_time" else t.state,
             game=t.game.pk if t.game else None, hand=t.hand if visible else "", hands=t.hands, ends_at=t.ends_at,
@@ -297,7 +297,7 @@ def event_stages(request: HttpRequest, slug: str) -> HttpResponse:
     and the whole event's order: the stages page. Empty while the director
     hides results, as the page is closed then."""
     series = _event(slug)
-    hidden = series.tournament.results_hidden
+    hidden = series.event.results_hidden
     results = None if hidden else standings.event_results(series)
     tables = [] if results is None else standings.stage_tables(series, results)
     final = [] if results is None else standings.final_result(series, tables, results=results)
@@ -324,7 +324,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
     """Teams ranked by the sum over rounds of their members' points (every
     member's, or the best K's): the teams page."""
     series = _event(slug)
-    hidden = series.tournament.results_hidden
+    hidden = series.event.results_hidden
     rules = standings.rules_of(series)
     results = None if hidden else standings.event_results(series)
     teams = [] if results is None else standings.team_standings(series, results)

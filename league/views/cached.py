@@ -327,7 +327,7 @@ def also_serve(callback: Callable[..., HttpResponseBase], view: Callable[..., Ht
 def event_page(params: Params | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
     """``public_page`` for a public page of an event (``/series/<slug>/event/...``):
     cached under the series' results stamp, which every event service moves
-    (league/services/tournament/common.py ``log``) as a finished game does.
+    (league/services/event/common.py ``log``) as a finished game does.
     Results the director hides are left out of what the view renders, and
     hiding them moves the stamp: a page showing them is never served after."""
     return public_page(lambda slug, **kwargs: series_for_slug(slug), params or {}, results=True)

@@ -5,7 +5,7 @@ The New event page is for logins with the permission to create events
 (``league.access.can_create_events``); its creator becomes the event's
 first director. The edit page is the directors': everything until round 1
 starts, then only what may still change (``setup.LATER``). Views are thin:
-the form validates, one service (``league.services.tournament.setup``)
+the form validates, one service (``league.services.event.setup``)
 writes, the page redirects to the dashboard.
 """
 
@@ -23,7 +23,7 @@ from league.access import can_create_events, event_for_director
 from league.forms.events import PLACES, EventForm, preset_rows
 from league.models import Series
 from league.services import ServiceError
-from league.services.tournament import setup
+from league.services.event import setup
 from league.views.access import staff_required
 
 

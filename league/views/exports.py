@@ -20,7 +20,7 @@ from django_ratelimit.core import get_usage
 
 from league import exports
 from league.models import Game, Series
-from league.models.tournament import hidden_from
+from league.models.event import hidden_from
 from league.views.cached import conditional
 from league.views.series import date_param, int_param
 
@@ -28,7 +28,7 @@ View = Callable[..., HttpResponseBase]
 
 
 def _visible(slug: str) -> Series:
-    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    series = get_object_or_404(Series.objects.select_related("event"), slug=slug)
     if hidden_from(series) is not None:
         raise PermissionDenied("The director hides this event's results for now.")
     return series

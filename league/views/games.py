@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from league import charts, stats
 from league.models import WIND_NAMES, Game, Seat
-from league.models.tournament import hidden_from
+from league.models.event import hidden_from
 from league.templatetags.staff import round_short
 from league.views.cached import FLAG, public_page, series_for_game
 from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
@@ -39,7 +39,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     Served whole from the cache (views/cached.py) under the stamp of the
     game's series, which every change to the game moves. Results hidden by the
     director redirect (a redirect is never cached)."""
-    game = get_object_or_404(Game.objects.select_related("series__tournament"), pk=pk)
+    game = get_object_or_404(Game.objects.select_related("series__event"), pk=pk)
     hidden = hidden_from(game.series)
     if hidden is not None and game.round_number >= hidden:  # results hidden by the director
         return redirect("event-public", slug=game.series.slug)

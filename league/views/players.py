@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from league import charts, stats, versions
 from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
-from league.models.games import StandingRow
-from league.models.tournament import hidden_from, is_event
+from league.models.event import hidden_from, is_event
+from league.models.standing_rows import StandingRow
 from league.services.players import namesakes
 from league.standings.season import league_standing, season_if_cached
 from league.tables import PlayerGamesTable
@@ -33,7 +33,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Served whole from the cache (views/cached.py). Computed, the part that
     finished games decide is cached under the series' results stamp, and
     sorting and pagination of the games run over cached rows."""
-    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    series = get_object_or_404(Series.objects.select_related("event"), slug=slug)
     player = get_object_or_404(Player, pk=player_id)
     if hidden_from(series) is not None:  # results hidden by the director
         return redirect("event-public", slug=series.slug)
@@ -213,8 +213,8 @@ def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, 
     """The player's counted games per series (newest first) and overall, as
     the across-series page and the API show them; None without any. One
     aggregate query; rounds a director hides are left out."""
-    shown = Q(game__series__tournament__hidden_from_round__isnull=True) | Q(
-        game__round_number__lt=F("game__series__tournament__hidden_from_round")
+    shown = Q(game__series__event__hidden_from_round__isnull=True) | Q(
+        game__round_number__lt=F("game__series__event__hidden_from_round")
     )
     rows = list(
         Seat.objects.filter(counting(prefix="game__"), shown, player=player)
@@ -222,7 +222,7 @@ def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, 
                 "game__series__kind")
         .annotate(
             games=Count("id"), total=Sum("points"), place_sum=Sum("place"), last=Max("game__finished_at"),
-            hidden=Max("game__series__tournament__hidden_from_round"),
+            hidden=Max("game__series__event__hidden_from_round"),
             **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
         )
         .order_by("-last", "game__series__name")

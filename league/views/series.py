@@ -25,7 +25,7 @@ from django_tables2 import RequestConfig, Table
 from league import charts, stats, versions
 from league.bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings
-from league.models.tournament import hidden_from
+from league.models.event import hidden_from
 from league.standings.event import event_standings, series_standings
 from league.standings.season import CHART_POINTS, cached_season, season, season_if_cached
 from league.tables import StandingsTable, WithStats
@@ -105,7 +105,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     Served whole from the cache (views/cached.py); computed, its part about
     finished games comes from the cache too unless a result changed."""
-    series = get_object_or_404(Series.objects.select_related("tournament"), slug=slug)
+    series = get_object_or_404(Series.objects.select_related("event"), slug=slug)
     if hidden_from(series) is not None:  # the director hides results: only the event page shows what may be seen
         return redirect("event-public", slug=series.slug)  # never cached: only 200s are
     partial = bool(request.GET.get("partial"))

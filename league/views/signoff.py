@@ -25,7 +25,7 @@ from league import services
 from league.access import game_for_scorer, series_for_director
 from league.bounds import Whole
 from league.models import Player, Registration, Series, SignOff
-from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
+from league.models.event import CODE_ALPHABET, CODE_LENGTH, hidden_from
 from league.views.access import staff_required
 from league.views.cached import public_page, series_for_slug
 

@@ -26,7 +26,7 @@ from league.access import can_direct
 from league.bounds import ROW_ID
 from league.exports import Row, cell, csv_response
 from league.forms.signup import DeskForm, SignUpForm, signup_refusal
-from league.models import Series, SignUp, SignUpDesk, Tournament
+from league.models import Event, Series, SignUp, SignUpDesk
 from league.services import ServiceError
 from league.services import signup as desk_service
 from league.views.access import staff_required
@@ -40,7 +40,7 @@ def _site(request: HttpRequest) -> str:
 
 def _event(slug: str) -> Series:
     series = get_object_or_404(Series, slug=slug)
-    if not Tournament.objects.filter(series=series).exists():
+    if not Event.objects.filter(series=series).exists():
         raise Http404("this series is not an event")
     return series
 

@@ -44,8 +44,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from league import services
+    from league.services import event
     from league.services import stages as st
-    from league.services import tournament as event
     from league.services.stages import StagePlan
     from league.standings.event import event_standings
     from tests.benchmarks.events import new_event, roster, throwaway_database, timed

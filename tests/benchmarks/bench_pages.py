@@ -117,7 +117,7 @@ def build_event(players: int = 96) -> tuple[str, int]:
     finished, round 3 being played (a hand at its first table); returns its
     slug and that game (where the bench enters hands)."""
     from league import services
-    from league.services import tournament as event
+    from league.services import event
     from tests.benchmarks.events import new_event, roster
     from tests.factories import draw, play
 

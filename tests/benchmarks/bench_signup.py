@@ -43,8 +43,8 @@ def main() -> None:
 
     from django.test import Client
 
+    from league.services import event
     from league.services import signup as desk
-    from league.services import tournament as event
     from tests.benchmarks.events import new_event, throwaway_database, timed
     from tests.factories import make_director
 

@@ -49,7 +49,7 @@ CONNECTIONS = 64
 
 SETUP = """
 from league import services
-from league.services import tournament as event
+from league.services import event
 from tests.benchmarks.events import new_event, roster
 from tests.factories import make_scorer
 series = new_event(rounds=4)

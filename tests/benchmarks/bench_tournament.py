@@ -39,7 +39,7 @@ def main() -> None:
 
     from league import services
     from league.models import Game, Round
-    from league.services import tournament as event
+    from league.services import event
     from league.standings.event import event_standings
     from tests.benchmarks.events import new_event, roster, throwaway_database, timed
     from tests.factories import make_series

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext, setup_test_environment
 
 from league.models import Series
-from league.services import tournament as event
+from league.services import event
 from tests.factories import make_series
 
 T = TypeVar("T")
@@ -33,7 +33,7 @@ def throwaway_database() -> Iterator[None]:
 def new_event(rounds: int) -> Series:
     """An EMA-rules tournament of ``rounds`` rounds, nobody registered yet."""
     series = make_series("ema-2016", name="Benchmark open", kind="tournament")
-    event.configure_tournament(series=series, rounds=rounds)
+    event.configure_event(series=series, rounds=rounds)
     return series
 
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from league.models import Round
-from league.services import tournament as event
+from league.services import event
 from tests.factories import make_series
 from tests.league.test_event_cache import start
 
@@ -35,7 +35,7 @@ def seconds(shown: str) -> int:
 
 def test_a_clock_page_cached_ten_minutes_ago_counts_down_from_the_servers_time(page: Page, live_server: Any) -> None:
     series = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=series, rounds=2, ending="end_after_hand")
+    event.configure_event(series=series, rounds=2, ending="end_after_hand")
     url = live_server.url + reverse("event-screen", args=["open", "clock"])
     # The server an hour ahead of the browser: a countdown by the browser's
     # own clock would show an hour too much; one by a time in the page, ten

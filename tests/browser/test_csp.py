@@ -18,8 +18,8 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from league.models import Game, Registration, Series
-from league.services import tournament as event
-from league.views.tournament import SCREEN_SECONDS
+from league.services import event
+from league.views.event_public import SCREEN_SECONDS
 from tests.browser.conftest import WAIT_MS, screenshot
 from tests.browser.test_staff_entry import enter_hand, log_in
 

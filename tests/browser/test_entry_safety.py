@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from league.models import EntryKey, Game
+from league.models import Game, SaveKey
 from tests.browser.conftest import ARTIFACTS, screenshot
 from tests.browser.phone import PHONE, open_game, phone_page, tap
 from tests.factories import draw, make_game, make_player, make_series, play, ron, tsumo
@@ -178,7 +178,7 @@ def test_a_double_tap_saves_once(phone: Page, live_server: Any, game: Game) -> N
         return [await send(), await send()];
     }""")
     assert statuses == [200, 200]
-    assert game.hands.count() == 2 and EntryKey.objects.filter(game=game).count() == 2
+    assert game.hands.count() == 2 and SaveKey.objects.filter(game=game).count() == 2
 
 
 def test_a_stale_correction_gets_the_conflict_page_not_a_404(phone: Page, other_phone: Page,
@@ -225,5 +225,5 @@ def test_offline_save_keeps_the_entry_and_sends_it_once_when_back(phone_keeping_
     assert game.hands.count() == 0
     page.context.set_offline(False)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
-    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+    assert game.hands.count() == 1 and SaveKey.objects.filter(game=game).count() == 1
     assert page.viewport_size == PHONE

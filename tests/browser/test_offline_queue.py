@@ -27,7 +27,7 @@ from django.core.signals import request_started
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from league.models import EntryKey, Game
+from league.models import Game, SaveKey
 from scoring.game import Draw, Ron, Tsumo
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import ARTIFACTS
@@ -306,7 +306,7 @@ def test_five_hands_offline_with_a_correction_survive_a_reload_and_land_once(
     expect(page.locator(".messages")).to_contain_text("Hand 5 saved.", timeout=60_000)
     took = time.monotonic() - started
     assert game.hands.count() == 5
-    assert EntryKey.objects.filter(game=game).count() == 6  # five hands and one correction, each once
+    assert SaveKey.objects.filter(game=game).count() == 6  # five hands and one correction, each once
     assert server_prices(game) == phone
     hand2 = game.hands.get(number=2).to_input()
     assert hand2.outcome.wins[0].fu == 30  # the correction landed
@@ -390,7 +390,7 @@ def test_an_expired_login_asks_for_the_password_in_place_and_the_hand_is_kept(
     prompt.locator("input[type=password]").fill("table-side-42")
     prompt.get_by_role("button", name="Log in again").tap()
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
-    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+    assert game.hands.count() == 1 and SaveKey.objects.filter(game=game).count() == 1
 
 
 def test_removing_the_phones_hand_takes_two_taps_and_keeps_the_other_scorers(
@@ -436,7 +436,7 @@ def test_a_server_out_of_reach_while_the_phone_says_online_queues_and_retries(
     assert game.hands.count() == 0
     plug.push()  # no "online" event: the page looks again on its own (every second)
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.", timeout=60_000)
-    assert game.hands.count() == 1 and EntryKey.objects.filter(game=game).count() == 1
+    assert game.hands.count() == 1 and SaveKey.objects.filter(game=game).count() == 1
 
 
 def test_an_answer_cut_after_its_headers_is_never_read_as_a_whole_one(

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from league.models import AuditEntry, EntryKey, Game
+from league.models import Game, GameAudit, SaveKey
 from tests.browser.conftest import ARTIFACTS, screenshot
 from tests.browser.phone import Meter, phone_page
 from tests.factories import make_game, make_player, make_series
@@ -151,9 +151,9 @@ def test_ten_hands_on_a_phone_each_saved_once_with_taps_counted(phone: Page, liv
     # Every hand saved once, with the right payments: 10 hands, 10 records, 1 correction, 11 keys.
     game.refresh_from_db()
     assert game.is_finished and game.hands.count() == 10
-    assert game.audit.filter(action=AuditEntry.Action.RECORD_HAND).count() == 10
-    assert game.audit.filter(action=AuditEntry.Action.CORRECT_HAND).count() == 1
-    assert EntryKey.objects.filter(game=game).count() == 11
+    assert game.audit.filter(action=GameAudit.Action.RECORD_HAND).count() == 10
+    assert game.audit.filter(action=GameAudit.Action.CORRECT_HAND).count() == 1
+    assert SaveKey.objects.filter(game=game).count() == 11
     assert [(s.end_score, s.place, s.points) for s in game.seats.order_by("seat")] == [
         (22400, 3, -17600), (40400, 1, 60400), (12200, 4, -47800), (25000, 2, 5000),
     ]

@@ -18,8 +18,8 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from league.models import Series, SignUp
+from league.services import event
 from league.services import signup as desk
-from league.services import tournament as event
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import screenshot
 from tests.browser.phone import phone_page
@@ -40,7 +40,7 @@ WORDS = {
 @pytest.fixture
 def series() -> Series:
     series = make_series("ari-ari", slug="spring", name="Spring Open", kind="tournament")
-    event.configure_tournament(series=series, rounds=4)
+    event.configure_event(series=series, rounds=4)
     series.directors.add(User.objects.create_user("director", password="desk-side-42"))
     desk.configure_signup(series=series, is_open=True, closes_at=None, cap=2, moderated=False)
     # The director registered one player; Aiko signed up and took the last place under the cap.

@@ -22,8 +22,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from league.models import Game, Hand, Round, RoundSeat, Series
-from league.services import record_final_scores
-from league.services import tournament as event
+from league.services import event, record_final_scores
 from tests.browser.conftest import ARTIFACTS, WAIT_MS, screenshot
 from tests.browser.test_staff_entry import enter_hand, log_in
 from tests.factories import make_series
@@ -45,7 +44,7 @@ def roster_csv() -> bytes:
 @pytest.fixture
 def event_setup() -> dict[str, Any]:
     series = make_series("ari-ari", slug="open-2026", name="Tenbou Open 2026", kind="tournament")
-    event.configure_tournament(series=series, rounds=8, ending="end_after_hand", time_limit=90)
+    event.configure_event(series=series, rounds=8, ending="end_after_hand", time_limit=90)
     director = User.objects.create_user("director", password="runs-the-day-42")
     series.directors.add(director)  # runs the event (issue 32: scorers only score)
     for n in range(1, 5):

@@ -23,7 +23,7 @@ from django.urls import URLPattern, URLResolver, reverse
 from league import urls
 from league.access import can_create_events, can_direct, can_score
 from league.models import Series
-from league.services import tournament as event
+from league.services import event
 from tests.factories import make_director, make_game, make_players, make_scorer, make_series
 
 PUBLIC = "public"  # anyone, logged in or not
@@ -98,7 +98,7 @@ def test_every_route_has_a_rule() -> None:
 @pytest.fixture
 def world(db: Any) -> dict[str, Any]:
     cup = make_series("ema-2016", slug="cup", kind=Series.Kind.TOURNAMENT)
-    event.tournament_of(cup)
+    event.ensure_event(cup)
     other = make_series(slug="club")
     players = make_players(4)
     for p in players:

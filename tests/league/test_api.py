@@ -17,8 +17,7 @@ from django.urls import reverse
 from league.management.commands.api_schema import SCHEMA_FILE
 from league.management.commands.demo_league import EVENT_SLUG, SLUG
 from league.models import Game, Player, Registration, Seat, Series
-from league.services import add_penalty
-from league.services import tournament as event
+from league.services import add_penalty, event
 from league.standings.event import event_results, event_standings, final_result, stage_tables, team_standings
 from league.views import api as api_views
 from tests.league.test_one_truth import build_event, expected_ids, marked_rows, section

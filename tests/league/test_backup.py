@@ -53,7 +53,7 @@ print("wrote", sum(g.hands.count() for g in Game.objects.all()))
 # What a database holds, as JSON: every game checked against its own replay, and the audit trail.
 DUMP = """
 import json
-from league.models import AuditEntry, Game
+from league.models import Game, GameAudit
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 games = []
 for game in Game.objects.order_by("pk"):
@@ -63,7 +63,7 @@ for game in Game.objects.order_by("pk"):
     consistent = [list(row[3:]) for row in seats] == expected and (game.status == Game.Status.FINISHED) == result.finished
     games.append({"pk": game.pk, "hands": game.hands.count(), "status": game.status, "consistent": consistent,
                   "scores": list(result.scores), "seats": seats})
-audit = [[a.pk, a.action, a.hand_number, a.before, a.after] for a in AuditEntry.objects.order_by("pk")]
+audit = [[a.pk, a.action, a.hand_number, a.before, a.after] for a in GameAudit.objects.order_by("pk")]
 print(json.dumps({"games": games, "audit": audit}))
 """
 

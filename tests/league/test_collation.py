@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.collation import name_key
-from league.services import tournament as event
+from league.services import event
 from tests.factories import make_director, make_series
 
 # By code point: Lindqvist, Nakamura, Ohara, Zawadzki, Ó Súilleabháin, Łukasz, 佐藤 (Ó is U+00D3, Ł U+0141).
@@ -33,7 +33,7 @@ def test_the_sort_key_and_the_tie_breaks_import_no_django() -> None:
 @pytest.mark.django_db
 def test_the_seating_printout_lists_players_by_last_name_as_read(client: Client) -> None:
     series = make_series("ari-ari", kind="tournament", slug="names")
-    event.configure_tournament(series=series, rounds=1)
+    event.configure_event(series=series, rounds=1)
     lines = ["number,first name,last name"] + [f"{i},P{i},{n}" for i, n in enumerate(NAMES, start=1)]
     lines.append("8,P8,Abe")
     event.import_registrations(series=series, text="\n".join(lines) + "\n")

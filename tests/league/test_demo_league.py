@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from league.models import AuditEntry, Game, Hand, Penalty, Registration, Round, RoundSeat, Series, Win
+from league.models import Game, GameAudit, Hand, Penalty, Registration, Round, RoundSeat, Series, Win
 from league.standings.event import event_standings
 from tests.factories import refresh_planner_statistics
 
@@ -30,7 +30,7 @@ def test_demo_league_has_every_outcome_and_is_idempotent(demo_league: None) -> N
     assert series.games.exclude(final_scores=None).count() == 2
     assert series.games.filter(status=Game.Status.IN_PROGRESS).count() == 1
     assert Penalty.objects.filter(game__series=series).count() == 1
-    assert AuditEntry.objects.filter(game__series=series, action=AuditEntry.Action.RECORD_HAND).count() == hands.count()
+    assert GameAudit.objects.filter(game__series=series, action=GameAudit.Action.RECORD_HAND).count() == hands.count()
     standings = series.standings()
     assert len(standings.ranked) + len(standings.unranked) == 32
     check_demo_tournament()  # built by the same command, checked here to build the demo once less
@@ -88,7 +88,7 @@ def test_the_tests_copy_of_the_demo_is_what_the_command_builds(demo_league: None
     """tests/demo.py copies one build into the tests that read the demo: the copy equals a fresh build."""
 
     def picture() -> tuple[dict[str, int], list[str], list[str]]:
-        counts = {m.__name__: m.objects.count() for m in (Series, Game, Hand, Win, Penalty, AuditEntry, Round,
+        counts = {m.__name__: m.objects.count() for m in (Series, Game, Hand, Win, Penalty, GameAudit, Round,
                                                           RoundSeat, Registration)}
         hands = Hand.objects.values_list("game__series__slug", "number", "outcome", "tiles", "result")
         games = Game.objects.values_list("series__slug", "status", "final_scores", "started_at", "finished_at")

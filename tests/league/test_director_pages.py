@@ -13,11 +13,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from league.models import Game, Registration, Round, Series, TournamentAudit
+from league.models import EventAudit, Game, Registration, Round, Series
 from league.models.stages import Playoff
-from league.services import ServiceError
+from league.services import ServiceError, event
 from league.services import stages as st
-from league.services import tournament as event
 from tests.factories import make_director, make_game, make_scorer, make_series
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +28,7 @@ ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
 @pytest.fixture
 def series() -> Series:
     s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=s, rounds=2, ending="end_after_hand")
+    event.configure_event(series=s, rounds=2, ending="end_after_hand")
     return s
 
 
@@ -72,9 +71,9 @@ def test_a_director_grants_and_withdraws_roles_on_the_event_page(director: Clien
     assert '<span data-role="scorer">tablehand</span>' in page and '<span data-role="director">deputy</span>' in page
     director.post(url("event-roles", "open"), {"username": "deputy", "role": "director", "action": "remove"})
     assert list(series.directors.values_list("username", flat=True)) == ["boss"]
-    texts = [a.describe() for a in series.event_audit.filter(action=TournamentAudit.Action.ROLES).order_by("pk")]
+    texts = [a.describe() for a in series.event_audit.filter(action=EventAudit.Action.ROLES).order_by("pk")]
     assert texts == ["scorer granted: tablehand", "director granted: deputy", "director withdrawn: deputy"]
-    assert all(a.username == "boss" for a in series.event_audit.filter(action=TournamentAudit.Action.ROLES))
+    assert all(a.username == "boss" for a in series.event_audit.filter(action=EventAudit.Action.ROLES))
 
 
 @pytest.mark.parametrize(("username", "role", "code"), [

@@ -10,8 +10,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from league.bounds import MAX_EVENT_ROUNDS
-from league.models import Player, Registration, Series, Tournament
-from league.services import tournament as event
+from league.models import Event, Player, Registration, Series
+from league.services import event
 from tests.factories import hanchan_passing_deal, make_director, make_game, make_series, play
 from tests.league.test_event_records import finished_event
 from tests.league.test_production import PRODUCTION, run_django
@@ -40,7 +40,7 @@ ROSTER = "number,first name,last name\n1,Aiko,Sato\n2,Bram,de Vries\n3,Chen,Wang
 @pytest.fixture
 def director(client: Client) -> Client:
     series = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=series, rounds=2)
+    event.configure_event(series=series, rounds=2)
     client.force_login(make_director(series, "director"))
     return client
 
@@ -100,7 +100,7 @@ def test_hiding_results_from_a_round_past_the_bounds_is_refused(director: Client
     response = director.post(reverse("event-results", args=["open"]), {"from_round": from_round}, follow=True)
     assert response.status_code == 200
     assert "Choose the first round to hide." in response.content.decode()
-    assert Tournament.objects.get(series__slug="open").hidden_from_round is None
+    assert Event.objects.get(series__slug="open").hidden_from_round is None
 
 
 @pytest.mark.parametrize("text", ["Final: rounds 1-" + "9" * 5_000, "Final: round 99999999999", "Final: round 1, top 9" * 30])

@@ -20,8 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Game, Round, Series
-from league.services import record_final_scores
-from league.services import tournament as event
+from league.services import event, record_final_scores
 from league.services.audit import bump_version
 from league.views import cached
 from tests.factories import draw, make_director, make_series, play
@@ -35,7 +34,7 @@ ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
 @pytest.fixture
 def series() -> Series:
     s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=s, rounds=2, ending="end_after_hand")
+    event.configure_event(series=s, rounds=2, ending="end_after_hand")
     return s
 
 

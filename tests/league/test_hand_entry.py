@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import AuditEntry, EntryKey, Game
+from league.models import Game, GameAudit, SaveKey
 from scoring.game import hand_to_dict
 from tests.factories import draw, make_players, play, ron, tsumo
 
@@ -155,8 +155,8 @@ def test_resubmitted_entry_with_a_known_key_returns_what_was_saved(as_scorer: Cl
     again = as_scorer.post(url, save)  # a double tap, or a retry after a lost answer
     assert first.status_code == again.status_code == 302
     assert game.hands.count() == 1
-    assert EntryKey.objects.get(game=game).key == base["key"]
-    assert len(EntryKey.objects.get(game=game).entry) == 64  # fits its column on PostgreSQL too
+    assert SaveKey.objects.get(game=game).key == base["key"]
+    assert len(SaveKey.objects.get(game=game).entry) == 64  # fits its column on PostgreSQL too
     followed = as_scorer.get(again["Location"])
     assert "Hand 1 was already saved from this very entry; nothing was saved twice" in followed.content.decode()
 
@@ -362,8 +362,8 @@ def test_reopen_is_its_own_audited_action_and_removes_no_hand(as_scorer: Client,
     assert as_scorer.post(url, {"state": ctx["state"], "key": ctx["key"]}).status_code == 302
     game.refresh_from_db()
     assert not game.is_finished and game.end == "" and game.hands.count() == 2
-    assert game.audit.filter(action=AuditEntry.Action.REOPEN_GAME).count() == 1
-    assert not game.audit.filter(action=AuditEntry.Action.UNDO_HAND).exists()
+    assert game.audit.filter(action=GameAudit.Action.REOPEN_GAME).count() == 1
+    assert not game.audit.filter(action=GameAudit.Action.UNDO_HAND).exists()
 
 
 def test_yakuman_by_name_and_pao_only_on_a_pao_yakuman(as_scorer: Client, game: Game) -> None:

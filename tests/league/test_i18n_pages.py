@@ -33,7 +33,8 @@ from django.utils import timezone
 
 from league.models import Delivery, Game, Penalty, Player, Rating, Round, RoundSeat, Series, SignUp, WebHook
 from league.services import signoff as signoff_services
-from league.views.tournament import PRINTS, SCREENS
+from league.views.event_public import SCREENS
+from league.views.event_staff import PRINTS
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 from league import records, services, tenhou
 from league.forms import StartGameForm
 from league.models import Game, Player, Rating, Registration, Seat
-from league.services import tournament as event
+from league.services import event
 from league.services.errors import ServiceError
 from league.services.players import find_player, namesakes
 from league.services.signup import configure_signup, sign_up
@@ -107,7 +107,7 @@ def test_game_record_import_refuses_a_shared_name_and_takes_the_id(tmp_path, two
 
 def test_event_file_import_refuses_a_shared_registration_name_and_takes_the_id():
     series = make_series("ari-ari", kind="tournament", slug="open")
-    event.configure_tournament(series=series, rounds=1)
+    event.configure_event(series=series, rounds=1)
     event.register_player(series=series, first_name="Aiko", last_name="Sato")
     lines = list(records.series_lines(series))
     first = Player.objects.get(name="Aiko Sato")
@@ -150,7 +150,7 @@ def test_tenhou_import_refuses_a_mapping_to_a_shared_name_and_takes_the_id(two_s
 @pytest.fixture
 def open_event():
     series = make_series("ari-ari", kind="tournament", slug="open", name="Open")
-    event.configure_tournament(series=series, rounds=2)
+    event.configure_event(series=series, rounds=2)
     return series
 
 
@@ -163,16 +163,16 @@ def test_registration_refuses_a_shared_name_and_links_the_chosen_or_numbered_one
     assert event.register_player(series=open_event, first_name="Aiko", last_name="Sato",
                                  player_id=osaka.pk).player == osaka
     second = make_series("ari-ari", kind="tournament", slug="second")
-    event.configure_tournament(series=second, rounds=2)
+    event.configure_event(series=second, rounds=2)
     assert event.register_player(series=second, first_name="Aiko", last_name="Sato",
                                  ema_number="10990001").player == tokyo
 
 
 def test_the_player_list_refuses_a_shared_name_and_two_unnumbered_lines_of_one_name(open_event, two_satos):
-    with pytest.raises(services.tournament.RegistrationImportError) as err:
+    with pytest.raises(services.event.RegistrationImportError) as err:
         event.import_registrations(series=open_event, text="number,first name,last name\n1,Aiko,Sato\n")
     assert "line 2: last name: 2 players are called Aiko Sato" in str(err.value.errors[0])
-    with pytest.raises(services.tournament.RegistrationImportError) as err:
+    with pytest.raises(services.event.RegistrationImportError) as err:
         event.import_registrations(series=open_event,
                                    text="number,first name,last name\n1,Ren,Ito\n2,Ren,Ito\n")
     assert str(err.value.errors[0]).startswith("line 3: Ren Ito is on line 2 too: give both EMA numbers")

@@ -15,11 +15,10 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from league.models import Series, Tournament
+from league.models import Event, Series
 from league.models.stages import EventRules, Stage
-from league.services import ServiceError
-from league.services import tournament as event
-from league.services.tournament import setup
+from league.services import ServiceError, event
+from league.services.event import setup
 from scoring.rules import get_ruleset
 from tests.factories import make_series
 
@@ -76,7 +75,7 @@ def test_an_event_made_from_the_page(maker: Client, creator: User) -> None:
     rules = series.ruleset()
     assert rules.uma == (20000, 5000, -5000, -20000) and rules.aka_dora == 3 and rules.start_points == 30000
     assert list(series.directors.all()) == [creator] and not series.scorers.exists()
-    t = Tournament.objects.get(series=series)
+    t = Event.objects.get(series=series)
     assert (t.rounds, t.seating, t.time_limit, t.substitute_score, t.substitute_uma) == (
         5, "pregenerated", 90, -15000, -15000)
     assert [(s.name, s.first_round, s.last_round, s.top) for s in Stage.objects.filter(series=series)] == [
@@ -130,7 +129,7 @@ def test_the_edit_page_changes_everything_until_round_1_starts(maker: Client) ->
     form = {**GOOD, "slug": series.slug, "preset": "wrc-2022", "rounds": "4", "stages": ""}
     assert maker.post(url, form).status_code == 302
     series.refresh_from_db()
-    assert series.ruleset() == get_ruleset("wrc-2022") and Tournament.objects.get(series=series).rounds == 4
+    assert series.ruleset() == get_ruleset("wrc-2022") and Event.objects.get(series=series).rounds == 4
 
 
 def test_after_round_1_starts_only_what_may_still_change_does(maker: Client) -> None:
@@ -151,7 +150,7 @@ def test_after_round_1_starts_only_what_may_still_change_does(maker: Client) -> 
     assert response.status_code == 302
     series.refresh_from_db()
     assert series.ruleset() == get_ruleset("ema-2016") and series.name == "Utrecht Open"
-    assert Tournament.objects.get(series=series).time_limit == 75
+    assert Event.objects.get(series=series).time_limit == 75
     plan = setup.current_plan(series)
     with pytest.raises(ServiceError) as refused:
         setup.edit_event(series=series, plan=dataclasses.replace(plan, rules={"preset": "wrc-2022"}), by=None)
@@ -160,6 +159,6 @@ def test_after_round_1_starts_only_what_may_still_change_does(maker: Client) -> 
 
 def test_a_director_of_another_event_cannot_edit_this_one(client: Client, creator: User) -> None:
     other = make_series(slug="other", kind="tournament")
-    event.tournament_of(other)
+    event.ensure_event(other)
     client.force_login(creator)
     assert client.get(reverse("event-edit", args=["other"])).status_code == 403

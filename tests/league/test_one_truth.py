@@ -39,10 +39,9 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import Registration, Series
-from league.services import record_final_scores
+from league.services import event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
-from league.services.tournament.rounds import store_round
+from league.services.event.rounds import store_round
 from league.standings.event import event_standings, final_result, stage_tables, team_standings
 from tests.factories import make_director
 from tests.league.services.test_stages import QUALIFYING, SCORES, P, make_event, number_of, play_round, play_seated
@@ -66,7 +65,7 @@ def build_event(slug: str = "one-truth") -> Series:
     for n, tables in enumerate(QUALIFYING[:3], start=1):
         play_round(series, n, tables)
     regs = {r.number: r.pk for r in series.registrations.all()}
-    rnd = store_round(series, event.tournament_of(series), 4, [[regs[n] for n in t] for t in QUALIFYING[3]], "test")
+    rnd = store_round(series, event.ensure_event(series), 4, [[regs[n] for n in t] for t in QUALIFYING[3]], "test")
     event.publish_round(round=rnd)
     event.substitute(seat=rnd.seats.get(registration__number=8), substitute=sub)
     event.start_round(round=rnd)
@@ -167,7 +166,7 @@ def test_swiss_seating_and_the_cut_read_the_same_order() -> None:
     player_of = {r.player.player_id: numbers[r.player.id] for r in qualifying.rows}
     # Before the cut the event's order is the qualifying stage's, the one the cut and Swiss seating read.
     assert [player_of[r.player_id] for r in standings_after_4] == [numbers[r.player.id] for r in qualifying.rows]
-    assert [numbers[e.registration_id] for e in series.stages.get(number=2).entries.all()] == [1, 5, 2, 4]
+    assert [numbers[e.registration_id] for e in series.stages.get(number=2).seeds.all()] == [1, 5, 2, 4]
     assert [numbers[r.player.id] for r in qualifying.rows[:6]] == [1, 5, 2, 4, 6, 9]
 
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import AuditEntry, Game, Hand, Penalty
+from league.models import Game, GameAudit, Hand, Penalty
 from tests.factories import hanchan_passing_deal, make_game, make_players, make_series, play
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def test_admin_lists_every_model(staff: Client) -> None:
     game = make_game()
     play(game, hanchan_passing_deal())
     services.add_penalty(game=game, seat=0, points=-5000, reason="slow")
-    for model in ["player", "series", "game", "seat", "hand", "win", "penalty", "auditentry"]:
+    for model in ["player", "series", "game", "seat", "hand", "win", "penalty", "gameaudit"]:
         response = staff.get(reverse(f"admin:league_{model}_changelist"), {"q": "Player"})
         assert response.status_code == 200, model
     page = staff.get(reverse("admin:league_game_change", args=[game.pk]))
@@ -40,8 +40,8 @@ def test_admin_hands_and_audit_are_read_only(staff: Client) -> None:
     hand = Hand.objects.get()
     assert staff.get(reverse("admin:league_hand_add")).status_code == 403
     assert staff.post(reverse("admin:league_hand_delete", args=[hand.pk]), {"post": "yes"}).status_code == 403
-    entry = AuditEntry.objects.first()
-    assert staff.post(reverse("admin:league_auditentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+    entry = GameAudit.objects.first()
+    assert staff.post(reverse("admin:league_gameaudit_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
 
 
 def test_admin_add_game_goes_through_start_game(staff: Client) -> None:
@@ -75,7 +75,7 @@ def test_admin_finish_early_action(staff: Client) -> None:
     staff.post(reverse("admin:league_game_changelist"), {"action": "finish_early", "_selected_action": [game.pk]})
     game.refresh_from_db()
     assert (game.status, game.end) == (Game.Status.FINISHED, Game.End.EARLY)
-    assert game.audit.filter(action=AuditEntry.Action.FINISH, username="staff").exists()
+    assert game.audit.filter(action=GameAudit.Action.FINISH, username="staff").exists()
 
 
 @pytest.mark.parametrize("action", ["finish_early", "undo_last_hand"])

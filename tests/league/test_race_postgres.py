@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection
 
 from league import services
-from league.models import AuditEntry, Hand
+from league.models import GameAudit, Hand
 from tests.factories import draw, make_game, ron
 
 pytestmark = [
@@ -59,7 +59,7 @@ def test_two_scorers_race_for_hand_n(attempt: int) -> None:
     stored = list(game.hands.order_by("number"))
     assert [h.number for h in stored] == [1, 2]
     assert stored[1].to_input() == winners[0].to_input()
-    assert game.audit.filter(action=AuditEntry.Action.RECORD_HAND).count() == 2
+    assert game.audit.filter(action=GameAudit.Action.RECORD_HAND).count() == 2
     # the loser reloads and enters the next hand
     services.record_hand(game=game, number=3, hand=draw())
 

@@ -262,7 +262,7 @@ def test_demo_ema_ranking_over_the_event_and_the_cup_worked_from_their_ema_files
     from league.services.stages import ema_export
 
     event = Series.objects.get(slug="demo-tournament")
-    cup = Series.objects.filter(tournament__isnull=False).exclude(pk=event.pk).get()
+    cup = Series.objects.filter(event__isnull=False).exclude(pk=event.pk).get()
     exports = [ema_export(event), ema_export(cup)]
     table = rating_table(make_rating([event, cup], engine="mers"))
     placed = [{p.player_id: p.place for p in e.players} for e in exports]

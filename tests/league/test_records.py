@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league import exports, records, services
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Seat, Series, Win
+from league.models import Game, GameAudit, Hand, Penalty, Player, Seat, Series, Win
 from scoring.game import hand_to_dict
 from scoring.rules import get_ruleset
 from tests.factories import hanchan_passing_deal, make_player, make_series, refresh_planner_statistics
@@ -48,7 +48,7 @@ def hands_json(n: int = 8) -> list[dict]:
 
 
 def counts() -> dict[str, int]:
-    return {m.__name__: m.objects.count() for m in (Series, Player, Game, Seat, Hand, Win, Penalty, AuditEntry)}
+    return {m.__name__: m.objects.count() for m in (Series, Player, Game, Seat, Hand, Win, Penalty, GameAudit)}
 
 
 def csv_text(rows) -> str:  # noqa: ANN001

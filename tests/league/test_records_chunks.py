@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from league import records
-from league.models import AuditEntry, Game, Hand, Series
+from league.models import Game, GameAudit, Hand, Series
 from tests.league.test_records import counts, hands_json, import_text, line
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_a_write_that_fails_midway_keeps_the_whole_games_before_it(
     games = Game.objects.filter(series__slug="copy").order_by("table")
     assert [g.table for g in games] == ["1", "2"]
     assert all(g.status == Game.Status.FINISHED and g.hands.count() == 8 for g in games)
-    assert AuditEntry.objects.filter(game__table="3").count() == 0
+    assert GameAudit.objects.filter(game__table="3").count() == 0
 
 
 def test_a_bad_line_anywhere_writes_nothing_even_in_a_large_file(tmp_path: Path, small_chunks: None) -> None:

@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Round
-from league.services import finish_game, record_final_scores
-from league.services import tournament as event
+from league.services import event, finish_game, record_final_scores
 from tests.factories import draw, make_director, play, tsumo
 from tests.league.services.test_tournament import make_event, ready
 

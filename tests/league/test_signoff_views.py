@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import AuditEntry, Game, Player, Series, SignOff
+from league.models import Game, GameAudit, Player, Series, SignOff
 from tests.factories import make_game, make_players, make_scorer, make_series
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_a_dispute_is_flagged_on_the_staff_pages_and_the_referee_resolves_it(
     dispute.refresh_from_db()
     assert dispute.resolution == SignOff.Resolution.ACCEPTED
     assert "last tsumo" not in as_scorer.get(reverse("staff-series", args=[series.slug])).content.decode()
-    assert game.audit.filter(action=AuditEntry.Action.RESOLVE, username="scorer").exists()
+    assert game.audit.filter(action=GameAudit.Action.RESOLVE, username="scorer").exists()
 
 
 def test_a_player_signs_on_their_own_phone_through_the_link(client: Client, game: Game) -> None:
@@ -187,10 +187,10 @@ def test_the_tables_view_of_a_series_that_does_not_require_it_lists_sign_offs_be
 
 
 def test_the_tables_view_shows_no_points_of_a_round_the_director_hides(client: Client) -> None:
-    from league.services import tournament as event
+    from league.services import event
 
     series = make_series("ari-ari", slug="open", kind="tournament", requires_signoff=True)
-    event.configure_tournament(series=series, rounds=3)
+    event.configure_event(series=series, rounds=3)
     game = make_game(series, make_players(), round_number=2, table="1")
     services.record_final_scores(game=game, scores=END_SCORES)
     path = reverse("signoff-tables", args=[series.slug])

@@ -13,10 +13,9 @@ import pytest
 from django.core import mail, signing
 from django.utils import timezone
 
-from league.models import Registration, Series, SignUp, TournamentAudit
-from league.services import ServiceError
+from league.models import EventAudit, Registration, Series, SignUp
+from league.services import ServiceError, event
 from league.services import signup as desk
-from league.services import tournament as event
 from tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +25,7 @@ Status = SignUp.Status
 @pytest.fixture
 def series() -> Series:
     s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=s, rounds=2)
+    event.configure_event(series=s, rounds=2)
     desk.configure_signup(series=s, is_open=True, closes_at=None, cap=2, moderated=False)
     return s
 
@@ -80,7 +79,7 @@ def test_past_the_cap_the_waiting_list_moves_up_in_order_on_withdrawal(series: S
     # a waiting player withdrawing frees no place
     desk.withdraw_signup(token=token_in_last_mail("p4@example.org"))
     assert series.registrations.count() == 2
-    steps = list(TournamentAudit.objects.filter(series=series, action="sign_up").order_by("pk")
+    steps = list(EventAudit.objects.filter(series=series, action="sign_up").order_by("pk")
                  .values_list("detail__step", flat=True))
     assert steps == ["desk", "signed_up", "confirmed", "signed_up", "confirmed", "signed_up", "confirmed",
                      "signed_up", "confirmed", "withdrawn", "promoted", "withdrawn"]

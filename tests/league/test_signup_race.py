@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import connection
 
 from league.models import SignUp
+from league.services import event
 from league.services import signup as desk
-from league.services import tournament as event
 from tests.factories import make_series
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def race_on_sqlite_file() -> None:
 
 def race_for_the_last_place(attempt: int) -> None:
     series = make_series("ari-ari", slug=f"race-{attempt}", kind="tournament")
-    event.configure_tournament(series=series)
+    event.configure_event(series=series)
     desk.configure_signup(series=series, is_open=True, closes_at=None, cap=3, moderated=False)
     event.register_player(series=series, first_name="Already", last_name="In")
     event.register_player(series=series, first_name="Also", last_name="In")

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import Series, SignUp
+from league.services import event
 from league.services import signup as desk
-from league.services import tournament as event
 from tests.factories import make_director, make_scorer, make_series
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def _fresh_limits() -> None:
 @pytest.fixture
 def series() -> Series:
     s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=s, rounds=2)
+    event.configure_event(series=s, rounds=2)
     desk.configure_signup(series=s, is_open=True, closes_at=None, cap=1, moderated=False)
     return s
 

@@ -94,7 +94,7 @@ def test_a_playoff_recorded_on_the_page_settles_a_tie_at_the_cut(director: Clien
     assert "level at the cut</strong> after every tie-break: First4 Last4, First6 Last6" in page
     assert director.post(url("stages-playoff", "open"), {"stage": 1, "places": "6, 4"}).status_code == 302
     assert director.post(url("stages-cut", "open", 2)).status_code == 302
-    assert [e.registration.number for e in Stage.objects.get(series=series, number=2).entries.all()] == [1, 5, 2, 6]
+    assert [e.registration.number for e in Stage.objects.get(series=series, number=2).seeds.all()] == [1, 5, 2, 6]
 
 
 def test_team_page(client: Client, series: Series) -> None:
@@ -118,7 +118,7 @@ def test_ema_page_lists_players_lacking_a_number_and_the_files_download(director
 
 
 def test_hidden_results_close_the_stage_and_team_pages(client: Client, series: Series) -> None:
-    from league.services import tournament as event
+    from league.services import event
 
     event.hide_results(series=series, from_round=4)
     for name in ("stages-standings", "stages-teams"):

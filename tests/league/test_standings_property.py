@@ -39,11 +39,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from league.models import Registration, Series
-from league.services import ServiceError, record_final_scores
+from league.services import ServiceError, event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
+from league.services.event.rounds import store_round
 from league.services.stages import StagePlan
-from league.services.tournament.rounds import store_round
 from league.standings.event import event_standings, final_result, team_standings
 from league.tiebreaks import DEFAULT_RULES
 from tests.factories import make_director, make_series
@@ -87,7 +86,7 @@ def build(plan: dict[str, Any]) -> Series:
     n = plan["n"]
     series = make_series("ari-ari", kind="tournament", slug="generated")
     staged = plan["carry"] != "no stage"
-    event.configure_tournament(series=series, rounds=plan["rounds"] + staged, substitute_result=plan["substitute_rule"],
+    event.configure_event(series=series, rounds=plan["rounds"] + staged, substitute_result=plan["substitute_rule"],
                                substitutes_in_standings=plan["list_substitutes"])
     lines = ["number,first name,last name,team,substitute"]
     lines += [f"{i},F{i},L{i},{plan['teams'][i - 1]},no" for i in range(1, n + 1)] + [f"{n + 1},S,Sub,,yes"]
@@ -104,7 +103,7 @@ def build(plan: dict[str, Any]) -> Series:
     for number in range(1, plan["rounds"] + 1):
         order = plan["seating"][number - 1]
         seated = [[regs[p].pk for p in order[i:i + 4]] for i in range(0, n, 4)]
-        rnd = store_round(series, event.tournament_of(series), number, seated, "test")
+        rnd = store_round(series, event.ensure_event(series), number, seated, "test")
         event.publish_round(round=rnd)
         if plan["substitute"] and plan["substitute"][0] == number:
             event.substitute(seat=rnd.seats.get(registration=regs[plan["substitute"][1]]), substitute=regs[n + 1])
@@ -125,7 +124,7 @@ def build(plan: dict[str, Any]) -> Series:
             level = sorted((r.player for r in table.rows if r.player.name in table.cut_tie), key=lambda p: p.number)
             st.record_playoff(series=series, stage=table.stage, places=[(regs[p.number], i) for i, p in enumerate(level, 1)])
             st.cut_to_stage(stage=final_stage)
-        seeds = set(final_stage.entries.values_list("registration__number", flat=True))
+        seeds = set(final_stage.seeds.values_list("registration__number", flat=True))
         rnd = st.seat_stage_round(stage=final_stage)
         event.publish_round(round=rnd)
         event.start_round(round=rnd)
@@ -169,7 +168,7 @@ def check_every_surface(series: Series) -> None:
                       ("projector", reverse("event-screen", args=[slug, "standings"]))):
         assert marked(client.get(url).content.decode()) == public, name
     pages = {}
-    if event.tournament_of(series).hidden_from_round is None:  # hidden: these pages close or send the public away
+    if event.ensure_event(series).hidden_from_round is None:  # hidden: these pages close or send the public away
         pages["series page"] = client.get(reverse("series-standings", args=[slug])).content.decode()
         stages_page = client.get(reverse("stages-standings", args=[slug])).content.decode()
         if table.staged:
@@ -187,7 +186,7 @@ def check_every_surface(series: Series) -> None:
         assert marked(html) == truth, name
     ema = section(client.get(reverse("ema-preview", args=[slug])).content.decode(), "ranks-h")
     assert marked(ema) == [row for row in truth if row[0] not in subs]
-    if event.tournament_of(series).hidden_from_round is None:  # hidden: the CSV is refused to everyone
+    if event.ensure_event(series).hidden_from_round is None:  # hidden: the CSV is refused to everyone
         body = b"".join(client.get(reverse("series-standings-csv", args=[slug])).streaming_content)
         csv_points = [Decimal(r[3]) * 1000 for r in list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))[1:]]
         assert csv_points == [Decimal(v) for _, v in truth]

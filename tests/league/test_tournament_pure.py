@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from league.tournament.clock import Ending, verdict
-from league.tournament.results import registered_result
-from league.tournament.roster import RosterError, read_roster
+from league.event.clock import Ending, verdict
+from league.event.results import registered_result
+from league.event.roster import RosterError, read_roster
 from scoring.rules import get_ruleset
 from scoring.settlement import Penalty, settle
 

@@ -16,8 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Game, Registration, Round, Series
-from league.services import record_final_scores
-from league.services import tournament as event
+from league.services import event, record_final_scores
 from tests.factories import make_director, make_scorer, make_series
 from tests.league.test_staff_views import save
 
@@ -30,7 +29,7 @@ ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
 @pytest.fixture
 def series() -> Series:
     s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_tournament(series=s, rounds=2, ending="end_after_hand")
+    event.configure_event(series=s, rounds=2, ending="end_after_hand")
     return s
 
 
@@ -187,7 +186,7 @@ def test_settings_store_the_substitute_rule_in_thousandths(director: Client, ser
             "substitute_result": "fixed", "substitute_score": "-15.0", "substitute_uma": "-12.5",
             "substitutes_in_standings": "on"}
     assert director.post(url("event-settings", "open"), data).status_code == 302
-    t = series.tournament
+    t = series.event
     t.refresh_from_db()
     assert (t.rounds, t.seating, t.time_limit, t.ending, t.substitute_score, t.substitute_uma,
             t.substitutes_in_standings) == (6, "swiss", 75, "one_more_hand", -15000, -12500, True)

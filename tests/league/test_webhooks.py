@@ -21,9 +21,8 @@ from django.utils import timezone
 
 from league import webhooks
 from league.models import Delivery, Game, HookEvent, WebHook
-from league.services import ServiceError, record_final_scores
+from league.services import ServiceError, event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
 from league.services import webhooks as hooks
 from tests.factories import make_director, make_game, make_scorer, make_series
 from tests.league.services.test_stages import QUALIFYING, SCORES, P, make_event, play_round, play_seated

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from league import demo_stages, services
 from league.auth import DEMO_LOGIN, DEMO_PASSWORD
-from league.models import AuditEntry, Game, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
-from league.services import tournament as event
+from league.models import Game, GameAudit, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
+from league.services import event
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.game import Abort, AbortReason, Chombo, Draw, HandInput, Ron, Tsumo, Win
@@ -122,7 +122,7 @@ def delete_series(series: Series) -> None:
     Playoff.objects.filter(series=series).delete()
     Round.objects.filter(series=series).delete()  # its tables and seats; games are PROTECTed by the tables
     Registration.objects.filter(series=series).delete()
-    AuditEntry.objects.filter(game__series=series).delete()
+    GameAudit.objects.filter(game__series=series).delete()
     Penalty.objects.filter(game__series=series).delete()
     Hand.objects.filter(game__series=series).delete()
     Game.objects.filter(series=series).delete()
@@ -151,7 +151,7 @@ def build_tournament(rng: random.Random) -> Series:
         name="Tenbou Open 2025", slug=EVENT_SLUG, kind=Series.Kind.TOURNAMENT,
         rules={"preset": "ema-2016", "overrides": {}}, start_date=day, end_date=day,
     )
-    event.configure_tournament(series=series, rounds=EVENT_ROUNDS, seed=7, time_limit=90,
+    event.configure_event(series=series, rounds=EVENT_ROUNDS, seed=7, time_limit=90,
                                ending="one_more_hand", substitute_result="fixed")
     lines = ["number,first name,last name,EMA number,country,club,team,substitute"]
     for i, (first, last) in enumerate(event_names(), start=1):

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", metavar="FILE", help="Write here instead of standard output.")
 
     def handle(self, *args: Any, series: str, output: str | None, **options: Any) -> None:
-        found = Series.objects.select_related("tournament").filter(slug=series).first()
+        found = Series.objects.select_related("event").filter(slug=series).first()
         if found is None:
             raise CommandError(f"no series with the slug {series!r}")
         lines = records.series_lines(found)

@@ -15,8 +15,7 @@ from django.utils import timezone, translation
 from league import services, versions
 from league.forms import seat_names
 from league.models import Game
-from league.services import entry
-from league.services import tournament as event
+from league.services import entry, event
 from scoring import game as sg
 from tests.factories import draw, make_game, play, ron, tsumo
 from tests.league.services.test_tournament import make_event, ready

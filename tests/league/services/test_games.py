@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from league import services
-from league.models import AuditEntry, Game, Hand
+from league.models import Game, GameAudit, Hand
 from scoring.game import Win
 from tests.factories import (
     abort,
@@ -27,7 +27,7 @@ from tests.factories import (
 
 pytestmark = pytest.mark.django_db
 
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 
 def scores(game: Game) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from league import services, tenhou
-from league.models import AuditEntry, Game, Hand, Player, Seat, Series, Win
+from league.models import Game, GameAudit, Hand, Player, Seat, Series, Win
 from scoring.game import record_to_dict
 from scoring.rules import get_ruleset
 from tests.factories import make_player, make_series, refresh_planner_statistics
@@ -53,7 +53,7 @@ def _import(path, series, **kwargs) -> services.LogImport:
 
 
 def _counts() -> tuple[int, ...]:
-    return tuple(m.objects.count() for m in (Series, Player, Game, Seat, Hand, Win, AuditEntry))
+    return tuple(m.objects.count() for m in (Series, Player, Game, Seat, Hand, Win, GameAudit))
 
 
 # -- the 125 standard games -----------------------------------------------------------------
@@ -118,7 +118,7 @@ def test_imported_game_is_dated_from_its_tenhou_id_in_japan_time():
     game.refresh_from_db()
     assert game.started_at.isoformat() == "2011-02-03T16:00:00+00:00"  # 2011-02-04 01:00 JST
     assert game.source == Game.Source.MJLOG
-    audit = game.audit.get(action=AuditEntry.Action.IMPORT_LOG)
+    audit = game.audit.get(action=GameAudit.Action.IMPORT_LOG)
     assert audit.after["log_id"] == "2011020401gm-00a9-0000-f6eff225"
 
 
@@ -314,7 +314,7 @@ def test_force_stores_the_discrepancies_on_the_game():
     assert done.created and game.is_finished
     assert game.discrepancies == list(done.discrepancies) and len(game.discrepancies) == 13
     assert game.discrepancies[0]["round"] == "E1" and game.discrepancies[0]["what"] == "deltas"
-    assert game.audit.get(action=AuditEntry.Action.IMPORT_LOG).after["discrepancies"] == game.discrepancies
+    assert game.audit.get(action=GameAudit.Action.IMPORT_LOG).after["discrepancies"] == game.discrepancies
 
 
 def test_special_start_lobby_imports_with_force_from_its_own_start():

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from league import services
-from league.models import AuditEntry, Penalty
+from league.models import GameAudit, Penalty
 from tests.factories import hanchan_passing_deal, make_game, play, snapshot
 
 pytestmark = pytest.mark.django_db
 
-Action = AuditEntry.Action
+Action = GameAudit.Action
 
 
 def test_penalty_on_a_finished_game_resettles_and_cancel_restores() -> None:

@@ -9,11 +9,10 @@ from django.urls import reverse
 
 from league.models import Game
 from league.seating import wind_counts
-from league.services import ServiceError, record_final_scores
+from league.services import ServiceError, event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
+from league.services.event.rounds import tables_as_ids
 from league.services.stages import StagePlan
-from league.services.tournament.rounds import round_tables
 from tests.factories import make_director, make_series
 from tests.league.services.test_tournament import roster
 
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def make_sanma_event(n: int, *, subs: int = 0, rounds: int = 4, **settings) -> object:
     series = make_series("tenhou-sanma", kind="tournament")
-    event.configure_tournament(series=series, rounds=rounds, **settings)
+    event.configure_event(series=series, rounds=rounds, **settings)
     event.import_registrations(series=series, text=roster(n, subs=subs))
     return series
 
@@ -30,7 +29,7 @@ def make_sanma_event(n: int, *, subs: int = 0, rounds: int = 4, **settings) -> o
 def test_a_three_player_event_is_seated_at_tables_of_three_without_repeats():
     series = make_sanma_event(9)
     report = event.seat_rounds(series=series)
-    tables = [round_tables(r) for r in report.rounds]
+    tables = [tables_as_ids(r) for r in report.rounds]
     assert len(tables) == 4 and all(len(t) == 3 for rnd in tables for t in rnd)
     # 9 players, 4 rounds: the Kirkman triple system of order 9, no pair twice
     assert report.quality.repeat_count == 0 == report.quality.lower_bound
@@ -54,13 +53,13 @@ def test_a_substitute_fills_a_table_of_three():
     series = make_sanma_event(8, subs=1)
     report = event.seat_rounds(series=series)
     assert [r.number for r in report.substitutes_seated] == [9]
-    assert all(len(t) == 3 for rnd in report.rounds for t in round_tables(rnd))
+    assert all(len(t) == 3 for rnd in report.rounds for t in tables_as_ids(rnd))
 
 
 def test_swiss_seats_the_next_round_in_threes_and_starts_three_seat_games():
     series = make_sanma_event(6, seating="swiss")
     first = event.seat_rounds(series=series).rounds[0]
-    assert [len(t) for t in round_tables(first)] == [3, 3]
+    assert [len(t) for t in tables_as_ids(first)] == [3, 3]
     event.publish_round(round=first)
     event.check_in(registrations=series.registrations.all())
     games = event.start_round(round=first)
@@ -69,7 +68,7 @@ def test_swiss_seats_the_next_round_in_threes_and_starts_three_seat_games():
         record_final_scores(game=game, scores=[50_000, 35_000, 20_000])
     assert Game.objects.filter(series=series, status=Game.Status.FINISHED).count() == 2
     second = event.seat_rounds(series=series).rounds[0]
-    assert second.number == 2 and [len(t) for t in round_tables(second)] == [3, 3]
+    assert second.number == 2 and [len(t) for t in tables_as_ids(second)] == [3, 3]
 
 
 def test_a_three_player_event_cuts_to_a_final_table_of_three():
@@ -97,8 +96,8 @@ def test_a_three_player_event_cuts_to_a_final_table_of_three():
     entries = st.cut_to_stage(stage=final)
     assert len(entries) == 3
     rnd = st.seat_stage_round(stage=final)
-    assert rnd.number == 3 and [len(t) for t in round_tables(rnd)] == [3]
-    assert set(round_tables(rnd)[0]) == {e.registration_id for e in entries}
+    assert rnd.number == 3 and [len(t) for t in tables_as_ids(rnd)] == [3]
+    assert set(tables_as_ids(rnd)[0]) == {e.registration_id for e in entries}
 
 
 EMA_REFUSAL = ("The EMA ranks four-player riichi only: a three-player event has no EMA results file and no "

@@ -11,10 +11,9 @@ from django.contrib.auth.models import User
 from django.core import signing
 
 from league import services
-from league.models import AuditEntry, Game, Player, Seat, Series, SignOff, counting
-from league.services import ServiceError, signoff
+from league.models import Game, GameAudit, Player, Seat, Series, SignOff, counting
+from league.services import ServiceError, event, signoff
 from league.services import stages as st
-from league.services import tournament as event
 from tests.factories import hanchan_passing_deal, make_game, make_players, make_series, play, tsumo
 from tests.league.services.test_stages import QUALIFYING, play_round
 from tests.league.services.test_stages import make_event as make_staged_event
@@ -75,7 +74,7 @@ def test_four_players_confirm_and_the_game_counts_from_the_fourth(strict: Series
     assert game.signed_off_at is not None and game.counts()
     assert [(r.name, r.total) for r in strict.standings().ranked] == list(
         zip(players, [60000, 10000, -20000, -50000], strict=True))
-    trail = list(game.audit.filter(action=AuditEntry.Action.SIGN_OFF).order_by("pk").values_list("after", flat=True))
+    trail = list(game.audit.filter(action=GameAudit.Action.SIGN_OFF).order_by("pk").values_list("after", flat=True))
     assert [(a["seat"], a["player"], a["via"]) for a in trail] == [
         (0, players[0], "pin"), (1, players[1], "pin"), (2, players[2], "pin"), (3, players[3], "link")]
 
@@ -89,7 +88,7 @@ def test_one_disputes_and_the_game_waits_for_the_referee(strict: Series) -> None
     game.refresh_from_db()
     assert game.signed_off_at is None and strict.standings().ranked == ()
     assert services.open_disputes(strict) == [disputed]
-    assert game.audit.filter(action=AuditEntry.Action.DISPUTE).get().after["note"] == disputed.note
+    assert game.audit.filter(action=GameAudit.Action.DISPUTE).get().after["note"] == disputed.note
     refused("already_signed", confirm, game, 3)  # a dispute is answered by the referee, not taken back
 
     referee = User.objects.create_user("referee")
@@ -97,7 +96,7 @@ def test_one_disputes_and_the_game_waits_for_the_referee(strict: Series) -> None
     game.refresh_from_db()
     assert game.signed_off_at is not None and len(strict.standings().ranked) == 4
     assert services.open_disputes(strict) == []
-    resolution = game.audit.get(action=AuditEntry.Action.RESOLVE)
+    resolution = game.audit.get(action=GameAudit.Action.RESOLVE)
     assert (resolution.username, resolution.before["note"], resolution.after["resolution"]) == (
         "referee", disputed.note, "accepted")
     refused("no_dispute", services.resolve_dispute, signoff=disputed)
@@ -115,7 +114,7 @@ def test_a_correction_withdraws_every_sign_off_and_closes_the_dispute(strict: Se
     assert SignOff.objects.filter(game=game, withdrawn_at=None).count() == 0
     disputed.refresh_from_db()
     assert disputed.resolution == SignOff.Resolution.CORRECTED and services.open_disputes(strict) == []
-    withdrawn = game.audit.get(action=AuditEntry.Action.WITHDRAW_SIGNOFFS)
+    withdrawn = game.audit.get(action=GameAudit.Action.WITHDRAW_SIGNOFFS)
     assert [s["seat"] for s in withdrawn.before["seats"]] == [0, 1, 2, 3]
     # The new result is signed afresh, seat by seat.
     for seat in range(4):

@@ -30,11 +30,10 @@ import datetime
 import pytest
 
 from league.models import Registration, Series
-from league.services import ServiceError, record_final_scores
+from league.services import ServiceError, event, record_final_scores
 from league.services import stages as st
-from league.services import tournament as event
+from league.services.event.rounds import store_round
 from league.services.stages import StagePlan
-from league.services.tournament.rounds import store_round
 from tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +51,7 @@ TEAMS = {1: "Red", 6: "Red", 11: "Red", 16: "Red", 2: "Green", 7: "Green", 12: "
 
 def make_event(slug: str | None = None) -> Series:
     series = make_series("ari-ari", kind="tournament", slug=slug)
-    event.configure_tournament(series=series, rounds=5)
+    event.configure_event(series=series, rounds=5)
     lines = ["number,first name,last name,country,team"]
     lines += [f"{i},First{i},Last{i},NL,{TEAMS.get(i, '')}" for i in range(1, 17)]
     event.import_registrations(series=series, text="\n".join(lines) + "\n")
@@ -72,7 +71,7 @@ def play_round(series: Series, number: int, tables: list[list[int]], scores: dic
                now: datetime.datetime | None = None) -> None:
     """Seat ``tables`` (event numbers in finishing order, seated East to North), start and finish them."""
     regs = {r.number: r.pk for r in series.registrations.all()}
-    tournament = event.tournament_of(series)
+    tournament = event.ensure_event(series)
     # "manual": seated by the test, a mode Round.seated_by knows.
     rnd = store_round(series, tournament, number, [[regs[n] for n in t] for t in tables], "manual")
     play_seated(series, rnd, {i: (scores or {}).get(i, P) for i in range(1, len(tables) + 1)}, now=now)
@@ -249,7 +248,7 @@ def test_fixed_carry_over_per_seed() -> None:
 def test_the_event_seating_keeps_teammates_apart() -> None:
     # 16 players in 4 teams of 4 (1-4, 5-8, 9-12, 13-16), 4 rounds: every table can hold one of each team.
     series = make_series("ari-ari", kind="tournament")
-    event.configure_tournament(series=series, rounds=4)
+    event.configure_event(series=series, rounds=4)
     lines = ["number,first name,last name,team"] + [f"{i},F{i},L{i},Team {(i - 1) // 4}" for i in range(1, 17)]
     event.import_registrations(series=series, text="\n".join(lines) + "\n")
     report = event.seat_rounds(series=series)
@@ -279,7 +278,7 @@ def test_the_event_seating_stops_at_the_cut() -> None:
     # Five rounds planned, the final (round 5) after a cut: "seat all rounds" seats the four qualifying rounds.
     series = make_event()
     assert [r.number for r in event.seat_rounds(series=series).rounds] == [1, 2, 3, 4]
-    event.configure_tournament(series=series, seating="swiss")
+    event.configure_event(series=series, seating="swiss")
     for rnd in series.event_rounds.all():
         rnd.delete()
     qualify(series)

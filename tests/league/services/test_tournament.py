@@ -14,9 +14,8 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from league.models import Game, Player, Registration, Round, RoundSeat, Seat, Series, TournamentAudit
-from league.services import ServiceError, record_final_scores
-from league.services import tournament as event
+from league.models import EventAudit, Game, Player, Registration, Round, RoundSeat, Seat, Series
+from league.services import ServiceError, event, record_final_scores
 from league.standings.event import event_standings
 from tests.factories import chombo, draw, make_game, make_series, play, tsumo
 
@@ -34,7 +33,7 @@ def roster(n: int, *, start: int = 1, subs: int = 0) -> str:
 
 def make_event(n: int = 8, *, subs: int = 0, rounds: int = 3, start: int = 1, **settings) -> Series:
     series = make_series("ari-ari", kind="tournament")
-    event.configure_tournament(series=series, rounds=rounds, **settings)
+    event.configure_event(series=series, rounds=rounds, **settings)
     event.import_registrations(series=series, text=roster(n, subs=subs, start=start))
     return series
 
@@ -70,7 +69,7 @@ def test_import_registers_every_player_and_finds_known_ones_by_name() -> None:
     assert [(r.number, r.name, r.country) for r in regs] == [(i, f"First{i} Last{i}", "NL") for i in range(1, 5)]
     assert regs[1].player == known
     assert len({r.code for r in regs}) == 4
-    assert TournamentAudit.objects.filter(series=series, action="import").count() == 1
+    assert EventAudit.objects.filter(series=series, action="import").count() == 1
 
 
 def test_import_refuses_the_whole_file_when_a_line_clashes_with_the_event() -> None:
@@ -154,7 +153,7 @@ def test_swap_exchanges_two_seats_and_reports_the_quality() -> None:
     assert after[0][0] == b and after[1][2] == a
     assert quality.repeat_count == event.schedule_quality(series).repeat_count
     assert quality.players == 8 and quality.rounds == 2
-    assert TournamentAudit.objects.filter(series=series, action="swap").count() == 1
+    assert EventAudit.objects.filter(series=series, action="swap").count() == 1
 
 
 def test_publish_in_order_then_start_only_published() -> None:
@@ -295,7 +294,7 @@ def test_one_more_hand_ends_the_game_after_the_second_hand_past_time() -> None:
     assert event.apply_time_policy(game=game) is True
     game.refresh_from_db()
     assert (game.status, game.end) == (Game.Status.FINISHED, Game.End.EARLY)
-    assert TournamentAudit.objects.filter(series=series, action="time_policy").count() == 1
+    assert EventAudit.objects.filter(series=series, action="time_policy").count() == 1
 
 
 def test_end_after_hand_ends_the_game_after_the_first_hand_past_time_and_extra_time_delays_it() -> None:

@@ -5,7 +5,7 @@ tournaments.md section 6) decides: ``end_after_hand`` ends the game after the
 first hand recorded once time is up (WRC 2015 section 8.2); ``one_more_hand``
 after the second; ``none`` leaves it to the ruleset. A chombo is not a hand
 played (as in Pantheon); the policy never makes a game longer than the
-ruleset would. docs/director.md, "A tournament day".
+ruleset would. docs/director.md, "An event day".
 
 >>> verdict(Ending.ONE_MORE_HAND, remaining=0, hands_after=[False]).notice
 'Time is up: this is the last hand. The game ends after it.'

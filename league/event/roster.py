@@ -1,4 +1,4 @@
-"""Read a tournament's player list from CSV: every bad row reported by its
+"""Read an event's player list from CSV: every bad row reported by its
 line, so the director fixes the file once and imports it whole.
 
 Columns by header, any order and case: ``number``, ``first name``, ``last name``
@@ -11,7 +11,7 @@ Columns by header, any order and case: ``number``, ``first name``, ``last name``
 >>> read_roster("number,first name,last name\\n1,Aiko,\\n1,Bram,de Vries\\n")
 Traceback (most recent call last):
 ...
-league.tournament.roster.RosterError: line 2: last name: is empty; line 3: number: 1 is already on line 2
+league.event.roster.RosterError: line 2: last name: is empty; line 3: number: 1 is already on line 2
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.bounds import EVENT_NUMBER, MAX_TEXT_CELL, text_problem
-from league.tournament.countries import COUNTRIES
+from league.event.countries import COUNTRIES
 
 MAX_ROWS = 2000
 LIMITS = {"first_name": 100, "last_name": 100, "club": 100, "team": 100, "ema_number": 20}

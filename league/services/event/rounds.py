@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from league.event import clock
 from league.models import (
     WINDS,
+    Event,
     Game,
     Hand,
     Registration,
@@ -21,7 +23,6 @@ from league.models import (
     RoundTable,
     Seat,
     Series,
-    Tournament,
     counting,
 )
 from league.models.stages import first_cut_round, seating_teams
@@ -31,12 +32,11 @@ from league.seating.swiss import swiss_round
 from league.services import webhooks
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.event.common import TABLE, Action, ensure_event, lock_series, log
+from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
-from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of
-from league.services.tournament.registration import drop_player
 from league.standings.event import event_standings
-from league.tournament import clock
 
 
 @dataclass(frozen=True)
@@ -84,11 +84,11 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     """
     with transaction.atomic():
         series = lock_series(series)
-        tournament = tournament_of(series)
+        event = ensure_event(series)
         players, fillers = players_to_seat(series)
         ids = [r.pk for r in players]
         existing = list(series.event_rounds.order_by("number"))
-        if tournament.seating == Tournament.Seating.PREGENERATED:
+        if event.seating == Event.Seating.PREGENERATED:
             if any(r.status != Round.Status.DRAFT for r in existing):
                 raise ServiceError(
                     "rounds_published",
@@ -96,18 +96,18 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
                     "the event to Swiss seating for the rest",
                     field="rounds",
                 )
-            count = rounds or tournament.rounds
+            count = rounds or event.rounds
             cut = first_cut_round(series)
             if cut is not None:
                 count = min(count, cut - 1)  # rounds after a cut are seated from the stages page
             try:
-                result = pregenerate(ids, count, seed=tournament.seed if seed is None else seed,
+                result = pregenerate(ids, count, seed=event.seed if seed is None else seed,
                                      teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
             for r in existing:
                 r.delete()
-            created = [store_round(series, tournament, n, tables, "pregenerated")
+            created = [store_round(series, event, n, tables, "pregenerated")
                        for n, tables in enumerate(result.rounds, start=1)]
             quality = result.quality
         else:
@@ -128,14 +128,14 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
             rows = [*table.standings.ranked, *table.standings.unranked]
             rank = {table.registrations[row.player_id]: i for i, row in enumerate(rows)}
             order = sorted(ids, key=lambda pk: (rank.get(pk, len(rank)), pk))
-            history = [round_tables(r) for r in played]
+            history = [tables_as_ids(r) for r in played]
             if any({p for t in h for p in t} != set(ids) for h in history):
                 history = []  # the field changed (a drop): the engine needs the same players each round
             try:
                 nxt = swiss_round(order, history, teams=seating_teams(series, ids), table_size=table_size(series))
             except SeatingError as err:
                 raise ServiceError(err.code, err.message, field=err.field) from None
-            created = [store_round(series, tournament, len(played) + 1, nxt.round, "swiss")]
+            created = [store_round(series, event, len(played) + 1, nxt.round, "swiss")]
             quality = nxt.quality
         log(series, Action.SEAT, by,
             f"seated round{'s' if len(created) > 1 else ''} {', '.join(str(r.number) for r in created)}: "
@@ -144,12 +144,12 @@ def seat_rounds(*, series: Series, rounds: int | None = None, seed: int | None =
     return SeatingReport(rounds=created, quality=quality, substitutes_seated=fillers)
 
 
-def store_round(series: Series, tournament: Tournament, number: int, tables: Sequence[Sequence[int]],
+def store_round(series: Series, event: Event, number: int, tables: Sequence[Sequence[int]],
                 mode: str) -> Round:
     """Save round ``number`` as seated: tables of registration ids, East
     first; ``mode`` says who seated it. The caller holds the series lock,
     inside its transaction, and logs the seating."""
-    rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=tournament.time_limit)
+    rnd = Round.objects.create(series=series, number=number, seated_by=mode, time_limit=event.time_limit)
     table_rows = RoundTable.objects.bulk_create(RoundTable(round=rnd, number=i) for i in range(1, len(tables) + 1))
     RoundSeat.objects.bulk_create(
         RoundSeat(round=rnd, table=t, wind=w, registration_id=pk)
@@ -158,7 +158,7 @@ def store_round(series: Series, tournament: Tournament, number: int, tables: Seq
     return rnd
 
 
-def round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
+def tables_as_ids(rnd: Round) -> tuple[tuple[int, ...], ...]:
     """A round as the seating engine sees it: tables of registration ids, East first."""
     tables: dict[int, list[int]] = {}
     for s in rnd.seats.order_by("table__number", "wind").values("table__number", "registration_id"):
@@ -168,7 +168,7 @@ def round_tables(rnd: Round) -> tuple[tuple[int, ...], ...]:
 
 def schedule_quality(series: Series) -> Quality | None:
     """The quality of every round seated so far (repeats, meetings, winds)."""
-    rounds = [round_tables(r) for r in series.event_rounds.order_by("number")]
+    rounds = [tables_as_ids(r) for r in series.event_rounds.order_by("number")]
     if not rounds:
         return None
     players = {p for rnd in rounds for t in rnd for p in t}
@@ -388,7 +388,7 @@ def set_clock(*, round: Round, minutes: int | None = None, started_at: datetime.
 def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.Verdict | None:
     """What the event's clock and ending policy say for ``game`` now; None
     for a game that is not a table of a started round."""
-    table = RoundTable.objects.filter(game=game).select_related("round__series__tournament").first()
+    table = RoundTable.objects.filter(game=game).select_related("round__series__event").first()
     if table is None or table.round.started_at is None:
         return None
     end = table.ends_at()
@@ -396,7 +396,7 @@ def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.
     now = now or timezone.now()
     hands_after = [outcome == Hand.Outcome.CHOMBO
                    for outcome in game.hands.filter(entered_at__gte=end).order_by("number").values_list("outcome", flat=True)]
-    return clock.verdict(table.round.series.tournament.ending, remaining=(end - now).total_seconds(),
+    return clock.verdict(table.round.series.event.ending, remaining=(end - now).total_seconds(),
                          hands_after=hands_after)
 
 

@@ -9,16 +9,16 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from league.event.roster import RowError
 from league.models import (
+    Event,
+    EventAudit,
     Series,
-    Tournament,
-    TournamentAudit,
 )
 from league.services.audit import Actor, bump_version, user_of
 from league.services.errors import ServiceError
-from league.tournament.roster import RowError
 
-Action = TournamentAudit.Action
+Action = EventAudit.Action
 TABLE = 4
 
 
@@ -36,41 +36,41 @@ def lock_series(series: Series) -> Series:
     return Series.objects.select_for_update().get(pk=series.pk)
 
 
-def tournament_of(series: Series) -> Tournament:
-    tournament, _ = Tournament.objects.get_or_create(series=series)
-    return tournament
+def ensure_event(series: Series) -> Event:
+    event, _ = Event.objects.get_or_create(series=series)
+    return event
 
 
-def log(series: Series, action: TournamentAudit.Action, by: Actor, text: str, *, round_number: int | None = None,
-        **detail: Any) -> TournamentAudit:
+def log(series: Series, action: EventAudit.Action, by: Actor, text: str, *, round_number: int | None = None,
+        **detail: Any) -> EventAudit:
     bump_version(series.pk)
     user = user_of(by)
-    return TournamentAudit.objects.create(
+    return EventAudit.objects.create(
         series=series, action=action, round_number=round_number, user=user,
         username=user.get_username() if user else "", detail={"text": text, **detail},
     )
 
 
-def configure_tournament(*, series: Series, by: Actor = None, **settings: Any) -> Tournament:
-    """Change the event's settings (``Tournament`` fields by name)."""
+def configure_event(*, series: Series, by: Actor = None, **settings: Any) -> Event:
+    """Change the event's settings (``Event`` fields by name)."""
     with transaction.atomic():
         lock_series(series)
-        tournament = tournament_of(series)
+        event = ensure_event(series)
         changed = {}
         for name, value in settings.items():
-            Tournament._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
-            old = getattr(tournament, name)
+            Event._meta.get_field(name)  # an unknown setting raises FieldDoesNotExist
+            old = getattr(event, name)
             if old != value:
                 changed[name] = [old, value]
-                setattr(tournament, name, value)
+                setattr(event, name, value)
         if series.kind != Series.Kind.TOURNAMENT:
             Series.objects.filter(pk=series.pk).update(kind=Series.Kind.TOURNAMENT)
-        tournament.full_clean()
-        tournament.save()
+        event.full_clean()
+        event.save()
         if changed:
             log(series, Action.SETTINGS, by, "settings: " + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in changed.items()),
                 changed={k: [str(a), str(b)] for k, (a, b) in changed.items()})
-    return tournament
+    return event
 
 
 
@@ -105,28 +105,28 @@ def set_role(*, series: Series, username: str, role: str, grant: bool, by: Actor
     return user
 
 
-def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Tournament:
+def hide_results(*, series: Series, from_round: int, by: Actor = None) -> Event:
     """Hide standings and results from round ``from_round`` on from the public
     (Pantheon's hide_results) until ``reveal_results``. Locks the series row."""
     if isinstance(from_round, bool) or not isinstance(from_round, int) or from_round < 1:
         raise ServiceError("invalid_round", "a round is a whole number from 1", field="from_round")
     with transaction.atomic():
         lock_series(series)
-        tournament = tournament_of(series)
-        tournament.hidden_from_round = from_round
-        tournament.save(update_fields=["hidden_from_round"])
+        event = ensure_event(series)
+        event.hidden_from_round = from_round
+        event.save(update_fields=["hidden_from_round"])
         log(series, Action.HIDE, by, f"results hidden from round {from_round} on", round_number=from_round)
-    return tournament
+    return event
 
 
-def reveal_results(*, series: Series, by: Actor = None) -> Tournament:
+def reveal_results(*, series: Series, by: Actor = None) -> Event:
     """Show every result again, at once. Locks the series row."""
     with transaction.atomic():
         lock_series(series)
-        tournament = tournament_of(series)
-        if tournament.hidden_from_round is None:
+        event = ensure_event(series)
+        if event.hidden_from_round is None:
             raise ServiceError("not_hidden", "no result is hidden", field="series")
-        tournament.hidden_from_round = None
-        tournament.save(update_fields=["hidden_from_round"])
+        event.hidden_from_round = None
+        event.save(update_fields=["hidden_from_round"])
         log(series, Action.REVEAL, by, "results revealed")
-    return tournament
+    return event

@@ -1,6 +1,6 @@
 """A new event, made and edited from Tenbou's own pages (issue 32).
 
-``create_event`` makes the series (a tournament), its event settings, its
+``create_event`` makes the series (of kind "tournament"), its event settings, its
 stages and EMA details in one transaction, and makes its creator the first
 director. ``edit_event`` changes them until round 1 starts; after that, only
 what may still change during the day (``LATER``): the name, the end date,
@@ -20,12 +20,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from league.bounds import SERIES_NAME, SLUG_LENGTH, date_order_problem, text_problem
-from league.models import Round, Series, Tournament
+from league.models import Event, Round, Series
 from league.models.stages import EventRules, Stage
 from league.services.audit import Actor, user_of
 from league.services.errors import ServiceError
+from league.services.event.common import Action, configure_event, lock_series, log
 from league.services.stages import StagePlan, configure_event_rules, set_stages
-from league.services.tournament.common import Action, configure_tournament, lock_series, log
 from scoring.errors import ScoringError
 from scoring.rules import get_ruleset
 
@@ -46,7 +46,7 @@ class EventPlan:
     start_date: datetime.date | None
     end_date: datetime.date | None
     rules: dict[str, Any]  # {"preset": name, "overrides": {...}}
-    settings: dict[str, Any]  # Tournament fields by name
+    settings: dict[str, Any]  # Event fields by name
     ema: dict[str, Any] = field(default_factory=dict)  # EventRules' EMA fields by name
     stages: Sequence[StagePlan] = ()
 
@@ -93,7 +93,7 @@ def create_event(*, plan: EventPlan, by: Actor) -> Series:
             lock_series(series)
             if (user := user_of(by)) is not None:
                 series.directors.add(user)
-            configure_tournament(series=series, by=by, **plan.settings)
+            configure_event(series=series, by=by, **plan.settings)
             if any(plan.ema.values()):
                 configure_event_rules(series=series, by=by, **plan.ema)
             if plan.stages:
@@ -138,7 +138,7 @@ def edit_event(*, series: Series, plan: EventPlan, by: Actor) -> Series:
                 setattr(locked, n, wanted[n])
             locked.save()
             log(locked, Action.SETTINGS, by, "event: " + ", ".join(changed), changed=changed)
-        configure_tournament(series=locked, by=by, **plan.settings)
+        configure_event(series=locked, by=by, **plan.settings)
         configure_event_rules(series=locked, by=by, **plan.ema)
         if plan.stages and not started(locked):
             set_stages(series=locked, plans=plan.stages, by=by)
@@ -147,11 +147,11 @@ def edit_event(*, series: Series, plan: EventPlan, by: Actor) -> Series:
 
 def current_plan(series: Series) -> EventPlan:
     """The event as it stands, as a plan (what the edit page starts from)."""
-    tournament = Tournament.objects.filter(series=series).first() or Tournament(series=series)
+    event = Event.objects.filter(series=series).first() or Event(series=series)
     ema = EventRules.objects.filter(series=series).first() or EventRules(series=series)
     stages = [StagePlan(s.name, s.first_round, s.last_round, s.entry, s.top, s.carry, tuple(s.fixed_points or ()),
                         s.seating) for s in Stage.objects.filter(series=series).order_by("number")]
-    settings = {n: getattr(tournament, n) for n in ("rounds", "seating", "time_limit", "ending", "substitute_result",
+    settings = {n: getattr(event, n) for n in ("rounds", "seating", "time_limit", "ending", "substitute_result",
                                                     "substitute_score", "substitute_uma")}
     return EventPlan(name=series.name, slug=series.slug, start_date=series.start_date, end_date=series.end_date,
                      rules=series.rules or {}, settings=settings, ema={n: getattr(ema, n) for n in EMA_FIELDS},

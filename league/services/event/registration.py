@@ -10,18 +10,18 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from league.event.countries import COUNTRIES
+from league.event.roster import RosterError, RosterRow, RowError, read_roster
 from league.models import (
     Player,
     Registration,
     Series,
 )
-from league.models.tournament import validate_country
+from league.models.event import validate_country
 from league.services.audit import Actor
 from league.services.errors import ServiceError
+from league.services.event.common import Action, RegistrationImportError, ensure_event, lock_series, log
 from league.services.players import find_player
-from league.services.tournament.common import Action, RegistrationImportError, lock_series, log, tournament_of
-from league.tournament.countries import COUNTRIES
-from league.tournament.roster import RosterError, RosterRow, RowError, read_roster
 
 
 def register_player(
@@ -49,7 +49,7 @@ def register_player(
         raise ServiceError("invalid_ema_number", "an EMA number is digits only", field="ema_number")
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         if number is None:
             number = (series.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
         row = RosterRow(line=0, number=number, first_name=first_name, last_name=last_name, ema_number=ema_number,
@@ -68,7 +68,7 @@ _FIELD_OF = {"number": "number", "EMA number": "ema_number", "first name": "firs
 
 
 def import_registrations(*, series: Series, text: str, by: Actor = None) -> list[Registration]:
-    """Register every player of a CSV player list (``league.tournament.roster``).
+    """Register every player of a CSV player list (``league.event.roster``).
 
     All or nothing: a file with any bad line (its own errors, or a number,
     player or EMA number already registered) registers no one, and
@@ -80,7 +80,7 @@ def import_registrations(*, series: Series, text: str, by: Actor = None) -> list
         raise RegistrationImportError(err.errors) from None
     with transaction.atomic():
         lock_series(series)
-        tournament_of(series)
+        ensure_event(series)
         problems = _conflicts(series, rows)
         if problems:
             raise RegistrationImportError(problems)

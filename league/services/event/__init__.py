@@ -1,32 +1,32 @@
 """Running an event day: registration and check-in, seating rounds with
 ``league.seating``, publishing, starting rounds, substitutes, the clock and
 hidden results; modules ``common``, ``registration`` and ``rounds``. Callers
-use this package (``from league.services import tournament as event``).
+use this package (``from league.services import event``).
 
 Each function is one transaction that first locks the series row (and the game
 row when it touches a game), saves nothing unless every check passes, and
-leaves a ``TournamentAudit`` row and moves the series' version. Refusals are
+leaves a ``EventAudit`` row and moves the series' version. Refusals are
 ``ServiceError`` (``code``, ``field``); an imported file's are
 ``RegistrationImportError`` with every bad line. docs/architecture.md, "Locks".
 """
 
-from league.services.tournament.common import (
+from league.services.event.common import (
     RegistrationImportError,
-    configure_tournament,
+    configure_event,
+    ensure_event,
     hide_results,
     lock_series,
     log,
     reveal_results,
     set_role,
-    tournament_of,
 )
-from league.services.tournament.registration import (
+from league.services.event.registration import (
     check_in,
     drop_player,
     import_registrations,
     register_player,
 )
-from league.services.tournament.rounds import (
+from league.services.event.rounds import (
     SeatingReport,
     apply_time_policy,
     busy_players,
@@ -50,7 +50,7 @@ __all__ = [
     "busy_players",
     "check_in",
     "clock_verdict",
-    "configure_tournament",
+    "configure_event",
     "drop_player",
     "drop_with_substitute",
     "hide_results",
@@ -69,5 +69,5 @@ __all__ = [
     "start_round",
     "substitute",
     "swap_players",
-    "tournament_of",
+    "ensure_event",
 ]

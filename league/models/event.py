@@ -5,12 +5,12 @@ The seating of a round lives here (``RoundSeat``: a registration at a table and
 wind) until the round starts; starting it creates one ``Game`` per table whose
 ``Seat`` rows name who actually played. A substitute plays a registered
 player's seat: the ``RoundSeat`` keeps the registered player and names the
-substitute, the game's seat names the substitute, and the tournament's rule
-(``Tournament.substitute_result``) decides what the registered player scores
-(``league.tournament.results``).
+substitute, the game's seat names the substitute, and the event's rule
+(``Event.substitute_result``) decides what the registered player scores
+(``league.event.results``).
 
-Writes go through ``league.services.tournament``; every one of them leaves a
-``TournamentAudit`` row.
+Writes go through ``league.services.event``; every one of them leaves a
+``EventAudit`` row.
 """
 
 from __future__ import annotations
@@ -39,16 +39,10 @@ from league.bounds import (
     TABLE_NUMBER,
     TIME_LIMIT,
 )
-from league.models.games import (
-    SEAT,
-    WIND_NAMES,
-    Game,
-    Player,
-    Series,
-    validate_moment,
-    within,
-)
-from league.tournament.countries import COUNTRIES
+from league.event.countries import COUNTRIES
+from league.models.games import WIND_NAMES, Game
+from league.models.people import Player, Series
+from league.models.validators import SEAT, validate_moment, within
 
 # Short-link codes: no 0/O, 1/I/L, so a code read off paper is typed right.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -68,16 +62,16 @@ def validate_country(value: str) -> None:
         raise ValidationError(f"{value!r} is not an ISO 3166 country code (two letters, e.g. NL, JP)", code="invalid_country")
 
 
-# Who seated a round (league.services.tournament.rounds, services.stages), "+swap" once staff swapped.
+# Who seated a round (league.services.event.rounds, services.stages), "+swap" once staff swapped.
 seated_by_validator = RegexValidator(r"^(pregenerated|swiss|manual|stage:(snake|locked|swiss))?(\+swap)?\Z",
                                      "Seated by pregenerated, swiss, manual or stage:<seating>, +swap after a swap.",
                                      code="invalid_seated_by")
 ema_number_validator = RegexValidator(r"^[0-9]{1,20}$", "An EMA number is digits only.", code="invalid_ema_number")
 
 
-class Tournament(models.Model):
+class Event(models.Model):
     """How a series runs as an event: its rounds, seating, clock, substitutes
-    and whether the public sees its results. One per tournament series."""
+    and whether the public sees its results. One per series of kind "tournament" (the stored value)."""
 
     class Seating(models.TextChoices):
         PREGENERATED = "pregenerated", _("Pre-generated for the whole event")
@@ -94,7 +88,7 @@ class Tournament(models.Model):
         NOT_COUNTED = "not_counted", _("Not counted: the game is left out")
         FIXED = "fixed", _("A fixed score and uma")
 
-    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="tournament")
+    series = models.OneToOneField(Series, on_delete=models.CASCADE, related_name="event")
     rounds = models.PositiveSmallIntegerField(_("rounds planned"), default=8, validators=within(EVENT_ROUNDS))
     seating = models.CharField(max_length=20, choices=Seating.choices, default=Seating.PREGENERATED)
     seed = models.PositiveIntegerField(default=0, validators=within(SEATING_SEED), help_text=_("The seating engine's seed: the same seed, the same seating."))
@@ -129,7 +123,7 @@ class Tournament(models.Model):
 
 
 class Registration(models.Model):
-    """A player entered in a tournament, under their event number."""
+    """A player entered in an event, under their event number."""
 
     class Status(models.TextChoices):
         REGISTERED = "registered", _("Registered")
@@ -292,7 +286,7 @@ class RoundSeat(models.Model):
         return self.substitute if self.substitute_id else self.registration
 
 
-class TournamentAudit(models.Model):
+class EventAudit(models.Model):
     """One change to an event (registration, seating, a round's start, a
     substitute, the clock, hidden results): who, when and what."""
 
@@ -336,20 +330,20 @@ class TournamentAudit(models.Model):
 # -- standings of an event ---------------------------------------------------------------
 
 
-def event_of(series: Series) -> Tournament | None:
+def event_of(series: Series) -> Event | None:
     """The series' event settings, or None for a league. No query when the
-    series was read with ``select_related("tournament")`` (the public pages
+    series was read with ``select_related("event")`` (the public pages
     do), and one at most per series object otherwise: Django keeps the answer."""
     try:
-        return series.tournament
-    except Tournament.DoesNotExist:
+        return series.event
+    except Event.DoesNotExist:
         return None
 
 
 def hidden_from(series: Series) -> int | None:
     """The first round whose results the public may not see (None: all shown)."""
-    tournament = event_of(series)
-    return tournament.hidden_from_round if tournament is not None else None
+    event = event_of(series)
+    return event.hidden_from_round if event is not None else None
 
 
 def is_event(series: Series) -> bool:
@@ -390,7 +384,7 @@ class TableState:
                     "over_time": _("Over time")}[self.state])
 
 
-def round_tables(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
+def table_states(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
     """Every table of ``rnd``: who sits where and how its game stands now.
     A game being played is replayed for its current hand and scores."""
     tables = list(rnd.tables.select_related("game").prefetch_related(
@@ -446,7 +440,7 @@ class TableSeating:
 
 def round_seating(rnd: Round) -> list[TableSeating]:
     """Every table of ``rnd`` with its seats, in wind order: three queries,
-    no game replayed (``round_tables`` replays every game being played, for
+    no game replayed (``table_states`` replays every game being played, for
     the director's dashboard)."""
     tables = rnd.tables.prefetch_related("seats__registration", "seats__substitute").order_by("number")
     return [

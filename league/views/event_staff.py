@@ -1,17 +1,14 @@
-"""An event day's pages. Staff (the event's directors, ``league.access``): registration and
-check-in, seating review (swap, substitute, publish, start), the dashboard
-with the clock, printouts. Public: the event page, each player's "next table"
-page with its short link and QR code, and projector pages that page by
-themselves. Views are thin: a form validates, one service in
-``league.services.tournament`` writes, the page redirects.
+"""An event day's pages for its staff (the event's directors and scorers,
+``league.access``): the dashboard with the clock, settings and roles,
+registration and check-in, seating review (swap, substitute, publish,
+start), results and printouts. Views are thin: a form validates, one service
+in ``league.services.event`` writes, the page redirects.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,34 +18,30 @@ from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from league.access import can_direct, event_for_anyone, event_for_director, event_for_scorer
+from league.access import can_direct, event_for_director, event_for_scorer
 from league.bounds import EVENT_NUMBER
 from league.collation import name_key
-from league.forms.tournament import (
+from league.forms.event_day import (
     ClockForm,
+    EventSettingsForm,
     ExtraTimeForm,
     HideForm,
     ImportForm,
     RegistrationForm,
     SubstituteForm,
     SwapForm,
-    TournamentForm,
 )
-from league.models import WIND_NAMES, Game, Registration, Round, RoundSeat, RoundTable, Series, Tournament
-from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating, round_tables
-from league.services import ServiceError, seats_waiting
-from league.services import tournament as event
+from league.models import WIND_NAMES, Event, Game, Registration, Round, RoundSeat, RoundTable, Series
+from league.models.event import table_states
+from league.services import ServiceError, event
 from league.standings.event import event_standings
 from league.views.access import post_only, staff_required
-from league.views.cached import FLAG, event_page
 from league.views.refusals import report_refusal
-from league.views.series import int_param, whole
+from league.views.series import int_param
 from league.views.signup import signup_board
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
 ROLE_NAMES = {"director": _("director"), "scorer": _("scorer")}
-SCREEN_SECONDS = 15  # how long a projector page stays before the next
-SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns
 DASHBOARD_REFRESH = 20
 PRINTS = {
     "by-name": _("Seating by player"),
@@ -61,7 +54,6 @@ PRINTS = {
 def _round(series: Series, number: int) -> Round:
     return get_object_or_404(Round, series=series, number=number)
 
-
 # -- staff: the dashboard ---------------------------------------------------------------------
 
 
@@ -70,7 +62,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's page: rounds and their state, the round being played
     table by table with its clock, and the standings after each round."""
     series = event_for_scorer(request, slug)
-    tournament = event.tournament_of(series)
+    event_settings = event.ensure_event(series)
     rounds = list(series.event_rounds.annotate(
         tables_count=Count("tables", distinct=True),
         finished_count=Count("tables", filter=Q(tables__game__status="finished"), distinct=True),
@@ -79,12 +71,12 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     started = [r for r in rounds if r.is_started]
     shown = next((r for r in rounds if r.number == shown_number), None) or (started[-1] if started else None)
     now = timezone.now()
-    tables = round_tables(shown, now=now) if shown and shown.is_started else []
+    tables = table_states(shown, now=now) if shown and shown.is_started else []
     standings_round = int_param(request.GET.get("standings")) or None
     table = event_standings(series, through_round=standings_round)
     counts = dict(series.registrations.values_list("status").annotate(n=Count("id")))
     ctx = {
-        "series": series, "tournament": tournament, "rounds": rounds, "shown": shown, "tables": tables,
+        "series": series, "event": event_settings, "rounds": rounds, "shown": shown, "tables": tables,
         # A scorer sees the tables and enters their end scores; the rest is the director's.
         "director": can_direct(request.user, series),
         "directors": list(series.directors.order_by("username")), "scorers": list(series.scorers.order_by("username")),
@@ -97,27 +89,27 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         "history": list(series.event_audit.all()[:15]), "now": now, "refresh": DASHBOARD_REFRESH,
         "prints": PRINTS,
         # Pre-generated seating seats every round at once, refused once one is published: no button then.
-        "can_seat": tournament.seating == Tournament.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
-        "rounds_left": max(0, tournament.rounds - sum(1 for r in rounds if r.is_finished)),
+        "can_seat": event_settings.seating == Event.Seating.SWISS or all(r.status == Round.Status.DRAFT for r in rounds),
+        "rounds_left": max(0, event_settings.rounds - sum(1 for r in rounds if r.is_finished)),
     }
-    return render(request, "league/tournament_dashboard.html", ctx)
+    return render(request, "league/event_dashboard.html", ctx)
 
 
 @staff_required
 def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     series = event_for_director(request, slug)
-    tournament = event.tournament_of(series)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    event_settings = event.ensure_event(series)
+    form = EventSettingsForm(request.POST or None, instance=event_settings)
     if request.method == "POST" and form.is_valid():
-        tournament.refresh_from_db()
+        event_settings.refresh_from_db()
         try:
-            event.configure_tournament(series=series, by=request.user, **form.settings())
+            event.configure_event(series=series, by=request.user, **form.settings())
         except ServiceError as err:
             report_refusal(request, err)
         else:
             messages.success(request, _("Event settings saved."))
             return redirect("event-dashboard", slug=series.slug)
-    return render(request, "league/tournament_settings.html", {"series": series, "form": form})
+    return render(request, "league/event_settings.html", {"series": series, "form": form})
 
 
 @staff_required
@@ -174,7 +166,7 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
         "signup": signup_board(series),
         **extra,
     }
-    return render(request, "league/tournament_players.html", ctx, status=extra.get("status", 200))
+    return render(request, "league/event_players.html", ctx, status=extra.get("status", 200))
 
 
 @staff_required
@@ -261,7 +253,7 @@ def _drop_warning(request: HttpRequest, series: Series, reg: Registration, seat:
     game = seat.table.game
     ctx = {"series": series, "reg": reg, "seat": seat, "round": seat.round, "substitute_form": form,
            "hands": game.hands.count() if game is not None else 0}
-    return render(request, "league/tournament_drop.html", ctx)
+    return render(request, "league/event_drop.html", ctx)
 
 
 def _seat_in_play(reg: Registration) -> RoundSeat | None:
@@ -275,8 +267,8 @@ def _seat_in_play(reg: Registration) -> RoundSeat | None:
 def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) -> None:
     """Say so when pre-generated rounds are already seated and a new
     registration has no seat in them, with what the director can do."""
-    tournament = event.tournament_of(series)
-    if tournament.seating != Tournament.Seating.PREGENERATED or not series.event_rounds.exists():
+    event_settings = event.ensure_event(series)
+    if event_settings.seating != Event.Seating.PREGENERATED or not series.event_rounds.exists():
         return
     seated = set(RoundSeat.objects.filter(round__series=series).values_list("registration_id", flat=True))
     unplaced = [r for r in regs if r.pk not in seated and not r.is_substitute]
@@ -329,7 +321,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
     now = timezone.now()
     quality = event.schedule_quality(series)
     ctx = {
-        "series": series, "round": rnd, "tables": round_tables(rnd, now=now), "quality": quality,
+        "series": series, "round": rnd, "tables": table_states(rnd, now=now), "quality": quality,
         "repeats_here": [r for r in quality.repeats if r.round == rnd.number] if quality else [],
         "names": {r.pk: r.name for r in series.registrations.all()},
         "swap_form": forms.get("swap_form") or SwapForm(round=rnd),
@@ -338,7 +330,7 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
         "rounds": list(series.event_rounds.values_list("number", "status")),
         "now": now, "prints": PRINTS,
     }
-    return render(request, "league/tournament_round.html", ctx, status=status)
+    return render(request, "league/event_round.html", ctx, status=status)
 
 
 @staff_required
@@ -500,13 +492,13 @@ def printout(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         ctx["rows"] = _seating_by_name(series, rounds)
         ctx["base"] = request.build_absolute_uri("/").rstrip("/")
     elif kind in ("by-table", "score-sheets") and chosen is not None:
-        ctx["tables"] = round_tables(chosen, now=timezone.now())
+        ctx["tables"] = table_states(chosen, now=timezone.now())
         ctx["hand_rows"] = range(1, 21)
         ctx["ruleset"] = series.ruleset()
     elif kind == "standings":
         through = int_param(request.GET.get("through"))
         ctx["standings"] = event_standings(series, through_round=through)
-    return render(request, "league/tournament_print.html", ctx)
+    return render(request, "league/event_print.html", ctx)
 
 
 def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]]:
@@ -527,130 +519,3 @@ def _seating_by_name(series: Series, rounds: list[Round]) -> list[dict[str, Any]
 
 
 # -- public: the event, a player's next table, short link, QR -------------------------------------------
-
-
-@event_page()
-def public_event(request: HttpRequest, slug: str) -> HttpResponse:
-    """The public event page: the published round's tables and the standings
-    (without the rounds the director hides); names lead to each player's page."""
-    series, tournament = event_for_anyone(slug)
-    published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
-    current = _current_round(published)
-    tables = round_seating(current) if current else []  # seats only: a hand in play leaves the page cached
-    ctx = {"series": series, "tournament": tournament, "round": current, "tables": tables,
-           "standings": event_standings(series, public=True),
-           "numbers": dict(series.registrations.values_list("player_id", "number"))}
-    return render(request, "league/tournament_public.html", ctx)
-
-
-def _current_round(published: list[Round]) -> Round | None:
-    """The round players care about: the newest published one not yet
-    started, else the newest started."""
-    waiting = [r for r in published if not r.is_started]
-    if waiting:
-        return waiting[0]
-    return published[-1] if published else None
-
-
-@event_page()
-def player_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """"My next table and wind": the published rounds' seats of one player."""
-    series, tournament = event_for_anyone(slug)
-    reg = get_object_or_404(Registration, series=series, number=number)
-    seats = next_seats(reg)
-    upcoming = next((s for s in seats if s.table.game is None or not s.table.game.is_finished), None)
-    mates = []
-    if upcoming is not None:
-        for other in upcoming.table.seats.select_related("registration", "substitute").order_by("wind"):
-            mates.append({"wind": WIND_NAMES[other.wind], "name": other.plays.name, "me": other.plays.pk == reg.pk})
-    rows = [{"seat": s, "wind": WIND_NAMES[s.wind]} for s in seats]
-    ctx = {"series": series, "tournament": tournament, "reg": reg, "rows": rows, "upcoming": upcoming,
-           "upcoming_wind": WIND_NAMES[upcoming.wind] if upcoming else "", "mates": mates,
-           "short": request.build_absolute_uri(reg.short_url())}
-    return render(request, "league/tournament_player.html", ctx)
-
-
-def short_link(request: HttpRequest, code: str) -> HttpResponse:
-    code = code.upper()
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        # No registration has it; and PostgreSQL would refuse a NUL (/n/%00) in the query itself.
-        raise Http404("no such short link")
-    reg = get_object_or_404(Registration.objects.select_related("series"), code=code)
-    if reg.series.requires_signoff and seats_waiting(series=reg.series, player=reg.player):
-        # The card's owner, after a game: their seat's sign-off (only this code leads there).
-        return redirect("signoff-player", code=code)
-    return redirect(reg.get_absolute_url())
-
-
-def qr(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The player's short link as a QR code (SVG, black on white, prints sharp)."""
-    series, _tournament_row = event_for_anyone(slug)
-    reg = get_object_or_404(Registration, series=series, number=number)
-    code = segno.make(request.build_absolute_uri(reg.short_url()), error="m")
-    out = io.BytesIO()
-    code.save(out, kind="svg", scale=4, border=2, dark="#000", light="#fff", title=f"{reg.name}: {series.name}")
-    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "max-age=86400"
-    return response
-
-
-# -- public: projector pages ------------------------------------------------------------------------------
-
-
-SCREENS = ("clock", "seating", "standings")
-
-
-@event_page({"page": whole, "cycle": FLAG})
-def screen(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
-    """Projector pages: the countdown, the seating (by player name, paged) and
-    the standings (paged). Each pages through itself; ``?cycle=1`` goes on to
-    the next kind after its last page, so one screen shows all three."""
-    series, tournament = event_for_anyone(slug)
-    if kind not in SCREENS:
-        raise Http404("no such screen")
-    published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED]))
-    current = _current_round(published)
-    pages: list[list[Any]] = []
-    stage_order: list[str] = []
-    if kind == "seating" and current is not None:
-        rows = []
-        for s in current.seats.select_related("table", "registration", "substitute"):
-            rows.append({"name": s.plays.name, "last": s.plays.last_name, "number": s.plays.number,
-                         "table": s.table.number, "wind": WIND_NAMES[s.wind]})
-        language = get_language()
-        rows.sort(key=lambda r: (name_key(r["last"], language), name_key(r["name"], language)))
-        pages = _screen_pages(rows)
-    elif kind == "standings":
-        table = event_standings(series, public=True)
-        pages = _screen_pages([*table.standings.ranked])
-        # With a cut, the header says the order of the stages: "Final › Qualifying".
-        stage_order = list(dict.fromkeys(r.stage for r in table.standings.ranked if r.stage))
-    page = max(1, min(int_param(request.GET.get("page")) or 1, max(1, len(pages))))
-    cycle = request.GET.get("cycle") == "1"
-    nxt = _next_screen(series, kind, page, len(pages), cycle)
-    started = current if current is not None and current.clock_running else None  # a finished round's clock stops
-    ends_at = started.ends_at if started else None
-    ctx = {
-        "series": series, "tournament": tournament, "kind": kind, "round": current, "columns": pages[page - 1] if pages
-        else [], "page": page, "pages": len(pages), "next_url": nxt, "seconds": SCREEN_SECONDS,
-        "ends_at": ends_at, "standings_public": event_standings(series, public=True) if kind == "standings" else None,
-        "stage_order": stage_order,
-    }
-    return render(request, "league/tournament_screen.html", ctx)
-
-
-def _screen_pages(rows: list[Any]) -> list[list[Any]]:
-    """Pages of two columns of ``SCREEN_ROWS`` rows each."""
-    per_page = 2 * SCREEN_ROWS
-    return [[rows[i:i + SCREEN_ROWS], rows[i + SCREEN_ROWS:i + per_page]] for i in range(0, len(rows), per_page)]
-
-
-def _next_screen(series: Series, kind: str, page: int, pages: int, cycle: bool) -> str | None:
-    base = reverse("event-screen", args=[series.slug, kind])
-    if page < pages:
-        return f"{base}?page={page + 1}" + ("&cycle=1" if cycle else "")
-    if cycle:
-        following = SCREENS[(SCREENS.index(kind) + 1) % len(SCREENS)]
-        return reverse("event-screen", args=[series.slug, following]) + "?cycle=1"
-    return f"{base}?page=1" if pages > 1 else None
-

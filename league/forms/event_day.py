@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from league.bounds import EVENT_NUMBER, EVENT_ROUND, EXTRA_MINUTES, TIME_LIMIT
 from league.forms.base import StaffForm
-from league.models import WIND_NAMES, Registration, Round, RoundSeat, Tournament
+from league.models import WIND_NAMES, Event, Registration, Round, RoundSeat
 
 MAX_UPLOAD = 1_000_000  # bytes: a player list of a few thousand lines
 
 
-class TournamentForm(forms.ModelForm):
+class EventSettingsForm(forms.ModelForm):
     template_name = "league/staff_form.html"
     substitute_score = forms.DecimalField(
         label=_("Fixed score of a substituted seat"), max_digits=6, decimal_places=1,
@@ -26,7 +26,7 @@ class TournamentForm(forms.ModelForm):
                                         help_text=_("e.g. -15.0"))
 
     class Meta:
-        model = Tournament
+        model = Event
         fields = ["rounds", "seating", "seed", "time_limit", "ending", "substitute_result", "substitute_score",
                   "substitute_uma", "substitutes_in_standings"]
         widgets = {"seating": forms.RadioSelect, "ending": forms.RadioSelect, "substitute_result": forms.RadioSelect}

@@ -1,0 +1,78 @@
+"""The trail of a game's changes (who, when, before and after) and the keys
+that make a scorer's save idempotent."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from league.models.games import Game
+
+
+class GameAudit(models.Model):
+    """One change to a game: who, when, and the values before and after."""
+
+    class Action(models.TextChoices):
+        START = "start", _("Start game")
+        RECORD_HAND = "record_hand", _("Record hand")
+        CORRECT_HAND = "correct_hand", _("Correct hand")
+        UNDO_HAND = "undo_hand", _("Undo last hand")
+        FINISH = "finish", _("Finish game")
+        REOPEN = "reopen", _("Reopen game")
+        # Staff took back an early end (or agari-yame): no hand is removed.
+        REOPEN_GAME = "reopen_game", _("Reopen game (staff)")
+        RESETTLE = "resettle", _("Results recalculated")
+        FINAL_SCORES = "final_scores", _("Record end scores")
+        ADD_PENALTY = "add_penalty", _("Add penalty")
+        CANCEL_PENALTY = "cancel_penalty", _("Cancel penalty")
+        IMPORT_LOG = "import_log", _("Import log")
+        # The table's sign-off of the result (league.services.signoff).
+        SIGN_OFF = "sign_off", _("Result confirmed by a player")
+        DISPUTE = "dispute", _("Result disputed by a player")
+        RESOLVE = "resolve_dispute", _("Dispute resolved by staff")
+        WITHDRAW_SIGNOFFS = "signoffs_withdrawn", _("Sign-offs withdrawn (result changed)")
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The username as it was, so the trail survives a deleted login.
+    username = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        who = self.username or "system"
+        return f"{self.get_action_display()} by {who} on {self.game}"
+
+
+class SaveKey(models.Model):
+    """One scorer's entry (a hand, a correction, an undo), by the key the
+    client made for it. A resubmitted key finds what was saved instead of
+    saving it twice; ``entry`` is the digest of what was sent, so a reused
+    key with other content is told apart from a resubmission."""
+
+    class Action(models.TextChoices):
+        RECORD = "record", _("Record hand")
+        CORRECT = "correct", _("Correct hand")
+        UNDO = "undo", _("Undo last hand")
+        REOPEN = "reopen", _("Reopen game")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="save_keys")
+    key = models.CharField(max_length=64)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    entry = models.CharField(max_length=64, help_text=_("SHA-256 of the entry as sent (scoring.digest)."))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="entrykey_unique_key_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.hand_number or ''} ({self.key[:8]})"
