@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from league.models import EntryKey, Game
+from league.models import Game, SaveKey
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import open_game, phone_page
 from tests.browser.test_offline_queue import Counter, Plug, enter_draw, enter_tsumo, queued, ready_for_offline, save
@@ -97,7 +97,7 @@ def test_six_kept_hands_land_within_six_online_saves(way: str, phone: Page, live
     expect(page.locator(".messages")).to_contain_text("Hand 6 saved.", timeout=60_000)
     took = time.monotonic() - started
     assert game.hands.count() == 6
-    assert EntryKey.objects.filter(game=game).count() == 6  # each entry once
+    assert SaveKey.objects.filter(game=game).count() == 6  # each entry once
     expect(queued(page)).to_have_count(0)
 
     # The same run's baseline: one hand saved online, from the tap to the page after it; the
@@ -160,7 +160,7 @@ def test_a_fresh_tab_with_the_server_gone_is_served_by_the_worker_and_sends_once
 
         plug.push()  # the server back: no "online" event, the page looks again on its own
         expect(tab.locator(".messages")).to_contain_text("Hand 2 saved.", timeout=60_000)
-        assert game.hands.count() == 2 and EntryKey.objects.filter(game=game).count() == 2
+        assert game.hands.count() == 2 and SaveKey.objects.filter(game=game).count() == 2
         expect(queued(tab)).to_have_count(0)
         # Once: a reload, and a second tab of the same profile, send nothing again.
         tab.reload()
@@ -168,7 +168,7 @@ def test_a_fresh_tab_with_the_server_gone_is_served_by_the_worker_and_sends_once
         other.goto(url)
         expect(other.locator("h2.entry-title")).to_have_text("Hand 3")
         tab.wait_for_timeout(2500)  # two of the page's looks at the queue
-        assert game.hands.count() == 2 and EntryKey.objects.filter(game=game).count() == 2
+        assert game.hands.count() == 2 and SaveKey.objects.filter(game=game).count() == 2
         assert tab.evaluate("Object.keys(localStorage).filter(k => k.startsWith('tenbou.queue.')).length") == 0
     finally:
         seen.close()
