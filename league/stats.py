@@ -18,10 +18,10 @@ from django.db.models import Count, ExpressionWrapper, F, IntegerField, Prefetch
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from league.engine_words import abort_reason_text
 from league.exports import ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record, counting
 from league.models.changes import rounds_since
-from league.terms import abort_reason_text
 from scoring import game as sg
 from scoring.game import TransferKind
 

@@ -39,22 +39,22 @@ ONE_NODE = ("league.models",)
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The database's limits and the order of names: standard library only,
     # shared by the pure packages and the app.
-    ("leaves", ("league.bounds", "league.collation")),
+    ("leaves", ("league.db_bounds", "league.collation")),
     ("engine", ("scoring",)),
     ("pure", PURE[1:]),
     # Leaves: our words, limits, settings and the cache stamps; no model.
-    ("base", ("league", "league.versions", "league.terms", "league.charts",
-              "league.offline", "league.settings", "league.auth", "league.errormail", "league.formats",
+    ("base", ("league", "league.stamps", "league.engine_words", "league.charts",
+              "league.offline_assets", "league.settings", "league.auth", "league.errormail", "league.formats",
               "league.api")),
     ("models", ("league.models",)),
     # Multi-row writes and the reads that rank, export, check access or deliver.
     ("services and read models", ("league.services", "league.standings", "league.access", "league.exports",
-                                  "league.records", "league.event_records", "league.stats", "league.ema",
+                                  "league.game_records", "league.game_record_header", "league.stats", "league.ema",
                                   "league.backup", "league.webhooks")),
     ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
     ("web", ("league.views", "league.middleware", "league.admin")),
     ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
-                      "league.demo_stages")),
+                      "league.management.demo.stages")),
 )
 
 @dataclass
@@ -275,7 +275,7 @@ def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
 
 def unit_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
     """The graph of packages and top-level modules (``scoring`` whole,
-    ``league.views``, ``league.records``...): reported, not refused, as
+    ``league.views``, ``league.game_records``...): reported, not refused, as
     services and the read models of one layer may lean on each other."""
     def unit(name: str) -> str:
         return "scoring" if name.startswith("scoring") else ".".join(name.split(".")[:2])

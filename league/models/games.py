@@ -28,8 +28,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from league import versions
-from league.bounds import (
+from league import stamps
+from league.collation import name_key
+from league.db_bounds import (
     EARLIEST,
     LATEST,
     MAX_HAN,
@@ -41,7 +42,6 @@ from league.bounds import (
     Whole,
     time_problem,
 )
-from league.collation import name_key
 from scoring import game as sg
 from scoring.errors import ScoringError
 from scoring.game import SEATS  # noqa: F401  (league.models.SEATS: one definition, the engine's)
@@ -55,13 +55,13 @@ SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
 
 
 def within(bound: Whole) -> list[Any]:
-    """A field's validators from its bounds (league.bounds), so that forms and
+    """A field's validators from its bounds (league.db_bounds), so that forms and
     ``full_clean`` hold it to the same numbers on SQLite as on PostgreSQL."""
     return [MinValueValidator(bound.lo), MaxValueValidator(bound.hi)]
 
 
 def validate_moment(value: datetime.datetime) -> None:
-    """A time both databases store (league.bounds.time_problem)."""
+    """A time both databases store (league.db_bounds.time_problem)."""
     if isinstance(value, datetime.datetime) and (problem := time_problem(value)):
         raise ValidationError(problem, code="out_of_range")
 # The winds as data (audit texts, imported players' names): English always.
@@ -177,7 +177,7 @@ class Series(models.Model):
             if adding:
                 # A pk can come back on SQLite after a delete: no stamp of the
                 # old series may serve the new one's pages.
-                versions.publish_on_commit([self.pk], slugs=[self.slug])
+                stamps.publish_on_commit([self.pk], slugs=[self.slug])
             return
         # An edit (the admin) must not write back the version it read: a
         # scorer may have moved it since, and a version going back would
@@ -218,7 +218,7 @@ def series_changed(
 ) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back;
-    ``league.versions``).
+    ``league.stamps``).
 
     ``results=False`` says the change cannot touch what finished games
     decide (a hand of a game in progress). ``slugs`` are slugs whose series
@@ -234,8 +234,8 @@ def series_changed(
             # series' changes as their commits): the note of the rounds touched
             # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
             touched = sorted(set(rounds)) if rounds is not None else None
-            versions.results_changed.send(sender=None, series_ids=ids, rounds=touched)
-    versions.publish_on_commit(ids, slugs=slugs, results=results)
+            stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
+    stamps.publish_on_commit(ids, slugs=slugs, results=results)
 
 
 class Game(models.Model):
@@ -295,7 +295,7 @@ class Game(models.Model):
             models.UniqueConstraint(
                 fields=["series", "source_id"], condition=~Q(source_id=""), name="game_unique_source_per_series"
             ),
-            # league.bounds: what SQLite would take and PostgreSQL refuse.
+            # league.db_bounds: what SQLite would take and PostgreSQL refuse.
             models.CheckConstraint(condition=Q(round_number__gte=1, round_number__lte=MAX_ROUND),
                                    name="game_round_1_to_max",
                                    violation_error_message=f"A round is 1 to {MAX_ROUND:,}."),
@@ -885,9 +885,9 @@ def _with_rank(row: StandingRow, rank: int, tied: bool) -> StandingRow:
 def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any) -> None:
     # A deleted game or series must not be served from a cached page.
     if isinstance(instance, Series):
-        versions.publish_on_commit([instance.pk], slugs=[instance.slug])
+        stamps.publish_on_commit([instance.pk], slugs=[instance.slug])
     elif getattr(kwargs.get("origin"), "model", type(kwargs.get("origin"))) is not Series:
         # Noted as any change of results is (series_changed): its round is recomputed.
         # Not when its series goes too (a note would name a series about to be gone).
-        versions.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
-        versions.publish_on_commit([instance.series_id])
+        stamps.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
+        stamps.publish_on_commit([instance.series_id])

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
+from league.db_bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
 from league.models.games import Series, validate_moment, within
 from league.models.tournament import Registration
 from league.tiebreaks import DEFAULT_RULES, RULES, TiebreakError, check_rules

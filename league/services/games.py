@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from league.bounds import MAX_ROUND, time_problem
+from league.db_bounds import MAX_ROUND, time_problem
 from league.models import AuditEntry, EntryKey, Game, Hand, Player, Seat, Series
 from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
 from league.services.errors import Conflict, ServiceError

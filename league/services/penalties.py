@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from league.bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
+from league.db_bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
 from league.models import AuditEntry, Game, Penalty
 from league.services.audit import Actor, audit, user_of
 from league.services.errors import ServiceError

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
+from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
@@ -132,7 +132,7 @@ def replay_game(game: Game | sg.GameRecord, inputs: list[sg.HandInput], *,
 
 
 def check_result_bounds(result: sg.GameResult) -> None:
-    """Refuse a settlement the seats cannot store (``league.bounds``)."""
+    """Refuse a settlement the seats cannot store (``league.db_bounds``)."""
     s = result.settlement
     if s is None:
         return

@@ -280,7 +280,7 @@ def counting_changed(game: Game) -> None:
     complete one was withdrawn), inside the transaction that changed it.
 
     The one call site for what depends on it: the series' results stamp moves
-    here (league/versions.py), and stored per-player totals are to be
+    here (league/stamps.py), and stored per-player totals are to be
     refreshed here for the game's four players."""
     bump_version(game.series_id, results=True, rounds=[game.round_number])
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.utils import timezone
 
-from league import versions
+from league import stamps
 from league.models import Game, Player, Rating, RoundSeat, Seat, Series, counting
 from league.ratings import EventPlace, EventResult, GameResult, Outcome, SeatResult, Step, SubstituteRule
 from league.ratings.mers import mers_ranking
@@ -89,7 +89,7 @@ def _compute_and_keep(rating: Rating, ids: list[int], key: str) -> tuple[RatingT
 def cache_key(rating: Rating, series_ids: list[int] | None = None) -> str:
     """The rating's version, its engine and the results stamp of each of its series: any change, a new key."""
     ids = sorted(rating.series.values_list("pk", flat=True)) if series_ids is None else series_ids
-    tokens = ",".join(f"{i}:{versions.results_token(i)}" for i in ids)
+    tokens = ",".join(f"{i}:{stamps.results_token(i)}" for i in ids)
     return f"rating:{rating.pk}:{rating.version}:{rating.engine}:{hashlib.sha1(tokens.encode()).hexdigest()}"
 
 

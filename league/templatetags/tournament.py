@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from league import terms
+from league import engine_words
 from league.models import Game
 from league.models.stages import Stage
 
@@ -21,7 +21,7 @@ SEATED_BY = {"pregenerated": _("pre-generated"), "swiss": _("Swiss"), "manual": 
 
 @register.filter
 def roster_error(error: Any) -> str:
-    return terms.roster_error(error)
+    return engine_words.roster_error(error)
 
 
 @register.filter

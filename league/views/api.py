@@ -25,9 +25,9 @@ from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
 from pydantic import BaseModel
 
-from league import stats, versions
+from league import stamps, stats
 from league.api import schemas as s
-from league.bounds import ROW_ID
+from league.db_bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.tournament import event_of, hidden_from, is_event, round_tables
 from league.standings import event as standings
@@ -94,7 +94,7 @@ ERRORS: dict[int, type[BaseModel]] = {404: s.ErrorOut, 400: s.ErrorOut, 429: s.E
 
 
 @api.get("/series", response={200: s.SeriesList}, summary="Every series", tags=["series"])
-@public_page(lambda: versions.EVERYTHING, {})
+@public_page(lambda: stamps.EVERYTHING, {})
 def series_list(request: HttpRequest) -> HttpResponse:
     """Every series, as the series list shows them, newest first."""
     rows = Series.objects.select_related("tournament").annotate(
@@ -218,7 +218,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @api.get("/players/{int:player_id}", response={200: s.PlayerOut, **ERRORS}, summary="A player across series",
          tags=["players"])
-@public_page(lambda player_id: versions.EVERYTHING, {})
+@public_page(lambda player_id: stamps.EVERYTHING, {})
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     """Every series the player has a counted game in, newest first, with their
     totals there and overall: the player's across-series page."""

@@ -1,6 +1,6 @@
 """Public pages served whole from the cache, with ETags, 304s and gzip.
 
-A public page is a function of its series' stamp (``league.versions``), path,
+A public page is a function of its series' stamp (``league.stamps``), path,
 canonical parameters and language, never of who looks, so its whole response is
 cached under those and answered by ``CachedPageMiddleware`` with no database
 query: a strong ETag and Last-Modified from the stamp, 304 on a current
@@ -33,8 +33,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.text import compress_sequence
 
-from league import versions
-from league.bounds import ROW_ID, SLUG_LENGTH
+from league import stamps
+from league.db_bounds import ROW_ID, SLUG_LENGTH
 from league.models import Game, Series
 
 PAGE_CACHE_SECONDS = 600
@@ -123,7 +123,7 @@ class Entry(NamedTuple):
     changed: int
 
 
-def _etags(stamp: versions.Stamp, key: str) -> tuple[str, str]:
+def _etags(stamp: stamps.Stamp, key: str) -> tuple[str, str]:
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     return f'"{stamp.token}-{digest}"', f'"{stamp.token}-{digest}-gz"'
 
@@ -196,13 +196,13 @@ class Page(NamedTuple):
     series_of: Callable[..., int | str | None]
     params: Params
     fragment: Callable[[Mapping[str, str]], bool]
-    kind: str  # the stamp it is cached under: "stamp", or "results" (versions.stamp)
+    kind: str  # the stamp it is cached under: "stamp", or "results" (stamps.stamp)
 
 
 class Lookup(NamedTuple):
     """One request's place in the cache, and the entry found there if any."""
 
-    stamp: versions.Stamp
+    stamp: stamps.Stamp
     query: dict[str, str]
     key: str
     fragment: bool
@@ -219,7 +219,7 @@ def _look_up(request: HttpRequest, page: Page, series: int | str) -> Lookup:
     query = canonical_query(request, page.params)
     # The stamp is read before the view reads anything: what it renders
     # is at least as new as the stamp it is cached under.
-    stamp = versions.stamp(series, kind=page.kind)
+    stamp = stamps.stamp(series, kind=page.kind)
     key = _page_key(request, query)
     is_fragment = page.fragment(query)
     cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
@@ -238,13 +238,13 @@ def _remember(cache_key: str, entry: Entry) -> None:
 
 def _remembered(key: str, rows: QuerySet) -> int | None:
     """The first value of ``rows`` (a series pk), kept under ``key`` in the
-    stamps' store (``league.versions``) once found; None if there is none."""
-    found = versions.store().get(key)
+    stamps' store (``league.stamps``) once found; None if there is none."""
+    found = stamps.store().get(key)
     if found is not None:
         return int(found)
     pk = rows.first()
     if pk is not None:
-        versions.store().add(key, str(pk))
+        stamps.store().add(key, str(pk))
     return pk
 
 
@@ -269,7 +269,7 @@ def public_page(
     """Serve a public view whole from the cache.
 
     ``series_of(**kwargs)`` names the series whose stamp the page is cached
-    under (``versions.EVERYTHING`` for the series list), without a database
+    under (``stamps.EVERYTHING`` for the series list), without a database
     query once known; None means there is no such page and the view answers.
     ``params`` are the query parameters the view reads: it sees only those,
     canonical. ``fragment(query)`` says whether the request is for a
@@ -379,7 +379,7 @@ def conditional(request: HttpRequest, series: int, make: Callable[[], HttpRespon
     A client that accepts gzip gets the stream compressed as it goes, under
     an ETag of its own (a strong ETag names exact bytes); a CSV holds nothing
     secret, so BREACH has nothing to read in it either."""
-    stamp = versions.stamp(series)
+    stamp = stamps.stamp(series)
     key = f"{request.path}?{_sorted(request.GET).urlencode()}"
     etag, gzip_etag = _etags(stamp, key)
     entry = Entry("", b"", None, etag, gzip_etag, stamp.changed)

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from league import charts, stats, versions
+from league import charts, stamps, stats
 from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
 from league.models.games import StandingRow
 from league.models.tournament import hidden_from, is_event
@@ -54,7 +54,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def _player_page(series: Series, player: Player) -> dict[str, Any]:
     """What the player page shows: the part finished games decide comes from
     the cache unless a result changed, so a hand costs the games being played."""
-    token = versions.results_token(series.pk)  # read before anything it covers
+    token = stamps.results_token(series.pk)  # read before anything it covers
     # Every player's finished statistics and counted totals: one read per
     # results stamp, shared by every player page (league.stats.finished_by_player).
     by_player = cache.get_or_set(
@@ -191,7 +191,7 @@ def _stat_rows(numbers: stats.PlayerStats, seats: int = 4) -> list[tuple[str, st
     ][: None if seats == 4 else -1]
 
 
-@public_page(lambda player_id: versions.EVERYTHING, {})
+@public_page(lambda player_id: stamps.EVERYTHING, {})
 def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
     """Every series the player has a counted game in, newest first, with
     their totals there and overall, from one aggregate query over the seats'

@@ -22,8 +22,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig, Table
 
-from league import charts, stats, versions
-from league.bounds import MAX_INTEGER
+from league import charts, stamps, stats
+from league.db_bounds import MAX_INTEGER
 from league.models import Game, Seat, Series, Standings
 from league.models.tournament import hidden_from
 from league.standings.event import event_standings, series_standings
@@ -40,7 +40,7 @@ LIVE_POLL_SECONDS = 30
 PAGE_CACHE_SECONDS = 600
 
 
-@public_page(lambda: versions.EVERYTHING, {})
+@public_page(lambda: stamps.EVERYTHING, {})
 def index(request: HttpRequest) -> HttpResponse:
     series = Series.objects.annotate(
         finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
@@ -193,7 +193,7 @@ def _results_html(
     """The standings, running standings and season chart, rendered, and the
     rounds with finished games; cached under the results stamp (read before
     anything it shows) and the query string, whose links the tables keep."""
-    token = versions.results_token(series.pk)
+    token = stamps.results_token(series.pk)
     key = f"series-results-html:{series.pk}:{token}:{get_language()}:{query_key(request)}"
     cached = cache.get(key)
     if cached is None:
@@ -255,7 +255,7 @@ def current_standings(series: Series) -> Standings:
     league_season = season_if_cached(series)
     if league_season is not None:  # the series page's own read, when it came first
         return league_season.standings
-    token = versions.results_token(series.pk)
+    token = stamps.results_token(series.pk)
     return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 
 from league import services
 from league.access import game_for_scorer, series_for_director
-from league.bounds import Whole
+from league.db_bounds import Whole
 from league.models import Player, Registration, Series, SignOff
 from league.models.tournament import CODE_ALPHABET, CODE_LENGTH, hidden_from
 from league.views.access import staff_required

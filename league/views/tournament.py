@@ -22,8 +22,8 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from league.access import can_direct, event_for_anyone, event_for_director, event_for_scorer
-from league.bounds import EVENT_NUMBER
 from league.collation import name_key
+from league.db_bounds import EVENT_NUMBER
 from league.forms.tournament import (
     ClockForm,
     ExtraTimeForm,
