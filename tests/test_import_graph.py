@@ -53,8 +53,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                   "league.backup", "league.webhooks")),
     ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
     ("web", ("league.views", "league.middleware", "league.admin")),
-    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
-                      "league.management.demo.stages")),
+    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations")),
 )
 
 @dataclass
