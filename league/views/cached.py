@@ -40,7 +40,7 @@ from league.models import Game, Series
 PAGE_CACHE_SECONDS = 600
 # The pages this process served last, unpickled: a hit costs a dict lookup,
 # where the cache (even locmem) unpickles a copy of the bytes each time.
-# Keys carry the stamp, so an entry is never stale, only unused.
+# Keys carry the stamp, so a response is never stale, only unused.
 LOCAL_PAGES = 64
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
@@ -112,7 +112,7 @@ def _as_get(query: Mapping[str, str]) -> QueryDict:
     return get
 
 
-class Entry(NamedTuple):
+class CachedResponse(NamedTuple):
     """A cached response: its bytes plain and gzipped, with their ETags."""
 
     content_type: str
@@ -136,41 +136,41 @@ def _gzip(body: bytes) -> bytes | None:
     return packed if len(packed) < len(body) else None
 
 
-def _not_modified(request: HttpRequest, entry: Entry) -> bool:
+def _not_modified(request: HttpRequest, cached: CachedResponse) -> bool:
     match = request.META.get("HTTP_IF_NONE_MATCH")
     if match is not None:
         # A client holding either encoding of the current page holds the current page.
         tags = {t.strip().removeprefix("W/") for t in match.split(",")}
-        return "*" in tags or entry.etag in tags or entry.gzip_etag in tags
+        return "*" in tags or cached.etag in tags or cached.gzip_etag in tags
     # Dates have whole seconds, and two changes can fall in one: only a copy
     # from a later second is known current (the ETag is exact).
     since = request.META.get("HTTP_IF_MODIFIED_SINCE")
     if since is None:
         return False  # parsing an absent date took 9 us, a sixteenth of a cached page
     since_seconds = parse_http_date_safe(since)
-    return since_seconds is not None and entry.changed < since_seconds
+    return since_seconds is not None and cached.changed < since_seconds
 
 
-def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
+def _respond(request: HttpRequest, cached: CachedResponse) -> HttpResponse:
     # Headers given whole to the constructor: setting them one by one was a
     # tenth of what a cached page cost.
-    use_gzip = entry.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    use_gzip = cached.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
     headers = {
-        "ETag": entry.gzip_etag if use_gzip else entry.etag,
-        "Last-Modified": _http_date(entry.changed),
+        "ETag": cached.gzip_etag if use_gzip else cached.etag,
+        "Last-Modified": _http_date(cached.changed),
         # Kept, but asked again each time: a 304 when nothing changed.
         "Cache-Control": "no-cache",
         # The language comes from the switch's cookie or from Accept-Language.
         "Vary": "Accept-Encoding, Accept-Language, Cookie",
     }
-    if _not_modified(request, entry):
+    if _not_modified(request, cached):
         response = HttpResponse(status=304, headers=headers)
         del response["Content-Type"]
         return response
     if use_gzip:
         headers["Content-Encoding"] = "gzip"
-    body = entry.gzipped if use_gzip else entry.body
-    headers["Content-Type"] = entry.content_type
+    body = cached.gzipped if use_gzip else cached.body
+    headers["Content-Type"] = cached.content_type
     # What CommonMiddleware adds, which a page served by CachedPageMiddleware
     # never reaches: without it the server sends the page in chunks.
     headers["Content-Length"] = str(len(body))
@@ -182,7 +182,7 @@ def _http_date(seconds: int) -> str:
     return http_date(seconds)
 
 
-_local: dict[str, Entry] = {}
+_local: dict[str, CachedResponse] = {}
 _local_lock = threading.Lock()
 
 
@@ -200,7 +200,7 @@ class Page(NamedTuple):
 
 
 class Lookup(NamedTuple):
-    """One request's place in the cache, and the entry found there if any."""
+    """One request's place in the cache, and the response found there if any."""
 
     stamp: stamps.Stamp
     query: dict[str, str]
@@ -208,7 +208,7 @@ class Lookup(NamedTuple):
     fragment: bool
     cache_key: str
     visitor_specific: bool
-    entry: Entry | None
+    cached: CachedResponse | None
 
 
 # The views public_page wrapped, by the function the URL resolver returns.
@@ -222,18 +222,19 @@ def _look_up(request: HttpRequest, page: Page, series: int | str) -> Lookup:
     stamp = stamps.stamp(series, kind=page.kind)
     key = _page_key(request, query)
     is_fragment = page.fragment(query)
-    cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
+    # The prefix names the stored class: pickles of another class are never read.
+    cache_key = f"cached-response:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
     visitor_specific = not is_fragment and _visitor_specific(request)
-    entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
-    return Lookup(stamp, query, key, is_fragment, cache_key, visitor_specific, entry)
+    cached = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
+    return Lookup(stamp, query, key, is_fragment, cache_key, visitor_specific, cached)
 
 
-def _remember(cache_key: str, entry: Entry) -> None:
+def _remember(cache_key: str, cached: CachedResponse) -> None:
     if cache_key not in _local:
         with _local_lock:  # a threaded server: one eviction at a time
             if len(_local) >= LOCAL_PAGES:
                 _local.pop(next(iter(_local)), None)  # the oldest
-            _local[cache_key] = entry
+            _local[cache_key] = cached
 
 
 def _remembered(key: str, rows: QuerySet) -> int | None:
@@ -291,8 +292,8 @@ def public_page(
             if series is None or request.method not in ("GET", "HEAD"):
                 return view(request, **kwargs)
             found = _look_up(request, page, series)
-            entry = found.entry
-            if entry is None:
+            cached = found.cached
+            if cached is None:
                 request.GET = _as_get(found.query)
                 live = found.key if found.fragment else _page_key(request, {**found.query, "partial": "1"})
                 request.live_etag = _etags(found.stamp, live)[0]  # type: ignore[attr-defined]
@@ -305,10 +306,10 @@ def public_page(
                     return response
                 etag, gzip_etag = _etags(found.stamp, found.key)
                 body = response.content
-                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
-                cache.set(found.cache_key, entry, PAGE_CACHE_SECONDS)
-            _remember(found.cache_key, entry)
-            return _respond(request, entry)
+                cached = CachedResponse(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
+                cache.set(found.cache_key, cached, PAGE_CACHE_SECONDS)
+            _remember(found.cache_key, cached)
+            return _respond(request, cached)
 
         _pages[wrapper] = page
         return wrapper
@@ -359,11 +360,11 @@ def from_cache(request: HttpRequest) -> HttpResponse | None:
     if series is None:
         return None
     found = _look_up(request, page, series)
-    if found.entry is None:
+    if found.cached is None:
         return None
     request.get_host()  # DisallowedHost (a 400) for a host not in ALLOWED_HOSTS
-    _remember(found.cache_key, found.entry)
-    return _respond(request, found.entry)
+    _remember(found.cache_key, found.cached)
+    return _respond(request, found.cached)
 
 
 def _sorted(query: QueryDict) -> QueryDict:
@@ -382,9 +383,9 @@ def conditional(request: HttpRequest, series: int, make: Callable[[], HttpRespon
     stamp = stamps.stamp(series)
     key = f"{request.path}?{_sorted(request.GET).urlencode()}"
     etag, gzip_etag = _etags(stamp, key)
-    entry = Entry("", b"", None, etag, gzip_etag, stamp.changed)
+    cached = CachedResponse("", b"", None, etag, gzip_etag, stamp.changed)
     use_gzip = bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
-    if _not_modified(request, entry):
+    if _not_modified(request, cached):
         response: HttpResponseBase = HttpResponse(status=304)
         del response["Content-Type"]
     else:
