@@ -25,10 +25,10 @@ from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
 from league.db_bounds import text_problem
+from league.errors import ServiceError
 from league.models import Game, Player, Registration, Round, RoundSeat, RoundTable, Series, Tournament
 from league.models.stages import EventRules, Playoff, Stage, StageEntry
 from league.models.tournament import event_of
-from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 
 VERSION = 1

@@ -1,7 +1,7 @@
 """The import structure of ``scoring`` and ``league``, read with ``ast`` (no
 module is imported): the pure packages import no Django, not even through a
-module of ours; no import cycle; every module sits in a layer (``LAYERS``)
-and imports nothing from a layer above its own; no module imports a private
+module of ours; no import cycle, between modules or between packages; every
+module sits in a layer (``LAYERS``) and imports nothing from a layer above its own; no module imports a private
 name of another (save inside one pure package), and no view module takes a
 name through another view module.
 
@@ -11,7 +11,8 @@ function-level import only postpones the cycle), except under
 counts as the package, as Django loads them together. ``pytest -s
 tests/test_import_graph.py`` (or ``python tests/test_import_graph.py``)
 prints a report: modules, layers, the import depth and its longest chain,
-cycles, upward imports, private imports, the largest modules.
+cycles, upward imports, private imports, cycles between packages (refused
+too), the largest modules.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Multi-row writes and the reads that rank, export, check access or deliver.
     ("services and read models", ("league.services", "league.standings", "league.access", "league.exports",
                                   "league.game_records", "league.game_record_header", "league.stats", "league.ema",
+                                  "league.csv_cells",
                                   "league.backup", "league.webhooks")),
-    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
+    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words",
+                      "league.round_names")),
     ("web", ("league.views", "league.middleware", "league.admin")),
     ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations")),
 )
@@ -274,8 +277,9 @@ def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
 
 def unit_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
     """The graph of packages and top-level modules (``scoring`` whole,
-    ``league.views``, ``league.game_records``...): reported, not refused, as
-    services and the read models of one layer may lean on each other."""
+    ``league.views``, ``league.game_records``...): no cycle either, so that
+    within one layer too a package is read before the ones that use it (the
+    services use the read models, never the reverse)."""
     def unit(name: str) -> str:
         return "scoring" if name.startswith("scoring") else ".".join(name.split(".")[:2])
 
@@ -328,6 +332,12 @@ def test_no_import_cycle() -> None:
     assert cycles(node_graph(MODULES)) == []
 
 
+def test_no_cycle_between_packages() -> None:
+    """``league.services`` uses ``league.standings``, so no read model uses a
+    service; the scripts' words use the round names, not the template tags."""
+    assert cycles(unit_graph(MODULES)) == []
+
+
 def test_every_module_has_a_layer() -> None:
     assert [name for name in MODULES if layer_of(name) is None] == []
 
@@ -377,6 +387,13 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
         "league/tenhou/__init__.py": "",
         "league/tenhou/read.py": "from league.tenhou.tiles import _notation\n",
         "league/tenhou/tiles.py": "",
+        # Packages that lean on each other through different modules: no module cycle, a package cycle.
+        "league/pkg1/__init__.py": "",
+        "league/pkg1/x.py": "from league.pkg2 import y\n",
+        "league/pkg1/w.py": "",
+        "league/pkg2/__init__.py": "",
+        "league/pkg2/y.py": "",
+        "league/pkg2/z.py": "from league.pkg1 import w\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -384,6 +401,8 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     modules = build_graph(tmp_path)
     assert django_reached(modules, "scoring.core") == ["scoring.core", "league.helper"]
     assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
+    assert sorted(cycles(unit_graph(modules)), key=sorted) == [frozenset({"league.a", "league.b"}),
+                                                              frozenset({"league.pkg1", "league.pkg2"})]
     assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
                                         ("league.services.three", "league.helper", "_rounding")}
     assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}

@@ -24,10 +24,10 @@ from django.db import transaction
 
 from league import stamps
 from league.entry.pricing import Refused, price_hand, state_before
+from league.errors import ServiceError
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
 from league.services.replay import hands_of, refusal

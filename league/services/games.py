@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.db_bounds import MAX_ROUND, time_problem
+from league.errors import Conflict, ServiceError
 from league.models import AuditEntry, EntryKey, Game, Hand, Player, Seat, Series
 from league.services.audit import Actor, audit, audit_entry, bump_version, user_of
-from league.services.errors import Conflict, ServiceError
 from league.services.replay import (
     check_next,
     check_open,

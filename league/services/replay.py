@@ -15,10 +15,10 @@ from django.utils import timezone
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
+from league.errors import AlreadySaved, Conflict, ServiceError
 from league.models import AuditEntry, EntryKey, Game, Hand, Seat, Win
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
-from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.services.signoff import withdraw_signoffs
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg

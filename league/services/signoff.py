@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
 
+from league.errors import Conflict, ServiceError
 from league.models import AuditEntry, Game, Player, Seat, Series, SignOff
 from league.services.audit import Actor, audit, bump_version, user_of
-from league.services.errors import Conflict, ServiceError
 
 log = logging.getLogger(__name__)
 Action = AuditEntry.Action

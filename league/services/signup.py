@@ -29,9 +29,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from league.db_bounds import person_text_problem, text_problem
+from league.errors import ServiceError
 from league.models import Registration, Series, SignUp, SignUpDesk
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.players import find_player
 from league.services.tournament.common import Action, lock_series, log, tournament_of
 from league.services.tournament.registration import drop_player, register_player

@@ -24,11 +24,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import stamps, webhooks
+from league.errors import ServiceError
 from league.models import Delivery, Game, HookEvent, Round, RoundTable, Series, WebHook
 from league.models.stages import Stage
 from league.models.tournament import Tournament
 from league.services.audit import Actor, user_of
-from league.services.errors import ServiceError
 
 MAX_HOOKS = 10  # per series
 

@@ -25,6 +25,7 @@ from league.ratings import EventPlace, EventResult, GameResult, Outcome, SeatRes
 from league.ratings.mers import mers_ranking
 from league.ratings.skill import plackett_luce
 from league.ratings.tenhou import tenhou_r
+from league.standings.ema import ema_export
 from scoring.standings import rank_with_ties
 
 CACHE_SECONDS = 7 * 24 * 3600  # the key changes with every result; this only bounds an unread entry's life
@@ -168,8 +169,6 @@ def _game(last: tuple[int, int, datetime.datetime], seats: list[SeatResult], rul
 
 def rating_events(series_ids: list[int]) -> list[EventResult]:
     """Each event among these series as the EMA ranks it (its EMA results file), oldest first."""
-    from league.services.stages import ema_export  # the services read the standings: import at use
-
     out = []
     for series in Series.objects.filter(pk__in=series_ids, tournament__isnull=False).select_related("tournament"):
         if not Game.objects.filter(counting(series), series=series).exists():

@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from league.access import can_direct
+from league.csv_cells import Row, cell
 from league.db_bounds import ROW_ID
-from league.exports import Row, cell, csv_response
+from league.exports import csv_response
 from league.forms.signup import DeskForm, SignUpForm, signup_refusal
 from league.models import Series, SignUp, SignUpDesk, Tournament
 from league.services import ServiceError

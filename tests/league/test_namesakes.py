@@ -17,10 +17,10 @@ from django.test import Client
 from django.urls import reverse
 
 from league import game_records, services, tenhou
+from league.errors import ServiceError
 from league.forms import StartGameForm
 from league.models import Game, Player, Rating, Registration, Seat
 from league.services import tournament as event
-from league.services.errors import ServiceError
 from league.services.players import find_player, namesakes
 from league.services.signup import configure_signup, sign_up
 from league.standings.ratings import rating_table

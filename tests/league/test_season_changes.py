@@ -17,8 +17,8 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from league import services, stamps, stats
+from league.errors import ServiceError
 from league.models import Game, Penalty, Player, ResultsChange, Seat, Series, series_changed
-from league.services.errors import ServiceError
 from league.standings.season import cached_season, previous_stage, season, season_rounds
 from tests.factories import bulk_finished_games, draw, hanchan_passing_deal, make_players, make_series, play, ron
 

@@ -9,13 +9,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from league.errors import ServiceError
 from league.models import (
     Series,
     Tournament,
     TournamentAudit,
 )
 from league.services.audit import Actor, bump_version, user_of
-from league.services.errors import ServiceError
 from league.tournament.roster import RowError
 
 Action = TournamentAudit.Action

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from league.errors import ServiceError
 from league.models import (
     Player,
     Registration,
@@ -17,7 +18,6 @@ from league.models import (
 )
 from league.models.tournament import validate_country
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.players import find_player
 from league.services.tournament.common import Action, RegistrationImportError, lock_series, log, tournament_of
 from league.tournament.countries import COUNTRIES

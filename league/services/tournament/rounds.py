@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from league.errors import ServiceError
 from league.models import (
     WINDS,
     Game,
@@ -30,7 +31,6 @@ from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
 from league.services import webhooks
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
 from league.services.tournament.common import TABLE, Action, lock_series, log, tournament_of

@@ -20,10 +20,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from league.db_bounds import SERIES_NAME, SLUG_LENGTH, date_order_problem, text_problem
+from league.errors import ServiceError
 from league.models import Round, Series, Tournament
 from league.models.stages import EventRules, Stage
 from league.services.audit import Actor, user_of
-from league.services.errors import ServiceError
 from league.services.stages import StagePlan, configure_event_rules, set_stages
 from league.services.tournament.common import Action, configure_tournament, lock_series, log
 from scoring.errors import ScoringError
