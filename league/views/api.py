@@ -31,9 +31,9 @@ from league.db_bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.tournament import event_of, hidden_from, is_event, round_tables
 from league.standings import event as standings
-from league.views.cached import also_serve, public_page, series_for_game, series_for_slug
-from league.views.players import across_series_rows
-from league.views.series import current_standings, whole
+from league.stats import across_series_rows
+from league.views.cached import also_serve, current_standings, public_page, series_for_game, series_for_slug
+from league.views.params import whole
 
 GAMES_PER_PAGE = 100
 

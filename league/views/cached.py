@@ -28,14 +28,19 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_sequence
+from django.utils.translation import get_language
 
 from league import stamps
 from league.db_bounds import ROW_ID, SLUG_LENGTH
-from league.models import Game, Series
+from league.models import Game, Series, Standings
+from league.standings.event import series_standings
+from league.standings.season import season_if_cached
 
 PAGE_CACHE_SECONDS = 600
 # The pages this process served last, unpickled: a hit costs a dict lookup,
@@ -401,3 +406,48 @@ def conditional(request: HttpRequest, series: int, make: Callable[[], HttpRespon
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+# -- parts of a page, cached under the series' version --------------------------------
+
+
+LIVE_POLL_SECONDS = 30
+
+
+# Pages are cached under the series' version, which every change moves; the
+# timeout only bounds what the version does not cover (a renamed player).
+def is_fragment(query: Mapping[str, str]) -> bool:
+    """Whether a request is the live refresh's, for the part of a page it swaps in."""
+    return "partial" in query
+
+
+def render_cached(
+    request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
+) -> tuple[SafeString, bool]:
+    """``template`` rendered with ``context()`` and whether its games are live,
+    cached under ``key`` and the query string. Keys carry the series'
+    version, so a change shows at once; the fragments hold nothing that
+    depends on who is looking."""
+    # Rendered text is in the request's language: one entry per language.
+    full_key = f"{key}:{get_language()}:{query_key(request)}"
+    cached = cache.get(full_key)
+    if cached is None:
+        ctx = context()
+        cached = (render_to_string(template, ctx, request), bool(ctx.get("live")))
+        cache.set(full_key, cached, PAGE_CACHE_SECONDS)
+    return mark_safe(cached[0]), cached[1]  # our own rendered template
+
+
+def query_key(request: HttpRequest) -> str:
+    """A short, order-independent key for the query string of ``request``."""
+    items = sorted((k, v) for k in request.GET for v in request.GET.getlist(k))
+    return hashlib.sha1(repr(items).encode()).hexdigest()[:16]
+
+
+def current_standings(series: Series) -> Standings:
+    """The series' standings now, cached under its results stamp."""
+    league_season = season_if_cached(series)
+    if league_season is not None:  # the series page's own read, when it came first
+        return league_season.standings
+    token = stamps.results_token(series.pk)
+    return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)

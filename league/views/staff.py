@@ -31,7 +31,7 @@ from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.tournament import clock_notice
 from league.views.access import staff_required
-from league.views.series import int_param
+from league.views.params import int_param
 from scoring import game as sg
 
 ENDED_BY = {

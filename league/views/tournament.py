@@ -41,8 +41,8 @@ from league.services import tournament as event
 from league.standings.event import event_standings
 from league.views.access import post_only, staff_required
 from league.views.cached import FLAG, event_page
+from league.views.params import int_param, whole
 from league.views.refusals import report_refusal
-from league.views.series import int_param, whole
 from league.views.signup import signup_board
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}
