@@ -354,6 +354,25 @@ def test_no_view_imports_a_name_through_another_view() -> None:
     assert view_reexports(MODULES) == set()
 
 
+# The views' shared helpers: small public modules any page module may import.
+VIEW_HELPERS = ("league.views.access", "league.views.params", "league.views.cached", "league.views.refusals")
+# A page that shows a part of another family's page: the event's players page holds the sign-up desk.
+PAGE_PARTS = {("league.views.tournament", "league.views.signup")}
+
+
+def page_imports(modules: dict[str, Module]) -> set[tuple[str, str]]:
+    """Every (page module, page module) import within ``league.views``, save of the helpers."""
+    return {(name, target) for name, module in modules.items() if is_view(name)
+            for target in module.imports
+            if is_view(target) and target != name and target not in VIEW_HELPERS}
+
+
+def test_no_page_module_imports_another() -> None:
+    """A helper two page modules share is in a small public module
+    (``VIEW_HELPERS``), so the views are one layer deep, not a stack."""
+    assert page_imports(MODULES) - PAGE_PARTS == set()
+
+
 def test_every_middleware_of_ours_is_in_one_module() -> None:
     """A class named ``*Middleware`` lives in ``league/middleware.py``, and
     every middleware of ours that the settings list is from there."""
@@ -406,6 +425,7 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
                                         ("league.services.three", "league.helper", "_rounding")}
     assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}
+    assert page_imports(modules) == {("league.views.one", "league.views.two"), ("league.views.three", "league.views.two")}
     assert ("league.services.three", "league.helper") not in upward_imports(modules)  # helper: base (prefix league)
     assert upward_imports(modules) == [("scoring.core", "league.helper")]
     assert modules["league.typed"].imports == set()

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from league import engine_words
 from league.models import Game
 from league.models.stages import Stage
+from league.tiebreaks import RULES
 
 register = template.Library()
 
@@ -42,6 +43,12 @@ TIEBREAK_NAMES = {
     "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
     "stage": _("the stage reached"),
 }
+
+
+def rule_names() -> dict[str, str]:
+    """Every rule a table names, by id: the tie-breaks' own words where the
+    reader's language has none (``league.tiebreaks.RULES``)."""
+    return {**RULES, **TIEBREAK_NAMES}
 
 
 @register.filter

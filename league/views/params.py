@@ -73,3 +73,8 @@ def date_param(value: str | None) -> datetime.date | None:
         return datetime.date.fromisoformat(value) if value else None
     except ValueError:
         return None
+
+
+def site_root(request: HttpRequest) -> str:
+    """The site's address as this request reached it, for the links a mail carries."""
+    return request.build_absolute_uri("/").rstrip("/")
