@@ -52,7 +52,7 @@ urlpatterns = [
     path("ratings/<slug:slug>/players/<int:player_id>/", ratings.history, name="rating-history"),
     # the words of the pages' scripts, per language and version (issue 30; out of the pages: issue 28)
     path("words/<slug:language>.<slug:version>.js", words.script, name="script-words"),
-    path("healthz", series.healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),
     # -- CSV exports (issue 5) --

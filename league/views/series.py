@@ -24,7 +24,6 @@ from league.standings.event import event_standings
 from league.standings.season import CHART_POINTS, cached_season, season
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
-from league.views.access import limit_exempt
 from league.views.cached import (
     FLAG,
     LIVE_POLL_SECONDS,
@@ -49,12 +48,6 @@ def index(request: HttpRequest) -> HttpResponse:
         live_games=Count("games", filter=Q(games__status=Game.Status.IN_PROGRESS)),
     ).order_by("-start_date", "name")
     return render(request, "league/series_list.html", {"series_list": series})
-
-
-@limit_exempt
-def healthz(request: HttpRequest) -> HttpResponse:
-    """A trivial view: the benchmark's yardstick for Django's own cost."""
-    return HttpResponse("ok", content_type="text/plain")
 
 
 @dataclass(frozen=True)
