@@ -36,6 +36,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from league import offline_assets
+from league.management.demo.stages import CUP_SLUG
 from league.models import Game, Penalty, Rating, Round, Series
 
 pytestmark = pytest.mark.django_db
@@ -121,8 +122,8 @@ def samples() -> dict[str, str]:
     from league.services import signup as desk
 
     league = Series.objects.get(slug="demo-league")
-    event = Series.objects.get(slug="demo-tournament")
-    cup = Series.objects.exclude(pk__in=[league.pk, event.pk]).get()
+    cup = Series.objects.get(slug=CUP_SLUG)  # the other event, whatever the demo calls it
+    event = Series.objects.exclude(pk__in=[league.pk, cup.pk]).get()
     live = league.games.filter(status=Game.Status.IN_PROGRESS).order_by("pk").first()
     finished = league.games.filter(status=Game.Status.FINISHED).exclude(final_scores=None).order_by("pk").first()
     penalty = Penalty.objects.filter(game__series=league).order_by("pk").first()
