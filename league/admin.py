@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy
 
-from league import exports, records, services
+from league import exports, game_records, services
 from league.forms.players import PlayerChoiceField
 from league.models import (
     EventAudit,
@@ -143,7 +143,7 @@ class SeriesAdmin(admin.ModelAdmin):
         if series is None:
             return None
         response = StreamingHttpResponse(
-            (line.encode("utf-8") for line in records.export_lines(exports.series_games(series))),
+            (line.encode("utf-8") for line in game_records.export_lines(exports.series_games(series))),
             content_type="application/jsonl; charset=utf-8",
         )
         response["Content-Disposition"] = f'attachment; filename="{series.slug}-games.jsonl"'

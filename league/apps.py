@@ -10,14 +10,14 @@ class LeagueConfig(AppConfig):
         # translated through what is installed here, in the request's language.
         from django.utils.translation import gettext, ngettext
 
+        from league.engine_words import abort_reason_text, refusal, yaku_name
         from league.entry import translation
-        from league.terms import abort_reason_text, refusal, yaku_name
 
         translation.install(gettext=gettext, ngettext=ngettext, yaku_name=yaku_name, refusal=refusal,
                             abort_reason=abort_reason_text)
 
         # The webhooks' "standings changed": versions cannot import the services (they import it).
-        from league import versions
+        from league import stamps
         from league.services import webhooks
 
-        versions.results_changed.connect(webhooks.standings_changed, dispatch_uid="webhooks-standings")
+        stamps.results_changed.connect(webhooks.standings_changed, dispatch_uid="webhooks-standings")

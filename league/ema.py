@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from league.exports import csv_chunks, points
+from league.csv_cells import csv_chunks, points
 from league.ratings import mers
 from league.ratings.mers import countries_part, countries_part_2018, players_part, shared_places
 

@@ -26,7 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from league.templatetags.staff import ROUND_WINDS, round_name
+from league.round_names import ROUND_WINDS, round_name
 
 _SLOT = re.compile(r"%\((\w+)\)[sd]")
 

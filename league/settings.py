@@ -198,7 +198,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The public pages cache what they compute, and their whole responses, under
-# each series' stamp (see league/versions.py). Per process by default;
+# each series' stamp (see league/stamps.py). Per process by default;
 # CACHE_URL=redis://host:6379/0 shares one cache between workers,
 # CACHE_URL=dummy:// turns caching off.
 CACHE_URL = os.environ.get("CACHE_URL", "locmem://")
@@ -216,7 +216,7 @@ elif CACHE_URL == "dummy://":
 elif CACHE_URL == "locmem://":
     # The stamps must be seen by every worker (and by a management command
     # that changes a series), so with a per-process page cache they live in a
-    # directory of this machine, one per database (league/versions.py). A
+    # directory of this machine, one per database (league/stamps.py). A
     # deployment on several machines shares redis instead.
     _db = DATABASES["default"]
     _db_id = hashlib.sha1(repr((_db["ENGINE"], _db.get("HOST"), _db.get("PORT"), str(_db["NAME"]))).encode())

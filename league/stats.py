@@ -14,14 +14,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models import Count, ExpressionWrapper, F, IntegerField, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from league.engine_words import abort_reason_text
 from league.exports import ruleset_of
-from league.models import WIND_NAMES, Game, Hand, Penalty, Seat, Series, build_record, counting
+from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
 from league.models.changes import rounds_since
-from league.terms import abort_reason_text
 from scoring import game as sg
 from scoring.game import TransferKind
 
@@ -514,3 +514,57 @@ def stats_by_player(seats: QuerySet[Seat]) -> dict[int, HandStats]:
     return {
         r["player_id"]: HandStats(**{n: r[n] or 0 for n in (*SEAT_STAT_FIELDS, *PLACE_SUMS)}) for r in rows
     }
+
+
+def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The player's counted games per series (newest first) and overall, as
+    the across-series page and the API show them; None without any. One
+    aggregate query; rounds a director hides are left out."""
+    shown = Q(game__series__event__hidden_from_round__isnull=True) | Q(
+        game__round_number__lt=F("game__series__event__hidden_from_round")
+    )
+    rows = list(
+        Seat.objects.filter(counting(prefix="game__"), shown, player=player)
+        .values("game__series_id", "game__series__name", "game__series__slug", "game__series__start_date",
+                "game__series__kind")
+        .annotate(
+            games=Count("id"), total=Sum("points"), place_sum=Sum("place"), last=Max("game__finished_at"),
+            hidden=Max("game__series__event__hidden_from_round"),
+            **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
+        )
+        .order_by("-last", "game__series__name")
+    )
+    if not rows:
+        return None
+    # A three-player series has no fourth place: its row shows "-" there.
+    seats = {s.pk: s.ruleset().players for s in
+             Series.objects.filter(pk__in={r["game__series_id"] for r in rows}).only("pk", "rules")}
+    series_rows = [_series_row(r, seats[r["game__series_id"]]) for r in rows]
+    overall = {
+        "games": sum(r["games"] for r in series_rows),
+        "total": sum(r["total"] for r in series_rows),
+        "places": [sum(r["places"][k] for r in series_rows) for k in range(4)],
+        "place_sum": sum(r["place_sum"] for r in series_rows),
+    }
+    overall["average_place"] = overall["place_sum"] / overall["games"]
+    overall["average_points"] = _average(overall["total"], overall["games"])
+    return series_rows, overall
+
+
+def _series_row(r: dict[str, Any], seats: int = 4) -> dict[str, Any]:
+    return {
+        "name": r["game__series__name"], "slug": r["game__series__slug"], "id": r["game__series_id"],
+        "start_date": r["game__series__start_date"], "kind": r["game__series__kind"],
+        "games": r["games"], "total": r["total"], "place_sum": r["place_sum"],
+        "average_points": _average(r["total"], r["games"]), "average_place": r["place_sum"] / r["games"],
+        "places": [r[f"places_{n}"] for n in (1, 2, 3, 4)],
+        "places_shown": [str(r[f"places_{n}"]) if n <= seats else "\u2013" for n in (1, 2, 3, 4)],
+        "hidden": r["hidden"] is not None,  # its series page for the player redirects to the event page
+    }
+
+
+def _average(total: int, games: int) -> int:
+    """Thousandths, rounded half away from zero (as the standings' average)."""
+    q, rem = divmod(abs(total), games)
+    q += 2 * rem >= games
+    return q if total >= 0 else -q

@@ -1,6 +1,6 @@
 """Ordering players with equal points: the series' tie-break rules, in its order.
 
-Pure Python, never imports Django. An ``Entry`` is a player's id, total
+Pure Python, never imports Django. A ``Contender`` is a player's id, total
 (thousandths) and counted games (table, points, place). Points decide first,
 then the series' rules in order (``head_to_head``, ``firsts``, ``best_game``,
 ``fewest_fourths``, ``playoff``); a smaller group still level starts again from
@@ -8,9 +8,9 @@ the first rule. Players level after every rule share a rank ("=5"), and each
 row names the rule that put it below the row above (``separated_by``). What
 each rule asks: docs/director.md, "Stages, tie-breaks, teams and the EMA results".
 
->>> a = Entry(1, "A", 20000, (Game(1, 30000, 1), Game(2, -10000, 3)))
->>> b = Entry(2, "B", 20000, (Game(1, 0, 2), Game(3, 20000, 1)))
->>> [(r.entry.name, r.rank, r.separated_by) for r in rank([b, a], ["head_to_head"])]
+>>> a = Contender(1, "A", 20000, (Game(1, 30000, 1), Game(2, -10000, 3)))
+>>> b = Contender(2, "B", 20000, (Game(1, 0, 2), Game(3, 20000, 1)))
+>>> [(r.contender.name, r.rank, r.separated_by) for r in rank([b, a], ["head_to_head"])]
 [('A', 1, None), ('B', 2, 'head_to_head')]
 """
 
@@ -50,7 +50,7 @@ class Game:
 
 
 @dataclass(frozen=True)
-class Entry:
+class Contender:
     id: Hashable
     name: str
     total: int
@@ -60,7 +60,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Ranked:
-    entry: Entry
+    contender: Contender
     rank: int
     tied: bool  # the rank is shared: level after every rule
     separated_by: str | None  # the rule that put this row below the one above; None for the first row or a tie
@@ -78,12 +78,12 @@ def check_rules(rules: Sequence[str]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def rank(entries: Sequence[Entry], rules: Sequence[str], *, playoff: Mapping[Hashable, int] | None = None) -> list[Ranked]:
+def rank(contenders: Sequence[Contender], rules: Sequence[str], *, playoff: Mapping[Hashable, int] | None = None) -> list[Ranked]:
     """Entries best first, with ranks, ties and the rule that separated each row."""
     rules = check_rules(rules)
     playoff = playoff or {}
-    groups = _split(list(entries), lambda e: -e.total)
-    ordered: list[tuple[list[Entry], str | None]] = []  # (level group, rule that separated it from the previous)
+    groups = _split(list(contenders), lambda e: -e.total)
+    ordered: list[tuple[list[Contender], str | None]] = []  # (level group, rule that separated it from the previous)
     for i, group in enumerate(groups):
         for j, (sub, why) in enumerate(_order(group, rules, playoff)):
             ordered.append((sub, why if j else (POINTS if i else None)))
@@ -91,13 +91,13 @@ def rank(entries: Sequence[Entry], rules: Sequence[str], *, playoff: Mapping[Has
     position = 1
     for group, why in ordered:
         tied = len(group) > 1
-        for k, entry in enumerate(sorted(group, key=lambda e: name_key(e.name))):
-            out.append(Ranked(entry=entry, rank=position, tied=tied, separated_by=why if k == 0 else None))
+        for k, contender in enumerate(sorted(group, key=lambda e: name_key(e.name))):
+            out.append(Ranked(contender=contender, rank=position, tied=tied, separated_by=why if k == 0 else None))
         position += len(group)
     return out
 
 
-def _order(group: list[Entry], rules: tuple[str, ...], playoff: Mapping[Hashable, int]) -> list[tuple[list[Entry], str | None]]:
+def _order(group: list[Contender], rules: tuple[str, ...], playoff: Mapping[Hashable, int]) -> list[tuple[list[Contender], str | None]]:
     """A level group as sub-groups, best first, each with the rule that put it below the previous."""
     if len(group) == 1:
         return [(group, None)]
@@ -105,7 +105,7 @@ def _order(group: list[Entry], rules: tuple[str, ...], playoff: Mapping[Hashable
         parts = _split(group, _key(rule, group, playoff))
         if len(parts) == 1:
             continue
-        out: list[tuple[list[Entry], str | None]] = []
+        out: list[tuple[list[Contender], str | None]] = []
         for i, part in enumerate(parts):
             # A smaller level group is asked again from the first rule (head-to-head among fewer players).
             for j, (sub, why) in enumerate(_order(part, rules, playoff)):
@@ -114,15 +114,15 @@ def _order(group: list[Entry], rules: tuple[str, ...], playoff: Mapping[Hashable
     return [(group, None)]
 
 
-def _split(group: list[Entry], key: Callable[[Entry], Any]) -> list[list[Entry]]:
+def _split(group: list[Contender], key: Callable[[Contender], Any]) -> list[list[Contender]]:
     """``group`` cut into runs of equal key, smallest key first."""
-    parts: dict[Any, list[Entry]] = {}
+    parts: dict[Any, list[Contender]] = {}
     for e in sorted(group, key=key):
         parts.setdefault(key(e), []).append(e)
     return list(parts.values())
 
 
-def _key(rule: str, group: list[Entry], playoff: Mapping[Hashable, int]) -> Callable[[Entry], Any]:
+def _key(rule: str, group: list[Contender], playoff: Mapping[Hashable, int]) -> Callable[[Contender], Any]:
     if rule == "head_to_head":
         return _head_to_head(group)
     if rule == "firsts":
@@ -136,13 +136,13 @@ def _key(rule: str, group: list[Entry], playoff: Mapping[Hashable, int]) -> Call
     return lambda e: playoff.get(e.id, unplayed)
 
 
-def head_to_head(group: Sequence[Entry]) -> dict[Hashable, tuple[int, int, int]]:
+def head_to_head(group: Sequence[Contender]) -> dict[Hashable, tuple[int, int, int]]:
     """Per player of ``group``: (times placed above a level opponent, times
     placed below, points summed over the games shared with one) — over the
     games where they sat at a table with another player of the group.
 
-    >>> a = Entry(1, "A", 0, (Game("r1t1", 12000, 1), Game("r2t3", -8000, 3)))
-    >>> b = Entry(2, "B", 0, (Game("r1t1", -2000, 2), Game("r2t3", 15000, 1), Game("r3t2", 5000, 2)))
+    >>> a = Contender(1, "A", 0, (Game("r1t1", 12000, 1), Game("r2t3", -8000, 3)))
+    >>> b = Contender(2, "B", 0, (Game("r1t1", -2000, 2), Game("r2t3", 15000, 1), Game("r3t2", 5000, 2)))
     >>> head_to_head([a, b])
     {1: (1, 1, 4000), 2: (1, 1, 13000)}
     """
@@ -164,7 +164,7 @@ def head_to_head(group: Sequence[Entry]) -> dict[Hashable, tuple[int, int, int]]
     return out
 
 
-def _head_to_head(group: list[Entry]) -> Callable[[Entry], Any]:
+def _head_to_head(group: list[Contender]) -> Callable[[Contender], Any]:
     table = head_to_head(group)
     # More placings above level opponents than below first, then the points of the shared games.
     return lambda e: (-(table[e.id][0] - table[e.id][1]), -table[e.id][2])

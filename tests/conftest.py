@@ -53,11 +53,11 @@ def _empty_page_cache() -> None:
     # rolled back), and the stamps outlive the process.
     from django.core.cache import caches
 
-    from league import versions
+    from league import stamps
 
     for cache in caches.all():
         cache.clear()
-    versions.store().clear()
+    stamps.store().clear()
     # What a process keeps to start its next standings read from: checked
     # against the notes of changes anyway, dropped so a test starts from nothing.
     from league import stats

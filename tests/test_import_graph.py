@@ -1,7 +1,7 @@
 """The import structure of ``scoring`` and ``league``, read with ``ast`` (no
 module is imported): the pure packages import no Django, not even through a
-module of ours; no import cycle; every module sits in a layer (``LAYERS``)
-and imports nothing from a layer above its own; no module imports a private
+module of ours; no import cycle, between modules or between packages; every
+module sits in a layer (``LAYERS``) and imports nothing from a layer above its own; no module imports a private
 name of another (save inside one pure package), and no view module takes a
 name through another view module.
 
@@ -11,7 +11,8 @@ function-level import only postpones the cycle), except under
 counts as the package, as Django loads them together. ``pytest -s
 tests/test_import_graph.py`` (or ``python tests/test_import_graph.py``)
 prints a report: modules, layers, the import depth and its longest chain,
-cycles, upward imports, private imports, the largest modules.
+cycles, upward imports, private imports, cycles between packages (refused
+too), the largest modules.
 """
 
 from __future__ import annotations
@@ -39,22 +40,23 @@ ONE_NODE = ("league.models",)
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The database's limits and the order of names: standard library only,
     # shared by the pure packages and the app.
-    ("leaves", ("league.bounds", "league.collation")),
+    ("leaves", ("league.db_bounds", "league.collation")),
     ("engine", ("scoring",)),
     ("pure", PURE[1:]),
     # Leaves: our words, limits, settings and the cache stamps; no model.
-    ("base", ("league", "league.versions", "league.terms", "league.charts",
-              "league.offline", "league.settings", "league.auth", "league.errormail", "league.formats",
+    ("base", ("league", "league.stamps", "league.engine_words", "league.charts",
+              "league.offline_assets", "league.settings", "league.auth", "league.errormail", "league.formats",
               "league.api")),
     ("models", ("league.models",)),
     # Multi-row writes and the reads that rank, export, check access or deliver.
     ("services and read models", ("league.services", "league.standings", "league.access", "league.exports",
-                                  "league.records", "league.event_records", "league.stats", "league.ema",
+                                  "league.game_records", "league.game_record_header", "league.stats", "league.ema",
+                                  "league.csv_cells",
                                   "league.backup", "league.webhooks")),
-    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words")),
+    ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words",
+                      "league.round_names")),
     ("web", ("league.views", "league.middleware", "league.admin")),
-    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations",
-                      "league.demo_stages")),
+    ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations")),
 )
 
 @dataclass
@@ -275,8 +277,9 @@ def depth(graph: dict[str, set[str]]) -> tuple[int, list[str]]:
 
 def unit_graph(modules: dict[str, Module]) -> dict[str, set[str]]:
     """The graph of packages and top-level modules (``scoring`` whole,
-    ``league.views``, ``league.records``...): reported, not refused, as
-    services and the read models of one layer may lean on each other."""
+    ``league.views``, ``league.game_records``...): no cycle either, so that
+    within one layer too a package is read before the ones that use it (the
+    services use the read models, never the reverse)."""
     def unit(name: str) -> str:
         return "scoring" if name.startswith("scoring") else ".".join(name.split(".")[:2])
 
@@ -329,6 +332,12 @@ def test_no_import_cycle() -> None:
     assert cycles(node_graph(MODULES)) == []
 
 
+def test_no_cycle_between_packages() -> None:
+    """``league.services`` uses ``league.standings``, so no read model uses a
+    service; the scripts' words use the round names, not the template tags."""
+    assert cycles(unit_graph(MODULES)) == []
+
+
 def test_every_module_has_a_layer() -> None:
     assert [name for name in MODULES if layer_of(name) is None] == []
 
@@ -343,6 +352,25 @@ def test_no_module_imports_a_private_name_of_another() -> None:
 
 def test_no_view_imports_a_name_through_another_view() -> None:
     assert view_reexports(MODULES) == set()
+
+
+# The views' shared helpers: small public modules any page module may import.
+VIEW_HELPERS = ("league.views.access", "league.views.params", "league.views.cached", "league.views.refusals")
+# A page that shows a part of another family's page: the event's players page holds the sign-up desk.
+PAGE_PARTS = {("league.views.event_staff", "league.views.signup")}
+
+
+def page_imports(modules: dict[str, Module]) -> set[tuple[str, str]]:
+    """Every (page module, page module) import within ``league.views``, save of the helpers."""
+    return {(name, target) for name, module in modules.items() if is_view(name)
+            for target in module.imports
+            if is_view(target) and target != name and target not in VIEW_HELPERS}
+
+
+def test_no_page_module_imports_another() -> None:
+    """A helper two page modules share is in a small public module
+    (``VIEW_HELPERS``), so the views are one layer deep, not a stack."""
+    assert page_imports(MODULES) - PAGE_PARTS == set()
 
 
 def test_every_middleware_of_ours_is_in_one_module() -> None:
@@ -378,6 +406,13 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
         "league/tenhou/__init__.py": "",
         "league/tenhou/read.py": "from league.tenhou.tiles import _notation\n",
         "league/tenhou/tiles.py": "",
+        # Packages that lean on each other through different modules: no module cycle, a package cycle.
+        "league/pkg1/__init__.py": "",
+        "league/pkg1/x.py": "from league.pkg2 import y\n",
+        "league/pkg1/w.py": "",
+        "league/pkg2/__init__.py": "",
+        "league/pkg2/y.py": "",
+        "league/pkg2/z.py": "from league.pkg1 import w\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -385,9 +420,12 @@ def test_the_checks_find_what_they_guard_against(tmp_path: Path) -> None:
     modules = build_graph(tmp_path)
     assert django_reached(modules, "scoring.core") == ["scoring.core", "league.helper"]
     assert cycles(node_graph(modules)) == [frozenset({"league.a", "league.b"})]
+    assert sorted(cycles(unit_graph(modules)), key=sorted) == [frozenset({"league.a", "league.b"}),
+                                                              frozenset({"league.pkg1", "league.pkg2"})]
     assert private_imports(modules) == {("league.views.one", "league.views.two", "_helper"),
                                         ("league.services.three", "league.helper", "_rounding")}
     assert view_reexports(modules) == {("league.views.three", "league.views.two", "models")}
+    assert page_imports(modules) == {("league.views.one", "league.views.two"), ("league.views.three", "league.views.two")}
     assert ("league.services.three", "league.helper") not in upward_imports(modules)  # helper: base (prefix league)
     assert upward_imports(modules) == [("scoring.core", "league.helper")]
     assert modules["league.typed"].imports == set()

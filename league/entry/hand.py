@@ -14,7 +14,7 @@ import re
 from collections.abc import Container, Sequence
 from typing import Any
 
-from league.bounds import MAX_HAN, text_problem
+from league.db_bounds import MAX_HAN, text_problem
 from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
 from league.entry.translation import gettext as _
 from league.entry.translation import refusal, yaku_name
@@ -33,7 +33,7 @@ def seat_set(values: Sequence[str]) -> tuple[int, ...]:
 
 
 def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
-    """Refuse what the database cannot hold (``league.bounds``): han past
+    """Refuse what the database cannot hold (``league.db_bounds``): han past
     ``MAX_HAN``, NUL in the note, tiles or yaku, detail nested too deep.
 
     The engine takes any han, and a hand's ``tiles`` and ``yaku`` are detail it

@@ -17,7 +17,7 @@ HAN_CHOICES = tuple((str(h), str(h)) for h in range(1, 13)) + (("13", "13+"),)
 # Yakuman by name: (id, name, worth under a double-yakuman ruleset). The ids
 # are the tile analysis' own; "other" keeps a count entered without a name.
 # The names shown are ``translation.yaku_name``'s, in the reader's language
-# (``league.terms`` on the server); these English ones name the rows here.
+# (``league.engine_words`` on the server); these English ones name the rows here.
 YAKUMAN: tuple[tuple[str, str, int], ...] = (
     ("daisangen", "Daisangen", 1),
     ("kokushi", "Kokushi", 1),

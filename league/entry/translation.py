@@ -3,7 +3,7 @@
 The package runs on the phone (Pyodide, no Django) and on the server. Its
 modules write English msgids through ``gettext`` and ``ngettext`` here,
 translated when called (nothing lazy): on the phone they stay English; on the
-server ``league.apps.LeagueConfig.ready`` installs Django's and ``league.terms``'s
+server ``league.apps.LeagueConfig.ready`` installs Django's and ``league.engine_words``'s
 functions, so the staff form speaks the page's language (``makemessages``
 finds the msgids by the usual ``_()``/``ngettext()`` calls).
 
@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 # The English names of the yaku, yakuman and bonuses by id, as the tile
 # analysis (``scoring.yaku``) and the hand form name them: what the phone
-# shows. They are ``league.terms.YAKU``'s English, which the server shows in
+# shows. They are ``league.engine_words.YAKU``'s English, which the server shows in
 # English (a test holds the two equal).
 ENGLISH_YAKU: dict[str, str] = {
     "riichi": "Riichi", "double_riichi": "Double riichi", "ippatsu": "Ippatsu", "menzen_tsumo": "Menzen tsumo",

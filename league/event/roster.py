@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from league.bounds import EVENT_NUMBER, MAX_TEXT_CELL, text_problem
+from league.db_bounds import EVENT_NUMBER, MAX_TEXT_CELL, text_problem
 from league.event.countries import COUNTRIES
 
 MAX_ROWS = 2000
@@ -60,7 +60,7 @@ class RosterRow:
 @dataclass(frozen=True)
 class RowError:
     """One problem: the English ``message``, and its ``code`` with the
-    ``values`` it names, from which another language words it (league.terms)."""
+    ``values`` it names, from which another language words it (league.engine_words)."""
 
     line: int
     field: str | None  # a column's label, or None for the whole line

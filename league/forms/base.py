@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 
+from league.engine_words import refusal
 from league.entry.words import seat_words
 from league.models import WIND_NAMES, Game
 from league.services import ServiceError
-from league.terms import refusal
 from scoring.game import SEATS  # noqa: F401  (league.forms.SEATS)
 
 

@@ -9,7 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import EVENT_NUMBER, EVENT_ROUND, EXTRA_MINUTES, TIME_LIMIT
+from league.db_bounds import EVENT_NUMBER, EVENT_ROUND, EXTRA_MINUTES, TIME_LIMIT
 from league.forms.base import StaffForm
 from league.models import WIND_NAMES, Event, Registration, Round, RoundSeat
 

@@ -1,7 +1,7 @@
 """The New event page's form (issue 32): name, dates, a ruleset preset by
 name with overrides as fields (never JSON), rounds, seating, the clock, the
 substitute rule, stages and EMA details. Every number is read through its
-bound in ``league.bounds``, and every refusal names its field."""
+bound in ``league.db_bounds``, and every refusal names its field."""
 
 from __future__ import annotations
 
@@ -13,7 +13,16 @@ from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import EMA_DAYS, EVENT_ROUNDS, RULE_BONUS, RULE_POINTS, SERIES_NAME, SLUG_LENGTH, TIME_LIMIT, Whole
+from league.db_bounds import (
+    EMA_DAYS,
+    EVENT_ROUNDS,
+    RULE_BONUS,
+    RULE_POINTS,
+    SERIES_NAME,
+    SLUG_LENGTH,
+    TIME_LIMIT,
+    Whole,
+)
 from league.forms.base import StaffForm
 from league.forms.stages import parse_stages, stages_text
 from league.models import Event
@@ -41,7 +50,7 @@ class PresetSelect(forms.Select):
 
 
 class WholeField(forms.CharField):
-    """A whole number held to one bound of ``league.bounds``; the refusal
+    """A whole number held to one bound of ``league.db_bounds``; the refusal
     names the field ("Rounds planned: must be a whole number from 1 to 100")."""
 
     def __init__(self, bound: Whole, *args: Any, **kwargs: Any) -> None:

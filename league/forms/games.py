@@ -12,7 +12,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import MAX_ROUND
+from league.db_bounds import MAX_ROUND
 from league.forms.base import StaffForm, seat_choices
 from league.forms.players import PlayerChoiceField
 from league.models import Game, Player

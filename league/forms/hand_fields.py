@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from league.engine_words import yaku_name
 from league.entry import tables
 from league.entry.fields import Spec, field_specs
 from league.entry.tables import (  # noqa: F401  (re-exported: the form's vocabulary lives in league.entry)
@@ -27,7 +28,6 @@ from league.entry.tables import (  # noqa: F401  (re-exported: the form's vocabu
 )
 from league.forms.base import SEATS
 from league.models import Hand
-from league.terms import yaku_name
 from scoring.rules import Ruleset
 
 # The situations a tile hand may add, named in the reader's language.

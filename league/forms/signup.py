@@ -1,5 +1,5 @@
 """The public sign-up form and the director's sign-up desk. Each field's
-bound is the service's (league.services.signup through league.bounds), so a
+bound is the service's (league.services.signup through league.db_bounds), so a
 refusal comes back next to its field, in the reader's language."""
 
 from __future__ import annotations

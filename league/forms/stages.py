@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import EVENT_NUMBER, EVENT_ROUND, STAGE_NUMBER
+from league.db_bounds import EVENT_NUMBER, EVENT_ROUND, STAGE_NUMBER
 from league.models import Registration, Series
 from league.models.stages import EventRules, Stage, StageSeed
 from league.services.stages import StagePlan

@@ -1,7 +1,7 @@
 """Which rounds each change of a series' results touched, so the season read
 (league.standings.season) recomputes those rounds and not the whole series.
 
-One row per change of results, written on ``versions.results_changed`` (sent by
+One row per change of results, written on ``stamps.results_changed`` (sent by
 ``league.models.series_changed`` and a game's deletion) inside the
 change's transaction after the series row is updated: the update locks that
 row until the commit, so the rows of one series are numbered in the order
@@ -18,7 +18,7 @@ import secrets
 
 from django.db import models
 
-from league import versions
+from league import stamps
 from league.models.people import Series
 
 
@@ -56,9 +56,9 @@ def rounds_since(series_id: int, note: tuple[int, str] | None) -> tuple[set[int]
 
 
 def note_change(series_ids: list[int], rounds: list[int] | None = None, **kwargs: object) -> None:
-    """The receiver of ``versions.results_changed``: one note per series, in the
+    """The receiver of ``stamps.results_changed``: one note per series, in the
     change's transaction (``rounds`` None: the change was not described)."""
     ResultsChange.objects.bulk_create(ResultsChange(series_id=i, rounds=rounds) for i in series_ids)
 
 
-versions.results_changed.connect(note_change, dispatch_uid="results-change-notes")
+stamps.results_changed.connect(note_change, dispatch_uid="results-change-notes")

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import (
+from league.db_bounds import (
     EVENT_NUMBER,
     EVENT_ROUND,
     EVENT_ROUNDS,

@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from league import versions
-from league.bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league import stamps
+from league.db_bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
 from league.models.people import Player, Series
 from league.models.standing_rows import StandingRow, Standings
 from league.models.validators import SEAT, seat_list, validate_rules
@@ -96,7 +96,7 @@ class Game(models.Model):
             models.UniqueConstraint(
                 fields=["series", "source_id"], condition=~Q(source_id=""), name="game_unique_source_per_series"
             ),
-            # league.bounds: what SQLite would take and PostgreSQL refuse.
+            # league.db_bounds: what SQLite would take and PostgreSQL refuse.
             models.CheckConstraint(condition=Q(round_number__gte=1, round_number__lte=MAX_ROUND),
                                    name="game_round_1_to_max",
                                    violation_error_message=f"A round is 1 to {MAX_ROUND:,}."),
@@ -541,9 +541,9 @@ class Penalty(models.Model):
 def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any) -> None:
     # A deleted game or series must not be served from a cached page.
     if isinstance(instance, Series):
-        versions.publish_on_commit([instance.pk], slugs=[instance.slug])
+        stamps.publish_on_commit([instance.pk], slugs=[instance.slug])
     elif getattr(kwargs.get("origin"), "model", type(kwargs.get("origin"))) is not Series:
         # Noted as any change of results is (series_changed): its round is recomputed.
         # Not when its series goes too (a note would name a series about to be gone).
-        versions.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
-        versions.publish_on_commit([instance.series_id])
+        stamps.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
+        stamps.publish_on_commit([instance.series_id])

@@ -16,8 +16,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from league import versions
-from league.bounds import MIN_GAMES
+from league import stamps
+from league.db_bounds import MIN_GAMES
 from league.models.validators import validate_rules, within
 from scoring.rules import Ruleset, get_ruleset
 
@@ -119,7 +119,7 @@ class Series(models.Model):
             if adding:
                 # A pk can come back on SQLite after a delete: no stamp of the
                 # old series may serve the new one's pages.
-                versions.publish_on_commit([self.pk], slugs=[self.slug])
+                stamps.publish_on_commit([self.pk], slugs=[self.slug])
             return
         # An edit (the admin) must not write back the version it read: a
         # scorer may have moved it since, and a version going back would
@@ -164,7 +164,7 @@ def series_changed(
 ) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back;
-    ``league.versions``).
+    ``league.stamps``).
 
     ``results=False`` says the change cannot touch what finished games
     decide (a hand of a game in progress). ``slugs`` are slugs whose series
@@ -180,5 +180,5 @@ def series_changed(
             # series' changes as their commits): the note of the rounds touched
             # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
             touched = sorted(set(rounds)) if rounds is not None else None
-            versions.results_changed.send(sender=None, series_ids=ids, rounds=touched)
-    versions.publish_on_commit(ids, slugs=slugs, results=results)
+            stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
+    stamps.publish_on_commit(ids, slugs=slugs, results=results)

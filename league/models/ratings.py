@@ -21,7 +21,7 @@ from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from league import versions
+from league import stamps
 from league.models.people import Player, Series
 from league.ratings import SubstituteRule
 
@@ -93,7 +93,7 @@ class Rating(models.Model):
         if self.pk:  # every edit is a new version; the values are recomputed under it
             self.version = (Rating.objects.filter(pk=self.pk).values_list("version", flat=True).first() or 0) + 1
         super().save(*args, **kwargs)
-        versions.publish_on_commit([])  # the rating pages are cached under the stamp of everything
+        stamps.publish_on_commit([])  # the rating pages are cached under the stamp of everything
 
     def get_absolute_url(self) -> str:
         return reverse("rating", args=[self.slug])
@@ -110,7 +110,7 @@ class Rating(models.Model):
 
 @receiver(post_delete, sender=Rating)
 def _deleted(sender: type, instance: Rating, **kwargs: Any) -> None:
-    versions.publish_on_commit([])  # its pages must not be served from the cache
+    stamps.publish_on_commit([])  # its pages must not be served from the cache
 
 
 @receiver(m2m_changed, sender=Rating.series.through)
@@ -120,7 +120,7 @@ def _series_changed(sender: type, instance: Rating | Series, action: str, **kwar
             Rating.objects.filter(pk=instance.pk).update(version=F("version") + 1)
         else:
             instance.ratings.update(version=F("version") + 1)
-        versions.publish_on_commit([])
+        stamps.publish_on_commit([])
 
 
 class PlayerMerge(models.Model):

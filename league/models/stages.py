@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from league.bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
+from league.db_bounds import EMA_DAYS, EVENT_ROUND, PLACE, SEED, STAGE_NUMBER, STAGE_TOTAL, TEAM_BEST
 from league.models.event import Registration
 from league.models.people import Series
 from league.models.validators import validate_moment, within

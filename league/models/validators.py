@@ -1,5 +1,5 @@
 """The validators the models' fields share: a seat, a value within its
-bounds (league.bounds), a storable moment, a ruleset ``scoring`` accepts
+bounds (league.db_bounds), a storable moment, a ruleset ``scoring`` accepts
 and a list of seats. Forms and ``full_clean`` check the same numbers."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from league.bounds import Whole, time_problem
+from league.db_bounds import Whole, time_problem
 from scoring.errors import ScoringError
 from scoring.game import SEATS  # league.models.SEATS: one definition, the engine's
 from scoring.rules import get_ruleset
@@ -19,13 +19,13 @@ SEAT = MaxValueValidator(3, "A seat is 0 (first East) to 3.")
 
 
 def within(bound: Whole) -> list[Any]:
-    """A field's validators from its bounds (league.bounds), so that forms and
+    """A field's validators from its bounds (league.db_bounds), so that forms and
     ``full_clean`` hold it to the same numbers on SQLite as on PostgreSQL."""
     return [MinValueValidator(bound.lo), MaxValueValidator(bound.hi)]
 
 
 def validate_moment(value: datetime.datetime) -> None:
-    """A time both databases store (league.bounds.time_problem)."""
+    """A time both databases store (league.db_bounds.time_problem)."""
     if isinstance(value, datetime.datetime) and (problem := time_problem(value)):
         raise ValidationError(problem, code="out_of_range")
 

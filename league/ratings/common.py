@@ -4,7 +4,7 @@ A game is a ``GameResult`` (its seats with their places, ties sharing the best
 place they cover), an event an ``EventResult`` (its placed players, N and what
 its weight is made of); an engine returns an ``Outcome``: the steps in order and
 each player's final ``PlayerRating``. Values are thousandths. ``SubstituteRule``
-says whose rating a substitute's seat moves, as ``Tournament.substitute_result``
+says whose rating a substitute's seat moves, as ``Event.substitute_result``
 says whose standing (docs/ratings.md, "Substitutes").
 """
 

@@ -1,6 +1,6 @@
 """Every write that touches more than one row of a game, one module per concern:
 ``games``, ``penalties``, ``previews`` (nothing saved), ``logs``, ``signoff``,
-with ``replay``, ``audit`` and ``errors`` beneath them. Callers import the
+with ``replay`` and ``audit`` beneath them. Callers import the
 package (``from league import services``) and call ``services.record_hand``.
 
 Each function is one transaction that first locks the game row (``SELECT ...
@@ -8,12 +8,13 @@ FOR UPDATE``; on SQLite the IMMEDIATE transaction's write lock), replays the
 whole game through ``scoring`` with the change, and saves nothing unless the
 replay succeeds, so the seats' snapshots always match the hands. Every change
 writes a ``GameAudit`` row and moves ``Series.version``. Errors are
-``ServiceError`` (``Conflict`` when out of date) with a ``code`` and ``field``.
+``ServiceError`` (``Conflict`` when out of date) with a ``code`` and ``field``
+(``league.errors``, which the read models raise too).
 docs/architecture.md, "The path of one hand" and "Locks".
 """
 
+from league.errors import AlreadySaved, Conflict, ServiceError
 from league.services.audit import Actor
-from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.services.games import (
     correct_hand,
     finish_game,

@@ -22,12 +22,12 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from league import versions
+from league import stamps
 from league.entry.pricing import Refused, price_hand, state_before
+from league.errors import ServiceError
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.event.rounds import apply_time_policy
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
@@ -73,7 +73,7 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     again under the lock.
 
     What was read is kept in the cache under the series' stamp
-    (``league.versions``, no query to know it), which every committed change
+    (``league.stamps``, no query to know it), which every committed change
     to the series moves, and under the game row's own columns that feed the
     record: the live previews of one hand, and a page shown again, read and
     replay nothing. ``fresh`` reads the database whatever the cache holds
@@ -94,7 +94,7 @@ def _read_key(game: Game, token: str | None = None) -> str:
     # services (the admin's raw change of rules) still misses the cache.
     row = json.dumps([game.rules, game.end, game.final_scores, game.final_riichi_sticks, game.status],
                      sort_keys=True, default=str)
-    token = token or versions.stamp(game.series_id).token
+    token = token or stamps.stamp(game.series_id).token
     return f"entry-read:{game.pk}:{token}:{hashlib.sha256(row.encode()).hexdigest()[:16]}"
 
 
@@ -226,7 +226,7 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             time_up = apply_time_policy(game=game, by=by)
             if held and not time_up and players:
                 # What the save holds is the game's next read: kept once the
-                # commit has published the series' new stamp (versions.published).
+                # commit has published the series' new stamp (stamps.published).
                 transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held)))
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
@@ -235,7 +235,7 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
 
 def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
                 replayed: sg.GameResult) -> list[GameNow]:
-    token = versions.published(game.series_id)
+    token = stamps.published(game.series_id)
     if token is None:
         return []  # another change came after this one: the next request reads the game
     inputs = [r.to_input() for r in rows]

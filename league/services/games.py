@@ -11,10 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from league.bounds import MAX_ROUND, time_problem
+from league.db_bounds import MAX_ROUND, time_problem
+from league.errors import Conflict, ServiceError
 from league.models import Game, GameAudit, Hand, Player, SaveKey, Seat, Series
 from league.services.audit import Actor, audit, bump_version, new_game_audit, user_of
-from league.services.errors import Conflict, ServiceError
 from league.services.replay import (
     check_next,
     check_open,

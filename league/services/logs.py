@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from league import tenhou
+from league.errors import ServiceError
 from league.models import WINDS, Game, GameAudit, Player, Seat, Series
 from league.services.audit import Actor, audit
-from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 from league.services.replay import replay_game, store_hands, sync_result
 from scoring.errors import ScoringError

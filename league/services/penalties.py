@@ -7,10 +7,10 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from league.bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
+from league.db_bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
+from league.errors import ServiceError
 from league.models import Game, GameAudit, Penalty
 from league.services.audit import Actor, audit, user_of
-from league.services.errors import ServiceError
 from league.services.replay import hands_of, lock_game, replay_game, sync_result
 
 Action = GameAudit.Action

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
+from league.errors import ServiceError
 from league.models import Player, PlayerMerge, Registration, Seat, SignOff, series_changed
 from league.services.audit import Actor, user_of
-from league.services.errors import ServiceError
 
 # A cell or mapping value of exactly "#12" names the player with id 12: the
 # key a file gives when a name is shared (Player.label shows it).

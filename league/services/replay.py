@@ -12,13 +12,13 @@ from typing import Any
 
 from django.utils import timezone
 
-from league.bounds import MAX_INTEGER, MAX_SEAT_POINTS
+from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
+from league.errors import AlreadySaved, Conflict, ServiceError
 from league.models import Game, GameAudit, Hand, SaveKey, Seat, Win
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
-from league.services.errors import AlreadySaved, Conflict, ServiceError
 from league.services.signoff import withdraw_signoffs
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
@@ -132,7 +132,7 @@ def replay_game(game: Game | sg.GameRecord, inputs: list[sg.HandInput], *,
 
 
 def check_result_bounds(result: sg.GameResult) -> None:
-    """Refuse a settlement the seats cannot store (``league.bounds``)."""
+    """Refuse a settlement the seats cannot store (``league.db_bounds``)."""
     s = result.settlement
     if s is None:
         return

@@ -26,9 +26,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
 from django.utils.translation import gettext as _
 
+from league.errors import Conflict, ServiceError
 from league.models import Game, GameAudit, Player, Seat, Series, SignOff
 from league.services.audit import Actor, audit, bump_version, user_of
-from league.services.errors import Conflict, ServiceError
 
 log = logging.getLogger(__name__)
 Action = GameAudit.Action
@@ -280,7 +280,7 @@ def counting_changed(game: Game) -> None:
     complete one was withdrawn), inside the transaction that changed it.
 
     The one call site for what depends on it: the series' results stamp moves
-    here (league/versions.py), and stored per-player totals are to be
+    here (league/stamps.py), and stored per-player totals are to be
     refreshed here for the game's four players."""
     bump_version(game.series_id, results=True, rounds=[game.round_number])
 

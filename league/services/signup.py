@@ -28,11 +28,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from league.bounds import person_text_problem, text_problem
+from league.db_bounds import person_text_problem, text_problem
+from league.errors import ServiceError
 from league.event.countries import COUNTRIES
 from league.models import Registration, Series, SignUp, SignUpDesk
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.event.common import Action, ensure_event, lock_series, log
 from league.services.event.registration import drop_player, register_player
 from league.services.players import find_player
@@ -94,7 +94,7 @@ def send_signup_mail(signup: SignUp, kind: str, *, site: str) -> None:
 
 def _clean(first_name: str, last_name: str, ema_number: str, country: str, club: str, team: str,
            email: str) -> dict[str, str]:
-    """Every field through its bound (league.bounds); the first problem is raised."""
+    """Every field through its bound (league.db_bounds); the first problem is raised."""
     values = {"first_name": first_name, "last_name": last_name, "club": club, "team": team}
     for name, value in values.items():
         if problem := person_text_problem(value, limit=LIMITS[name]):

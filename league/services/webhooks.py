@@ -23,12 +23,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from league import versions, webhooks
+from league import stamps, webhooks
+from league.errors import ServiceError
 from league.models import Delivery, Game, HookEvent, Round, RoundTable, Series, WebHook
 from league.models.event import Event
 from league.models.stages import Stage
 from league.services.audit import Actor, user_of
-from league.services.errors import ServiceError
 
 MAX_HOOKS = 10  # per series
 
@@ -77,9 +77,9 @@ def _key(series_id: int) -> str:
 
 def hooks_of(series_id: int) -> Hooks:
     """The series' active hooks by event, kept in the stamps' store
-    (``league.versions``), which every process shares: a save in a series
+    (``league.stamps``), which every process shares: a save in a series
     asks no query to learn it has no hook, and one INSERT per event when it has."""
-    text = versions.store().get(_key(series_id))
+    text = stamps.store().get(_key(series_id))
     if text is None:
         slug = Series.objects.filter(pk=series_id).values_list("slug", flat=True).first() or ""
         by_event: dict[str, list[int]] = {}
@@ -87,7 +87,7 @@ def hooks_of(series_id: int) -> Hooks:
             for event in events:
                 by_event.setdefault(event, []).append(pk)
         text = json.dumps({"slug": slug, "hooks": by_event}, sort_keys=True)
-        versions.store().add(_key(series_id), text)
+        stamps.store().add(_key(series_id), text)
     return _parse(text)
 
 
@@ -100,8 +100,8 @@ def _parse(text: str) -> Hooks:
 def forget_hooks(series_id: int) -> None:
     """The series' hooks or its slug changed: read them again (now, and after the commit)."""
     key = _key(series_id)
-    versions.store().delete_many([key])
-    transaction.on_commit(lambda: versions.store().delete_many([key]))
+    stamps.store().delete_many([key])
+    transaction.on_commit(lambda: stamps.store().delete_many([key]))
 
 
 def announce(series_id: int, event: str, data: dict[str, Any]) -> int:
@@ -173,7 +173,7 @@ def round_started(rnd: Round) -> None:
 
 
 def standings_changed(series_ids: list[int], **kwargs: Any) -> None:
-    """The receiver of ``versions.results_changed``: the results stamp of these
+    """The receiver of ``stamps.results_changed``: the results stamp of these
     series moves when this transaction commits. One delivery per change (a
     receiver reads the standings anew whatever the number)."""
     for pk in series_ids:

@@ -32,7 +32,7 @@ from league.models import (
 from league.models.event import RoundTable, event_of
 from league.models.stages import EventRules, Playoff, Stage, StageSeed
 from league.models.standing_rows import StandingRow, Standings, div_round
-from league.tiebreaks import Entry, rank
+from league.tiebreaks import Contender, rank
 from league.tiebreaks import Game as TbGame
 
 # -- reading the event ------------------------------------------------------------------
@@ -261,7 +261,7 @@ def _finished_rounds(series: Series) -> set[int]:
 
 def _rank_stage(stage: Stage, seeds: Mapping[int, tuple[int | None, int]], results: EventResults, rules: list[str],
                 playoff: Mapping[int, int], *, carry_games: bool) -> list[StageRow]:
-    entries = []
+    contenders = []
     for pid, (seed, carried) in seeds.items():
         games = [g for g in results.games.get(pid, []) if stage.has_round(g.round)]
         # Tie-breaks look at the games whose points the total holds: the earlier stages' too when points carry in whole or half.
@@ -269,15 +269,15 @@ def _rank_stage(stage: Stage, seeds: Mapping[int, tuple[int | None, int]], resul
         if carry_games and stage.carry in (Stage.Carry.FULL, Stage.Carry.HALF):
             counted = [g for g in results.games.get(pid, []) if g.round <= stage.last_round]
         player = results.players[pid]
-        entries.append(Entry(
+        contenders.append(Contender(
             id=pid, name=player.name, total=carried + sum(g.points for g in games),
             games=tuple(TbGame(table=g.game, points=g.points, place=g.place) for g in counted),
             data=(player, seed, carried, games)))
     rows = []
-    for r in rank(entries, rules, playoff=playoff):
-        player, seed, carried, games = r.entry.data
+    for r in rank(contenders, rules, playoff=playoff):
+        player, seed, carried, games = r.contender.data
         rows.append(StageRow(
-            player=player, seed=seed, carried=carried, stage_points=sum(g.points for g in games), total=r.entry.total,
+            player=player, seed=seed, carried=carried, stage_points=sum(g.points for g in games), total=r.contender.total,
             games=len(games), places=places_of(games),
             rank=r.rank, tied=r.tied, separated_by=r.separated_by))
     return rows

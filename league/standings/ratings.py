@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.utils import timezone
 
-from league import versions
+from league import stamps
 from league.models import Game, Player, Rating, RoundSeat, Seat, Series, counting
 from league.ratings import EventPlace, EventResult, GameResult, Outcome, SeatResult, Step, SubstituteRule
 from league.ratings.mers import mers_ranking
 from league.ratings.skill import plackett_luce
 from league.ratings.tenhou import tenhou_r
+from league.standings.ema import ema_export
 from scoring.standings import rank_with_ties
 
 CACHE_SECONDS = 7 * 24 * 3600  # the key changes with every result; this only bounds an unread entry's life
@@ -89,7 +90,7 @@ def _compute_and_keep(rating: Rating, ids: list[int], key: str) -> tuple[RatingT
 def cache_key(rating: Rating, series_ids: list[int] | None = None) -> str:
     """The rating's version, its engine and the results stamp of each of its series: any change, a new key."""
     ids = sorted(rating.series.values_list("pk", flat=True)) if series_ids is None else series_ids
-    tokens = ",".join(f"{i}:{versions.results_token(i)}" for i in ids)
+    tokens = ",".join(f"{i}:{stamps.results_token(i)}" for i in ids)
     return f"rating:{rating.pk}:{rating.version}:{rating.engine}:{hashlib.sha1(tokens.encode()).hexdigest()}"
 
 
@@ -168,8 +169,6 @@ def _game(last: tuple[int, int, datetime.datetime], seats: list[SeatResult], rul
 
 def rating_events(series_ids: list[int]) -> list[EventResult]:
     """Each event among these series as the EMA ranks it (its EMA results file), oldest first."""
-    from league.services.stages import ema_export  # the services read the standings: import at use
-
     out = []
     for series in Series.objects.filter(pk__in=series_ids, event__isnull=False).select_related("event"):
         if not Game.objects.filter(counting(series), series=series).exists():

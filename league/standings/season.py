@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db.models import Case, Count, ExpressionWrapper, F, IntegerField, Max, Min, Q, Sum, Value, When
 from django.utils import timezone
 
-from league import versions
+from league import stamps
 from league.models import Game, Player, Seat, Series, counting
 from league.models.changes import rounds_since
 from league.models.event import is_event
@@ -246,7 +246,7 @@ def cached_season(
     The computation itself starts from the last one for this stage
     (``_Base``) and recomputes only the rounds the changes since touched
     (``ResultsChange``); see ``_computed``."""
-    token = versions.results_token(series.pk)
+    token = stamps.results_token(series.pk)
     return cache.get_or_set(
         _key(series, token, through_round, through_date),
         lambda: _computed(series, through_round, through_date),
@@ -351,7 +351,7 @@ def season_if_cached(series: Series) -> Season | None:
     the current results stamp, else None: a page that needs only the table
     reads it from here when the series page came first, and otherwise asks
     for what it needs alone, cheaper than the whole season."""
-    found = cache.get(_key(series, versions.results_token(series.pk), None, None))
+    found = cache.get(_key(series, stamps.results_token(series.pk), None, None))
     return found[1] if found is not None else None
 
 

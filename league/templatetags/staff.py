@@ -6,12 +6,10 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from league.models import WIND_NAMES
+from league.round_names import round_name, round_short
 from league.templatetags.league import delta, score
 
 register = template.Library()
-
-ROUND_WINDS = dict(zip("ESWN", WIND_NAMES, strict=True))
 
 
 @register.filter
@@ -27,19 +25,8 @@ def wind_name(label: str) -> tuple[str, str]:
     return wind, name
 
 
-@register.filter
-def round_name(label: str) -> str:
-    """'E3' -> 'East 3' (東3局 in Japanese)."""
-    if not label:
-        return ""
-    return _("%(wind)s %(number)s") % {"wind": ROUND_WINDS.get(label[:1], label[:1]), "number": label[1:]}
-
-
-@register.filter
-def round_short(label: str) -> str:
-    """'E3' as the hand log abbreviates it: 'E3', 東3 in Japanese."""
-    return f"{str(ROUND_WINDS.get(label[:1], label[:1]))[:1]}{label[1:]}" if label else ""
-
+register.filter("round_name", round_name)
+register.filter("round_short", round_short)
 
 # The public pages' table point filters, under the names the staff templates use.
 register.filter("table_points", score)

@@ -8,9 +8,10 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from league import terms
+from league import engine_words
 from league.models import Game
 from league.models.stages import Stage
+from league.tiebreaks import RULES
 
 register = template.Library()
 
@@ -21,7 +22,7 @@ SEATED_BY = {"pregenerated": _("pre-generated"), "swiss": _("Swiss"), "manual": 
 
 @register.filter
 def roster_error(error: Any) -> str:
-    return terms.roster_error(error)
+    return engine_words.roster_error(error)
 
 
 @register.filter
@@ -42,6 +43,12 @@ TIEBREAK_NAMES = {
     "fewest_fourths": _("fewest fourths"), "playoff": _("playoff"), "points": _("points"),
     "stage": _("the stage reached"),
 }
+
+
+def rule_names() -> dict[str, str]:
+    """Every rule a table names, by id: the tie-breaks' own words where the
+    reader's language has none (``league.tiebreaks.RULES``)."""
+    return {**RULES, **TIEBREAK_NAMES}
 
 
 @register.filter

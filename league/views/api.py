@@ -25,15 +25,15 @@ from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
 from pydantic import BaseModel
 
-from league import stats, versions
+from league import stamps, stats
 from league.api import schemas as s
-from league.bounds import ROW_ID
+from league.db_bounds import ROW_ID
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.event import event_of, hidden_from, is_event, table_states
 from league.standings import event as standings
-from league.views.cached import also_serve, public_page, series_for_game, series_for_slug
-from league.views.players import across_series_rows
-from league.views.series import current_standings, whole
+from league.stats import across_series_rows
+from league.views.cached import also_serve, current_standings, public_page, series_for_game, series_for_slug
+from league.views.params import whole
 
 GAMES_PER_PAGE = 100
 
@@ -94,7 +94,7 @@ ERRORS: dict[int, type[BaseModel]] = {404: s.ErrorOut, 400: s.ErrorOut, 429: s.E
 
 
 @api.get("/series", response={200: s.SeriesList}, summary="Every series", tags=["series"])
-@public_page(lambda: versions.EVERYTHING, {})
+@public_page(lambda: stamps.EVERYTHING, {})
 def series_list(request: HttpRequest) -> HttpResponse:
     """Every series, as the series list shows them, newest first."""
     rows = Series.objects.select_related("event").annotate(
@@ -218,7 +218,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @api.get("/players/{int:player_id}", response={200: s.PlayerOut, **ERRORS}, summary="A player across series",
          tags=["players"])
-@public_page(lambda player_id: versions.EVERYTHING, {})
+@public_page(lambda player_id: stamps.EVERYTHING, {})
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     """Every series the player has a counted game in, newest first, with their
     totals there and overall: the player's across-series page."""

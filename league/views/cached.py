@@ -1,6 +1,6 @@
 """Public pages served whole from the cache, with ETags, 304s and gzip.
 
-A public page is a function of its series' stamp (``league.versions``), path,
+A public page is a function of its series' stamp (``league.stamps``), path,
 canonical parameters and language, never of who looks, so its whole response is
 cached under those and answered by ``CachedPageMiddleware`` with no database
 query: a strong ETag and Last-Modified from the stamp, 304 on a current
@@ -28,19 +28,24 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_sequence
+from django.utils.translation import get_language
 
-from league import versions
-from league.bounds import ROW_ID, SLUG_LENGTH
-from league.models import Game, Series
+from league import stamps
+from league.db_bounds import ROW_ID, SLUG_LENGTH
+from league.models import Game, Series, Standings
+from league.standings.event import series_standings
+from league.standings.season import season_if_cached
 
 PAGE_CACHE_SECONDS = 600
 # The pages this process served last, unpickled: a hit costs a dict lookup,
 # where the cache (even locmem) unpickles a copy of the bytes each time.
-# Keys carry the stamp, so an entry is never stale, only unused.
+# Keys carry the stamp, so a response is never stale, only unused.
 LOCAL_PAGES = 64
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 _SORT = re.compile(r"-?[A-Za-z0-9_.]{1,40}")
@@ -112,7 +117,7 @@ def _as_get(query: Mapping[str, str]) -> QueryDict:
     return get
 
 
-class Entry(NamedTuple):
+class CachedResponse(NamedTuple):
     """A cached response: its bytes plain and gzipped, with their ETags."""
 
     content_type: str
@@ -123,7 +128,7 @@ class Entry(NamedTuple):
     changed: int
 
 
-def _etags(stamp: versions.Stamp, key: str) -> tuple[str, str]:
+def _etags(stamp: stamps.Stamp, key: str) -> tuple[str, str]:
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     return f'"{stamp.token}-{digest}"', f'"{stamp.token}-{digest}-gz"'
 
@@ -136,41 +141,41 @@ def _gzip(body: bytes) -> bytes | None:
     return packed if len(packed) < len(body) else None
 
 
-def _not_modified(request: HttpRequest, entry: Entry) -> bool:
+def _not_modified(request: HttpRequest, cached: CachedResponse) -> bool:
     match = request.META.get("HTTP_IF_NONE_MATCH")
     if match is not None:
         # A client holding either encoding of the current page holds the current page.
         tags = {t.strip().removeprefix("W/") for t in match.split(",")}
-        return "*" in tags or entry.etag in tags or entry.gzip_etag in tags
+        return "*" in tags or cached.etag in tags or cached.gzip_etag in tags
     # Dates have whole seconds, and two changes can fall in one: only a copy
     # from a later second is known current (the ETag is exact).
     since = request.META.get("HTTP_IF_MODIFIED_SINCE")
     if since is None:
         return False  # parsing an absent date took 9 us, a sixteenth of a cached page
     since_seconds = parse_http_date_safe(since)
-    return since_seconds is not None and entry.changed < since_seconds
+    return since_seconds is not None and cached.changed < since_seconds
 
 
-def _respond(request: HttpRequest, entry: Entry) -> HttpResponse:
+def _respond(request: HttpRequest, cached: CachedResponse) -> HttpResponse:
     # Headers given whole to the constructor: setting them one by one was a
     # tenth of what a cached page cost.
-    use_gzip = entry.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+    use_gzip = cached.gzipped is not None and bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
     headers = {
-        "ETag": entry.gzip_etag if use_gzip else entry.etag,
-        "Last-Modified": _http_date(entry.changed),
+        "ETag": cached.gzip_etag if use_gzip else cached.etag,
+        "Last-Modified": _http_date(cached.changed),
         # Kept, but asked again each time: a 304 when nothing changed.
         "Cache-Control": "no-cache",
         # The language comes from the switch's cookie or from Accept-Language.
         "Vary": "Accept-Encoding, Accept-Language, Cookie",
     }
-    if _not_modified(request, entry):
+    if _not_modified(request, cached):
         response = HttpResponse(status=304, headers=headers)
         del response["Content-Type"]
         return response
     if use_gzip:
         headers["Content-Encoding"] = "gzip"
-    body = entry.gzipped if use_gzip else entry.body
-    headers["Content-Type"] = entry.content_type
+    body = cached.gzipped if use_gzip else cached.body
+    headers["Content-Type"] = cached.content_type
     # What CommonMiddleware adds, which a page served by CachedPageMiddleware
     # never reaches: without it the server sends the page in chunks.
     headers["Content-Length"] = str(len(body))
@@ -182,7 +187,7 @@ def _http_date(seconds: int) -> str:
     return http_date(seconds)
 
 
-_local: dict[str, Entry] = {}
+_local: dict[str, CachedResponse] = {}
 _local_lock = threading.Lock()
 
 
@@ -196,19 +201,19 @@ class Page(NamedTuple):
     series_of: Callable[..., int | str | None]
     params: Params
     fragment: Callable[[Mapping[str, str]], bool]
-    kind: str  # the stamp it is cached under: "stamp", or "results" (versions.stamp)
+    kind: str  # the stamp it is cached under: "stamp", or "results" (stamps.stamp)
 
 
 class Lookup(NamedTuple):
-    """One request's place in the cache, and the entry found there if any."""
+    """One request's place in the cache, and the response found there if any."""
 
-    stamp: versions.Stamp
+    stamp: stamps.Stamp
     query: dict[str, str]
     key: str
     fragment: bool
     cache_key: str
     visitor_specific: bool
-    entry: Entry | None
+    cached: CachedResponse | None
 
 
 # The views public_page wrapped, by the function the URL resolver returns.
@@ -219,32 +224,33 @@ def _look_up(request: HttpRequest, page: Page, series: int | str) -> Lookup:
     query = canonical_query(request, page.params)
     # The stamp is read before the view reads anything: what it renders
     # is at least as new as the stamp it is cached under.
-    stamp = versions.stamp(series, kind=page.kind)
+    stamp = stamps.stamp(series, kind=page.kind)
     key = _page_key(request, query)
     is_fragment = page.fragment(query)
-    cache_key = f"page:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
+    # The prefix names the stored class: pickles of another class are never read.
+    cache_key = f"cached-response:{stamp.token}:{hashlib.sha1(key.encode()).hexdigest()}"
     visitor_specific = not is_fragment and _visitor_specific(request)
-    entry = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
-    return Lookup(stamp, query, key, is_fragment, cache_key, visitor_specific, entry)
+    cached = None if visitor_specific else _local.get(cache_key) or cache.get(cache_key)
+    return Lookup(stamp, query, key, is_fragment, cache_key, visitor_specific, cached)
 
 
-def _remember(cache_key: str, entry: Entry) -> None:
+def _remember(cache_key: str, cached: CachedResponse) -> None:
     if cache_key not in _local:
         with _local_lock:  # a threaded server: one eviction at a time
             if len(_local) >= LOCAL_PAGES:
                 _local.pop(next(iter(_local)), None)  # the oldest
-            _local[cache_key] = entry
+            _local[cache_key] = cached
 
 
 def _remembered(key: str, rows: QuerySet) -> int | None:
     """The first value of ``rows`` (a series pk), kept under ``key`` in the
-    stamps' store (``league.versions``) once found; None if there is none."""
-    found = versions.store().get(key)
+    stamps' store (``league.stamps``) once found; None if there is none."""
+    found = stamps.store().get(key)
     if found is not None:
         return int(found)
     pk = rows.first()
     if pk is not None:
-        versions.store().add(key, str(pk))
+        stamps.store().add(key, str(pk))
     return pk
 
 
@@ -269,7 +275,7 @@ def public_page(
     """Serve a public view whole from the cache.
 
     ``series_of(**kwargs)`` names the series whose stamp the page is cached
-    under (``versions.EVERYTHING`` for the series list), without a database
+    under (``stamps.EVERYTHING`` for the series list), without a database
     query once known; None means there is no such page and the view answers.
     ``params`` are the query parameters the view reads: it sees only those,
     canonical. ``fragment(query)`` says whether the request is for a
@@ -291,8 +297,8 @@ def public_page(
             if series is None or request.method not in ("GET", "HEAD"):
                 return view(request, **kwargs)
             found = _look_up(request, page, series)
-            entry = found.entry
-            if entry is None:
+            cached = found.cached
+            if cached is None:
                 request.GET = _as_get(found.query)
                 live = found.key if found.fragment else _page_key(request, {**found.query, "partial": "1"})
                 request.live_etag = _etags(found.stamp, live)[0]  # type: ignore[attr-defined]
@@ -305,10 +311,10 @@ def public_page(
                     return response
                 etag, gzip_etag = _etags(found.stamp, found.key)
                 body = response.content
-                entry = Entry(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
-                cache.set(found.cache_key, entry, PAGE_CACHE_SECONDS)
-            _remember(found.cache_key, entry)
-            return _respond(request, entry)
+                cached = CachedResponse(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
+                cache.set(found.cache_key, cached, PAGE_CACHE_SECONDS)
+            _remember(found.cache_key, cached)
+            return _respond(request, cached)
 
         _pages[wrapper] = page
         return wrapper
@@ -359,11 +365,11 @@ def from_cache(request: HttpRequest) -> HttpResponse | None:
     if series is None:
         return None
     found = _look_up(request, page, series)
-    if found.entry is None:
+    if found.cached is None:
         return None
     request.get_host()  # DisallowedHost (a 400) for a host not in ALLOWED_HOSTS
-    _remember(found.cache_key, found.entry)
-    return _respond(request, found.entry)
+    _remember(found.cache_key, found.cached)
+    return _respond(request, found.cached)
 
 
 def _sorted(query: QueryDict) -> QueryDict:
@@ -379,12 +385,12 @@ def conditional(request: HttpRequest, series: int, make: Callable[[], HttpRespon
     A client that accepts gzip gets the stream compressed as it goes, under
     an ETag of its own (a strong ETag names exact bytes); a CSV holds nothing
     secret, so BREACH has nothing to read in it either."""
-    stamp = versions.stamp(series)
+    stamp = stamps.stamp(series)
     key = f"{request.path}?{_sorted(request.GET).urlencode()}"
     etag, gzip_etag = _etags(stamp, key)
-    entry = Entry("", b"", None, etag, gzip_etag, stamp.changed)
+    cached = CachedResponse("", b"", None, etag, gzip_etag, stamp.changed)
     use_gzip = bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
-    if _not_modified(request, entry):
+    if _not_modified(request, cached):
         response: HttpResponseBase = HttpResponse(status=304)
         del response["Content-Type"]
     else:
@@ -400,3 +406,48 @@ def conditional(request: HttpRequest, series: int, make: Callable[[], HttpRespon
     response["Cache-Control"] = "no-cache"
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+# -- parts of a page, cached under the series' version --------------------------------
+
+
+LIVE_POLL_SECONDS = 30
+
+
+# Pages are cached under the series' version, which every change moves; the
+# timeout only bounds what the version does not cover (a renamed player).
+def is_fragment(query: Mapping[str, str]) -> bool:
+    """Whether a request is the live refresh's, for the part of a page it swaps in."""
+    return "partial" in query
+
+
+def render_cached(
+    request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
+) -> tuple[SafeString, bool]:
+    """``template`` rendered with ``context()`` and whether its games are live,
+    cached under ``key`` and the query string. Keys carry the series'
+    version, so a change shows at once; the fragments hold nothing that
+    depends on who is looking."""
+    # Rendered text is in the request's language: one entry per language.
+    full_key = f"{key}:{get_language()}:{query_key(request)}"
+    cached = cache.get(full_key)
+    if cached is None:
+        ctx = context()
+        cached = (render_to_string(template, ctx, request), bool(ctx.get("live")))
+        cache.set(full_key, cached, PAGE_CACHE_SECONDS)
+    return mark_safe(cached[0]), cached[1]  # our own rendered template
+
+
+def query_key(request: HttpRequest) -> str:
+    """A short, order-independent key for the query string of ``request``."""
+    items = sorted((k, v) for k in request.GET for v in request.GET.getlist(k))
+    return hashlib.sha1(repr(items).encode()).hexdigest()[:16]
+
+
+def current_standings(series: Series) -> Standings:
+    """The series' standings now, cached under its results stamp."""
+    league_season = season_if_cached(series)
+    if league_season is not None:  # the series page's own read, when it came first
+        return league_season.standings
+    token = stamps.results_token(series.pk)
+    return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)

@@ -21,7 +21,7 @@ from league.models.event import CODE_ALPHABET, CODE_LENGTH, next_seats, round_se
 from league.services import seats_waiting
 from league.standings.event import event_standings
 from league.views.cached import FLAG, event_page
-from league.views.series import int_param, whole
+from league.views.params import int_param, whole
 
 SCREEN_SECONDS = 15  # how long a projector page stays before the next
 SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns

@@ -19,9 +19,9 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from league.access import can_direct, event_for_director, event_for_scorer
-from league.bounds import EVENT_NUMBER
 from league.collation import name_key
-from league.forms.event_day import (
+from league.db_bounds import EVENT_NUMBER
+from league.forms.tournament import (
     ClockForm,
     EventSettingsForm,
     ExtraTimeForm,
@@ -36,8 +36,8 @@ from league.models.event import table_states
 from league.services import ServiceError, event
 from league.standings.event import event_standings
 from league.views.access import post_only, staff_required
+from league.views.params import int_param
 from league.views.refusals import report_refusal
-from league.views.series import int_param
 from league.views.signup import signup_board
 
 PAPERS = {"a4": "A4", "letter": _("Letter")}

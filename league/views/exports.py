@@ -22,7 +22,7 @@ from league import exports
 from league.models import Game, Series
 from league.models.event import hidden_from
 from league.views.cached import conditional
-from league.views.series import date_param, int_param
+from league.views.params import date_param, int_param
 
 View = Callable[..., HttpResponseBase]
 

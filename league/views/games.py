@@ -15,9 +15,16 @@ from django.utils.translation import gettext as _
 from league import charts, stats
 from league.models import WIND_NAMES, Game, Seat
 from league.models.event import hidden_from
-from league.templatetags.staff import round_short
-from league.views.cached import FLAG, public_page, series_for_game
-from league.views.series import LIVE_POLL_SECONDS, PAGE_CACHE_SECONDS, is_fragment, render_cached
+from league.round_names import round_short
+from league.views.cached import (
+    FLAG,
+    LIVE_POLL_SECONDS,
+    PAGE_CACHE_SECONDS,
+    is_fragment,
+    public_page,
+    render_cached,
+    series_for_game,
+)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Probes for a load balancer or an orchestrator. ``/healthz`` (in series.py)
+"""Probes for a load balancer or an orchestrator. ``/healthz``
 says the process answers and touches nothing, so it stays the page benchmark's
 yardstick; ``/readyz`` says the process can serve pages: its database answers.
 ``/time`` is the countdown's clock: the server's time, never cached."""
@@ -15,6 +15,12 @@ from django.views.decorators.cache import never_cache
 from league.views.access import limit_exempt
 
 log = logging.getLogger(__name__)
+
+
+@limit_exempt
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A trivial view: the benchmark's yardstick for Django's own cost."""
+    return HttpResponse("ok", content_type="text/plain")
 
 
 @limit_exempt

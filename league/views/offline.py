@@ -1,5 +1,5 @@
 """What a phone fetches to price hands without network (OFFLINE_CONTRACT.md):
-the Pyodide runtime and the server's own Python (``league.offline``), and one
+the Pyodide runtime and the server's own Python (``league.offline_assets``), and one
 game as the engine reads it. The runtime and the Python are public (they hold
 nothing of the league's); a game's state is for its scorers only."""
 
@@ -9,12 +9,12 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpRe
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from league import offline
+from league import offline_assets
 from league.access import game_for_scorer
 from league.services import entry
 from league.views.access import staff_required
 
-ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
+ENGINE_JS = offline_assets.REPO / "league" / "static" / "league" / "engine.js"
 CONTENT_TYPES = {".js": "text/javascript", ".wasm": "application/wasm", ".zip": "application/zip",
                  ".json": "application/json"}
 
@@ -22,14 +22,14 @@ CONTENT_TYPES = {".js": "text/javascript", ".wasm": "application/wasm", ".zip": 
 @require_GET
 def engine_info(request: HttpRequest) -> JsonResponse:
     """Whether offline entry is on, and every URL (with its size) the phone must keep."""
-    st = offline.status()
+    st = offline_assets.status()
     files = []
     if st.available:
         # engine.json itself too: engine.js reads it first, offline as well.
         files = [reverse("offline-engine"), reverse("offline-engine-js"), reverse("offline-engine-zip")]
-        files += [reverse("offline-runtime", args=[name]) for name in offline.RUNTIME_FILES]
+        files += [reverse("offline-runtime", args=[name]) for name in offline_assets.RUNTIME_FILES]
     return JsonResponse({
-        "available": st.available, "notice": st.notice, "pyodide": offline.PYODIDE_VERSION, "files": files,
+        "available": st.available, "notice": st.notice, "pyodide": offline_assets.PYODIDE_VERSION, "files": files,
         "bytes": sum(s["bytes"] for s in st.sizes.values()) if st.available else 0,
         "gzip_bytes": sum(s["gzip_bytes"] for s in st.sizes.values()) if st.available else 0,
         "sizes": st.sizes if st.available else {},
@@ -39,8 +39,8 @@ def engine_info(request: HttpRequest) -> JsonResponse:
 @require_GET
 def runtime(request: HttpRequest, name: str) -> FileResponse:
     """One file of the pinned Pyodide runtime (its version never changes under this URL)."""
-    path = offline.ASSETS / name
-    if name not in offline.RUNTIME_FILES or not path.is_file():
+    path = offline_assets.ASSETS / name
+    if name not in offline_assets.RUNTIME_FILES or not path.is_file():
         raise Http404("offline entry is off: the Pyodide runtime was not fetched")
     packed = path.with_name(name + ".gz")
     gzipped = "gzip" in request.headers.get("Accept-Encoding", "") and packed.is_file()
@@ -56,7 +56,7 @@ def runtime(request: HttpRequest, name: str) -> FileResponse:
 @require_GET
 def engine_zip(request: HttpRequest) -> HttpResponse:
     """The phone's Python (scoring, league.entry) as one zip, with an ETag."""
-    z = offline.engine_zip()
+    z = offline_assets.engine_zip()
     if request.headers.get("If-None-Match") == z.etag:
         return HttpResponseNotModified(headers={"ETag": z.etag})
     return HttpResponse(z.data, content_type="application/zip", headers={"ETag": z.etag, "Cache-Control": "no-cache"})
@@ -75,5 +75,5 @@ def game_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The game as the phone's engine reads it: its GAME RECORD, the seats'
     names, the next hand's number and the digest of the stored hands."""
     # The game's read as the staff page's requests share it (entry.read_game): a page's
-    # offline.json after a save reads nothing again.
+    # offline_assets.json after a save reads nothing again.
     return JsonResponse(entry.phone_state(entry.read_game(game_for_scorer(request, pk))))

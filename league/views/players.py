@@ -7,23 +7,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from league import charts, stats, versions
-from league.models import WIND_NAMES, Game, Player, Seat, Series, counting
+from league import charts, stamps, stats
+from league.models import WIND_NAMES, Game, Player, Seat, Series
 from league.models.event import hidden_from, is_event
 from league.models.standing_rows import StandingRow
 from league.services.players import namesakes
 from league.standings.season import league_standing, season_if_cached
+from league.stats import across_series_rows
 from league.tables import PlayerGamesTable
 from league.templatetags.league import average, percent
-from league.views.cached import SORT, public_page, series_for_slug
-from league.views.series import PAGE_CACHE_SECONDS, configure_table, current_standings, render_cached, whole
+from league.views.cached import PAGE_CACHE_SECONDS, SORT, current_standings, public_page, render_cached, series_for_slug
+from league.views.params import configure_table, whole
 
 GAMES_PER_PAGE = 25
 
@@ -54,7 +55,7 @@ def detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 def _player_page(series: Series, player: Player) -> dict[str, Any]:
     """What the player page shows: the part finished games decide comes from
     the cache unless a result changed, so a hand costs the games being played."""
-    token = versions.results_token(series.pk)  # read before anything it covers
+    token = stamps.results_token(series.pk)  # read before anything it covers
     # Every player's finished statistics and counted totals: one read per
     # results stamp, shared by every player page (league.stats.finished_by_player).
     by_player = cache.get_or_set(
@@ -191,7 +192,7 @@ def _stat_rows(numbers: stats.PlayerStats, seats: int = 4) -> list[tuple[str, st
     ][: None if seats == 4 else -1]
 
 
-@public_page(lambda player_id: versions.EVERYTHING, {})
+@public_page(lambda player_id: stamps.EVERYTHING, {})
 def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
     """Every series the player has a counted game in, newest first, with
     their totals there and overall, from one aggregate query over the seats'
@@ -209,55 +210,3 @@ def across_series(request: HttpRequest, player_id: int) -> HttpResponse:
     })
 
 
-def across_series_rows(player: Player) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """The player's counted games per series (newest first) and overall, as
-    the across-series page and the API show them; None without any. One
-    aggregate query; rounds a director hides are left out."""
-    shown = Q(game__series__event__hidden_from_round__isnull=True) | Q(
-        game__round_number__lt=F("game__series__event__hidden_from_round")
-    )
-    rows = list(
-        Seat.objects.filter(counting(prefix="game__"), shown, player=player)
-        .values("game__series_id", "game__series__name", "game__series__slug", "game__series__start_date",
-                "game__series__kind")
-        .annotate(
-            games=Count("id"), total=Sum("points"), place_sum=Sum("place"), last=Max("game__finished_at"),
-            hidden=Max("game__series__event__hidden_from_round"),
-            **{f"places_{n}": Count("id", filter=Q(place=n)) for n in (1, 2, 3, 4)},
-        )
-        .order_by("-last", "game__series__name")
-    )
-    if not rows:
-        return None
-    # A three-player series has no fourth place: its row shows "-" there.
-    seats = {s.pk: s.ruleset().players for s in
-             Series.objects.filter(pk__in={r["game__series_id"] for r in rows}).only("pk", "rules")}
-    series_rows = [_series_row(r, seats[r["game__series_id"]]) for r in rows]
-    overall = {
-        "games": sum(r["games"] for r in series_rows),
-        "total": sum(r["total"] for r in series_rows),
-        "places": [sum(r["places"][k] for r in series_rows) for k in range(4)],
-        "place_sum": sum(r["place_sum"] for r in series_rows),
-    }
-    overall["average_place"] = overall["place_sum"] / overall["games"]
-    overall["average_points"] = _average(overall["total"], overall["games"])
-    return series_rows, overall
-
-
-def _series_row(r: dict[str, Any], seats: int = 4) -> dict[str, Any]:
-    return {
-        "name": r["game__series__name"], "slug": r["game__series__slug"], "id": r["game__series_id"],
-        "start_date": r["game__series__start_date"], "kind": r["game__series__kind"],
-        "games": r["games"], "total": r["total"], "place_sum": r["place_sum"],
-        "average_points": _average(r["total"], r["games"]), "average_place": r["place_sum"] / r["games"],
-        "places": [r[f"places_{n}"] for n in (1, 2, 3, 4)],
-        "places_shown": [str(r[f"places_{n}"]) if n <= seats else "\u2013" for n in (1, 2, 3, 4)],
-        "hidden": r["hidden"] is not None,  # its series page for the player redirects to the event page
-    }
-
-
-def _average(total: int, games: int) -> int:
-    """Thousandths, rounded half away from zero (as the standings' average)."""
-    q, rem = divmod(abs(total), games)
-    q += 2 * rem >= games
-    return q if total >= 0 else -q

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from league import charts, exports, versions
+from league import charts, exports, stamps
 from league.models import Player, Rating
 from league.ratings.common import Step, milli
 from league.standings.ratings import rating_steps, rating_table
@@ -21,7 +21,7 @@ from league.views.cached import public_page
 
 
 def _everything(**kwargs: Any) -> str:
-    return versions.EVERYTHING
+    return stamps.EVERYTHING
 
 
 @public_page(_everything, {})

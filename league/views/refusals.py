@@ -1,5 +1,5 @@
 """A service's refusal shown to staff: the flashed message, in the reader's
-language (``league.terms.refusal``), that a staff page shows after a POST the
+language (``league.engine_words.refusal``), that a staff page shows after a POST the
 services refused."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest
 
+from league.engine_words import refusal
 from league.services import ServiceError
-from league.terms import refusal
 
 
 def report_refusal(request: HttpRequest, err: ServiceError) -> None:

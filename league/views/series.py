@@ -4,14 +4,10 @@ running standings and the season chart. No login."""
 from __future__ import annotations
 
 import datetime
-import hashlib
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlencode
 
 from django.core.cache import cache
-from django.core.paginator import EmptyPage
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,39 +16,38 @@ from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig, Table
 
-from league import charts, stats, versions
-from league.bounds import MAX_INTEGER
+from league import charts, stamps, stats
 from league.models import Game, Seat, Series, Standings
 from league.models.event import hidden_from
-from league.standings.event import event_standings, series_standings
-from league.standings.season import CHART_POINTS, cached_season, season, season_if_cached
+from league.standings.event import event_standings
+from league.standings.season import CHART_POINTS, cached_season, season
 from league.tables import StandingsTable, WithStats
 from league.templatetags.league import points
-from league.views.access import limit_exempt
-from league.views.cached import FLAG, SORT, canonical, public_page, series_for_slug
+from league.views.cached import (
+    FLAG,
+    LIVE_POLL_SECONDS,
+    PAGE_CACHE_SECONDS,
+    SORT,
+    canonical,
+    is_fragment,
+    public_page,
+    query_key,
+    render_cached,
+    series_for_slug,
+)
+from league.views.params import configure_table, date_param, int_param, search_param, whole
 
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
-LIVE_POLL_SECONDS = 30
-# Pages are cached under the series' version, which every change moves; the
-# timeout only bounds what the version does not cover (a renamed player).
-PAGE_CACHE_SECONDS = 600
 
 
-@public_page(lambda: versions.EVERYTHING, {})
+@public_page(lambda: stamps.EVERYTHING, {})
 def index(request: HttpRequest) -> HttpResponse:
     series = Series.objects.annotate(
         finished_games=Count("games", filter=Q(games__status=Game.Status.FINISHED)),
         live_games=Count("games", filter=Q(games__status=Game.Status.IN_PROGRESS)),
     ).order_by("-start_date", "name")
     return render(request, "league/series_list.html", {"series_list": series})
-
-
-@limit_exempt
-def healthz(request: HttpRequest) -> HttpResponse:
-    """A trivial view: the benchmark's yardstick for Django's own cost."""
-    return HttpResponse("ok", content_type="text/plain")
 
 
 @dataclass(frozen=True)
@@ -82,11 +77,6 @@ class SeriesResults:
     finished_rounds: list[int]
     chart: str
     chart_table: dict[str, object]
-
-
-def is_fragment(query: Mapping[str, str]) -> bool:
-    """Whether a request is the live refresh's, for the part of a page it swaps in."""
-    return "partial" in query
 
 
 @public_page(
@@ -135,29 +125,6 @@ def csv_query(request: HttpRequest) -> str:
     return "?" + urlencode(stage) if stage else ""
 
 
-def render_cached(
-    request: HttpRequest, key: str, template: str, context: Callable[[], dict[str, Any]]
-) -> tuple[SafeString, bool]:
-    """``template`` rendered with ``context()`` and whether its games are live,
-    cached under ``key`` and the query string. Keys carry the series'
-    version, so a change shows at once; the fragments hold nothing that
-    depends on who is looking."""
-    # Rendered text is in the request's language: one entry per language.
-    full_key = f"{key}:{get_language()}:{query_key(request)}"
-    cached = cache.get(full_key)
-    if cached is None:
-        ctx = context()
-        cached = (render_to_string(template, ctx, request), bool(ctx.get("live")))
-        cache.set(full_key, cached, PAGE_CACHE_SECONDS)
-    return mark_safe(cached[0]), cached[1]  # our own rendered template
-
-
-def query_key(request: HttpRequest) -> str:
-    """A short, order-independent key for the query string of ``request``."""
-    items = sorted((k, v) for k in request.GET for v in request.GET.getlist(k))
-    return hashlib.sha1(repr(items).encode()).hexdigest()[:16]
-
-
 def _series_context(request: HttpRequest, series: Series) -> dict[str, object]:
     """The live part: the games of the shown round, around the results part."""
     through_round = int_param(request.GET.get("round"))
@@ -193,7 +160,7 @@ def _results_html(
     """The standings, running standings and season chart, rendered, and the
     rounds with finished games; cached under the results stamp (read before
     anything it shows) and the query string, whose links the tables keep."""
-    token = versions.results_token(series.pk)
+    token = stamps.results_token(series.pk)
     key = f"series-results-html:{series.pk}:{token}:{get_language()}:{query_key(request)}"
     cached = cache.get(key)
     if cached is None:
@@ -248,15 +215,6 @@ def _results_html(
         cached = (render_to_string("league/_series_results.html", ctx, request), page.finished_rounds)
         cache.set(key, cached, PAGE_CACHE_SECONDS)
     return mark_safe(cached[0]), cached[1]  # our own rendered template
-
-
-def current_standings(series: Series) -> Standings:
-    """The series' standings now, cached under its results stamp."""
-    league_season = season_if_cached(series)
-    if league_season is not None:  # the series page's own read, when it came first
-        return league_season.standings
-    token = versions.results_token(series.pk)
-    return cache.get_or_set(f"standings:{series.pk}:{token}", lambda: series_standings(series), PAGE_CACHE_SECONDS)
 
 
 def _series_results(series: Series, through_round: int | None, through_date: datetime.date | None) -> SeriesResults:
@@ -378,62 +336,3 @@ def round_links(rounds: list[int], current: int | None, *, around: int = 3) -> l
     return out
 
 
-MAX_PER_PAGE = 500
-
-
-def int_param(value: str | None, *, maximum: int = MAX_INTEGER) -> int | None:
-    """A query or POST parameter as a whole number from 0 to ``maximum``, or
-    None when absent or not one (a number past every round, hand or page
-    means none of them, and the databases hold no more than 2**31 - 1).
-
-    >>> int_param("12"), int_param("-1"), int_param("²"), int_param("9" * 4301), int_param("2147483648")
-    (12, None, None, None, None)
-    """
-    # isdigit() alone lets "²" through to int(), which refuses it; the length
-    # check comes before int(), which refuses more than 4,300 digits.
-    if not value or not value.isascii() or not value.isdigit() or len(value) > len(str(maximum)):
-        return None
-    number = int(value)
-    return number if number <= maximum else None
-
-
-def configure_table(request: HttpRequest, table: Table, *, per_page: int) -> None:
-    """Sorting and pagination of ``table`` from the query string, as
-    ``RequestConfig`` does, but any page size or page number a person can
-    type gives a page: sizes outside 1 to MAX_PER_PAGE are ``per_page``, a
-    page past the last is the last."""
-    RequestConfig(request, paginate=False).configure(table)
-    size = int_param(request.GET.get(table.prefixed_per_page_field), maximum=MAX_PER_PAGE) or per_page
-    page = int_param(request.GET.get(table.prefixed_page_field)) or 1
-    try:
-        table.paginate(per_page=size, page=page)
-    except EmptyPage:
-        table.paginate(per_page=size, page=table.paginator.num_pages)
-
-
-SEARCH_LENGTH = 40
-
-
-def search_param(value: str) -> str | None:
-    """A name search as the page and its cache key hold it: spaces trimmed
-    and collapsed, at most SEARCH_LENGTH characters, without ``&``, ``=``
-    and ``|``, which would blur the cache key's parts; None when empty.
-
-    >>> search_param("  jun   ko "), search_param("a&b=c"), search_param("  ")
-    ('jun ko', 'abc', None)
-    """
-    text = " ".join(value.translate({ord(c): None for c in "&=|"}).split())[:SEARCH_LENGTH].strip()
-    return text or None
-
-
-def whole(value: str) -> str | None:
-    """A whole-number parameter as the cache key holds it (``int_param``'s reading)."""
-    return canonical(int_param(value))
-
-
-def date_param(value: str | None) -> datetime.date | None:
-    """A query parameter as an ISO date, or None when absent or not one."""
-    try:
-        return datetime.date.fromisoformat(value) if value else None
-    except ValueError:
-        return None

@@ -1,7 +1,7 @@
-"""The table's sign-off pages: the scorer's phone (each player types a PIN),
-the per-seat link's page, a player's way to it from their own card, the
-referee's resolution of a dispute, the staff page that sets PINs, and the
-public "tables" view of who still has to sign.
+"""The staff side of the table's sign-off: the scorer's phone (each player
+types a PIN), the referee's resolution of a dispute and the page that sets
+PINs. The players' side (the per-seat link's page, a player's way to it from
+their own card, the public "tables" view) is ``views/signoff_public.py``.
 
 A seat's link reaches only its player: through the short-link code of their
 player card (printed, or its QR code: ``player_signoff``), never on the
@@ -15,28 +15,24 @@ from typing import Any
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from league import services
 from league.access import game_for_scorer, series_for_director
-from league.bounds import Whole
-from league.models import Player, Registration, Series, SignOff
-from league.models.event import CODE_ALPHABET, CODE_LENGTH, hidden_from
+from league.db_bounds import Whole
+from league.models import WIND_NAMES, Player, SignOff
 from league.views.access import staff_required
-from league.views.cached import public_page, series_for_slug
 
 SIGNOFF_ROUND = Whole(0, 2**31 - 1)  # Game.signoff_round, as the PIN form carries it
-WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 
 
 def _seat_cards(state: services.signoff.GameSignOff, errors: dict[int, str]) -> list[dict[str, Any]]:
     # No seat's link here: whoever holds the scorer's phone could confirm for
     # the whole table. A player reaches their own link from their card (player_signoff).
-    return [{"seat": s, "wind": WINDS[s.seat], "error": errors.get(s.seat, "")} for s in state.seats]
+    return [{"seat": s, "wind": WIND_NAMES[s.seat], "error": errors.get(s.seat, "")} for s in state.seats]
 
 
 @staff_required
@@ -100,67 +96,6 @@ def resolve(request: HttpRequest, pk: int, signoff_pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The result stands; %(player)s's dispute is resolved.") % {"player": row.player.name})
     return redirect("staff-signoff", pk=game.pk)
-
-
-@never_cache
-def player_signoff(request: HttpRequest, code: str) -> HttpResponse:
-    """A player's own way to their seat's link: the short-link code of their
-    event card (printed, or its QR code) is theirs alone, so the link it
-    leads to signs for them and no one else. It opens the link of their
-    finished game still waiting for their answer; with none, says so."""
-    code = code.upper()
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        raise Http404("no such short link")
-    reg = get_object_or_404(Registration.objects.select_related("series"), code=code)
-    waiting = services.seats_waiting(series=reg.series, player=reg.player)
-    if not waiting:
-        return render(request, "league/signoff_link.html",
-                      {"refused": _("No result of yours is waiting for your answer.")})
-    game, seat = waiting[0]
-    return redirect("signoff-link", token=services.seat_link_token(game, seat))
-
-
-@never_cache
-def seat_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A player's own phone, through the per-seat link the scorer's screen
-    showed: the result, and Confirm or Dispute for that seat only."""
-    try:
-        link = services.read_link(token)
-    except services.ServiceError as err:
-        status = 409 if isinstance(err, services.Conflict) else 404
-        return render(request, "league/signoff_link.html", {"refused": err.message}, status=status)
-    error, status = "", 200
-    if request.method == "POST":
-        dispute = request.POST.get("action") == "dispute"
-        try:
-            services.sign_off(game=link.game, seat=link.seat, result=link.result, dispute=dispute,
-                              note=request.POST.get("note", ""), token=token)
-        except services.ServiceError as err:
-            error, status = err.message, 409 if isinstance(err, services.Conflict) else 400
-        else:
-            return redirect("signoff-link", token=token)
-    state = services.game_signoff(link.game)
-    mine = state.seats[link.seat]
-    ctx = {"game": link.game, "series": link.game.series, "state": state, "mine": mine, "wind": WINDS[link.seat],
-           "others": [s for s in state.seats if s.seat != link.seat], "error": error,
-           "note": request.POST.get("note", "")}
-    response = render(request, "league/signoff_link.html", ctx, status=status)
-    # The token is in the address: never passed to another site. Not
-    # "no-referrer", which makes the browser post with "Origin: null" and
-    # Django's CSRF check refuse the player's own confirmation.
-    response["Referrer-Policy"] = "same-origin"
-    return response
-
-
-@public_page(lambda slug: series_for_slug(slug), {})
-def tables(request: HttpRequest, slug: str) -> HttpResponse:
-    """Public: the games whose table still has to sign, seat by seat. No PIN,
-    no link: players sign at the scorer's phone or from its QR code."""
-    series = get_object_or_404(Series, slug=slug)
-    hidden = hidden_from(series)
-    rows = [{"state": g, "hide_result": hidden is not None and g.game.round_number >= hidden,
-             "seats": [(WINDS[s.seat], s) for s in g.seats]} for g in services.tables_waiting(series)]
-    return render(request, "league/signoff_tables.html", {"series": series, "rows": rows})
 
 
 @staff_required

@@ -25,13 +25,13 @@ from django.utils.translation import gettext_lazy
 
 from league import services, stats
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
+from league.engine_words import refusal
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.tournament import clock_notice
-from league.terms import refusal
 from league.views.access import staff_required
-from league.views.series import int_param
+from league.views.params import int_param
 from scoring import game as sg
 
 ENDED_BY = {

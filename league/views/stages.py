@@ -1,10 +1,8 @@
-"""Stages, teams and the EMA results of an event.
-
-Public: the stage standings (each stage, its cut line and the rule that drew
-it, the overall result) and the team page. Staff: the stages page (define
-stages, make a cut, seat a cut stage's round, record a playoff, tie-break and
-team rules) and the EMA page (the players the EMA will ask about, each
+"""The director's pages of an event's stages, teams and EMA results: the
+stages page (define stages, make a cut, seat a cut stage's round, record a
+playoff, tie-break and team rules) and the EMA page (the players the EMA will ask about, each
 player's MERS base rank, the tournament's weight, the CSV and Excel files).
+The public stage standings and team page are ``views/stages_public.py``.
 Views are thin: a form validates, one service in ``league.services.stages`` writes.
 """
 
@@ -18,60 +16,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from league import ema
-from league.access import event_for_anyone, event_for_director
+from league.access import event_for_director
 from league.forms.stages import EventRulesForm, PlayoffForm, StagesForm, stages_text
 from league.models import Series
 from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
-from league.standings import event as standings
-from league.templatetags.tournament import TIEBREAK_NAMES
-from league.tiebreaks import RULES
+from league.templatetags.tournament import rule_names
 from league.views.access import post_only, staff_required
-from league.views.cached import event_page
 from league.views.refusals import report_refusal
-
-# The tie-break rules by id, in the reader's language (league.tiebreaks is pure).
-RULE_NAMES = TIEBREAK_NAMES
-
-
-def _rule_names() -> dict[str, str]:
-    return {**RULES, **RULE_NAMES}
-
-
-# -- public -----------------------------------------------------------------------------------------
-
-
-@event_page()
-def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every stage's standings with its cut line, and the overall result.
-    Closed while the director hides results (a cut shows who scored what)."""
-    series, tournament = event_for_anyone(slug)
-    hidden = tournament.results_hidden
-    results = None if hidden else standings.event_results(series)
-    tables = [] if results is None else standings.stage_tables(series, results)
-    ctx: dict[str, Any] = {
-        "series": series, "tournament": tournament, "hidden": hidden, "tables": tables,
-        "final": [] if results is None else standings.final_result(series, tables, results=results),
-        "rules": standings.rules_of(series).tiebreak_list,
-        "rule_names": _rule_names(), "staged": Stage.objects.filter(series=series).exists(),
-    }
-    return render(request, "league/stages_standings.html", ctx)
-
-
-@event_page()
-def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
-    """The team page: team standings, each round's team points, the members."""
-    series, tournament = event_for_anyone(slug)
-    hidden = tournament.results_hidden
-    results = None if hidden else standings.event_results(series)
-    teams = [] if results is None else standings.team_standings(series, results)
-    rounds = sorted({r for t in teams for r in t.by_round})
-    ctx = {"series": series, "hidden": hidden, "teams": teams, "rounds": rounds, "rules": st.rules_of(series),
-           "totals": {p.id: sum(g.points for g in results.games.get(p.id, [])) for t in teams for p in t.members}
-           if results else {}}
-    return render(request, "league/stages_teams.html", ctx)
-
 
 # -- staff: stages ----------------------------------------------------------------------------------
 
@@ -101,7 +54,7 @@ def _manage_page(request: HttpRequest, series: Series, status: int = 200, **form
                                                                        "Qualifying: rounds 1-4\nFinal: round 5, top 4, half, snake"}),
         "rules_form": forms.get("rules_form") or EventRulesForm(instance=rules),
         "playoff_form": forms.get("playoff_form") or PlayoffForm(series=series),
-        "rule_names": _rule_names(),
+        "rule_names": rule_names(),
     }
     return render(request, "league/stages_manage.html", ctx, status=status)
 

@@ -44,7 +44,7 @@ from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from league import exports, records  # noqa: E402
+from league import exports, game_records  # noqa: E402
 from league.management.commands.demo_league import random_hand  # noqa: E402
 from league.models import Game, Hand, Seat, Series, Win  # noqa: E402
 from league.services.replay import hand_result  # noqa: E402
@@ -259,13 +259,13 @@ def main() -> None:
 
         # Import: export some games, import them into a fresh series through the services.
         sample = games.filter(round_number__lte=(args.import_games + 15) // 16)
-        text = list(records.export_lines(sample))[: args.import_games]
+        text = list(game_records.export_lines(sample))[: args.import_games]
         t0 = time.perf_counter()
-        report = records.import_lines(text, slug="bench-import")
+        report = game_records.import_lines(text, slug="bench-import")
         took = time.perf_counter() - t0
         print(f"import_games: {report.games} games, {report.hands:,} hands in {took:.1f} s = "
               f"{report.games / took:.0f} games/s ({report.hands / took:.0f} hands/s), checked first, written in chunks")
-        assert list(records.export_lines(exports.series_games(report.series))) == text
+        assert list(game_records.export_lines(exports.series_games(report.series))) == text
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -4,7 +4,7 @@ with the series' own export lines before anything is written.
 In one run, on a fresh test database: a file of N games (8 hands each)
 imported into a new series (the baseline: nothing to compare), the same file
 again (every game skipped), and N other games into the series now holding N
-(each compared, none skipped), with the comparison (``records.skip_imported``)
+(each compared, none skipped), with the comparison (``game_records.skip_imported``)
 timed alone.
 
     python tests/benchmarks/bench_import_rerun.py [--games 200] [--repeat 3]
@@ -49,27 +49,27 @@ def lines(n: int, day: int) -> list[str]:
 
 
 def run_once(n: int) -> dict[str, float]:
-    from league import records
+    from league import game_records
     from league.models import Series
 
     first, other = lines(n, 1), lines(n, 2)
     t = {}
     t0 = time.perf_counter()
-    report = records.import_lines(first, slug="bench")
+    report = game_records.import_lines(first, slug="bench")
     t["fresh import"] = time.perf_counter() - t0
     assert report.games == n
     t0 = time.perf_counter()
-    report = records.import_lines(first, slug="bench")
+    report = game_records.import_lines(first, slug="bench")
     t["same file again (all skipped)"] = time.perf_counter() - t0
     assert report.games == 0 and len(report.already) == n
     series = Series.objects.get(slug="bench")
-    parsed = records.check_lines(other, slug="bench")[0]
+    parsed = game_records.check_lines(other, slug="bench")[0]
     t0 = time.perf_counter()
-    todo, already = records.skip_imported(parsed, series)
+    todo, already = game_records.skip_imported(parsed, series)
     t["comparison alone (N held, N new)"] = time.perf_counter() - t0
     assert len(todo) == n and not already
     t0 = time.perf_counter()
-    report = records.import_lines(other, slug="bench")
+    report = game_records.import_lines(other, slug="bench")
     t["N new games into a series of N"] = time.perf_counter() - t0
     assert report.games == n
     return t

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from league import offline
+from league import offline_assets
 from league.entry.phone import price
 from league.tenhou import LogError, import_log_file
 from scoring import game as sg
@@ -34,7 +34,7 @@ from tests.offline.games import play_steps, random_game, random_sanma_game, real
 from tests.realdata import REALDATA, require_realdata
 
 RUNNER = Path(__file__).resolve().parents[1] / "offline" / "run_engine.cjs"
-ENGINE_JS = offline.REPO / "league" / "static" / "league" / "engine.js"
+ENGINE_JS = offline_assets.REPO / "league" / "static" / "league" / "engine.js"
 # CI's size; the long run sets TENBOU_RANDOM_GAMES (10,000 before each release).
 RANDOM_GAMES = int(os.environ.get("TENBOU_RANDOM_GAMES") or 1_000)
 
@@ -44,8 +44,8 @@ def _need_engine() -> str:
     reason = None
     if node is None:
         reason = "node is not installed (apt-get install nodejs)"
-    elif not offline.status().available:
-        reason = f"Pyodide {offline.PYODIDE_VERSION} was not fetched (python manage.py fetch_offline_assets)"
+    elif not offline_assets.status().available:
+        reason = f"Pyodide {offline_assets.PYODIDE_VERSION} was not fetched (python manage.py fetch_offline_assets)"
     if reason is not None:
         if os.environ.get("CI") or os.environ.get("TENBOU_REQUIRE_OFFLINE"):
             pytest.fail(f"the offline engine cannot be tested: {reason}")
@@ -79,9 +79,9 @@ def _play_on_both(node: str, games: list[dict[str, Any]], tmp: Path) -> tuple[li
     with games_file.open("w") as f:
         for g in games:
             f.write(json.dumps({"id": g["id"], "start": start_state(g), "steps": g["steps"]}) + "\n")
-    zip_file.write_bytes(offline.engine_zip().data)
+    zip_file.write_bytes(offline_assets.engine_zip().data)
     started = time.monotonic()
-    proc = subprocess.Popen([node, str(RUNNER), str(offline.ASSETS), str(zip_file), str(ENGINE_JS), str(games_file),
+    proc = subprocess.Popen([node, str(RUNNER), str(offline_assets.ASSETS), str(zip_file), str(ENGINE_JS), str(games_file),
                              str(out_file)], stderr=subprocess.PIPE, text=True)
     try:
         server = [play_steps(g, price) for g in games]

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from league import demo_stages
 from league.management.commands.demo_league import COUNTRIES, event_names, whole_game
+from league.management.demo import stages as demo_stages
 from league.services import stages as st
 from tests.browser.conftest import ARTIFACTS, screenshot
 from tests.browser.test_staff_entry import log_in

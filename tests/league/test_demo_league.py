@@ -39,7 +39,7 @@ def test_demo_league_has_every_outcome_and_is_idempotent(demo_league: None) -> N
     out = StringIO()
     call_command("demo_league", "--allow-without-debug", stdout=out)
     assert "already there" in out.getvalue()
-    assert Series.objects.count() == 3  # the league, the tournament and the finished cup (league.demo_stages)
+    assert Series.objects.count() == 3  # the league, the tournament and the finished cup (league.management.demo.stages)
 
     count = hands.count()
     call_command("demo_league", "--reset", "--allow-without-debug", stdout=StringIO())

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from league import demo_stages, ema
+from league import ema
 from league.management.commands.demo_league import COUNTRIES, event_names, whole_game
+from league.management.demo import stages as demo_stages
 from league.services import stages as st
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from league.bounds import MAX_EVENT_ROUNDS
+from league.db_bounds import MAX_EVENT_ROUNDS
 from league.models import Event, Player, Registration, Series
 from league.services import event
 from tests.factories import hanchan_passing_deal, make_director, make_game, make_series, play

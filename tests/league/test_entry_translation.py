@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from league import terms
+from league import engine_words
 from league.entry import translation as entry_translation
 from league.models import Game
 
@@ -25,11 +25,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_phones_english_yaku_names_are_the_servers() -> None:
     """The phone names yaku from its own English table: the server's English
-    (``league.terms``) must be the same words, or the two would disagree."""
-    assert set(entry_translation.ENGLISH_YAKU) == set(terms.YAKU)
+    (``league.engine_words``) must be the same words, or the two would disagree."""
+    assert set(entry_translation.ENGLISH_YAKU) == set(engine_words.YAKU)
     with translation.override("en"):
-        for yaku_id in terms.YAKU:
-            assert entry_translation.ENGLISH_YAKU[yaku_id] == str(terms.yaku_name(yaku_id)), yaku_id
+        for yaku_id in engine_words.YAKU:
+            assert entry_translation.ENGLISH_YAKU[yaku_id] == str(engine_words.yaku_name(yaku_id)), yaku_id
 
 
 def test_without_django_the_entry_speaks_english() -> None:

@@ -242,7 +242,7 @@ def test_the_event_page_lists_the_round_without_replaying_its_games(client: Clie
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from league import versions
+    from league import stamps
 
     url = reverse("event-public", args=["open"])
     games = start(series)
@@ -250,7 +250,7 @@ def test_the_event_page_lists_the_round_without_replaying_its_games(client: Clie
     def queries() -> tuple[int, str]:
         for each in caches.all():  # computed afresh each time, not served from the page cache
             each.clear()
-        versions.store().clear()
+        stamps.store().clear()
         with CaptureQueriesContext(connection) as ctx:
             body = client.get(url).content.decode()
         return len(ctx.captured_queries), body

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from league import event_records, records
+from league import game_record_header, game_records
 from league.models import Registration, Series
 from league.services import stages as st
 from tests.league.services.test_stages import P, make_event, play_seated, qualify
@@ -42,9 +42,9 @@ def without_codes(lines: list[str]) -> list[str]:
 
 def test_an_event_round_trips_with_its_stages_seeds_playoffs_and_teams() -> None:
     series = finished_event()
-    lines = list(records.series_lines(series))
+    lines = list(game_records.series_lines(series))
     assert json.loads(lines[0])["tenbou_series"] == 1 and len(lines) == 1 + 16 + 1
-    report = records.import_lines(lines, slug="open-copy")
+    report = game_records.import_lines(lines, slug="open-copy")
     copy = report.series
     assert report.created_series and report.games == 17
     copy.refresh_from_db()
@@ -58,27 +58,27 @@ def test_an_event_round_trips_with_its_stages_seeds_playoffs_and_teams() -> None
     assert [r.player.number for r in after[1].rows] == [5, 6, 1, 2]
     assert [(t.name, t.total) for t in st.team_standings(copy)] == [(t.name, t.total) for t in st.team_standings(series)]
     assert st.ema_export(copy).players == st.ema_export(series).players
-    assert without_codes(list(records.series_lines(copy))) == without_codes(lines)
+    assert without_codes(list(game_records.series_lines(copy))) == without_codes(lines)
 
 
 def test_a_header_of_an_unknown_version_is_refused() -> None:
     series = finished_event()
-    lines = list(records.series_lines(series))
+    lines = list(game_records.series_lines(series))
     header = json.loads(lines[0])
     header["tenbou_series"] = 2
-    with pytest.raises(records.ImportRefused) as err:
-        records.import_lines([json.dumps(header), *lines[1:]], slug="later")
+    with pytest.raises(game_records.ImportRefused) as err:
+        game_records.import_lines([json.dumps(header), *lines[1:]], slug="later")
     assert [(e.line, e.code, e.field) for e in err.value.errors] == [(1, "unsupported_version", "tenbou_series")]
     assert not Series.objects.filter(slug="later").exists()
 
 
 def test_a_damaged_header_imports_nothing() -> None:
     series = finished_event()
-    lines = list(records.series_lines(series))
+    lines = list(game_records.series_lines(series))
     header = json.loads(lines[0])
     header["rounds"][0]["tables"][0]["seats"][0][0] = 99  # no registration 99
-    with pytest.raises(records.ImportRefused) as err:
-        records.import_lines([json.dumps(header), *lines[1:]], slug="damaged")
+    with pytest.raises(game_records.ImportRefused) as err:
+        game_records.import_lines([json.dumps(header), *lines[1:]], slug="damaged")
     assert err.value.errors[0].code == "unknown_registration"
     assert not Series.objects.filter(slug="damaged").exists()
     assert Registration.objects.filter(series__slug="damaged").count() == 0
@@ -88,7 +88,7 @@ def test_a_league_exports_game_lines_only() -> None:
     from tests.factories import make_series
 
     series = make_series("ari-ari")
-    assert event_records.header_line(series) is None
+    assert game_record_header.header_line(series) is None
 
 
 def test_the_commands_carry_the_header(tmp_path) -> None:

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
+from league.db_bounds import MAX_PENALTY, MAX_PENALTY_TOTAL
 from league.models import Hand, Penalty
 from tests.factories import hanchan_passing_deal, make_game, make_scorer, make_series, play, ron
 

@@ -11,7 +11,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from league import records
+from league import game_records
 from league.models import Game, Registration, Series
 from tests.factories import hanchan_passing_deal, make_game, make_players, make_series, play
 from tests.league.test_event_records import finished_event
@@ -25,7 +25,7 @@ def league_lines(n: int = 5) -> list[str]:
     for i in range(n):
         game = make_game(series, players=[people[(i + k) % 5] for k in range(4)], round_number=i + 1, table="1")
         play(game, hanchan_passing_deal())
-    return list(records.export_lines(Game.objects.filter(series=series).order_by("round_number")))
+    return list(game_records.export_lines(Game.objects.filter(series=series).order_by("round_number")))
 
 
 def run(path, slug: str) -> str:
@@ -54,29 +54,29 @@ def test_an_interrupted_import_resumes_by_running_it_again(tmp_path) -> None:
     whole.write_text("".join(lines), encoding="utf-8")
     out = run(whole, "copy")
     assert "Imported 3 games" in out and "2 game(s) already in copy, skipped (line 1, 2)" in out
-    assert list(records.export_lines(Game.objects.filter(series__slug="copy").order_by("round_number"))) == lines
+    assert list(game_records.export_lines(Game.objects.filter(series__slug="copy").order_by("round_number"))) == lines
 
 
 def test_the_same_game_twice_in_one_file_imports_the_second_once_the_first_is_in() -> None:
     line = league_lines(1)[0]
-    records.import_lines([line], slug="copy")
-    report = records.import_lines([line, line], slug="copy")
+    game_records.import_lines([line], slug="copy")
+    report = game_records.import_lines([line, line], slug="copy")
     assert (report.games, report.already) == (1, [1])
     assert Game.objects.filter(series__slug="copy").count() == 2
 
 
 def test_a_game_at_another_start_time_is_another_game() -> None:
     line = league_lines(1)[0]
-    records.import_lines([line], slug="copy")
+    game_records.import_lines([line], slug="copy")
     later = json.loads(line)
     later["started_at"] = "2031-01-01T10:00:00+00:00"
-    report = records.import_lines([json.dumps(later)], slug="copy")
+    report = game_records.import_lines([json.dumps(later)], slug="copy")
     assert (report.games, report.already) == (1, [])
 
 
 def test_an_event_file_imported_twice_adds_nothing_and_says_so(tmp_path) -> None:
     path = tmp_path / "event.jsonl"
-    path.write_text("".join(records.series_lines(finished_event())), encoding="utf-8")
+    path.write_text("".join(game_records.series_lines(finished_event())), encoding="utf-8")
     run(path, "copy")
     counts = (Game.objects.filter(series__slug="copy").count(), Registration.objects.filter(series__slug="copy").count())
     out = run(path, "copy")

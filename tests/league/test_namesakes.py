@@ -16,11 +16,11 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from league import records, services, tenhou
+from league import game_records, services, tenhou
+from league.errors import ServiceError
 from league.forms import StartGameForm
 from league.models import Game, Player, Rating, Registration, Seat
 from league.services import event
-from league.services.errors import ServiceError
 from league.services.players import find_player, namesakes
 from league.services.signup import configure_signup, sign_up
 from league.standings.ratings import rating_table
@@ -109,17 +109,17 @@ def test_event_file_import_refuses_a_shared_registration_name_and_takes_the_id()
     series = make_series("ari-ari", kind="tournament", slug="open")
     event.configure_event(series=series, rounds=1)
     event.register_player(series=series, first_name="Aiko", last_name="Sato")
-    lines = list(records.series_lines(series))
+    lines = list(game_records.series_lines(series))
     first = Player.objects.get(name="Aiko Sato")
     other = make_player("Aiko Sato", club="Osaka")
-    with pytest.raises(records.ImportRefused) as err:
-        records.import_lines(lines, slug="open-copy")
+    with pytest.raises(game_records.ImportRefused) as err:
+        game_records.import_lines(lines, slug="open-copy")
     (bad,) = err.value.errors
     assert (bad.code, bad.field) == ("ambiguous_player", "registrations[0].player")
     assert f"#{first.pk}" in bad.message and f"#{other.pk}" in bad.message
     header = json.loads(lines[0])
     header["registrations"][0]["player"] = f"#{other.pk}"
-    records.import_lines([json.dumps(header), *lines[1:]], slug="open-copy")
+    game_records.import_lines([json.dumps(header), *lines[1:]], slug="open-copy")
     assert Registration.objects.get(series__slug="open-copy").player == other
 
 

@@ -25,7 +25,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from league import offline, services
+from league import offline_assets, services
 from league.entry.fields import BOOKKEEPING, EMPTY, clean_one, field_specs
 from league.entry.phone import price
 from league.forms import HandForm
@@ -73,7 +73,7 @@ def test_the_form_the_page_and_the_phone_all_read_the_one_field_table(preset):
     block = re.search(r'<script id="hand-fields" type="application/json">(.*?)</script>', str(form.fields_script()))
     assert json.loads(block[1]) == {"multi": [s.name for s in table if s.kind == "multi"]}
     # The phone's engine is this very module, zipped.
-    with zipfile.ZipFile(io.BytesIO(offline.engine_zip().data)) as zf:
+    with zipfile.ZipFile(io.BytesIO(offline_assets.engine_zip().data)) as zf:
         assert zf.read("league/entry/fields.py") == (ROOT / "league/entry/fields.py").read_bytes()
 
 
@@ -218,7 +218,7 @@ def test_the_game_state_is_for_its_scorers_only():
 
 
 def test_without_the_runtime_offline_entry_is_off_with_a_notice(client, monkeypatch, tmp_path):
-    monkeypatch.setattr(offline, "ASSETS", tmp_path / "nothing-here")
+    monkeypatch.setattr(offline_assets, "ASSETS", tmp_path / "nothing-here")
     info = client.get(reverse("offline-engine")).json()
     assert info["available"] is False
     assert "fetch_offline_assets" in info["notice"]
@@ -227,14 +227,14 @@ def test_without_the_runtime_offline_entry_is_off_with_a_notice(client, monkeypa
 
 
 def test_with_the_runtime_every_file_the_phone_keeps_is_served(client, monkeypatch, tmp_path):
-    for name in offline.RUNTIME_FILES:
+    for name in offline_assets.RUNTIME_FILES:
         (tmp_path / name).write_bytes(b"x" * 10)
-    (tmp_path / offline.SIZES).write_text(json.dumps({n: {"bytes": 10, "gzip_bytes": 30} for n in offline.RUNTIME_FILES}))
-    monkeypatch.setattr(offline, "ASSETS", tmp_path)
+    (tmp_path / offline_assets.SIZES).write_text(json.dumps({n: {"bytes": 10, "gzip_bytes": 30} for n in offline_assets.RUNTIME_FILES}))
+    monkeypatch.setattr(offline_assets, "ASSETS", tmp_path)
     info = client.get(reverse("offline-engine")).json()
     assert info["available"] is True and info["notice"] is None
-    zipped = offline.engine_zip()
-    assert info["bytes"] == 10 * len(offline.RUNTIME_FILES) + len(zipped.data)
+    zipped = offline_assets.engine_zip()
+    assert info["bytes"] == 10 * len(offline_assets.RUNTIME_FILES) + len(zipped.data)
     for url in info["files"]:
         assert url.startswith("/staff/")  # inside the service worker's scope
         response = client.get(url)
@@ -254,10 +254,10 @@ def test_with_the_runtime_every_file_the_phone_keeps_is_served(client, monkeypat
 def test_the_phone_gets_the_entry_and_scoring_and_no_django(tmp_path):
     """engine.zip holds scoring and league.entry only, and they import without Django."""
     path = tmp_path / "engine.zip"
-    path.write_bytes(offline.engine_zip().data)
+    path.write_bytes(offline_assets.engine_zip().data)
     names = zipfile.ZipFile(path).namelist()
     assert {n.split("/")[0] for n in names} == {"scoring", "league"}
-    assert all(n in ("league/__init__.py", "league/bounds.py") or n.startswith("league/entry/")
+    assert all(n in ("league/__init__.py", "league/db_bounds.py") or n.startswith("league/entry/")
                for n in names if n.startswith("league/"))
     assert "league/entry/phone.py" in names and "scoring/game.py" in names
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import league.entry.phone as p; "

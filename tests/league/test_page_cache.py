@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.http import http_date, parse_http_date
 
-from league import records, services
+from league import game_records, services
 from league.models import Game, Player, Series
 from league.views import cached
 from tests.factories import (
@@ -98,8 +98,8 @@ def rename(s: dict) -> None:
 
 
 def import_a_game(s: dict, other: dict) -> None:
-    lines = list(records.export_lines(Game.objects.filter(pk=other["finished"].pk)))
-    records.import_lines(lines, slug=s["series"].slug)
+    lines = list(game_records.export_lines(Game.objects.filter(pk=other["finished"].pk)))
+    game_records.import_lines(lines, slug=s["series"].slug)
 
 
 CHANGES: dict[str, Callable[[dict, dict], object]] = {

@@ -40,7 +40,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import services, stats, versions
+from league import services, stamps, stats
 from league.models import Game, Player, Series, series_changed
 from league.standings import season
 from tests.factories import (
@@ -285,7 +285,7 @@ def test_public_pages_need_no_login(client: Client, league) -> None:
 def clear_caches() -> None:
     for each in caches.all():
         each.clear()
-    versions.store().clear()
+    stamps.store().clear()
     season.forget_bases()  # what each process keeps to start the next computation from
     stats.forget_bases()
 

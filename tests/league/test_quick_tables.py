@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from league import stats
 from league.models import Seat
 from league.tables import PlayerGamesTable, StandingsTable, WithStats
-from league.views.series import configure_table
+from league.views.params import configure_table
 from tests.factories import bulk_finished_games, make_players, make_series
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from league import services
+from league.errors import ServiceError
 from league.models import Game, Player, PlayerMerge, Rating, Registration, Seat, Series, SignOff
 from league.models.ratings import check_parameters
-from league.services.errors import ServiceError
 from league.standings.ratings import cache_key, rating_games, rating_steps, rating_table
 from tests.factories import make_game, make_player, make_players, make_series, play, ron
 

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from league import exports, records, services
+from league import exports, game_records, services
 from league.models import Game, GameAudit, Hand, Penalty, Player, Seat, Series, Win
 from scoring.game import hand_to_dict
 from scoring.rules import get_ruleset
@@ -283,16 +283,16 @@ def test_bad_file_imports_nothing(tmp_path: Path, text: str, message: str, code:
 
 def test_bad_file_into_a_new_series_creates_nothing(tmp_path: Path) -> None:
     before = counts()
-    with pytest.raises(records.ImportRefused):
-        records.import_lines([GOOD, GOOD, "{"], slug="fresh")
+    with pytest.raises(game_records.ImportRefused):
+        game_records.import_lines([GOOD, GOOD, "{"], slug="fresh")
     assert counts() == before
     assert not Series.objects.filter(slug="fresh").exists()
 
 
 def test_every_bad_line_is_reported(tmp_path: Path) -> None:
     text = "\n".join(["{", GOOD.strip(), "", json.dumps({"rules": "ari-ari"}), line(hands=[{"riichi": []}])])
-    with pytest.raises(records.ImportRefused) as refused:
-        records.import_lines(text.splitlines(), slug="club")
+    with pytest.raises(game_records.ImportRefused) as refused:
+        game_records.import_lines(text.splitlines(), slug="club")
     assert [(e.line, e.field, e.code) for e in refused.value.errors] == [
         (1, None, "invalid_json"),
         (4, "players", "invalid_players"),

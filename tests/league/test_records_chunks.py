@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from league import records
+from league import game_records
 from league.models import Game, GameAudit, Hand, Series
 from tests.league.test_records import counts, hands_json, import_text, line
 
@@ -22,10 +22,10 @@ def five_games(boom_at: int | None = None) -> str:
 
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(records, "CHUNK_GAMES", 2)
+    monkeypatch.setattr(game_records, "CHUNK_GAMES", 2)
     # Chunks by count only: on a loaded machine two games can take longer than
     # CHUNK_SECONDS, and a fourth chunk failed the count of transactions below.
-    monkeypatch.setattr(records, "CHUNK_SECONDS", 3600.0)
+    monkeypatch.setattr(game_records, "CHUNK_SECONDS", 3600.0)
 
 
 @pytest.fixture
@@ -64,8 +64,8 @@ def test_a_file_is_written_in_short_transactions_of_whole_games(tmp_path: Path, 
 
 def test_a_write_that_fails_midway_keeps_the_whole_games_before_it(
         tmp_path: Path, small_chunks: None, failing_table: None) -> None:
-    with pytest.raises(records.ImportRefused) as refused:
-        records.import_lines(five_games(boom_at=4).splitlines(), slug="copy")
+    with pytest.raises(game_records.ImportRefused) as refused:
+        game_records.import_lines(five_games(boom_at=4).splitlines(), slug="copy")
     errors = refused.value.errors
     assert [(e.line, e.code) for e in errors] == [(4, "database_error"), (3, "partly_imported")]
     assert "the disk is full" in errors[0].message
@@ -80,8 +80,8 @@ def test_a_write_that_fails_midway_keeps_the_whole_games_before_it(
 def test_a_bad_line_anywhere_writes_nothing_even_in_a_large_file(tmp_path: Path, small_chunks: None) -> None:
     before = counts()
     text = five_games() + line(hands=[*hands_json(), {"outcome": {"type": "draw", "tenpai": [9]}}])
-    with pytest.raises(records.ImportRefused) as refused:
-        records.import_lines(text.splitlines(), slug="copy")
+    with pytest.raises(game_records.ImportRefused) as refused:
+        game_records.import_lines(text.splitlines(), slug="copy")
     assert [e.line for e in refused.value.errors] == [6]
     assert counts() == before
     assert not Series.objects.filter(slug="copy").exists()

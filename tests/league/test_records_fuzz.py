@@ -19,7 +19,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import exports, records, services
+from league import exports, game_records, services
 from league.models import Game, Series
 from scoring.game import hand_to_dict
 from tests.factories import hanchan_passing_deal
@@ -58,14 +58,14 @@ def test_a_damaged_record_is_imported_or_refused_never_crashes(which, rng) -> No
     try:
         with transaction.atomic():
             try:
-                report = records.import_lines([text, LINES[3]], slug="fuzz")
-            except records.ImportRefused as refused:
+                report = game_records.import_lines([text, LINES[3]], slug="fuzz")
+            except game_records.ImportRefused as refused:
                 assert all(e.line in (1, 2) and e.code for e in refused.errors)
                 assert not Series.objects.filter(slug="fuzz").exists()
             else:
                 # What was imported reads back: the export and the standings work on it.
                 assert report.games == 2 == Game.objects.filter(series__slug="fuzz").count()
-                assert len(list(records.export_lines(report.series.games.all()))) == 2
+                assert len(list(game_records.export_lines(report.series.games.all()))) == 2
                 list(exports.standings_rows(report.series))
                 for game in report.series.games.all():
                     try:  # a game of Tenhou's rules writes back as a log, whatever detail its hands keep

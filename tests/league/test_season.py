@@ -16,7 +16,7 @@ from django.utils import timezone
 from league import services
 from league.models import Player, Seat
 from league.standings.season import CHART_POINTS, cached_season, season, season_if_cached, season_rounds
-from league.views.series import current_standings
+from league.views.cached import current_standings
 from tests.factories import bulk_finished_games, make_players, make_series
 
 pytestmark = pytest.mark.django_db

@@ -16,9 +16,9 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
-from league import services, stats, versions
+from league import services, stamps, stats
+from league.errors import ServiceError
 from league.models import Game, Penalty, Player, ResultsChange, Seat, Series, series_changed
-from league.services.errors import ServiceError
 from league.standings.season import cached_season, previous_stage, season, season_rounds
 from tests.factories import bulk_finished_games, draw, hanchan_passing_deal, make_players, make_series, play, ron
 
@@ -187,7 +187,7 @@ def test_a_note_given_back_by_a_rollback_is_not_taken_for_the_base(league) -> No
     game = Game.objects.filter(series=series, round_number=70).first()
     Seat.objects.filter(game=game, seat=1).update(points=-55000)
     ResultsChange.objects.create(pk=base_note.pk, series=series, rounds=[70])
-    versions.publish_on_commit([series.pk])
+    stamps.publish_on_commit([series.pk])
     assert read(series) == full_pass(series)
 
 

@@ -3,7 +3,7 @@ mutation of the first line of an exported event that once ended in a
 traceback, or stored what a page or an export later broke on, now stops the
 import with the field at fault and its code, and nothing is stored. The same
 checks hold on SQLite and PostgreSQL: every restored row passes its model's
-bounds (league.bounds) before it is saved."""
+bounds (league.db_bounds) before it is saved."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from league import records
+from league import game_records
 from league.models import Player, Registration, Series
 from tests.league.test_event_records import finished_event
 
@@ -90,7 +90,7 @@ def exported(django_db_setup: Any, django_db_blocker: Any) -> list[str]:
         from django.db import transaction
 
         with transaction.atomic():
-            lines = list(records.series_lines(finished_event()))
+            lines = list(game_records.series_lines(finished_event()))
             transaction.set_rollback(True)
     return lines
 
@@ -101,13 +101,13 @@ def test_a_damaged_header_is_refused_naming_the_field(exported: list[str], what:
     header = json.loads(exported[0])
     mutate(header)
     players = Player.objects.count()
-    with pytest.raises(records.ImportRefused) as err:
-        records.import_lines([json.dumps(header), *exported[1:]], slug="copy")
+    with pytest.raises(game_records.ImportRefused) as err:
+        game_records.import_lines([json.dumps(header), *exported[1:]], slug="copy")
     assert [(e.line, e.code, e.field) for e in err.value.errors] == [(1, code, field)], what
     assert not Series.objects.filter(slug="copy").exists()
     assert Player.objects.count() == players and not Registration.objects.filter(series__slug="copy").exists()
 
 
 def test_the_header_as_exported_imports(exported: list[str]) -> None:
-    report = records.import_lines(exported, slug="copy")
+    report = game_records.import_lines(exported, slug="copy")
     assert report.games == 17 and Registration.objects.filter(series__slug="copy").count() == 16

@@ -15,7 +15,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import records
+from league import game_records
 from league.models import Player, Series
 from tests.league.test_event_records import finished_event
 from tests.tenhou.mutate import examples
@@ -51,7 +51,7 @@ def paths(node: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @pytest.fixture(scope="module")
 def exported(django_db_setup: Any, django_db_blocker: Any) -> list[str]:
     with django_db_blocker.unblock(), transaction.atomic():
-        lines = list(records.series_lines(finished_event()))
+        lines = list(game_records.series_lines(finished_event()))
         transaction.set_rollback(True)
     return lines
 
@@ -79,14 +79,14 @@ def test_a_damaged_series_header_is_imported_or_refused_never_crashes(exported: 
         with transaction.atomic():
             players = Player.objects.count()
             try:
-                report = records.import_lines([text, *exported[1:]], slug="fuzz")
-            except records.ImportRefused as refused:
+                report = game_records.import_lines([text, *exported[1:]], slug="fuzz")
+            except game_records.ImportRefused as refused:
                 assert all(e.line in range(1, len(exported) + 1) and e.code for e in refused.errors)
                 assert not Series.objects.filter(slug="fuzz").exists() and Player.objects.count() == players
             else:
                 # Stored: it exports, and the export imports again.
-                again = list(records.series_lines(report.series))
-                records.import_lines(again, slug="fuzz-again")
+                again = list(game_records.series_lines(report.series))
+                game_records.import_lines(again, slug="fuzz-again")
             raise _RollBack
     except _RollBack:
         pass

@@ -14,8 +14,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from league import demo_stages, services
+from league import services
 from league.auth import DEMO_LOGIN, DEMO_PASSWORD
+from league.management.demo import stages as demo_stages
 from league.models import Game, GameAudit, Hand, Penalty, Player, Playoff, Registration, Round, Series, Stage
 from league.services import event
 from scoring import game as sg

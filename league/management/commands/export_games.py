@@ -1,5 +1,5 @@
 """``python manage.py export_games --series SLUG [--output FILE]``: the series'
-games as JSON lines (league/records.py), readable by ``import_games``."""
+games as JSON lines (league/game_records.py), readable by ``import_games``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league import records
+from league import game_records
 from league.models import Series
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         found = Series.objects.select_related("event").filter(slug=series).first()
         if found is None:
             raise CommandError(f"no series with the slug {series!r}")
-        lines = records.series_lines(found)
+        lines = game_records.series_lines(found)
         if output is None:
             for line in lines:
                 self.stdout.write(line, ending="")

@@ -1,5 +1,5 @@
 """``python manage.py import_games FILE --series SLUG``: load JSON lines of game
-records through the services, all or nothing (league/records.py)."""
+records through the services, all or nothing (league/game_records.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league import records
+from league import game_records
 from league.models import Series
 
 
@@ -30,16 +30,16 @@ class Command(BaseCommand):
             check_new_slug(series)
         try:
             if file == "-":
-                report = records.import_lines(sys.stdin, slug=series, name=name)
+                report = game_records.import_lines(sys.stdin, slug=series, name=name)
             else:
                 # utf-8-sig: a file saved by an editor that adds a BOM still reads.
                 with open(file, encoding="utf-8-sig") as f:
-                    report = records.import_lines(f, slug=series, name=name)
+                    report = game_records.import_lines(f, slug=series, name=name)
         except OSError as err:
             raise CommandError(f"cannot read {file}: {err.strerror}") from None
         except UnicodeDecodeError as err:
             raise CommandError(f"{file} is not UTF-8 text: {err.reason}") from None
-        except records.ImportRefused as refused:
+        except game_records.ImportRefused as refused:
             lines = "\n".join(f"  {e}" for e in refused.errors)
             raise CommandError(f"{file}: nothing imported, {len(refused.errors)} bad record(s):\n{lines}") from None
         created = " (new series)" if report.created_series else ""

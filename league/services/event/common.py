@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from league.errors import ServiceError
 from league.event.roster import RowError
 from league.models import (
     Event,
@@ -16,7 +17,6 @@ from league.models import (
     Series,
 )
 from league.services.audit import Actor, bump_version, user_of
-from league.services.errors import ServiceError
 
 Action = EventAudit.Action
 TABLE = 4

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from league.errors import ServiceError
 from league.event.countries import COUNTRIES
 from league.event.roster import RosterError, RosterRow, RowError, read_roster
 from league.models import (
@@ -19,7 +20,6 @@ from league.models import (
 )
 from league.models.event import validate_country
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.event.common import Action, RegistrationImportError, ensure_event, lock_series, log
 from league.services.players import find_player
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from league.errors import ServiceError
 from league.event import clock
 from league.models import (
     WINDS,
@@ -31,7 +32,6 @@ from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
 from league.services import webhooks
 from league.services.audit import Actor
-from league.services.errors import ServiceError
 from league.services.event.common import TABLE, Action, ensure_event, lock_series, log
 from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game

@@ -5,7 +5,7 @@ stages and EMA details in one transaction, and makes its creator the first
 director. ``edit_event`` changes them until round 1 starts; after that, only
 what may still change during the day (``LATER``): the name, the end date,
 the rounds planned, the clock and its policy, the EMA details. Both check
-every value against ``league.bounds`` and refuse with the field at fault:
+every value against ``league.db_bounds`` and refuse with the field at fault:
 end before start, a duplicate name or slug, rules the engine refuses (uma
 that does not sum to zero names ``uma``).
 """
@@ -19,11 +19,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from league.bounds import SERIES_NAME, SLUG_LENGTH, date_order_problem, text_problem
+from league.db_bounds import SERIES_NAME, SLUG_LENGTH, date_order_problem, text_problem
+from league.errors import ServiceError
 from league.models import Event, Round, Series
 from league.models.stages import EventRules, Stage
 from league.services.audit import Actor, user_of
-from league.services.errors import ServiceError
 from league.services.event.common import Action, configure_event, lock_series, log
 from league.services.stages import StagePlan, configure_event_rules, set_stages
 from scoring.errors import ScoringError

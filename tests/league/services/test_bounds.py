@@ -1,4 +1,4 @@
-"""Bounds both databases hold (league.bounds, issue 13): what SQLite would take and
+"""Bounds both databases hold (league.db_bounds, issue 13): what SQLite would take and
 PostgreSQL refuse is refused by the services with a code and a field, the same on
 both, and the models' CheckConstraints refuse it even from a bare ``update()``.
 CI runs this file on SQLite and on PostgreSQL."""
@@ -11,7 +11,7 @@ import pytest
 from django.db import DataError, IntegrityError, transaction
 
 from league import services
-from league.bounds import MAX_HAN, MAX_PENALTY, MAX_PENALTY_TOTAL, MAX_ROUND, MAX_SEAT_POINTS
+from league.db_bounds import MAX_HAN, MAX_PENALTY, MAX_PENALTY_TOTAL, MAX_ROUND, MAX_SEAT_POINTS
 from league.models import Game, Penalty, Seat, Win
 from tests.factories import make_game, make_players, make_series, play, ron, snapshot, tsumo
 

@@ -12,7 +12,7 @@ from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
-from league import services, versions
+from league import services, stamps
 from league.forms import seat_names
 from league.models import Game
 from league.services import entry, event
@@ -114,7 +114,7 @@ def test_a_save_followed_by_another_change_keeps_nothing(django_capture_on_commi
         entry.save_entry(game=game, number=1, hand=tsumo(2, 3, 30), editing=False, players=now.players)
     for callback in callbacks[:-1]:  # the save's own publication, not yet what it held
         callback()
-    versions.store().set_many({f"stamp-{game.series_id}": "0123456789abcdef:1"})  # another process's
+    stamps.store().set_many({f"stamp-{game.series_id}": "0123456789abcdef:1"})  # another process's
     callbacks[-1]()
     with CaptureQueriesContext(connection) as after:
         entry.read_game(Game.objects.select_related("series").get(pk=game.pk))

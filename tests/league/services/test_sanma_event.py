@@ -121,7 +121,7 @@ def test_the_ema_file_and_mers_preview_refuse_a_three_player_event(client):
 def test_a_three_player_event_file_round_trips_and_its_cuts_are_checked_against_threes():
     import json
 
-    from league import records
+    from league import game_records
 
     series = make_sanma_event(6, rounds=3)
     st.set_stages(series=series, plans=[
@@ -134,14 +134,14 @@ def test_a_three_player_event_file_round_trips_and_its_cuts_are_checked_against_
         for j, game in enumerate(event.start_round(round=rnd)):
             d = 2 * k + j
             record_final_scores(game=game, scores=[50_000 + 3_000 * d, 35_000 - 1_000 * d, 20_000 - 2_000 * d])
-    lines = list(records.series_lines(series))
+    lines = list(game_records.series_lines(series))
     header = json.loads(lines[0])
     assert all(len(t["seats"]) == 3 for r in header["rounds"] for t in r["tables"])
-    copy = records.import_lines(lines, slug="sanma-copy").series
+    copy = game_records.import_lines(lines, slug="sanma-copy").series
     assert [[(r.player.number, r.total) for r in t.rows] for t in st.stage_tables(copy)] == [
         [(r.player.number, r.total) for r in t.rows] for t in st.stage_tables(series)]
     header["stages"][1]["top"] = 4  # a cut of four cannot seat tables of three
-    with pytest.raises(records.ImportRefused) as err:
-        records.import_lines([json.dumps(header), *lines[1:]], slug="sanma-bad")
+    with pytest.raises(game_records.ImportRefused) as err:
+        game_records.import_lines([json.dumps(header), *lines[1:]], slug="sanma-bad")
     assert [(e.code, e.field) for e in err.value.errors] == [("invalid_top", "stages[1].top")]
     assert "multiple of 3" in err.value.errors[0].message

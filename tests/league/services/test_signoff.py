@@ -281,14 +281,14 @@ def test_counting_and_game_counts_agree(requires: bool) -> None:
 
 
 def test_the_results_stamp_moves_when_a_game_starts_counting(strict: Series) -> None:
-    from league import versions
+    from league import stamps
 
     game = finished_game(strict)
     for seat in range(3):
         confirm(game, seat)
-    before = versions.results_token(strict.pk)
+    before = stamps.results_token(strict.pk)
     confirm(game, 3)
-    assert versions.results_token(strict.pk) != before
+    assert stamps.results_token(strict.pk) != before
 
 
 def sign_event_round(series: Series, number: int) -> None:

@@ -24,11 +24,11 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
-from league.bounds import text_problem
+from league.db_bounds import text_problem
+from league.errors import ServiceError
 from league.models import Event, Game, Player, Registration, Round, RoundSeat, RoundTable, Series
 from league.models.event import event_of
 from league.models.stages import EventRules, Playoff, Stage, StageSeed
-from league.services.errors import ServiceError
 from league.services.players import find_player, player_key
 
 VERSION = 1
@@ -295,7 +295,7 @@ def _clean(obj: models.Model, where: str, exclude: list[str] | None = None, pref
     """``obj`` held to its model's bounds before it is saved: each value of
     the type its field stores (JSON's 1.5 or ``true`` is no event number,
     though Django would store 1), no NUL in a text, then ``full_clean`` (the
-    fields' validators: league.bounds)."""
+    fields' validators: league.db_bounds)."""
     skip = set(exclude or ())
     for f in obj._meta.concrete_fields:
         if f.name in skip or f.primary_key or f.is_relation:

@@ -25,9 +25,9 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
 from league import services
-from league.bounds import MAX_ROUND, time_problem
-from league.event_records import HeaderError, check_header, header_line, is_header, restore_event
+from league.db_bounds import MAX_ROUND, time_problem
 from league.exports import game_batches, hand_inputs, ruleset_of, series_games
+from league.game_record_header import HeaderError, check_header, header_line, is_header, restore_event
 from league.models import Game, Penalty, Player, Seat, Series, build_record
 from league.services.players import find_player, player_key
 from scoring import game as sg
@@ -248,7 +248,7 @@ def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) ->
 
     Two steps, so the site goes on while a large file imports. First every
     line is read and checked without writing anything (:func:`check_lines`:
-    parsed, replayed through ``scoring``, held to ``league.bounds``); any bad
+    parsed, replayed through ``scoring``, held to ``league.db_bounds``); any bad
     line and the errors of all of them are raised together as
     ``ImportRefused``, with the database unchanged. Then the games are written
     through the services in short transactions of whole games (at most
@@ -377,7 +377,7 @@ def check_lines(
             continue
         try:
             if not header_at:
-                # The first line may be an event's series header (league.event_records).
+                # The first line may be an event's series header (league.game_record_header).
                 header_at = number
                 header = _series_header(text, number)
                 if header is not None:

@@ -1,5 +1,6 @@
-"""The refusals every service raises: ``ServiceError`` names the input at fault,
-``Conflict`` says the caller's view of the game is out of date."""
+"""The refusals every service raises, and a read model that refuses a question
+(the EMA results of a three-player event): ``ServiceError`` names the input at
+fault, ``Conflict`` says the caller's view of the game is out of date."""
 
 from __future__ import annotations
 

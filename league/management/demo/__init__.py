@@ -1,0 +1,1 @@
+"""The demo's data builders, used by ``demo_league``."""
