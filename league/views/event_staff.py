@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from league.access import can_direct, event_for_director, event_for_scorer
 from league.collation import name_key
 from league.db_bounds import EVENT_NUMBER
-from league.forms.tournament import (
+from league.forms.event_day import (
     ClockForm,
     EventSettingsForm,
     ExtraTimeForm,
