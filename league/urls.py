@@ -119,10 +119,10 @@ urlpatterns = [
     path("staff/series/<slug:slug>/event/print/<slug:kind>/", event_staff.printout, name="event-print"),
     # -- an event day: public --
     path("series/<slug:slug>/event/", event_public.public_event, name="event-public"),
-    path("series/<slug:slug>/event/players/<int:number>/", event_public.player_page, name="tournament-player"),
-    path("series/<slug:slug>/event/players/<int:number>/qr.svg", event_public.qr, name="tournament-qr"),
+    path("series/<slug:slug>/event/players/<int:number>/", event_public.player_page, name="event-player"),
+    path("series/<slug:slug>/event/players/<int:number>/qr.svg", event_public.qr, name="event-qr"),
     path("series/<slug:slug>/event/screen/<slug:kind>/", event_public.screen, name="event-screen"),
-    path("n/<str:code>", event_public.short_link, name="tournament-short"),
+    path("n/<str:code>", event_public.short_link, name="event-short"),
     # -- players registering themselves (issue 39) --
     path("series/<slug:slug>/event/register/", signup_public.signup_form, name="signup-form"),
     path("register/link/<str:token>/", signup_public.signup_link, name="signup-link"),

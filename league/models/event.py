@@ -160,7 +160,7 @@ class Registration(models.Model):
         return f"{self.number} {self.name}"
 
     def get_absolute_url(self) -> str:
-        return reverse("tournament-player", args=[self.series.slug, self.number])
+        return reverse("event-player", args=[self.series.slug, self.number])
 
     @property
     def name(self) -> str:
@@ -175,7 +175,7 @@ class Registration(models.Model):
         return self.status == self.Status.CHECKED_IN
 
     def short_url(self) -> str:
-        return reverse("tournament-short", args=[self.code])
+        return reverse("event-short", args=[self.code])
 
 
 class Round(models.Model):

@@ -278,7 +278,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
     in this stage's range are replaced. Locks the series row."""
     with transaction.atomic():
         series = lock_series(stage.series)
-        tournament = ensure_event(series)
+        event = ensure_event(series)
         stage = Stage.objects.get(pk=stage.pk)
         if not stage.is_cut:
             raise ServiceError("event_seating", f"{stage.name} takes everyone: seat it from the event's seating page",
@@ -318,7 +318,7 @@ def seat_stage_round(*, stage: Stage, by: Actor = None) -> Round:
                 seated = swiss_round(order, history, teams=teams or None, table_size=size).round
         except SeatingError as err:
             raise ServiceError(err.code, err.message, field=err.field) from None
-        rnd = store_round(series, tournament, number, seated, f"stage:{stage.seating}")
+        rnd = store_round(series, event, number, seated, f"stage:{stage.seating}")
         quality = assess([*history, seated], len(order), teams or None)
         log(series, Action.SEAT, by, f"seated round {number} ({stage.name}, {stage.get_seating_display().lower()}): "
             f"{quality.repeat_count} repeat meetings, {quality.teammates_together} teammates together",

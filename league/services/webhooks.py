@@ -146,11 +146,11 @@ def game_finished(game: Game) -> None:
 
 def _event_over(series_id: int) -> bool:
     """Every planned round (and every stage's) started, and every table's game finished."""
-    tournament = Event.objects.filter(series_id=series_id).first()
-    if tournament is None:
+    event = Event.objects.filter(series_id=series_id).first()
+    if event is None:
         return False
     last_stage = Stage.objects.filter(series_id=series_id).order_by("-last_round").values_list("last_round", flat=True)
-    planned = max(tournament.rounds, last_stage.first() or 0)
+    planned = max(event.rounds, last_stage.first() or 0)
     started = Round.objects.filter(series_id=series_id, status=Round.Status.STARTED).count()
     if started < planned:
         return False

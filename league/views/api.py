@@ -262,11 +262,11 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
     results may be seen), the clock's end and the public standings. Cached
     under the series' stamp, which every hand moves (the tables' state)."""
     series = _event(slug)
-    tournament = series.event
+    event = series.event
     published = list(series.event_rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.STARTED])
                      .order_by("number"))
     current = _current(published)
-    visible = current is not None and tournament.round_visible(current.number)
+    visible = current is not None and event.round_visible(current.number)
     tables = []
     # The state is what the table's game says; whether it is over time is the clock's to say (ends_at).
     for t in table_states(current, now=timezone.now()) if current is not None else []:
@@ -280,13 +280,13 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
                    for i, seat in enumerate(t.seats)]))
     running = current is not None and current.clock_running
     return _json(s.EventOut(
-        series=series.slug, name=series.name, rounds_planned=tournament.rounds,
+        series=series.slug, name=series.name, rounds_planned=event.rounds,
         rounds=[s.RoundOut(number=r.number, status=r.status, published_at=r.published_at, started_at=r.started_at,
                            time_limit=r.time_limit, ends_at=r.ends_at, clock_running=r.clock_running,
                            finished=r.is_finished) for r in published],
         current_round=current.number if current else None,
         clock_ends_at=current.ends_at if running and current is not None else None, tables=tables,
-        results_hidden_from_round=tournament.hidden_from_round, standings=_standings(series)))
+        results_hidden_from_round=event.hidden_from_round, standings=_standings(series)))
 
 
 @api.get("/series/{slug}/stages", response={200: s.StagesOut, **ERRORS}, summary="An event's stages",

@@ -29,7 +29,7 @@ from league.engine_words import refusal
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
-from league.templatetags.tournament import clock_notice
+from league.templatetags.event import clock_notice
 from league.views.access import staff_required
 from league.views.params import int_param
 from scoring import game as sg

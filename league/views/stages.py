@@ -22,7 +22,7 @@ from league.models import Series
 from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
-from league.templatetags.tournament import rule_names
+from league.templatetags.event import rule_names
 from league.views.access import post_only, staff_required
 from league.views.refusals import report_refusal
 

@@ -14,7 +14,7 @@ from league.access import event_for_anyone
 from league.models.stages import Stage
 from league.services import stages as st
 from league.standings import event as standings
-from league.templatetags.tournament import rule_names
+from league.templatetags.event import rule_names
 from league.views.cached import event_page
 
 
@@ -22,12 +22,12 @@ from league.views.cached import event_page
 def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Every stage's standings with its cut line, and the overall result.
     Closed while the director hides results (a cut shows who scored what)."""
-    series, tournament = event_for_anyone(slug)
-    hidden = tournament.results_hidden
+    series, event = event_for_anyone(slug)
+    hidden = event.results_hidden
     results = None if hidden else standings.event_results(series)
     tables = [] if results is None else standings.stage_tables(series, results)
     ctx: dict[str, Any] = {
-        "series": series, "tournament": tournament, "hidden": hidden, "tables": tables,
+        "series": series, "event": event, "hidden": hidden, "tables": tables,
         "final": [] if results is None else standings.final_result(series, tables, results=results),
         "rules": standings.rules_of(series).tiebreak_list,
         "rule_names": rule_names(), "staged": Stage.objects.filter(series=series).exists(),
@@ -38,8 +38,8 @@ def stages_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @event_page()
 def stages_teams(request: HttpRequest, slug: str) -> HttpResponse:
     """The team page: team standings, each round's team points, the members."""
-    series, tournament = event_for_anyone(slug)
-    hidden = tournament.results_hidden
+    series, event = event_for_anyone(slug)
+    hidden = event.results_hidden
     results = None if hidden else standings.event_results(series)
     teams = [] if results is None else standings.team_standings(series, results)
     rounds = sorted({r for t in teams for r in t.by_round})

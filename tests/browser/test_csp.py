@@ -163,7 +163,7 @@ def test_every_kind_of_page_is_styled_by_static_files_without_a_violation(
         reverse("ratings"),
         reverse("signoff-tables", args=[league.slug]),
         reverse("event-public", args=["demo-tournament"]),
-        reverse("tournament-player", args=["demo-tournament", reg.number]),
+        reverse("event-player", args=["demo-tournament", reg.number]),
         reverse("stages-standings", args=["demo-cup"]),
         reverse("stages-teams", args=["demo-cup"]),
         *(reverse("event-screen", args=["demo-tournament", kind]) for kind in ("clock", "seating", "standings")),
@@ -171,7 +171,7 @@ def test_every_kind_of_page_is_styled_by_static_files_without_a_violation(
     for url in public:
         styled(page, base + url)
     # The player's page: event.css's rules reach the next-table box and its heading.
-    page.goto(base + reverse("tournament-player", args=["demo-tournament", reg.number]))
+    page.goto(base + reverse("event-player", args=["demo-tournament", reg.number]))
     assert page.evaluate("getComputedStyle(document.querySelector('.next')).borderTopWidth") == "3px"
     # The projector: screen.css's dark hall colours.
     page.goto(base + reverse("event-screen", args=["demo-tournament", "seating"]))

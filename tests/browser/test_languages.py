@@ -36,7 +36,7 @@ def public_pages() -> dict[str, str]:
         "game-finished": reverse("game-detail", args=[finished.pk]),
         "player": reverse("player-detail", args=[league.slug, player.pk]),
         "event": reverse("event-public", args=[event.slug]),
-        "event-player": reverse("tournament-player", args=[event.slug, reg.number]),
+        "event-player": reverse("event-player", args=[event.slug, reg.number]),
         "event-standings": reverse("series-standings", args=[event.slug]),
         "tables": reverse("signoff-tables", args=[event.slug]),
     }

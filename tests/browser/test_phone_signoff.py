@@ -95,7 +95,7 @@ def test_a_dispute_and_the_referees_ruling_on_a_phone(scorer_phone: Page, own_ph
     # North disputes on his own phone, from his player card.
     phone = own_phone
     code = Registration.objects.get(player__name="Dave").code
-    phone.goto(base + reverse("tournament-short", args=[code]))
+    phone.goto(base + reverse("event-short", args=[code]))
     summary = phone.locator("summary", has_text=dispute_open)
     step(phone, lang, "1-own-phone", summary, english)
     summary.tap()

@@ -193,7 +193,7 @@ def test_event_public_pages_on_a_phone_and_a_desktop(live_server, page: Page, de
     paths = {
         "event series": event.get_absolute_url(),
         "event page": reverse("event-public", args=[event.slug]),
-        "event player": reverse("tournament-player", args=[event.slug, 1]),
+        "event player": reverse("event-player", args=[event.slug, 1]),
         "event player in the series": reverse("player-detail", args=[event.slug, player.pk]),
         "event player across series": reverse("player-series", args=[player.pk]),
         **{f"screen {kind}": reverse("event-screen", args=[event.slug, kind]) for kind in ("seating", "standings")},

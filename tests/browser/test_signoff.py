@@ -93,8 +93,8 @@ def test_the_table_signs_on_the_scorers_phone_and_on_their_own(scorer_phone: Pag
     # No seat's link on the scorer's screen: Carol and Dave scan their own player cards.
     expect(card(page, 2).locator("svg")).to_have_count(0)
     code = {r.player.name: r.code for r in Registration.objects.select_related("player")}
-    carol_link = base + reverse("tournament-short", args=[code["Carol"]])
-    dave_link = base + reverse("tournament-short", args=[code["Dave"]])
+    carol_link = base + reverse("event-short", args=[code["Carol"]])
+    dave_link = base + reverse("event-short", args=[code["Dave"]])
 
     phone = own_phone
     phone.goto(carol_link)

@@ -190,7 +190,7 @@ def test_director_runs_rounds_1_and_2(page: Page, browser: Browser, live_server:
     for kind in ("by-name", "by-table", "standings"):
         assert print_pages(page, base, reverse("event-print", args=["open-2026", kind]) + "?round=2", kind) >= 1
     page.set_viewport_size({"width": 360, "height": 800})
-    page.goto(base + reverse("tournament-player", args=["open-2026", 33]))
+    page.goto(base + reverse("event-player", args=["open-2026", 33]))
     expect(page.locator(".next .big")).to_have_text("Table 3 · South")
     screenshot(page, "event-player-page")
     for kind in ("clock", "seating", "standings"):

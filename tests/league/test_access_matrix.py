@@ -40,8 +40,8 @@ RULES: dict[str, str] = {
     "game-detail": PUBLIC, "healthz": PUBLIC, "readyz": PUBLIC, "server-time": PUBLIC,
     "series-standings-csv": PUBLIC, "series-games-csv": PUBLIC, "series-hands-csv": PUBLIC,
     "signoff-link": PUBLIC, "signoff-player": PUBLIC, "signoff-tables": PUBLIC,
-    "event-public": PUBLIC, "tournament-player": PUBLIC, "tournament-qr": PUBLIC, "event-screen": PUBLIC,
-    "tournament-short": PUBLIC, "stages-standings": PUBLIC, "stages-teams": PUBLIC,
+    "event-public": PUBLIC, "event-player": PUBLIC, "event-qr": PUBLIC, "event-screen": PUBLIC,
+    "event-short": PUBLIC, "stages-standings": PUBLIC, "stages-teams": PUBLIC,
     # the staff web app's shell and the phone's engine: no data of any series
     "staff-sw": PUBLIC, "staff-manifest": PUBLIC, "script-words": PUBLIC, "staff-login-again": PUBLIC,
     "offline-engine": PUBLIC, "offline-engine-js": PUBLIC, "offline-engine-zip": PUBLIC, "offline-runtime": PUBLIC,

@@ -54,7 +54,7 @@ def event_urls(slug: str) -> list[str]:
         reverse("event-screen", args=[slug, "clock"]),
         reverse("event-screen", args=[slug, "seating"]) + "?cycle=1",
         reverse("event-screen", args=[slug, "standings"]),
-        reverse("tournament-player", args=[slug, 1]),
+        reverse("event-player", args=[slug, 1]),
     ]
 
 
@@ -197,22 +197,22 @@ def test_a_burst_of_uncached_anonymous_requests_gets_429_with_retry_after(
         for _ in range(50):  # answered from the cache: never counted
             assert client.get(event_page).status_code == 200
         for number in (1, 2, 3, 4):  # each computed: counted (2 to 5)
-            assert client.get(reverse("tournament-player", args=["open", number])).status_code == 200
-        refused = client.get(reverse("tournament-player", args=["open", 5]))
+            assert client.get(reverse("event-player", args=["open", number])).status_code == 200
+        refused = client.get(reverse("event-player", args=["open", 5]))
         assert refused.status_code == 429
         assert 1 <= int(refused["Retry-After"]) <= 30
         assert "Too many requests from your address" in refused.content.decode()
-        ja = client.get(reverse("tournament-player", args=["open", 6]), HTTP_ACCEPT_LANGUAGE="ja")
+        ja = client.get(reverse("event-player", args=["open", 6]), HTTP_ACCEPT_LANGUAGE="ja")
         assert ja.status_code == 429 and "Too many requests" not in ja.content.decode()
         # A cached page is still served to the same address, and so is the clock.
         assert client.get(event_page).status_code == 200
         assert client.get(reverse("server-time")).status_code == 200
         # Another address is counted apart; staff are never limited.
-        assert Client(REMOTE_ADDR="10.0.0.2").get(reverse("tournament-player", args=["open", 5])).status_code == 200
+        assert Client(REMOTE_ADDR="10.0.0.2").get(reverse("event-player", args=["open", 5])).status_code == 200
         staff = Client()
         staff.force_login(make_director(series, "director"))
         for number in range(1, 9):
-            assert staff.get(reverse("tournament-player", args=["open", number])).status_code == 200
+            assert staff.get(reverse("event-player", args=["open", number])).status_code == 200
 
 
 def test_a_venue_behind_one_address_never_meets_the_limit(client: Client, series: Series, settings) -> None:
@@ -228,7 +228,7 @@ def test_a_venue_behind_one_address_never_meets_the_limit(client: Client, series
     with time_machine.travel(timezone.now(), tick=False):
         statuses = []
         for number in range(1, 301):
-            statuses.append(client.get(reverse("tournament-player", args=["open", number])).status_code)
+            statuses.append(client.get(reverse("event-player", args=["open", number])).status_code)
             statuses.append(client.get(reverse("event-public", args=["open"])).status_code)
         for _ in range(6):
             bump_version(series.pk)  # each projector as if just after a change: computed again

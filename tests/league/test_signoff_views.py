@@ -245,13 +245,13 @@ def test_a_player_reaches_their_own_seat_link_from_their_card_only(client: Clien
 
     seats = {s.seat: s.player for s in game.seats.all()}
     reg = Registration.objects.create(series=game.series, player=seats[2], number=3, first_name="Third", last_name="P")
-    card = client.get(reverse("tournament-short", args=[reg.code]))
+    card = client.get(reverse("event-short", args=[reg.code]))
     assert card.status_code == 302 and card["Location"] == reverse("signoff-player", args=[reg.code])
     to_link = client.get(card["Location"])
     assert services.read_link(to_link["Location"].split("/")[-2]).seat == 2  # their seat, no other
     assert client.post(to_link["Location"], {"action": "confirm"}).status_code == 302
     assert [(s.seat, s.via) for s in SignOff.objects.all()] == [(2, "link")]
     # Answered: the card leads to the player's page again, and the sign page says nothing waits.
-    assert client.get(reverse("tournament-short", args=[reg.code]))["Location"] == reg.get_absolute_url()
+    assert client.get(reverse("event-short", args=[reg.code]))["Location"] == reg.get_absolute_url()
     assert client.get(reverse("signoff-player", args=[reg.code])).status_code == 200
     assert client.get(reverse("signoff-player", args=["AB%00CD"])).status_code == 404

@@ -133,7 +133,7 @@ def test_only_the_events_staff_run_the_desk(client: Client, series: Series) -> N
 
 def test_the_email_is_on_no_public_page_or_export(client: Client, series: Series) -> None:
     desk.confirm_signup(token=desk.link_token(desk.sign_up(series=series, **form(1))))
-    public = [reverse("event-public", args=["open"]), reverse("tournament-player", args=["open", 1]),
+    public = [reverse("event-public", args=["open"]), reverse("event-player", args=["open", 1]),
               reverse("series-standings", args=["open"])]
     public += [u for u in _export_urls(series)]
     for url in public:

@@ -145,12 +145,12 @@ def test_player_page_short_link_and_qr(series: Series, client: Client) -> None:
     games = started(series)
     reg = series.registrations.get(number=1)
     seat = Round.objects.get(number=1).seats.get(registration=reg)
-    page = client.get(url("tournament-player", "open", 1)).content.decode()
+    page = client.get(url("event-player", "open", 1)).content.decode()
     wind = ("East", "South", "West", "North")[seat.wind]
     assert f"Table {seat.table.number} · {wind}" in page
     assert "10990001" not in page  # EMA numbers are for staff only
-    assert client.get(f"/n/{reg.code.lower()}")["Location"] == url("tournament-player", "open", 1)
-    svg = client.get(url("tournament-qr", "open", 1))
+    assert client.get(f"/n/{reg.code.lower()}")["Location"] == url("event-player", "open", 1)
+    svg = client.get(url("event-qr", "open", 1))
     assert svg["Content-Type"] == "image/svg+xml" and b'xmlns="http://www.w3.org/2000/svg"' in svg.content
     assert games
 

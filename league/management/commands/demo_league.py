@@ -1,4 +1,4 @@
-"""Build a believable club season and a tournament day through the services,
+"""Build a believable club season and an event day through the services,
 so a newcomer sees real standings, an event dashboard, printouts and
 projector pages at once: ``python manage.py demo_league [--reset]``."""
 
@@ -90,17 +90,17 @@ class Command(BaseCommand):
             if existing:
                 delete_series(existing)
             series = build(random.Random(seed))
-            tournament = build_tournament(random.Random(seed + 1))
-            demo_stages.plan_final(tournament, EVENT_ROUNDS)
+            event_day = build_event(random.Random(seed + 1))
+            demo_stages.plan_final(event_day, EVENT_ROUNDS)
             cup = demo_stages.build_cup(random.Random(seed + 2), event_names(), COUNTRIES, whole_game)
         games = series.games.count()
         hands = Hand.objects.filter(game__series=series).count()
         self.stdout.write(self.style.SUCCESS(f"Built {series}: {games} games, {hands} hands, {Player.objects.count()} players."))
         self.stdout.write(self.style.SUCCESS(
-            f"Built {tournament}: {tournament.registrations.count()} registered, {EVENT_ROUNDS} rounds seated, "
+            f"Built {event_day}: {event_day.registrations.count()} registered, {EVENT_ROUNDS} rounds seated, "
             f"{EVENT_PLAYED} played, one substitute. Dashboard: /staff/series/{EVENT_SLUG}/event/"))
         self.stdout.write(self.style.SUCCESS(f"Built {cup}: a cut to a final table, two teams, an EMA results file."))
-        self._demo_login(series, tournament, cup)
+        self._demo_login(series, event_day, cup)
 
     def _demo_login(self, *series_list: Series) -> None:
         """On a development set-up only, a scorer and director login so a newcomer can try
@@ -137,14 +137,14 @@ def player_names() -> list[str]:
 
 
 def event_names() -> list[tuple[str, str]]:
-    """The tournament's 32 players and its substitute: other people than the
+    """The event's 32 players and its substitute: other people than the
     league's (a league game is still being played, and nobody sits in two)."""
     shifted = LAST_NAMES[7:] + LAST_NAMES[:7]
     return [*zip(FIRST_NAMES, shifted, strict=True), ("Sam", "Reserve")]
 
 
-def build_tournament(rng: random.Random) -> Series:
-    """A tournament day: 32 registered players and a substitute, 8 rounds
+def build_event(rng: random.Random) -> Series:
+    """An event day: 32 registered players and a substitute, 8 rounds
     seated by the engine, rounds 1-3 played (a no-show in round 3 replaced by
     the substitute), round 4 published and waiting to start."""
     day = datetime.date(2025, 11, 15)
