@@ -5,23 +5,11 @@ fault, ``Conflict`` says the caller's view of the game is out of date."""
 from __future__ import annotations
 
 from league.entry.hand import caller_field
-from scoring.errors import ScoringError
+from scoring.errors import CodedError, ScoringError
 
 
-class ServiceError(Exception):
+class ServiceError(CodedError):
     """A change refused; nothing was saved. ``field`` names the input at fault."""
-
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-    def as_dict(self) -> dict[str, str]:
-        out = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        return out
 
     @classmethod
     def from_scoring(cls, err: ScoringError, *, hand_index: int | None = None) -> ServiceError:

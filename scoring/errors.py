@@ -12,8 +12,10 @@ the JSON interface's notation (``outcome.wins[0].fu``).
 from __future__ import annotations
 
 
-class ScoringError(ValueError):
-    """A request the rules cannot honour; nothing was computed."""
+class CodedError(Exception):
+    """A refusal with a stable ``code``, its ``message`` and the ``field`` at
+    fault: what the engine's errors carry, and what an application's own
+    refusals can carry by deriving from it (Tenbou's ``ServiceError`` does)."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
@@ -26,6 +28,10 @@ class ScoringError(ValueError):
         if self.field is not None:
             out["field"] = self.field
         return out
+
+
+class ScoringError(CodedError, ValueError):
+    """A request the rules cannot honour; nothing was computed."""
 
     def with_prefix(self, prefix: str) -> ScoringError:
         """The same error with its field placed under ``prefix``.
