@@ -375,8 +375,10 @@
     if (checked) body.set("checked", checked);
     return body;
   }
-  function post(url, body) {
-    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+  function post(url, body, inPlace) {
+    var headers = {"X-Tenbou-Entry": "1"};
+    if (inPlace) headers["X-Tenbou-In-Place"] = "1";
+    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: headers})
       .then(function (r) {
         if (r.status === 401) return login().then(function () { return "again"; });
         return r;
@@ -393,7 +395,9 @@
     if (!op.checked) return previewThenSave(op);
     var body = bodyOf(op, "save", op.checked);
     if (!op.anyPrice) body.set("seen", op.payments.join(" "));
-    return post(urlOf(op), body).then(function (s) { return answered(s, op); });
+    // A new hand is answered in place (the parts of the page, as online); a correction with
+    // the address of the page after it.
+    return post(urlOf(op), body, op.kind === "hand").then(function (s) { return answered(s, op); });
   }
   function answered(s, op) {
     if (s === "again") return sendOne(op);
@@ -403,7 +407,9 @@
     // A gateway with no server behind it: as no answer (tried again), as a failed preview was.
     if (s.status === 502 || s.status === 503 || s.status === 504) return Promise.reject({kind: "http", status: s.status});
     return s.text().then(function (text) {
-      if (s.status === 200 && s.headers.get("X-Tenbou-Saved")) return text;
+      var saved = s.status === 200 && s.headers.get("X-Tenbou-Saved");
+      if (saved === "in-place") return JSON.parse(text);
+      if (saved) return text;
       if (s.status === 409) return Promise.reject({kind: "conflict", html: text, op: op});
       return Promise.reject({kind: "refused", html: text, op: op, status: s.status});
     });
@@ -443,7 +449,15 @@
         syncing = false;
         store = null;
         save();
-        window.location.assign(next || gameUrl);
+        // The last hand answered in place: its parts of the page, as an online save has them
+        // (staff_game.js), and no page load; else the page after it, loaded once.
+        if (next && typeof next === "object" && window.TenbouQueue.placed) {
+          window.TenbouQueue.placed(next);
+          render();
+          prepare();  // the worker's copies renewed, as the page load did
+          return;
+        }
+        window.location.assign((next && next.url) || next || gameUrl);
         return;
       }
       var op = store.ops[0];
@@ -451,6 +465,7 @@
         store.sent[op.slot] = op.number;
         store.ops.shift();
         next = url;
+        if (url && typeof url === "object") saved(url.game);  // the engine's game, as the server now has it
         save();
         render();
         step();
