@@ -15,7 +15,7 @@ request, its save (carrying the phone's digest and the payments it showed),
 and the last one is answered in place, with no page load: asserted by the
 requests the server sees and a mark on the page that a load would wipe. Six
 sequential saves cost about six online saves, so the ratio sits at about six;
-it is asserted with a margin (nine) and reported. Each lands once (six hands,
+it is asserted with a margin (ten) and reported. Each lands once (six hands,
 six keys).
 Figures: ``artifacts/reconnect-<way>.json``.
 
@@ -134,10 +134,12 @@ def test_six_kept_hands_land_within_six_online_saves(way: str, phone: Page, live
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"reconnect-{way}.json").write_text(json.dumps(figures) + "\n")
     print("\n", figures)
-    # Six saves one after the other cost about six online saves: measured 6.0-6.6 both ways
-    # (load 1-4). The bound keeps a margin for the probe's 300 ms cadence (relay) and a
-    # loaded machine; the old two requests per hand and a page load measured 7.6-14.
-    assert took <= 9 * online, figures
+    # Six saves one after the other cost about six online saves: measured 4.4-7.8 both ways
+    # (load 1-7), the median of three online saves itself varying from 0.11 to 0.20 s. The
+    # bound keeps a margin for that and the probe's 300 ms cadence (relay); the old two
+    # requests per hand and a page load measured 6.2-13.1 in the same session, and fail the
+    # request count above whatever the ratio.
+    assert took <= 10 * online, figures
 
 
 def test_a_fresh_tab_with_the_server_gone_is_served_by_the_worker_and_sends_once(
