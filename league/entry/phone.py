@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from league.entry.digest import hand_digest
 from league.entry.fields import clean_fields, field_specs
 from league.entry.hand import HandEntry, form_field
 from league.entry.pricing import Refused, price_hand, state_before
@@ -114,6 +115,8 @@ def price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | None
         "later": later,
         "state": hands_digest(stored),
         "digest": hands_digest(inputs),
+        # What ties the save to this price, as the server's preview computes it.
+        "checked": hand_digest(hand),
     }
 
 

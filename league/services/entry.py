@@ -23,6 +23,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from league import stamps
+from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
 from league.errors import ServiceError
 from league.models import Game, Hand
@@ -150,9 +151,9 @@ def reuse(data: Any, now: GameNow, number: int) -> None:
 
 
 def digest(hand: sg.HandInput) -> str:
-    """Ties a save to the preview the scorer saw: a changed hand needs a new look."""
-    text = json.dumps(sg.hand_to_dict(hand), sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """Ties a save to the preview the scorer saw: a changed hand needs a new look.
+    The phone's engine computes the same (``league.entry.digest``)."""
+    return hand_digest(hand)
 
 
 class Step(enum.Enum):
@@ -194,6 +195,23 @@ def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
                           stored=now.replayed)
     except Refused as err:
         raise refusal(err) from None
+
+
+def seen_differs(data: Mapping[str, Any], now: GameNow, number: int, hand: sg.HandInput) -> list[int] | None:
+    """A save that carries ``seen`` (a hand kept on the phone, sent with the
+    payments its engine showed the scorer, in one request): the server's
+    deltas when they differ from ``seen`` (the save is refused, nothing saved),
+    else None. Without ``seen`` (the form, the online page) None: the save
+    is tied to the preview by ``checked`` alone. A hand the server refuses to
+    price is left to the save, which refuses it the same way."""
+    if "seen" not in data:
+        return None
+    try:
+        shown = preview_entry(now, number, hand)
+    except ServiceError:
+        return None
+    theirs = list(shown.played.deltas)
+    return None if read_seen(data.get("seen")) == tuple(theirs) else theirs
 
 
 @dataclass(frozen=True)

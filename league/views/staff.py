@@ -164,6 +164,10 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.RECHECK:
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
+            if not entry.is_stale(data, now, number, editing) and form.hand is not None:
+                theirs = entry.seen_differs(data, now, number, form.hand)
+                if theirs is not None:
+                    return _price_stop(theirs)
             try:
                 return _save(request, now, form, editing)
             except services.AlreadySaved as err:
@@ -218,6 +222,15 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
         if saved.time_up:
             messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
     return _to_game(request, game, saved.next_number)
+
+
+def _price_stop(theirs: list[int]) -> JsonResponse:
+    """A kept hand's save refused because the server prices it otherwise than the
+    phone showed (``seen``): nothing saved; the server's payments, for the queue's
+    "price" stop (queue.js), where the scorer chooses."""
+    response = JsonResponse({"stop": "price", "theirs": theirs}, status=409)
+    response["X-Tenbou-Stop"] = "price"
+    return response
 
 
 def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> JsonResponse | None:

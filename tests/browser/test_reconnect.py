@@ -10,11 +10,13 @@
 
 Measured against the same run's baseline: one hand saved online, from the tap
 on Save to the page after it (the median of three). The issue's bound is a ratio,
-not a time: the issue asks for six of those saves, not met yet (each kept entry
-costs a preview and a save, and the last one a page load, against one request
-in place online), so the ratio is reported in the figures and asserted only
-loosely: beyond forty, a queue waiting for a slow retry fails. Each lands once
-(six hands, six keys).
+not a time: the issue asks for six of those saves. Each kept hand is one
+request, its save (carrying the phone's digest and the payments it showed),
+and the last one is answered in place, with no page load: asserted by the
+requests the server sees and a mark on the page that a load would wipe. Six
+sequential saves cost about six online saves, so the ratio sits at about six;
+it is asserted with a margin (ten) and reported. Each lands once (six hands,
+six keys).
 Figures: ``artifacts/reconnect-<way>.json``.
 
 And a fresh tab with the server gone: served by the service worker alone, its
@@ -31,6 +33,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.signals import request_started
 from playwright.sync_api import Browser, Page, expect
 
 from league.models import Game, SaveKey
@@ -89,6 +92,14 @@ def test_six_kept_hands_land_within_six_online_saves(way: str, phone: Page, live
     expect(queued(page)).to_have_count(6)
     assert game.hands.count() == 0
 
+    posts: list[str] = []
+
+    def seen(sender: Any, environ: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        if (environ or {}).get("REQUEST_METHOD") == "POST":
+            posts.append(environ["PATH_INFO"] if environ else "?")
+
+    page.evaluate("window.tenbouNotReloaded = true")
+    request_started.connect(seen)
     started = time.monotonic()
     if way == "switch":
         page.context.set_offline(False)
@@ -96,6 +107,11 @@ def test_six_kept_hands_land_within_six_online_saves(way: str, phone: Page, live
         plug.push()
     expect(page.locator(".messages")).to_contain_text("Hand 6 saved.", timeout=60_000)
     took = time.monotonic() - started
+    request_started.disconnect(seen)
+    game_url = f"/staff/games/{game.pk}/"
+    # One request per kept hand: its save; no preview, and no page load after the last.
+    assert [p for p in posts if p.startswith(game_url)] == [game_url] * 6, posts
+    assert page.evaluate("window.tenbouNotReloaded === true")
     assert game.hands.count() == 6
     assert SaveKey.objects.filter(game=game).count() == 6  # each entry once
     expect(queued(page)).to_have_count(0)
@@ -118,12 +134,12 @@ def test_six_kept_hands_land_within_six_online_saves(way: str, phone: Page, live
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / f"reconnect-{way}.json").write_text(json.dumps(figures) + "\n")
     print("\n", figures)
-    # A queue that waits for the old 15 s retry fails here at once. The bound is loose on
-    # purpose: the probe's one-second cadence does not shrink on a fast machine while the
-    # online save does, so a tight ratio would fail at random. The issue's bound (six online
-    # saves) is reported in the figures, not asserted: it is not met yet (each kept entry is
-    # a preview and a save, and the last one loads the page).
-    assert took <= 40 * online, figures
+    # Six saves one after the other cost about six online saves: measured 4.4-7.8 both ways
+    # (load 1-7), the median of three online saves itself varying from 0.11 to 0.20 s. The
+    # bound keeps a margin for that and the probe's 300 ms cadence (relay); the old two
+    # requests per hand and a page load measured 6.2-13.1 in the same session, and fail the
+    # request count above whatever the ratio.
+    assert took <= 10 * online, figures
 
 
 def test_a_fresh_tab_with_the_server_gone_is_served_by_the_worker_and_sends_once(
@@ -172,3 +188,39 @@ def test_a_fresh_tab_with_the_server_gone_is_served_by_the_worker_and_sends_once
         assert tab.evaluate("Object.keys(localStorage).filter(k => k.startsWith('tenbou.queue.')).length") == 0
     finally:
         seen.close()
+
+
+def test_a_kept_hand_the_server_prices_otherwise_stops_the_queue_unsaved(phone: Page, live_server: Any,
+                                                                         game: Game) -> None:
+    """The one request's price check: the phone showed other payments than the server's
+    (here its kept copy altered), so the save is refused, nothing saved, and the queue
+    stops with both prices; the scorer's "send it as the server prices it" saves it once."""
+    page = phone
+    page.set_default_timeout(60_000)
+    open_game(page, live_server.url, game)
+    ready_for_offline(page)
+    page.context.set_offline(True)
+    expect(page.locator(".offline-banner")).to_contain_text("Go on entering hands", timeout=60_000)
+    enter_tsumo(page, 1, 2, 30)
+    save(page, 1)
+    path = f"/staff/games/{game.pk}/"
+    page.evaluate("""(key) => {
+        const store = JSON.parse(localStorage.getItem(key));
+        store.ops[0].payments = [-1300, 2600, -700, -700];
+        localStorage.setItem(key, JSON.stringify(store));
+    }""", f"tenbou.queue.{path}")
+    page.reload()  # the altered copy read from storage, the page from the worker
+    expect(queued(page)).to_have_count(1)
+
+    page.context.set_offline(False)
+    stopped = page.locator("#stopped")
+    expect(stopped).to_contain_text("the server prices this hand differently")
+    expect(stopped.locator(".side.now")).to_contain_text("+2,000")
+    expect(stopped.locator(".side.mine")).to_contain_text("Hand 1")
+    assert game.hands.count() == 0 and not SaveKey.objects.filter(game=game).exists()
+
+    page.get_by_role("button", name="Send it as the server prices it").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert game.hands.count() == 1 and SaveKey.objects.filter(game=game).count() == 1
+    assert game.hands.get(number=1).result["deltas"] == [-1000, 2000, -500, -500]
+    expect(queued(page)).to_have_count(0)

@@ -182,6 +182,8 @@ def _phone_equals_server(played: dict[str, Any]) -> None:
         assert answer["after"]["scores"] == list(preview.played.scores)
         assert answer["after"]["ended"] == preview.game.finished
         assert answer["summary"] == services.describe_entry(form.hand, form.names)
+        # The save's tie to this price: the phone's digest is the server preview's (one request per kept hand).
+        assert answer["checked"] == entry.digest(form.hand)
         # Saved as the server saves it: the stored hand, its result and the new state are the phone's.
         if editing:
             services.correct_hand(game=game, number=number, hand=form.hand, state=state["state"])

@@ -4,10 +4,13 @@
    priced on the phone by the server's own Python (engine.js), kept in this
    browser's storage (localStorage: it survives closing the tab and restarting
    the phone) and listed as "on this phone, not yet saved". When the network is
-   back the queue is sent in order, each entry as the same two requests the
-   page makes online (the preview, then the save, with its hand number, the
-   digest of the hands it was built on and its own key), so the server checks
-   it exactly as if typed online, and a key seen before is never saved twice.
+   back the queue is sent in order, each entry as one request: the save, with
+   its hand number, the digest of the hands it was built on, its own key, the
+   digest of the hand (`checked`, as the server's preview gives it) and the
+   payments the phone showed (`seen`). The server checks it exactly as if typed
+   online, prices it as its preview would and refuses it unsaved when the
+   payments differ; a key seen before is never saved twice. The page loads
+   once, after the last.
    A conflict (another scorer's hand, a correction that moved the game) stops
    the queue and shows both sides; nothing leaves the phone's list without the
    scorer's tap. The page's own script (staff_game.js) hands its preview and
@@ -280,6 +283,7 @@
         id: uuid(), kind: correcting ? "correction" : "hand", number: p.number,
         slot: correcting ? correcting.slot : null, fields: fields(), state: r.state, key: key,
         payments: r.payments, lines: r.lines, summary: r.summary, after: r.after, digest: r.digest,
+        checked: r.checked,
         at: Date.now(),
       };
       if (!op.slot) op.slot = op.id;
@@ -371,8 +375,10 @@
     if (checked) body.set("checked", checked);
     return body;
   }
-  function post(url, body) {
-    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}})
+  function post(url, body, inPlace) {
+    var headers = {"X-Tenbou-Entry": "1"};
+    if (inPlace) headers["X-Tenbou-In-Place"] = "1";
+    return fetch(url, {method: "POST", body: body, credentials: "same-origin", headers: headers})
       .then(function (r) {
         if (r.status === 401) return login().then(function () { return "again"; });
         return r;
@@ -380,8 +386,35 @@
   }
   function urlOf(op) { return op.kind === "correction" ? gameUrl + "hands/" + op.number + "/" : gameUrl; }
 
+  /* One request per kept hand: the save itself carries the phone's digest of the hand
+     (`checked`, computed by the server's own code in the engine) and the payments the
+     scorer saw (`seen`); the server prices it as its preview would and refuses it, nothing
+     saved, when its payments differ (the "price" stop). An entry kept before the phone
+     knew its digest goes the old way, a preview then the save. */
   function sendOne(op) {
-    // The preview first, as online: the server's check of the hand and its price.
+    if (!op.checked) return previewThenSave(op);
+    var body = bodyOf(op, "save", op.checked);
+    if (!op.anyPrice) body.set("seen", op.payments.join(" "));
+    // A new hand is answered in place (the parts of the page, as online); a correction with
+    // the address of the page after it.
+    return post(urlOf(op), body, op.kind === "hand").then(function (s) { return answered(s, op); });
+  }
+  function answered(s, op) {
+    if (s === "again") return sendOne(op);
+    if (s.status === 409 && s.headers.get("X-Tenbou-Stop") === "price") {
+      return s.json().then(function (j) { return Promise.reject({kind: "price", theirs: j.theirs, op: op}); });
+    }
+    // A gateway with no server behind it: as no answer (tried again), as a failed preview was.
+    if (s.status === 502 || s.status === 503 || s.status === 504) return Promise.reject({kind: "http", status: s.status});
+    return s.text().then(function (text) {
+      var saved = s.status === 200 && s.headers.get("X-Tenbou-Saved");
+      if (saved === "in-place") return JSON.parse(text);
+      if (saved) return text;
+      if (s.status === 409) return Promise.reject({kind: "conflict", html: text, op: op});
+      return Promise.reject({kind: "refused", html: text, op: op, status: s.status});
+    });
+  }
+  function previewThenSave(op) {
     return post(gameUrl + "preview/", bodyOf(op)).then(function (r) {
       if (r === "again") return sendOne(op);
       if (!r.ok) return Promise.reject({kind: "http", status: r.status});
@@ -400,12 +433,7 @@
         // A stale entry goes to the server all the same: it knows a key it saved before,
         // and answers anything else with its conflict page.
         return post(urlOf(op), bodyOf(op, "save", ok ? ok.dataset.digest : "")).then(function (s) {
-          if (s === "again") return sendOne(op);
-          return s.text().then(function (text) {
-            if (s.status === 200 && s.headers.get("X-Tenbou-Saved")) return text;
-            if (s.status === 409) return Promise.reject({kind: "conflict", html: text, op: op});
-            return Promise.reject({kind: "refused", html: text, op: op, status: s.status});
-          });
+          return answered(s, op);
         });
       });
     });
@@ -421,7 +449,15 @@
         syncing = false;
         store = null;
         save();
-        window.location.assign(next || gameUrl);
+        // The last hand answered in place: its parts of the page, as an online save has them
+        // (staff_game.js), and no page load; else the page after it, loaded once.
+        if (next && typeof next === "object" && window.TenbouQueue.placed) {
+          window.TenbouQueue.placed(next);
+          render();
+          prepare();  // the worker's copies renewed, as the page load did
+          return;
+        }
+        window.location.assign((next && next.url) || next || gameUrl);
         return;
       }
       var op = store.ops[0];
@@ -429,6 +465,7 @@
         store.sent[op.slot] = op.number;
         store.ops.shift();
         next = url;
+        if (url && typeof url === "object") saved(url.game);  // the engine's game, as the server now has it
         save();
         render();
         step();
@@ -540,7 +577,8 @@
             priced[number] = r.payments;
             (r.later || []).forEach(function (l) { if (l.payments) priced[l.number] = l.payments; });
             out.push(Object.assign({}, op, {number: number, state: r.state, payments: r.payments, lines: r.lines,
-                                            summary: r.summary, after: r.after, digest: r.digest, anyPrice: false}));
+                                            summary: r.summary, after: r.after, digest: r.digest,
+                                            checked: r.checked, anyPrice: false}));
             return E.apply(game, r);
           });
         });
@@ -662,11 +700,12 @@
     if (store && store.ops.length && !store.stop) sync(); else prepare();
   });
   // A network that fails without the browser noticing: try the first entry again every
-  // second while some wait (one small request, and a refused connection costs nothing; a
-  // failure puts the page back offline, and one try at a time), so the queue goes within
-  // a second or two of the server answering again, as quickly as after an "online" event.
+  // 300 ms while some wait (its one save request, and a refused connection costs nothing; a
+  // failure puts the page back offline, and one try at a time: sync() sends nothing while
+  // one is under way), so the queue goes as soon after the server answers again as after
+  // an "online" event. Nothing waiting, or a stop for the scorer: no request.
   setInterval(function () { if (offline && navigator.onLine && store && store.ops.length) { offline = false; sync(); } },
-    1000);
+    300);
 
   // A save answered in place (staff_game.js): the game as the server now has it, for the
   // phone's engine, and for the worker's copy of offline.json, which no page load renews now.

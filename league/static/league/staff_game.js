@@ -209,6 +209,8 @@
     if (Q && Q.saved) Q.saved(a.game);
     sending = false;
   }
+  // The queue's last hand, answered in place, goes on the page as an online save does.
+  if (Q) Q.placed = inPlace;
   // Back or Forward to another hand's address reloads the game as it is; a fragment
   // (a link within the page) is not another address.
   function address() { return location.pathname + location.search; }
