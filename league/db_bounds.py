@@ -106,7 +106,7 @@ def person_text_problem(value: Any, *, limit: int = 100) -> str | None:
     ('starts like a spreadsheet formula (=, +, - or @)', 'holds a NUL character')
     """
     if not isinstance(value, str):
-        return f"must be text, not {_short(value)}"
+        return f"must be text, not {shown(value)}"
     if "\x00" in value:
         return "holds a NUL character"
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
@@ -140,7 +140,7 @@ class Whole:
         """Why ``value`` (as JSON gave it) cannot be stored, or None. 1.5 and
         ``true`` are not whole numbers, though Python would store 1 for either."""
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be a whole number, not {_short(value)}"
+            return f"must be a whole number, not {shown(value)}"
         if not self.lo <= value <= self.hi:
             return f"must be a whole number from {self.lo:,} to {self.hi:,}"
         return None
@@ -160,9 +160,43 @@ class Whole:
         return value if self.lo <= value <= self.hi else None
 
 
-def _short(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A value for a message, cut short: a name of 10,000 characters or a
+    number of 4,000 digits is not repeated back.
+
+    >>> shown("A" * 100)
+    "'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA..."
+    """
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def read_moment(value: Any) -> datetime.datetime | None:
+    """``value``, ISO 8601 text with its UTC offset, as an aware moment Tenbou
+    can store; None stays None. Otherwise ValueError, saying why in words that
+    follow the field's name.
+
+    >>> read_moment("2025-09-04T19:00:00+09:00").isoformat()
+    '2025-09-04T19:00:00+09:00'
+    >>> read_moment("2025-09-04T19:00:00")
+    Traceback (most recent call last):
+    ValueError: needs its UTC offset (2025-09-04T19:00:00+00:00), not '2025-09-04T19:00:00'
+    >>> read_moment(20250904)
+    Traceback (most recent call last):
+    ValueError: must be an ISO 8601 date and time, not 20250904
+    """
+    if value is None:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"must be an ISO 8601 date and time, not {shown(value)}") from None
+    if moment.tzinfo is None:
+        raise ValueError(f"needs its UTC offset (2025-09-04T19:00:00+00:00), not {shown(value)}")
+    problem = time_problem(moment)
+    if problem:
+        raise ValueError(problem)
+    return moment
 
 
 ROW_ID = Whole(1, 2**63 - 1)  # a row's id in a path (/games/<id>/): what a database key can be

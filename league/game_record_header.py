@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models
 from django.db.models import Prefetch
 
-from league.db_bounds import text_problem
+from league.db_bounds import read_moment, shown, text_problem
 from league.errors import ServiceError
 from league.models import Event, Game, Player, Registration, Round, RoundSeat, RoundTable, Series
 from league.models.event import event_of
@@ -166,8 +166,8 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
             raise HeaderError("invalid_value", f"code: {problem}", f"{where}.code")
         if Registration.objects.filter(code=code).exists():
             values.pop("code")  # taken here already: the registration gets a new short link
-        reg = Registration(series=series, player=player, checked_in_at=_time(r.get("checked_in_at"), where),
-                           dropped_at=_time(r.get("dropped_at"), where), **values)
+        reg = Registration(series=series, player=player, checked_in_at=_time(r.get("checked_in_at"), f"{where}.checked_in_at"),
+                           dropped_at=_time(r.get("dropped_at"), f"{where}.dropped_at"), **values)
         _clean(reg, where, exclude=["series", "player"])
         if reg.number in regs:
             raise HeaderError("invalid_value", f"number: {reg.number} is registered twice", f"{where}.number")
@@ -178,8 +178,8 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
         where = f"rounds[{i}]"
         rd = _pick(rd, ("number", "status", "seated_by", "time_limit", "published_at", "started_at", "tables"), where)
         rnd = Round(series=series, number=rd["number"], status=rd["status"], seated_by=rd["seated_by"],
-                    time_limit=rd["time_limit"], published_at=_time(rd.get("published_at"), where),
-                    started_at=_time(rd.get("started_at"), where))
+                    time_limit=rd["time_limit"], published_at=_time(rd.get("published_at"), f"{where}.published_at"),
+                    started_at=_time(rd.get("started_at"), f"{where}.started_at"))
         _clean(rnd, where, exclude=["series"])
         rnd.save()
         if not isinstance(rd["tables"], list):
@@ -207,7 +207,7 @@ def _restore(series: Series, data: dict[str, Any]) -> None:
     stages: dict[int, Stage] = {}
     for i, s in enumerate(data["stages"]):
         where = f"stages[{i}]"
-        stage = Stage(series=series, cut_at=_time(s.get("cut_at"), where), **_pick(s, STAGE_FIELDS, where))
+        stage = Stage(series=series, cut_at=_time(s.get("cut_at"), f"{where}.cut_at"), **_pick(s, STAGE_FIELDS, where))
         _clean(stage, where)
         stage.save()
         stages[stage.number] = stage
@@ -276,19 +276,14 @@ def _date(value: Any, field: str) -> datetime.date | None:
     try:
         return datetime.date.fromisoformat(value)
     except (TypeError, ValueError):
-        raise HeaderError("invalid_value", f"{_short(value)} is not an ISO 8601 date", field) from None
+        raise HeaderError("invalid_value", f"{shown(value)} is not an ISO 8601 date", field) from None
 
 
 def _time(value: Any, where: str) -> datetime.datetime | None:
-    if value is None:
-        return None
     try:
-        moment = datetime.datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise HeaderError("invalid_value", f"{_short(value)} is not an ISO 8601 date and time", where) from None
-    if moment.tzinfo is None:
-        raise HeaderError("invalid_value", f"{_short(value)} needs its UTC offset", where)
-    return moment
+        return read_moment(value)
+    except ValueError as why:
+        raise HeaderError("invalid_value", str(why), where) from None
 
 
 def _clean(obj: models.Model, where: str, exclude: list[str] | None = None, prefix: bool = True) -> None:
@@ -305,11 +300,11 @@ def _clean(obj: models.Model, where: str, exclude: list[str] | None = None, pref
         if value is None:
             continue
         if isinstance(f, models.IntegerField) and (isinstance(value, bool) or not isinstance(value, int)):
-            raise HeaderError("invalid_value", f"{f.name}: must be a whole number, not {_short(value)}", name)
+            raise HeaderError("invalid_value", f"{f.name}: must be a whole number, not {shown(value)}", name)
         if isinstance(f, models.CharField | models.TextField) and not isinstance(value, str):
-            raise HeaderError("invalid_value", f"{f.name}: must be text, not {_short(value)}", name)
+            raise HeaderError("invalid_value", f"{f.name}: must be text, not {shown(value)}", name)
         if isinstance(f, models.BooleanField) and not isinstance(value, bool):
-            raise HeaderError("invalid_value", f"{f.name}: must be true or false, not {_short(value)}", name)
+            raise HeaderError("invalid_value", f"{f.name}: must be true or false, not {shown(value)}", name)
         if isinstance(f, models.CharField | models.TextField | models.JSONField) and (problem := text_problem(value)):
             raise HeaderError("invalid_value", f"{f.name}: {problem}", name)
     try:
@@ -317,9 +312,3 @@ def _clean(obj: models.Model, where: str, exclude: list[str] | None = None, pref
     except ValidationError as err:
         name, messages = next(iter(err.message_dict.items()))
         raise HeaderError("invalid_value", f"{name}: {messages[0]}", f"{where}.{name}" if prefix else where) from None
-
-
-def _short(value: Any) -> str:
-    """A value for a message, cut short: a name of 10,000 characters is not repeated back."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -25,7 +25,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
 from league import services
-from league.db_bounds import MAX_ROUND, time_problem
+from league.db_bounds import MAX_ROUND, read_moment, shown
 from league.exports import game_batches, hand_inputs, ruleset_of, series_games
 from league.game_record_header import HeaderError, check_header, header_line, is_header, restore_event
 from league.models import Game, Penalty, Player, Seat, Series, build_record
@@ -182,7 +182,7 @@ def _parse(text: str, line: int) -> ParsedLine:
     players = _players(league.get("players"))
     round_number = league.get("round", 1)
     if isinstance(round_number, bool) or not isinstance(round_number, int) or not 1 <= round_number <= MAX_ROUND:
-        raise _Bad("invalid_value", f"round must be a whole number from 1 to {MAX_ROUND:,}, not {_short(round_number)}",
+        raise _Bad("invalid_value", f"round must be a whole number from 1 to {MAX_ROUND:,}, not {shown(round_number)}",
                    "round")
     table = league.get("table", "")
     if not isinstance(table, str) or len(table) > TABLE_LENGTH or "\x00" in table:
@@ -222,24 +222,10 @@ def _players(value: Any) -> tuple[str, ...]:
 
 
 def _datetime(value: Any, name: str) -> datetime.datetime | None:
-    if value is None:
-        return None
     try:
-        moment = datetime.datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise _Bad("invalid_value", f"{name} must be an ISO 8601 date and time, not {value!r}", name) from None
-    if moment.tzinfo is None:
-        raise _Bad("invalid_value", f"{name} needs its UTC offset (2025-09-04T19:00:00+00:00)", name)
-    problem = time_problem(moment)
-    if problem:
-        raise _Bad("invalid_value", f"{name} {problem}", name)
-    return moment
-
-
-def _short(value: Any) -> str:
-    """A value for a message, cut short: a number of 4,000 digits is not repeated back."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        return read_moment(value)
+    except ValueError as why:
+        raise _Bad("invalid_value", f"{name} {why}", name) from None
 
 
 def import_lines(lines: Iterable[str], *, slug: str, name: str | None = None) -> ImportReport:

@@ -57,6 +57,11 @@ MUTATIONS = [
     ("code NUL", setting("registrations", 0, "code", value="AB\x00CD"), "invalid_value", "registrations[0].code"),
     ("checked in at year 9999", setting("registrations", 0, "checked_in_at", value="9999-12-31T23:59:59-12:00"),
      "invalid_value", "registrations[0].checked_in_at"),
+    # One reader of times for records and headers (league.db_bounds.read_moment), naming the field.
+    ("dropped at without its offset", setting("registrations", 0, "dropped_at", value="2026-05-01T10:00:00"),
+     "invalid_value", "registrations[0].dropped_at"),
+    ("round published at a number", setting("rounds", 0, "published_at", value=20260501), "invalid_value",
+     "rounds[0].published_at"),
     ("registration number 1.5", setting("registrations", 0, "number", value=1.5), "invalid_value",
      "registrations[0].number"),
     ("round number 10**9", setting("rounds", 0, "number", value=10**9), "invalid_value", "rounds[0].number"),
