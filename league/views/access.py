@@ -15,6 +15,8 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotAllowed, JsonResponse
 
+from league.access import event_for_director
+
 _to_login = login_required(login_url="login")
 
 
@@ -37,6 +39,23 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 def post_only(request: HttpRequest) -> HttpResponse | None:
     """405 for anything but a POST, else None: ``if (refused := post_only(request)) is not None``."""
     return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
+
+
+def director_post(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A director's action on an event (``POST /events/<slug>/...``): a staff
+    login, the event for its directors (404 for a series that is no event, 403
+    for anyone else), then POST only (405), in that order; the view gets the
+    series in place of the slug."""
+
+    @staff_required
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        series = event_for_director(request, slug)
+        if (refused := post_only(request)) is not None:
+            return refused
+        return view(request, series, *args, **kwargs)
+
+    return wrapped
 
 
 def limit_exempt(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

@@ -35,7 +35,7 @@ from league.models import WIND_NAMES, Event, Game, Registration, Round, RoundSea
 from league.models.event import table_states
 from league.services import ServiceError, event
 from league.standings.event import event_standings
-from league.views.access import post_only, staff_required
+from league.views.access import director_post, staff_required
 from league.views.params import int_param
 from league.views.refusals import report_refusal
 from league.views.signup import signup_board
@@ -112,12 +112,9 @@ def settings_view(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/event_settings.html", {"series": series, "form": form})
 
 
-@staff_required
-def roles(request: HttpRequest, slug: str) -> HttpResponse:
+@director_post
+def roles(request: HttpRequest, series: Series) -> HttpResponse:
     """A director grants or withdraws the director and scorer roles by username."""
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
     grant = request.POST.get("action") != "remove"
     role = request.POST.get("role", "")
     username = request.POST.get("username", "")
@@ -169,11 +166,8 @@ def _players_page(request: HttpRequest, series: Series, **extra: Any) -> HttpRes
     return render(request, "league/event_players.html", ctx, status=extra.get("status", 200))
 
 
-@staff_required
-def import_players(request: HttpRequest, slug: str) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def import_players(request: HttpRequest, series: Series) -> HttpResponse:
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
@@ -187,11 +181,8 @@ def import_players(request: HttpRequest, slug: str) -> HttpResponse:
     return _players_page(request, series, import_form=form, status=400)
 
 
-@staff_required
-def check_in(request: HttpRequest, slug: str) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def check_in(request: HttpRequest, series: Series) -> HttpResponse:
     # Event numbers only: a number of 5,000 digits (or 20, past SQLite's integers) is no registration's.
     numbers = [n for n in map(EVENT_NUMBER.read, request.POST.getlist("number")) if n is not None]
     present = request.POST.get("present", "1") == "1"
@@ -207,11 +198,8 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("event-players", slug=series.slug)
 
 
-@staff_required
-def drop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def drop(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     reg = get_object_or_404(Registration, series=series, number=number)
     undo = request.POST.get("undo") == "1"
     playing = None if undo else _seat_in_play(reg)
@@ -287,11 +275,8 @@ def _unplaced(request: HttpRequest, series: Series, regs: list[Registration]) ->
 # -- staff: seating, review, publish, start ---------------------------------------------------------
 
 
-@staff_required
-def seat(request: HttpRequest, slug: str) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def seat(request: HttpRequest, series: Series) -> HttpResponse:
     try:
         report = event.seat_rounds(series=series, by=request.user)
     except ServiceError as err:
@@ -333,12 +318,9 @@ def _round_page(request: HttpRequest, series: Series, rnd: Round, status: int = 
     return render(request, "league/event_round.html", ctx, status=status)
 
 
-@staff_required
-def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def swap(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     form = SwapForm(request.POST, round=rnd)
     if form.is_valid():
         try:
@@ -353,12 +335,9 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_page(request, series, rnd, status=400, swap_form=form)
 
 
-@staff_required
-def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def substitute(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     form = SubstituteForm(request.POST, round=rnd)
     if form.is_valid():
         seat_row, sub = form.cleaned_data["seat"], form.cleaned_data["substitute"]
@@ -374,12 +353,9 @@ def substitute(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_page(request, series, rnd, status=400, substitute_form=form)
 
 
-@staff_required
-def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def publish(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     try:
         event.publish_round(round=rnd, by=request.user)
     except ServiceError as err:
@@ -389,12 +365,9 @@ def publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("event-round", slug=series.slug, number=rnd.number)
 
 
-@staff_required
-def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def start(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     try:
         games = event.start_round(round=rnd, by=request.user)
     except ServiceError as err:
@@ -405,12 +378,9 @@ def start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
 
 
-@staff_required
-def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def clock(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     form = ClockForm(request.POST)
     restart = request.POST.get("restart") == "1"
     if restart or form.is_valid():
@@ -425,12 +395,9 @@ def clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_page(request, series, rnd, status=400, clock_form=form)
 
 
-@staff_required
-def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    series = event_for_director(request, slug)
+@director_post
+def extra_time(request: HttpRequest, series: Series, number: int, table: int) -> HttpResponse:
     rnd = _round(series, number)
-    if (refused := post_only(request)) is not None:
-        return refused
     row = get_object_or_404(RoundTable, round=rnd, number=table)
     form = ExtraTimeForm(request.POST)
     if form.is_valid():
@@ -446,12 +413,9 @@ def extra_time(request: HttpRequest, slug: str, number: int, table: int) -> Http
     return redirect(f"{reverse('event-dashboard', args=[series.slug])}?round={rnd.number}")
 
 
-@staff_required
-def results(request: HttpRequest, slug: str) -> HttpResponse:
+@director_post
+def results(request: HttpRequest, series: Series) -> HttpResponse:
     """Hide the results from a round on, or reveal them all."""
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
     try:
         if request.POST.get("reveal") == "1":
             event.reveal_results(series=series, by=request.user)

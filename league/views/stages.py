@@ -23,7 +23,7 @@ from league.models.stages import EventRules, Stage
 from league.services import ServiceError
 from league.services import stages as st
 from league.templatetags.event import rule_names
-from league.views.access import post_only, staff_required
+from league.views.access import director_post, staff_required
 from league.views.refusals import report_refusal
 
 # -- staff: stages ----------------------------------------------------------------------------------
@@ -59,11 +59,8 @@ def _manage_page(request: HttpRequest, series: Series, status: int = 200, **form
     return render(request, "league/stages_manage.html", ctx, status=status)
 
 
-@staff_required
-def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def stages_rules(request: HttpRequest, series: Series) -> HttpResponse:
     rules = EventRules.objects.filter(series=series).first() or EventRules(series=series)
     form = EventRulesForm(request.POST, instance=rules)
     if not form.is_valid():
@@ -78,11 +75,8 @@ def stages_rules(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("stages-manage", slug=series.slug)
 
 
-@staff_required
-def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def stages_cut(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     stage = get_object_or_404(Stage, series=series, number=number)
     try:
         entries = st.cut_to_stage(stage=stage, by=request.user)
@@ -92,11 +86,8 @@ def stages_cut(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("stages-manage", slug=series.slug)
 
 
-@staff_required
-def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def stages_seat(request: HttpRequest, series: Series, number: int) -> HttpResponse:
     stage = get_object_or_404(Stage, series=series, number=number)
     try:
         rnd = st.seat_stage_round(stage=stage, by=request.user)
@@ -108,11 +99,8 @@ def stages_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return redirect("event-round", slug=series.slug, number=rnd.number)
 
 
-@staff_required
-def stages_playoff(request: HttpRequest, slug: str) -> HttpResponse:
-    series = event_for_director(request, slug)
-    if (refused := post_only(request)) is not None:
-        return refused
+@director_post
+def stages_playoff(request: HttpRequest, series: Series) -> HttpResponse:
     form = PlayoffForm(request.POST, series=series)
     if not form.is_valid():
         return _manage_page(request, series, playoff_form=form, status=400)
