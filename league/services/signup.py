@@ -159,6 +159,13 @@ def _desk(series: Series) -> SignUpDesk:
     return desk
 
 
+def _locked(signup: SignUp, *related: str) -> SignUp:
+    """``signup`` read again under its series' lock (inside the caller's
+    transaction), so what another request decided just before is seen."""
+    lock_series(signup.series)
+    return SignUp.objects.select_related("series", *related).get(pk=signup.pk)
+
+
 def _taken(series: Series) -> int:
     """Places taken under the cap: registered players, not substitutes, not dropped."""
     return series.registrations.filter(is_substitute=False).exclude(status=Registration.Status.DROPPED).count()
@@ -197,8 +204,7 @@ def confirm_signup(*, token: str, site: str = "", now: datetime.datetime | None 
     now = now or timezone.now()
     outbox = _Outbox()
     with transaction.atomic():
-        lock_series(signup.series)
-        signup = SignUp.objects.select_related("series").get(pk=signup.pk)
+        signup = _locked(signup)
         if signup.status != Status.UNCONFIRMED:
             return signup
         desk = _desk(signup.series)
@@ -225,8 +231,7 @@ def withdraw_signup(*, signup: SignUp | None = None, token: str = "", by: Actor 
     now = now or timezone.now()
     outbox = _Outbox()
     with transaction.atomic():
-        lock_series(signup.series)
-        signup = SignUp.objects.select_related("series", "registration").get(pk=signup.pk)
+        signup = _locked(signup, "registration")
         if signup.status in (Status.WITHDRAWN, Status.REFUSED):
             raise ServiceError("not_active", f"{signup.name} is no longer signed up", field="signup")
         was = signup.status
@@ -282,8 +287,7 @@ def decide_signup(*, signup: SignUp, approve: bool, by: Actor = None, site: str 
     now = now or timezone.now()
     outbox = _Outbox()
     with transaction.atomic():
-        lock_series(signup.series)
-        signup = SignUp.objects.select_related("series").get(pk=signup.pk)
+        signup = _locked(signup)
         if signup.status != Status.PENDING:
             raise ServiceError("not_pending", f"{signup.name} is not awaiting a decision", field="signup")
         if approve:
