@@ -47,3 +47,12 @@ def test_each_answer_about_a_rounds_tables_has_its_own_name() -> None:
             tree = ast.parse(path.read_text(encoding="utf-8"))
             names.update(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
     assert names["table_states"] == 1 and names["tables_as_ids"] == 1 and names["round_tables"] == 0
+
+
+def test_no_test_file_keeps_an_old_module_name() -> None:
+    """The tests of a renamed module follow it (``versions`` → ``stamps``,
+    ``records`` → ``game_records``, ``bounds`` → ``db_bounds``, the tournament
+    → the event), so a newcomer finds a module's tests by its name."""
+    old = {"tournament", "versions", "records", "bounds"}
+    tests = [p.relative_to(REPO).as_posix() for p in (REPO / "tests" / "league").rglob("test_*.py")]
+    assert [t for t in tests if Path(t).stem.removeprefix("test_").split("_")[0] in old] == []

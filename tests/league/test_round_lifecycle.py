@@ -14,7 +14,7 @@ from django.utils import timezone
 from league.models import Round
 from league.services import event, finish_game, record_final_scores
 from tests.factories import draw, make_director, play, tsumo
-from tests.league.services.test_tournament import make_event, ready
+from tests.league.services.test_event import make_event, ready
 
 pytestmark = pytest.mark.django_db
 SCORES = [40000, 30000, 20000, 10000]

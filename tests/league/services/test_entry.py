@@ -18,7 +18,7 @@ from league.models import Game
 from league.services import entry, event
 from scoring import game as sg
 from tests.factories import draw, make_game, play, ron, tsumo
-from tests.league.services.test_tournament import make_event, ready
+from tests.league.services.test_event import make_event, ready
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from league.services import stages as st
 from league.services.event.rounds import tables_as_ids
 from league.services.stages import StagePlan
 from tests.factories import make_director, make_series
-from tests.league.services.test_tournament import roster
+from tests.league.services.test_event import roster
 
 pytestmark = pytest.mark.django_db
 

@@ -300,7 +300,7 @@ def sign_event_round(series: Series, number: int) -> None:
 
 @pytest.mark.parametrize("requires", [True, False])
 def test_swiss_seating_waits_for_the_tables_sign_off(requires: bool) -> None:
-    from tests.league.services.test_tournament import make_event
+    from tests.league.services.test_event import make_event
 
     series = make_event(8, seating="swiss", rounds=3)
     Series.objects.filter(pk=series.pk).update(requires_signoff=requires)

@@ -11,7 +11,7 @@ from django.db import connection
 
 from league import game_records
 from league.models import Game, GameAudit, Hand, Series
-from tests.league.test_records import counts, hands_json, import_text, line
+from tests.league.test_game_records import counts, hands_json, import_text, line
 
 pytestmark = pytest.mark.django_db
 
