@@ -4,13 +4,14 @@
    priced on the phone by the server's own Python (engine.js), kept in this
    browser's storage (localStorage: it survives closing the tab and restarting
    the phone) and listed as "on this phone, not yet saved". When the network is
-   back the queue is sent in order, each entry as one request: the save, with
-   its hand number, the digest of the hands it was built on, its own key, the
-   digest of the hand (`checked`, as the server's preview gives it) and the
-   payments the phone showed (`seen`). The server checks it exactly as if typed
-   online, prices it as its preview would and refuses it unsaved when the
-   payments differ; a key seen before is never saved twice. The page loads
-   once, after the last.
+   back the queue is sent in order, the kept new hands in ONE request (kept/),
+   each entry as its save would post it: its hand number, the digest of the
+   hands it was built on, its own key, the digest of the hand (`checked`, as
+   the server's preview gives it) and the payments the phone showed (`seen`).
+   The server takes each exactly as if typed online, prices it as its preview
+   would and stops at the first it does not save; a key seen before is never
+   saved twice. A correction goes as its own save. The page after the last
+   hand comes in the answer (no page load), or loads once.
    A conflict (another scorer's hand, a correction that moved the game) stops
    the queue and shows both sides; nothing leaves the phone's list without the
    scorer's tap. The page's own script (staff_game.js) hands its preview and
@@ -439,11 +440,64 @@
     });
   }
 
+  /* The kept new hands at the head of the queue, in ONE request (the server's kept/):
+     each entry as its single save would post it, taken in order, each in its own
+     transaction; the first one not saved stops the rest. Its answer: each entry taken
+     (saved, or its key known from before), the stop, and the page after the last. */
+  var BATCH = 50;  // as the server's MAX_KEPT
+  function batchOf(ops) {
+    var run = [];
+    for (var i = 0; i < ops.length && run.length < BATCH; i++) {
+      if (ops[i].kind !== "hand" || !ops[i].checked) break;
+      run.push(ops[i]);
+    }
+    return run;
+  }
+  function sendBatch(run) {
+    var entries = run.map(function (op) {
+      var e = {fields: op.fields, number: String(op.number), state: op.state, key: op.key, checked: op.checked};
+      if (!op.anyPrice) e.seen = op.payments.join(" ");
+      return e;
+    });
+    var headers = {"X-Tenbou-Entry": "1", "Content-Type": "application/json", "X-CSRFToken": csrf()};
+    return fetch(gameUrl + "kept/", {method: "POST", body: JSON.stringify({entries: entries}),
+                                     credentials: "same-origin", headers: headers})
+      .then(function (r) {
+        if (r.status === 401) return login().then(function () { return sendBatch(run); });
+        if (r.status >= 500) return Promise.reject({kind: "http", status: r.status});
+        if (!r.ok) {
+          return r.json().catch(function () { return {}; }).then(function (j) {
+            var said = j.error ? [{message: j.error.message}] : [{message: W.t("stop_refused")}];
+            return Promise.reject({kind: "refused", html: errorsHtml(said), op: run[0]});
+          });
+        }
+        return r.json();
+      });
+  }
+  // The server's reasons as the preview lists them, for the stop's side by side.
+  function errorsHtml(errors) {
+    var ul = el("ul", "errorlist");
+    errors.forEach(function (e) { ul.appendChild(el("li", "", e.message)); });
+    return ul.outerHTML;
+  }
+
   function sync() {
     if (syncing || offline || !store || !store.ops.length || store.stop || loggingIn) return;
     syncing = true;
     render();
     var next = null;
+    function failed(why) {
+      syncing = false;
+      if (why instanceof TypeError || why && why.kind === "http" && why.status >= 500) {
+        wentOffline();  // no answer: the entry stays first in the queue, tried again later
+        return;
+      }
+      store.stop = {kind: why.kind, html: why.html || "", theirs: why.theirs || null, id: store.ops[0].id};
+      save();
+      render();
+      showStop();
+      prepare();  // the server answers: the worker's copies are renewed while the scorer reads
+    }
     (function step() {
       if (!store.ops.length) {
         syncing = false;
@@ -460,7 +514,26 @@
         window.location.assign((next && next.url) || next || gameUrl);
         return;
       }
-      var op = store.ops[0];
+      var run = batchOf(store.ops);
+      if (run.length) {
+        sendBatch(run).then(function (a) {
+          a.entries.forEach(function () {
+            var op = store.ops.shift();
+            store.sent[op.slot] = op.number;
+          });
+          if (a.then) {
+            next = a.then.parts ? a.then : a.then.url;
+            if (a.then.game) saved(a.then.game);  // the engine's game, as the server now has it
+          }
+          save();
+          render();
+          if (!a.stop) { step(); return; }
+          failed({kind: a.stop.kind, theirs: a.stop.theirs,
+                  html: a.stop.html || (a.stop.errors ? errorsHtml(a.stop.errors) : "")});
+        }, failed);
+        return;
+      }
+      var op = store.ops[0];  // a correction, or an entry kept before the phone knew its digest
       sendOne(op).then(function (url) {
         store.sent[op.slot] = op.number;
         store.ops.shift();
@@ -469,18 +542,7 @@
         save();
         render();
         step();
-      }, function (why) {
-        syncing = false;
-        if (why instanceof TypeError || why && why.kind === "http" && why.status >= 500) {
-          wentOffline();  // no answer: the entry stays first in the queue, tried again later
-          return;
-        }
-        store.stop = {kind: why.kind, html: why.html || "", theirs: why.theirs || null, id: op.id};
-        save();
-        render();
-        showStop();
-        prepare();  // the server answers: the worker's copies are renewed while the scorer reads
-      });
+      }, failed);
     })();
   }
 
