@@ -20,6 +20,7 @@ from django.urls import reverse
 from league.entry.kept import MAX_KEPT, BadKept, read_kept
 from league.entry.phone import apply, price
 from league.models import Game, SaveKey
+from tests.factories import make_game, make_scorer, make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +191,18 @@ def test_a_malformed_body_is_refused_in_the_scorers_language(as_scorer: Client, 
                               content_type="application/json", **ENTRY)
     assert response.status_code == 400
     assert response.json()["error"]["message"] == "entries に記録がありません"
+
+
+def test_a_hand_that_ends_the_game_gives_the_address_and_the_next_entry_stops(client: Client) -> None:
+    series = make_series({"preset": "ari-ari", "overrides": {"bust": True}})
+    client.force_login(make_scorer(series, username="bust-scorer"))
+    game = make_game(series)
+    bust = {"outcome": "ron", "winners": ["2"], "loser": "0", "han_2": "13", "fu_2": "30"}  # the dealer below 0
+    [ending] = kept_batch(client, game, [bust])
+    [after] = kept_batch(client, game, SIX[:1])  # built on the same game: hand 1 too
+    answer = send(client, game, [ending, after]).json()
+    game.refresh_from_db()
+    assert game.is_finished and game.hands.count() == 1
+    assert [e["saved"] for e in answer["entries"]] == ["saved"]
+    assert answer["then"] == {"url": reverse("staff-game", args=[game.pk]) + "?hand=2"}  # a page load, once
+    assert answer["stop"]["kind"] == "conflict" and answer["stop"]["index"] == 1

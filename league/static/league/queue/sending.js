@@ -32,11 +32,11 @@ function post(url, body, inPlace) {
 }
 function urlOf(op) { return op.kind === "correction" ? gameUrl + "hands/" + op.number + "/" : gameUrl; }
 
-/* One request per kept hand: the save itself carries the phone's digest of the hand
-   (`checked`, computed by the server's own code in the engine) and the payments the
-   scorer saw (`seen`); the server prices it as its preview would and refuses it, nothing
-   saved, when its payments differ (the "price" stop). An entry kept before the phone
-   knew its digest goes the old way, a preview then the save. */
+/* A correction as its own save (a new hand goes in the batch): it carries the phone's
+   digest of the hand (`checked`, computed by the server's own code in the engine) and
+   the payments the scorer saw (`seen`); the server prices it as its preview would and
+   refuses it, nothing saved, when its payments differ (the "price" stop). An entry kept
+   before the phone knew its digest goes the old way, a preview then the save. */
 function sendOne(op) {
   if (!op.checked) return previewThenSave(op);
   var body = bodyOf(op, "save", op.checked);
@@ -53,9 +53,9 @@ function answered(s, op) {
   // A gateway with no server behind it: as no answer (tried again), as a failed preview was.
   if (s.status === 502 || s.status === 503 || s.status === 504) return Promise.reject({kind: "http", status: s.status});
   return s.text().then(function (text) {
-    var saved = s.status === 200 && s.headers.get("X-Tenbou-Saved");
-    if (saved === "in-place") return JSON.parse(text);
-    if (saved) return text;
+    var how = s.status === 200 && s.headers.get("X-Tenbou-Saved");
+    if (how === "in-place") return JSON.parse(text);
+    if (how) return text;
     if (s.status === 409) return Promise.reject({kind: "conflict", html: text, op: op});
     return Promise.reject({kind: "refused", html: text, op: op, status: s.status});
   });
@@ -109,7 +109,10 @@ function sendBatch(run) {
                                    credentials: "same-origin", headers: headers})
     .then(function (r) {
       if (r.status === 401) return login().then(function () { return sendBatch(run); });
-      if (r.status >= 500) return Promise.reject({kind: "http", status: r.status});
+      // A gateway with no server behind it: as no answer (tried again), as a single save's.
+      if (r.status === 502 || r.status === 503 || r.status === 504) {
+        return Promise.reject({kind: "http", status: r.status});
+      }
       if (!r.ok) {
         return r.json().catch(function () { return {}; }).then(function (j) {
           var said = j.error ? [{message: j.error.message}] : [{message: W.t("stop_refused")}];
