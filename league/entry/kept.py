@@ -1,4 +1,4 @@
-"""The body of a batch of kept hands (queue.js, issue 30): the hands the phone
+"""The body of a batch of kept hands (queue/sending.js, issue 30): the hands the phone
 kept while the network was down, sent in one request, each as the single save
 posts it (its fields, number, state, key, digest and the payments the scorer
 saw). This module reads the body's shape and nothing more; the server takes

@@ -570,7 +570,7 @@ _BAD_KEPT = {
 @staff_required
 def kept(request: HttpRequest, pk: int) -> HttpResponse:
     """The hands kept on the phone while the network was down, in one request
-    (queue.js): each entry is taken in order exactly as a single save with
+    (queue/sending.js): each entry is taken in order exactly as a single save with
     ``seen`` is (stale, gone, key, digest and price checks; its own
     transaction), and the first one not saved stops the rest, nothing of it
     written. JSON: each entry taken (``saved``, or ``known`` for a key saved

@@ -38,7 +38,7 @@ SIX = [
 
 
 def kept_batch(client: Client, game: Game, hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What queue.js keeps and sends: each hand priced on the phone's own game,
+    """What the queue (queue/sending.js) keeps and sends: each hand priced on the phone's own game,
     the one before it applied (the engine's ``apply``), with a key, its digest
     and the payments shown."""
     state = client.get(reverse("staff-offline-game", args=[game.pk])).json()
