@@ -1,6 +1,6 @@
 """The words the page's scripts show, in the request's language.
 
-The scripts (staff_game.js, queue.js, live_poll.js) write no English of their
+The scripts (staff_game.js, the queue/ modules, live_poll.js) write no English of their
 own: each template that loads them links one small script per language,
 ``/words/<language>.<version>.js`` (``{% script_words %}``), that hands this
 dict to ``words.js``. The version is a hash of the words, so the browser keeps
@@ -52,12 +52,12 @@ def script_words() -> dict[str, object]:
         "stale": _("Not saved: the game changed since this form was made (tap to see)."),
         "login_expired_save": _("Not saved yet: your login expired. Enter your password at the top of the page."),
         "unsent": _("Not sent: offline. Kept here; it is sent when the network is back."),
-        # queue.js: the banner.
+        # queue/: the banner.
         "banner_loading": _("No network. Getting this phone ready to price hands…"),
         "banner_offline_empty": _("No network. Go on entering hands: they are kept on this phone and sent when "
                                   "the network is back."),
         "banner_no_engine": _("No network: a hand saved now stays on screen until the network is back."),
-        # queue.js: the state line and the form.
+        # queue/: the state line and the form.
         "honba": _slots(_("%(n)d honba")),
         "sticks_none": _("no sticks on the table"),
         "hand_title": _slots(_("Hand %(number)s")),
@@ -68,7 +68,7 @@ def script_words() -> dict[str, object]:
         "save_correction": _("Save correction"),
         "cancel_correction": _("Cancel the correction"),
         "phone_over": _("The game is over on this phone; it is saved when the queue is sent."),
-        # queue.js: the list of entries kept on the phone.
+        # queue/: the list of entries kept on the phone.
         "queued_title": _("On this phone, not yet saved"),
         "queued_hand": _slots(_("Hand %(number)s")),
         "queued_correction": _slots(_("Correction of hand %(number)s")),
@@ -76,10 +76,10 @@ def script_words() -> dict[str, object]:
         "correct": _("Correct…"),
         "queued_status_hand": _slots(_("Hand %(number)s: on this phone, not yet saved.")),
         "queued_status_correction": _slots(_("Correction of hand %(number)s: on this phone, not yet saved.")),
-        # queue.js: the phone's price.
+        # queue/: the phone's price.
         "before_saved": _("Before it can be saved:"),
         "phone_pays": _slots(_("Hand %(number)s pays (priced on this phone)")),
-        # queue.js: a stop, and the scorer's choice.
+        # queue/: a stop, and the scorer's choice.
         "stop_conflict": _("Not saved: the game changed on the server"),
         "stop_price": _("Not saved: the server prices this hand differently"),
         "stop_refused": _("Not saved: the server did not take this entry"),
@@ -94,7 +94,7 @@ def script_words() -> dict[str, object]:
         "unreachable": _("The server could not be reached; try again."),
         "review_title": _("Check the new numbers, then send"),
         "review_text": _("Your entries now follow the game as the server has it; each is priced again above."),
-        # queue.js: a login that expired.
+        # queue/: a login that expired.
         "login_text": _slots(_("Your login has expired. Enter the password for %(user)s to go on: nothing you "
                                "entered is lost.")),
         "password": _("Password"),

@@ -71,6 +71,7 @@ urlpatterns = [
     path("staff/games/<int:pk>/", staff.game, name="staff-game"),
     path("staff/games/<int:pk>/preview/", staff.preview, name="staff-preview"),
     path("staff/games/<int:pk>/hands/<int:number>/", staff.edit_hand, name="staff-edit-hand"),
+    path("staff/games/<int:pk>/kept/", staff.kept, name="staff-kept"),
     path("staff/games/<int:pk>/undo/", staff.undo, name="staff-undo"),
     path("staff/games/<int:pk>/finish/", staff.finish, name="staff-finish"),
     path("staff/games/<int:pk>/reopen/", staff.reopen, name="staff-reopen"),

@@ -9,13 +9,15 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 
 from __future__ import annotations
 
+import copy
+import json
 import uuid
 from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,11 +28,12 @@ from django.utils.translation import gettext_lazy
 from league import services, stats
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.engine_words import refusal
+from league.entry.kept import BadKept, read_kept
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.event import clock_notice
-from league.views.access import staff_required
+from league.views.access import post_only, staff_required
 from league.views.params import int_param
 from scoring import game as sg
 
@@ -547,3 +550,117 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
     ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
     return render(request, "league/staff_cancel_penalty.html", ctx)
 
+
+
+# -- hands kept on the phone, in one request (issue 30) -------------------------------------
+
+# Why a batch's body was refused (``league.entry.kept``): a page's script sent it, so
+# the answer names the part at fault for whoever reads the network log.
+_BAD_KEPT = {
+    "not_json": gettext_lazy("is not JSON"),
+    "not_object": gettext_lazy("must be an object"),
+    "not_list": gettext_lazy("must be a list of entries"),
+    "empty": gettext_lazy("lists no entry"),
+    "too_many": gettext_lazy("lists more entries than one request takes"),
+    "not_text": gettext_lazy("must be text"),
+    "missing": gettext_lazy("is missing"),
+}
+
+
+@staff_required
+def kept(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hands kept on the phone while the network was down, in one request
+    (queue/sending.js): each entry is taken in order exactly as a single save with
+    ``seen`` is (stale, gone, key, digest and price checks; its own
+    transaction), and the first one not saved stops the rest, nothing of it
+    written. JSON: each entry taken (``saved``, or ``known`` for a key saved
+    before), the stop (``price`` with the server's payments, ``conflict`` with
+    the conflict page, ``refused`` with the errors naming their fields), and
+    ``then``: the in-place parts after the last hand saved, or the address to
+    load (docs/entry.md, "Kept hands")."""
+    game = game_for_scorer(request, pk)
+    if (refused := post_only(request)) is not None:
+        return refused
+    try:
+        entries = read_kept(request.body)
+    except BadKept as bad:
+        message = f"{bad.field} {_BAD_KEPT[bad.code]}"
+        return JsonResponse({"error": {"code": bad.code, "field": bad.field, "message": message}}, status=400)
+    taken: list[dict[str, Any]] = []
+    stop: dict[str, Any] | None = None
+    last: tuple[entry.Saved, str] | None = None
+    for i, posted in enumerate(entries):
+        data = QueryDict(mutable=True)
+        for name, value in posted.items():
+            data.setlist(name, value if isinstance(value, list) else [value])
+        if i:
+            game.refresh_from_db()  # as the next request would read it: the save moved the row on
+        now = entry.read_game(game)
+        number = now.next_number
+        data = entry.claimed(data, now)
+        form = _hand_form(now, number, data=data)
+        step = entry.decide(data, now, number=number, editing=None, valid=form.is_valid(), hand=form.hand)
+        key = str(posted["key"])
+        if step is entry.Step.SAVE and form.hand is not None:
+            theirs = None if entry.is_stale(data, now, number, None) else entry.seen_differs(data, now, number,
+                                                                                             form.hand)
+            if theirs is not None:
+                stop = {"kind": "price", "theirs": theirs}
+            else:
+                try:
+                    # The number it was built for, as the single save takes it: a stale
+                    # entry's key saved before is known; any other stale one is a conflict.
+                    saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
+                                             editing=False, by=request.user, key=form.cleaned_data["key"],
+                                             state=form.cleaned_data["state"], players=now.players)
+                except services.AlreadySaved:
+                    taken.append({"key": key, "saved": "known"})
+                    continue
+                except services.Conflict as err:
+                    stop = {"kind": "conflict", "reason": err.message}
+                except services.ServiceError as err:
+                    if err.code == "game_over":
+                        stop = {"kind": "conflict", "reason": ""}
+                    else:
+                        form.add_service_error(err)
+                        stop = {"kind": "refused"}
+                else:
+                    taken.append({"key": key, "saved": "saved", "number": saved.number})
+                    last = (saved, _("Hand %(number)s saved.") % {"number": saved.number})
+                    continue
+        elif step is entry.Step.CONFLICT:
+            stop = {"kind": "conflict", "reason": ""}
+        elif step is entry.Step.RECHECK:
+            stop = {"kind": "refused", "errors": [{"field": "checked", "message": str(_KEPT_RECHECK)}]}
+        else:
+            stop = {"kind": "refused"}
+        stop.update({"index": i, "key": key})
+        if stop["kind"] == "conflict":
+            # The conflict page as the single save answers it, for the queue's side by side.
+            single = copy.copy(request)
+            single.POST = data
+            stop["html"] = _conflict(single, game, form, reason=stop.pop("reason")).content.decode()
+        elif stop["kind"] == "refused" and "errors" not in stop:
+            stop["errors"] = [{"field": name, "message": line} for name, line, _m in form.error_items()]
+        break
+    return JsonResponse({"entries": taken, "stop": stop, "then": _kept_then(request, game, last)})
+
+
+_KEPT_RECHECK = gettext_lazy("The hand changed since its payments were shown: check them, then save.")
+
+
+def _kept_then(request: HttpRequest, game: Game,
+               last: tuple[entry.Saved, str] | None) -> dict[str, Any] | None:
+    """After a batch: the page's parts after its last hand saved, as an online save
+    answered in place has them, or (the game ended, or its clock) only the address."""
+    if last is None:
+        return None
+    saved, said = last
+    if not saved.time_up:
+        answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
+        if answer is not None:
+            return json.loads(answer.content)
+    messages.success(request, said)
+    if saved.time_up:
+        messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
+    return {"url": reverse("staff-game", args=[game.pk]) + f"?hand={saved.next_number}"}

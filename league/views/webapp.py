@@ -6,7 +6,7 @@ so that its scope is ``/staff/``: a worker may only control pages at or below
 its own address. It keeps copies of the game pages and of the offline engine's
 files (league/static/league/sw.js says which, and when it asks the network);
 the hands entered while the network is down wait in the page's own storage
-(league/static/league/queue.js), never in the worker.
+(league/static/league/queue/, ES modules), never in the worker.
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ from django.views.decorators.cache import never_cache
 
 from league.script_words import words_script
 
+# The offline queue's ES modules (league/static/league/queue/; main.js imports the rest).
+QUEUE_MODULES = ["main", "store", "banner", "pricing", "sending", "conflict", "login", "network"]
 # The static files a game page needs, kept by the worker for a reload offline.
-PAGE_ASSETS = ["league/words.js", "league/staff_chips.js", "league/staff_game.js", "league/queue.js", "league/engine.js",
+PAGE_ASSETS = ["league/words.js", "league/staff_chips.js", "league/staff_game.js", "league/engine.js",
+               *(f"league/queue/{m}.js" for m in QUEUE_MODULES),
                "league/base.css", "league/staff.css", "league/offline.css", "league/icon.svg"]
 
 

@@ -48,7 +48,7 @@ RULES: dict[str, str] = {
     "staff-home": LOGIN,
     # scoring: hands and end scores, the table's sign-off, logs
     "staff-series": SCORE, "staff-start": SCORE, "staff-game": SCORE, "staff-preview": SCORE,
-    "staff-edit-hand": SCORE, "staff-undo": SCORE, "staff-finish": SCORE, "staff-reopen": SCORE,
+    "staff-edit-hand": SCORE, "staff-kept": SCORE, "staff-undo": SCORE, "staff-finish": SCORE, "staff-reopen": SCORE,
     "staff-final-scores": SCORE, "staff-penalties": SCORE, "staff-cancel-penalty": SCORE,
     "staff-offline-game": SCORE, "staff-signoff": SCORE, "staff-signoff-resolve": SCORE,
     "staff-import": SCORE, "staff-export-log": SCORE,

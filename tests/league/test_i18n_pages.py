@@ -44,6 +44,7 @@ NOT_PAGES = {
     "healthz": "a probe for the load balancer",
     "readyz": "a probe for the load balancer",
     "server-time": "the countdown's clock: the server's time in JSON",
+    "staff-kept": "the kept hands' JSON endpoint (queue/sending.js): its errors are translated, tests/league/test_kept_batch.py",
     "series-standings-csv": "a CSV export, the same in every language (tests/league/test_i18n.py)",
     "series-games-csv": "a CSV export, the same in every language",
     "signup-csv": "a CSV export for the director, the same in every language",

@@ -74,6 +74,7 @@ ARGS: dict[str, list[dict[str, Any]]] = {
     "staff-game": [{"pk": "$live"}, {"pk": "$finished"}],
     "staff-preview": [{"pk": "$live"}],
     "staff-edit-hand": [{"pk": "$live", "number": 1}],
+    "staff-kept": [{"pk": "$live"}],
     "staff-undo": [{"pk": "$live"}], "staff-finish": [{"pk": "$live"}], "staff-reopen": [{"pk": "$finished"}],
     "staff-final-scores": [{"pk": "$finished"}],
     "staff-penalties": [{"pk": "$penalty_game"}],

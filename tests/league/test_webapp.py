@@ -27,7 +27,7 @@ def test_service_worker_is_served_under_staff_so_its_scope_covers_the_staff_page
     assert response["Content-Type"].startswith("text/javascript")
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
     text = response.content.decode()
-    assert text.startswith("const ASSETS = [") and '"/static/league/queue.js"' in text
+    assert text.startswith("const ASSETS = [") and '"/static/league/queue/main.js"' in text
     assert 'self.addEventListener("fetch"' in text
 
 
@@ -42,9 +42,12 @@ def test_manifest_opens_the_staff_pages_as_an_app(client: Client) -> None:
 def test_game_page_links_the_manifest_and_loads_its_scripts_from_static_files(as_scorer: Client, game: Game) -> None:
     html = as_scorer.get(reverse("staff-game", args=[game.pk])).content.decode()
     assert '<link rel="manifest" href="/staff/manifest.webmanifest">' in html
-    for name in ("engine.js", "queue.js", "staff_game.js"):
+    for name in ("engine.js", "staff_game.js"):
         assert f'<script src="/static/league/{name}" defer></script>' in html
-    assert html.index("queue.js") < html.index("staff_game.js")  # the queue is there when the page's script starts
+    # The queue's modules run deferred, in document order with the deferred scripts: before
+    # staff_game.js, so window.TenbouQueue is there when the page's script starts.
+    assert '<script type="module" src="/static/league/queue/main.js"></script>' in html
+    assert html.index("queue/main.js") < html.index("staff_game.js")
     assert "<script>" not in html  # no inline script (Content-Security-Policy)
 
 

@@ -7,7 +7,7 @@
    back to the copy (after a few seconds, for a network that hangs rather than
    fails); the engine's runtime never changes for a version, so its copy
    is used first. Nothing is queued here: the hands waiting to be sent live
-   in the page's storage (queue.js), so the scorer sees them and decides. */
+   in the page's storage (queue/store.js), so the scorer sees them and decides. */
 /* global ASSETS, VERSION, OFFLINE_PAGES */
 var CACHE = "tenbou-" + VERSION;
 // The language of the last game page kept (its Content-Language), for the page
