@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 from league import services, stats
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.engine_words import refusal
+from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
@@ -164,12 +165,10 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.RECHECK:
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
-            if not entry.is_stale(data, now, number, editing) and form.hand is not None:
-                theirs = entry.seen_differs(data, now, number, form.hand)
-                if theirs is not None:
-                    return _price_stop(theirs)
             try:
                 return _save(request, now, form, editing)
+            except PriceDiffers as err:
+                return _price_stop(err.theirs)
             except services.AlreadySaved as err:
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
@@ -208,8 +207,9 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     number = editing or form.cleaned_data["number"]
+    # A phone's price (``seen``) is checked by the save's own replay, under the lock.
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state, players=now.players)
+                             key=key, state=state, players=now.players, seen=request.POST.get("seen"))
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
