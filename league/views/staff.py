@@ -248,7 +248,8 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
-        "clock": render_to_string("league/_event_clock_notice.html", clock),
+        # No verdict, no notice: the partial renders nothing then, so it is not rendered.
+        "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
         "state": render_to_string("league/_staff_state.html", ctx, request),
         "hands": render_to_string("league/_staff_hands.html", ctx, request),
     }
