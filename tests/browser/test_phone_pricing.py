@@ -139,3 +139,26 @@ def test_until_the_engine_is_ready_the_server_prices(phone: Page, live_server: A
     page.locator("#save-button").tap()
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
     assert game.hands.get(number=1).result["deltas"] == [-1000, 2000, -500, -500]
+
+
+@pytest.fixture
+def japanese_phone(browser: Browser) -> Iterator[Page]:
+    yield from phone_page(browser, service_workers="block", locale="ja")
+
+
+def test_a_page_in_japanese_keeps_the_servers_preview_in_its_words(japanese_phone: Page, live_server: Any,
+                                                                   game: Game, counter: Counter) -> None:
+    """The engine writes English (league/entry/translation.py): a Japanese page is not
+    priced on the phone, so its payments read in Japanese as before."""
+    _need_engine()
+    page = japanese_phone
+    open_game(page, live_server.url, game)
+    assert page.locator("html").get_attribute("lang") == "ja"
+    page.wait_for_timeout(5000)  # past the idle start: an English page would be loading its engine
+    counter.paths.clear()
+    enter_tsumo(page, 1, 2, 30)
+    expect(page.locator("#preview [data-digest]")).to_have_count(1)
+    assert page.locator("#preview [data-priced=phone]").count() == 0
+    assert page.locator("form.hand-form[data-pricing]").count() == 0
+    assert [p for p in counter.paths if p.endswith("/preview/")]
+    assert not [p for p in counter.paths if p.startswith("/staff/offline/")]
