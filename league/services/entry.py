@@ -203,7 +203,9 @@ def seen_differs(data: Mapping[str, Any], now: GameNow, number: int, hand: sg.Ha
     deltas when they differ from ``seen`` (the save is refused, nothing saved),
     else None. Without ``seen`` (the form, the online page) None: the save
     is tied to the preview by ``checked`` alone. A hand the server refuses to
-    price is left to the save, which refuses it the same way."""
+    price is left to the save, which refuses it the same way. The staff page's
+    save does not call this: ``save_entry(seen=...)`` checks the same with its
+    own replay, under the lock; this is for a caller that must know first."""
     if "seen" not in data:
         return None
     try:
