@@ -30,3 +30,13 @@ class AlreadySaved(ServiceError):
     def __init__(self, message: str, *, number: int | None) -> None:
         super().__init__("already_saved", message, field="key")
         self.number = number
+
+
+class PriceDiffers(ServiceError):
+    """A save that carried the payments the scorer saw (``seen``) prices
+    otherwise on the server: nothing was saved. ``theirs`` is the server's
+    deltas, seat by seat."""
+
+    def __init__(self, theirs: list[int]) -> None:
+        super().__init__("price_differs", "the server prices this hand differently", field="seen")
+        self.theirs = theirs

@@ -52,6 +52,7 @@ def script_words() -> dict[str, object]:
         "stale": _("Not saved: the game changed since this form was made (tap to see)."),
         "login_expired_save": _("Not saved yet: your login expired. Enter your password at the top of the page."),
         "unsent": _("Not sent: offline. Kept here; it is sent when the network is back."),
+        "pays": _slots(_("Hand %(number)s pays")),  # a price made on the phone, as the server's preview heads it
         # queue/: the banner.
         "banner_loading": _("No network. Getting this phone ready to price hands…"),
         "banner_offline_empty": _("No network. Go on entering hands: they are kept on this phone and sent when "

@@ -15,7 +15,7 @@ import enum
 import hashlib
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from django.db import transaction
 from league import stamps
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
-from league.errors import ServiceError
+from league.errors import PriceDiffers, ServiceError
 from league.models import Game, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
@@ -197,23 +197,6 @@ def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
         raise refusal(err) from None
 
 
-def seen_differs(data: Mapping[str, Any], now: GameNow, number: int, hand: sg.HandInput) -> list[int] | None:
-    """A save that carries ``seen`` (a hand kept on the phone, sent with the
-    payments its engine showed the scorer, in one request): the server's
-    deltas when they differ from ``seen`` (the save is refused, nothing saved),
-    else None. Without ``seen`` (the form, the online page) None: the save
-    is tied to the preview by ``checked`` alone. A hand the server refuses to
-    price is left to the save, which refuses it the same way."""
-    if "seen" not in data:
-        return None
-    try:
-        shown = preview_entry(now, number, hand)
-    except ServiceError:
-        return None
-    theirs = list(shown.played.deltas)
-    return None if read_seen(data.get("seen")) == tuple(theirs) else theirs
-
-
 @dataclass(frozen=True)
 class Saved:
     number: int  # the hand saved or corrected
@@ -223,22 +206,27 @@ class Saved:
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
-               key: str | None = None, state: str | None = None, players: list[str] | None = None) -> Saved:
+               key: str | None = None, state: str | None = None, players: list[str] | None = None,
+               seen: str | None = None) -> Saved:
     """Record hand ``number`` (or correct it, ``editing``), and end the game if
     the event clock's policy says this was its last hand: one transaction,
     the game row locked first. Raises what ``record_hand`` and
     ``correct_hand`` raise (``AlreadySaved``, ``Conflict``, ``ServiceError``).
     ``players`` (``GameNow.players``): a new hand's save keeps what it holds
     as the game's next read (``read_game``), so the page after it reads and
-    replays nothing; ``Saved.now`` is that read, for an answer in place."""
+    replays nothing; ``Saved.now`` is that read, for an answer in place.
+    ``seen`` (the payments the phone showed, as posted; None when not posted):
+    the hand as the save replays it must pay that, else ``PriceDiffers`` and
+    nothing saved. The save's own replay is the price checked: one pricing."""
     held: list[Any] = []
     kept: list[GameNow] = []
+    check = None if seen is None else _seen_check(read_seen(seen))
     with transaction.atomic():
         if editing:
-            correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state)
+            correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False
         else:
-            record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state,
+            record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
                         then=lambda *what: held.extend(what))
             # An event round's clock may end the game here (its ending policy).
             time_up = apply_time_policy(game=game, by=by)
@@ -251,12 +239,19 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     return Saved(number, time_up, next_number, kept[0] if kept else None)
 
 
+def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
+    def check(played: sg.PlayedHand) -> None:
+        if seen != tuple(played.deltas):
+            raise PriceDiffers(list(played.deltas))
+    return check
+
+
 def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
                 replayed: sg.GameResult) -> list[GameNow]:
     token = stamps.published(game.series_id)
     if token is None:
         return []  # another change came after this one: the next request reads the game
-    inputs = [r.to_input() for r in rows]
+    inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs))
     cache.set(_read_key(game, token), parts, READ_SECONDS)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]

@@ -125,6 +125,7 @@ AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult], None]
 def record_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
     key: str | None = None, state: str | None = None, then: AfterSave | None = None,
+    check: Callable[[sg.PlayedHand], None] | None = None,
 ) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
@@ -138,7 +139,9 @@ def record_hand(
     field. Finishes the game when the ruleset says it is over. ``then`` is
     called inside the transaction with what the save holds (the locked game
     row, every hand, the record and its replay), so a caller need not read
-    them again.
+    them again. ``check`` is called with the hand as replayed before anything
+    is written: what it raises refuses the save (a phone's price that is not
+    the server's), so the hand is priced once.
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
@@ -154,11 +157,15 @@ def record_hand(
         except ScoringError as err:  # the stored rules or penalties, refused by the engine
             raise ServiceError.from_scoring(err) from None
         result = replay_game(record, [*inputs, hand], hand_index=number - 1)
+        if check is not None:
+            check(result.hands[number - 1])
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
         keep_entry(game, key, SaveKey.Action.RECORD, number, entry, by)
-        audit(game, Action.RECORD_HAND, by, hand_number=number, after=hand_state(row, result))
+        # The hand as given, not read back from its new rows: the same input (the save's
+        # key check compares the two the same way), without a query for its wins.
+        audit(game, Action.RECORD_HAND, by, hand_number=number, after=state_of(hand, result.hands[number - 1]))
         sync_result(game, result, by, rows=[*rows, row])
         if then is not None:
             then(game, [*rows, row], record, result)
@@ -201,7 +208,7 @@ def record_hands(
 
 def correct_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
-    key: str | None = None, state: str | None = None,
+    key: str | None = None, state: str | None = None, check: Callable[[sg.PlayedHand], None] | None = None,
 ) -> Hand:
     """Replace what was entered for hand ``number`` and replay the rest.
 
@@ -209,7 +216,8 @@ def correct_hand(
     becomes impossible (say the game would now have ended before it). A
     finished game is resettled, or reopened if it no longer ends. ``key``
     and ``state`` as for :func:`record_hand`: a hand undone or changed by
-    another scorer since (a stale correction) is a ``Conflict``.
+    another scorer since (a stale correction) is a ``Conflict``; ``check`` as
+    for :func:`record_hand`, with the corrected hand as replayed.
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.CORRECT, number, hand)
@@ -224,6 +232,8 @@ def correct_hand(
         inputs = [r.to_input() for r in rows]
         inputs[index] = hand
         result = replay_game(game, inputs, hand_index=index)
+        if check is not None:
+            check(result.hands[index])
         row = rows[index]
         before = row.as_dict()
         save_hand(row, hand)

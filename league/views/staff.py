@@ -29,6 +29,7 @@ from league import services, stats
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
+from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
@@ -167,12 +168,10 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.RECHECK:
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
-            if not entry.is_stale(data, now, number, editing) and form.hand is not None:
-                theirs = entry.seen_differs(data, now, number, form.hand)
-                if theirs is not None:
-                    return _price_stop(theirs)
             try:
                 return _save(request, now, form, editing)
+            except PriceDiffers as err:
+                return _price_stop(err.theirs)
             except services.AlreadySaved as err:
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
@@ -211,8 +210,9 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""
     number = editing or form.cleaned_data["number"]
+    # A phone's price (``seen``) is checked by the save's own replay, under the lock.
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state, players=now.players)
+                             key=key, state=state, players=now.players, seen=request.POST.get("seen"))
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
@@ -251,7 +251,8 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
-        "clock": render_to_string("league/_event_clock_notice.html", clock),
+        # No verdict, no notice: the partial renders nothing then, so it is not rendered.
+        "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
         "state": render_to_string("league/_staff_state.html", ctx, request),
         "hands": render_to_string("league/_staff_hands.html", ctx, request),
     }
@@ -602,32 +603,31 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
         step = entry.decide(data, now, number=number, editing=None, valid=form.is_valid(), hand=form.hand)
         key = str(posted["key"])
         if step is entry.Step.SAVE and form.hand is not None:
-            theirs = None if entry.is_stale(data, now, number, None) else entry.seen_differs(data, now, number,
-                                                                                             form.hand)
-            if theirs is not None:
-                stop = {"kind": "price", "theirs": theirs}
-            else:
-                try:
-                    # The number it was built for, as the single save takes it: a stale
-                    # entry's key saved before is known; any other stale one is a conflict.
-                    saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
-                                             editing=False, by=request.user, key=form.cleaned_data["key"],
-                                             state=form.cleaned_data["state"], players=now.players)
-                except services.AlreadySaved:
-                    taken.append({"key": key, "saved": "known"})
-                    continue
-                except services.Conflict as err:
-                    stop = {"kind": "conflict", "reason": err.message}
-                except services.ServiceError as err:
-                    if err.code == "game_over":
-                        stop = {"kind": "conflict", "reason": ""}
-                    else:
-                        form.add_service_error(err)
-                        stop = {"kind": "refused"}
+            try:
+                # The number it was built for, as the single save takes it: a stale
+                # entry's key saved before is known; any other stale one is a conflict.
+                # The phone's price (``seen``) is checked by the save's own replay.
+                saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
+                                         editing=False, by=request.user, key=form.cleaned_data["key"],
+                                         state=form.cleaned_data["state"], players=now.players,
+                                         seen=data.get("seen"))
+            except PriceDiffers as err:
+                stop = {"kind": "price", "theirs": err.theirs}
+            except services.AlreadySaved:
+                taken.append({"key": key, "saved": "known"})
+                continue
+            except services.Conflict as err:
+                stop = {"kind": "conflict", "reason": err.message}
+            except services.ServiceError as err:
+                if err.code == "game_over":
+                    stop = {"kind": "conflict", "reason": ""}
                 else:
-                    taken.append({"key": key, "saved": "saved", "number": saved.number})
-                    last = (saved, _("Hand %(number)s saved.") % {"number": saved.number})
-                    continue
+                    form.add_service_error(err)
+                    stop = {"kind": "refused"}
+            else:
+                taken.append({"key": key, "saved": "saved", "number": saved.number})
+                last = (saved, _("Hand %(number)s saved.") % {"number": saved.number})
+                continue
         elif step is entry.Step.CONFLICT:
             stop = {"kind": "conflict", "reason": ""}
         elif step is entry.Step.RECHECK:

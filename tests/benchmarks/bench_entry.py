@@ -14,6 +14,13 @@ scorer, and games played hand after hand as the staff page's script does it:
   page; a tree that answers with the next address needs the GET, and the hand
   counts it).
 
+Two paths, hand and hand about: without the phone's engine (the page asks the
+server's preview, then saves with its digest) and with it (the phone prices
+each tap, no preview request; the save carries ``checked`` and ``seen``, the
+payments shown, and the server checks them: "save with seen"). The preview is
+timed on every hand; on the engine's hands it only supplies what the phone
+would have shown, and does not count in the hand.
+
 ``/healthz`` (a trivial view, no database) is timed in the same run, between
 the hands, so the ratios hold on a shared machine whose absolute speed moves
 with the neighbours. Each figure is the median of CPU time (``process_time``;
@@ -152,9 +159,13 @@ class Bench:
         import re
 
         digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
-        saved_data = _body({**data, "action": "save", "checked": digest})
+        # Every other hand as a phone with its engine sends it: the payments it showed.
+        phone = self.step % 2 == 0
+        seen = {"seen": re.search(rb'data-deltas="([^"]+)"', shown.content).group(1).decode()} if phone else {}
+        saved_data = _body({**data, "action": "save", "checked": digest, **seen})
+        save_key = "save_seen" if phone else "save"
         save_ms, saved = _cpu(lambda: self.client.post(url, *saved_data, HTTP_X_TENBOU_ENTRY="1",
-                                                        HTTP_X_TENBOU_IN_PLACE="1"), "save")
+                                                        HTTP_X_TENBOU_IN_PLACE="1"), save_key)
         assert saved.status_code == 200 and saved.headers.get("X-Tenbou-Saved"), saved.content[:2000]
         # Answered in place (the parts of the page and the next hand's form): the next
         # hand needs no GET of the page; the GET above is then timed for the table only.
@@ -163,7 +174,7 @@ class Bench:
         assert ok.status_code == 200
         healthz_in_ms, ok = _cpu(lambda: self.client.get("/healthz"), "healthz_in")
         assert ok.status_code == 200
-        return {"page": page_ms, "preview": preview_ms, "save": save_ms, "healthz": healthz_ms,
+        return {"page": page_ms, "preview": preview_ms, save_key: save_ms, "healthz": healthz_ms,
                 "healthz_in": healthz_in_ms, "page_needed": 0.0 if in_place else page_ms,
                 "page_bytes": 0 if in_place else len(page.content), "preview_bytes": len(shown.content),
                 "save_bytes": len(saved.content)}
@@ -203,7 +214,7 @@ def measure(hands: int, rounds: int) -> dict[str, Any]:
         last: dict[str, Any] = {}
         for _ in range(rounds):
             runs = [bench.hand() for _ in range(hands)]
-            medians = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            medians = {k: statistics.median(r[k] for r in runs if k in r) for k in {k for r in runs for k in r}}
             for k in (*REQUESTS, "page_needed"):
                 best[k] = min(best.get(k, float("inf")), medians[k])
             last = medians
@@ -212,9 +223,9 @@ def measure(hands: int, rounds: int) -> dict[str, Any]:
             "weights": weights, "per_hand": int(last["page_bytes"] + last["preview_bytes"] + last["save_bytes"])}
 
 
-REQUESTS = ("healthz", "healthz_in", "page", "preview", "save")
+REQUESTS = ("healthz", "healthz_in", "page", "preview", "save", "save_seen")
 NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "page": "staff page GET",
-         "preview": "live preview", "save": "save"}
+         "preview": "live preview", "save": "save", "save_seen": "save with seen"}
 
 
 def _child(code: Path, hands: int) -> dict[str, Any]:
@@ -238,11 +249,14 @@ def _table(label: str, m: dict[str, Any]) -> None:
     # The page's GET counts when the hand needs it: not when the save answers in place
     # (the median of the hands, a new game's first GET aside).
     needed = cpu.get("page_needed", cpu["page"])
-    total = needed + cpu["preview"] + cpu["save"]
-    wall_total = (wall["page"] if needed else 0.0) + wall["preview"] + wall["save"]
     print(f"{'page GET needed/hand':<22}{needed:>8.2f}{needed / hz:>8.1f}{needed / hz_in:>9.1f}")
-    print(f"{'one hand':<22}{total:>8.2f}{total / hz:>8.1f}{total / hz_in:>9.1f}"
-          f"{wall_total:>9.2f}{wall_total / wall['healthz']:>8.1f}")
+    # One hand: the page if needed, then the preview and the save (no engine), or the
+    # save with seen alone (the phone's engine prices the taps).
+    for label, parts in (("one hand, no engine", ("preview", "save")), ("one hand, engine", ("save_seen",))):
+        total = needed + sum(cpu[p] for p in parts)
+        wall_total = (wall["page"] if needed else 0.0) + sum(wall[p] for p in parts)
+        print(f"{label:<22}{total:>8.2f}{total / hz:>8.1f}{total / hz_in:>9.1f}"
+              f"{wall_total:>9.2f}{wall_total / wall['healthz']:>8.1f}")
     print("staff page bytes: " + ", ".join(f"{k} {v:,}" for k, v in m["weights"].items()))
     print(f"one hand's responses (page if needed + preview + save), static files aside: {m['per_hand']:,} bytes")
 

@@ -203,8 +203,11 @@ def test_a_stale_correction_gets_the_conflict_page_not_a_404(phone: Page, other_
 
 @pytest.fixture
 def phone_keeping_nothing(browser: Browser) -> Iterator[Page]:
-    """A phone without the offline engine (no service worker to keep its files)."""
-    yield from phone_page(browser, service_workers="block")
+    """A phone without the offline engine (no service worker to keep its files, and
+    no engine.json: online the page would otherwise load the engine to price taps)."""
+    for page in phone_page(browser, service_workers="block"):
+        page.route("**/staff/offline/engine.json", lambda route: route.abort())
+        yield page
 
 
 def test_offline_save_keeps_the_entry_and_sends_it_once_when_back(phone_keeping_nothing: Page, live_server: Any,

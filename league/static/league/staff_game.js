@@ -8,9 +8,16 @@
    While there is no network (or hands wait to be sent), queue.js prices and
    keeps each hand on the phone instead (window.TenbouQueue); an expired login
    is asked for there too, and the request then goes again.
+   Online, once the phone's engine (engine.js: the server's own pricer, in a
+   Web Worker) is ready, each change is priced here with no request: the save
+   then carries the phone's digest (`checked`) and the payments shown (`seen`),
+   and the server refuses it unsaved when it prices the hand otherwise (its
+   price is then shown, from its own preview). Until the engine is ready, if it
+   fails, for a correction or a hand that ends the game, and on a page in a
+   language the engine does not speak (it writes English): the server's preview.
    The save bar says what the hand pays, seat by seat, or what stops it (the
    field in error, a stale form); tapping that line shows the full preview
-   or the error. Every word comes from the server (words.js). */
+   or the error. Every word comes from the server (words.js). docs/entry.md. */
 (function () {
   var form = document.querySelector("form.hand-form");
   if (!form || !window.fetch || !window.FormData || !window.TenbouWords) return;
@@ -69,6 +76,7 @@
     dirty = false;
     body.delete("action");
     form.classList.add("loading");
+    if (!(Q && Q.active()) && onPhone()) return phonePreview(n);
     if (Q && Q.active()) {
       pending = Q.preview(box).then(function (ok) {
         if (n !== seq) return pending;
@@ -82,6 +90,9 @@
       pending.catch(function () { form.classList.remove("loading"); pending = null; });
       return pending;
     }
+    return serverPreview(n, body);
+  }
+  function serverPreview(n, body) {
     // URL-encoded, not multipart: the form holds no file, and the server parses it for less.
     pending = fetch(form.dataset.preview, {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
                                            headers: {"X-Tenbou-Entry": "1"}})
@@ -125,6 +136,113 @@
       field.appendChild(list);
     });
   }
+  // -- the price on the phone (online) -------------------------------------------------
+  // The engine loads once the page is idle: its files are the ones the service worker
+  // keeps for offline use anyway, and Pyodide boots in a worker, off the page's thread.
+  // The game it prices against is offline.json's, then each in-place save's answer.
+  var E = window.TenbouEngine, gameUrl = (document.querySelector("[data-game-url]") || {dataset: {}}).dataset.gameUrl;
+  var phone = {game: null, on: false};
+  // The engine's words (payments, errors) are English only (league/entry/translation.py):
+  // a page in another language keeps the server's preview, in its language.
+  var english = (document.documentElement.lang || "en").slice(0, 2) === "en";
+  function startPhone() {
+    if (!english || !E || !gameUrl || !window.Worker || typeof WebAssembly !== "object") return;
+    E.ready().then(function () {
+      return fetch(gameUrl + "offline.json", {credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}});
+    }).then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (g) { if (!phone.game) phone.game = g; phone.on = true; form.dataset.pricing = "phone"; })
+      .catch(function (why) { if (window.console) console.info("Tenbou: hands priced by the server:", why); });
+  }
+  function idle() {
+    if (window.requestIdleCallback) requestIdleCallback(startPhone, {timeout: 3000}); else setTimeout(startPhone, 500);
+  }
+  if (document.readyState === "complete") idle(); else window.addEventListener("load", idle);
+  // Only a new hand of the game the phone holds, as this form was made for it (a
+  // correction, or a copy of the game that is not this form's, goes to the server).
+  function onPhone() {
+    var g = phone.game;
+    return phone.on && g && !g.finished && String(g.number) === form.querySelector("input[name=number]").value &&
+      g.state === form.querySelector("input[name=state]").value;
+  }
+  function phonePreview(n) {
+    var fields = E.fieldsOf(form);
+    ["csrfmiddlewaretoken", "action", "checked", "number", "state", "key", "editing"].forEach(function (k) {
+      delete fields[k];
+    });
+    pending = E.price(phone.game, fields, phone.game.number).then(function (r) {
+      if (n !== seq) return pending;
+      // A hand that ends the game: the server's preview says why and how it settles.
+      if (r.ok && r.after.ended) return serverPreview(n, new URLSearchParams(new FormData(form)));
+      showPhone(r);
+      markErrors();
+      checked.value = r.ok ? r.checked : "";
+      shown();
+      form.classList.remove("loading");
+      pending = null;
+      return r.ok;
+    }, function (why) {
+      // The engine failed: the server prices from now on.
+      if (window.console) console.warn("Tenbou: the phone could not price the hand:", why);
+      phone.on = false;
+      return serverPreview(n, new URLSearchParams(new FormData(form)));
+    });
+    return pending;
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function pts(v) { return v.toLocaleString("en-US"); }
+  function signed(v) { return v > 0 ? "+" + pts(v) : pts(v); }
+  // The phone's price, in the shape of the server's preview (the same data-* the save
+  // bar and the errors read); `data-deltas` is what the save carries as `seen`.
+  function showPhone(r) {
+    box.textContent = "";
+    if (!r.ok) {
+      var errs = box.appendChild(el("div", "preview pending"));
+      errs.dataset.errors = "1";
+      errs.appendChild(el("p")).appendChild(el("strong", "", W.t("before_saved")));
+      var ul = errs.appendChild(el("ul", "errorlist"));
+      r.errors.forEach(function (e) {
+        var li = ul.appendChild(el("li", "", e.message));
+        if (e.field) { li.dataset.field = e.field; li.dataset.message = e.message; }
+      });
+      return;
+    }
+    var names = phone.game.names, div = box.appendChild(el("div", "preview"));
+    div.dataset.digest = r.checked;
+    div.dataset.deltas = r.payments.join(" ");
+    div.dataset.priced = "phone";
+    div.dataset.summary = r.payments.map(function (d, i) { return d ? names[i] + " " + signed(d) : ""; })
+      .filter(Boolean).join(" · ");
+    div.appendChild(el("h3", "", W.t("pays", {number: r.number})));
+    if (r.counted.length) {
+      var counted = div.appendChild(el("ul", "counted"));
+      r.counted.forEach(function (l) { counted.appendChild(el("li", "", l)); });
+    }
+    var pay = div.appendChild(el("ul", "payments"));
+    r.lines.forEach(function (l) { pay.appendChild(el("li", "", l)); });
+    var rows = div.appendChild(el("ul", "scores"));
+    r.payments.forEach(function (d, i) {
+      rows.appendChild(el("li", "", names[i] + " " + signed(d) + " → " + pts(r.after.scores[i])));
+    });
+  }
+  // The server prices the phone's hand otherwise (409, the "price" stop): nothing was
+  // saved. Its own preview shows its price, and Save saves that; this page's copy of
+  // the game or its engine is not to be trusted, so the server prices from now on.
+  function priceStop() {
+    phone.on = false;
+    delete form.dataset.pricing;
+    sending = false;
+    return update().then(function () {
+      var note = el("p", "errorlist", W.t("stop_price"));
+      note.dataset.stop = "price";
+      box.insertBefore(note, box.firstChild);
+      say(W.t("stop_price"), "pays");
+    });
+  }
   function later(ms) { clearTimeout(timer); checked.value = ""; dirty = true; timer = setTimeout(update, ms); }
   function showErrors() {
     markErrors();
@@ -135,8 +253,10 @@
     if (sending) return;
     if (Q && Q.active()) { keep(); return; }
     sending = true;
-    var body = new FormData(form);
+    var body = new FormData(form), mine = box.querySelector("[data-priced=phone][data-digest]");
     body.set("action", "save");
+    // Priced on the phone: the server checks that price in the save itself.
+    if (mine && mine.dataset.digest === checked.value) body.set("seen", mine.dataset.deltas);
     say(W.t("saving"));
     fetch(form.getAttribute("action"), {method: "POST", body: new URLSearchParams(body), credentials: "same-origin",
                                         headers: {"X-Tenbou-Entry": "1", "X-Tenbou-In-Place": "1"}})
@@ -146,6 +266,7 @@
           say(W.t("login_expired_save"));
           return Q.login().then(send);
         }
+        if (r.status === 409 && r.headers.get("X-Tenbou-Stop") === "price") return priceStop();
         return r.text().then(function (text) {
           var saved = r.status === 200 && r.headers.get("X-Tenbou-Saved");
           if (saved === "in-place") { inPlace(JSON.parse(text)); return; }
@@ -207,6 +328,7 @@
     here = address();
     window.scrollTo(0, 0);  // the next hand from the top, as a new page opens
     if (Q && Q.saved) Q.saved(a.game);
+    phone.game = a.game;  // the next hand is priced against the game as the server now has it
     sending = false;
   }
   // The queue's last hand, answered in place, goes on the page as an online save does.

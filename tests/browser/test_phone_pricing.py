@@ -1,0 +1,164 @@
+"""Online, the phone prices each tap with its own engine (issue 28).
+
+Once the engine is ready in its worker, the staff game page prices a change of
+the form with ``league.entry.pricing`` in Pyodide: no preview request, and the
+hand's save is one POST carrying the phone's digest and the payments shown
+(``seen``). The server checks that price in the save: a phone whose copy of the
+game prices otherwise (its ``offline.json`` altered on the way) is refused,
+nothing saved, and the server's own preview is shown, which Save then saves.
+Until the engine is ready the server's preview answers, as before.
+
+The phone here keeps no service worker (``service_workers="block"``): the online
+path needs none, and the page's requests are then all the server's to count.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, Page, Route, expect
+
+from league.models import Game, SaveKey
+from tests.browser.phone import open_game, phone_page
+from tests.browser.test_offline_engine import _need_engine
+from tests.browser.test_offline_queue import Counter, enter_draw, enter_tsumo
+from tests.factories import make_game, make_player, make_series
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ENGINE_MS = 90_000  # Pyodide boots in seconds on a loaded machine
+
+
+@pytest.fixture
+def game() -> Game:
+    series = make_series("ari-ari", slug="club-night", name="Club night")
+    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
+    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    for page in phone_page(browser, service_workers="block"):
+        page.on("pageerror", lambda e: print("page error:", e))
+        yield page
+
+
+@pytest.fixture
+def counter() -> Iterator[Counter]:
+    c = Counter()
+    yield c
+    c.close()
+
+
+def engine_ready(page: Page) -> None:
+    expect(page.locator("form.hand-form[data-pricing=phone]")).to_have_count(1, timeout=ENGINE_MS)
+
+
+def server_preview(page: Page, live_server: Any, game: Game) -> dict[str, str]:
+    """What the server's preview says of the form as it stands (one request, from the page)."""
+    return page.evaluate("""async (url) => {
+        const body = new URLSearchParams(new FormData(document.querySelector("form.hand-form")));
+        const html = await (await fetch(url, {method: "POST", body, credentials: "same-origin"})).text();
+        const ok = new DOMParser().parseFromString(html, "text/html").querySelector("[data-digest]");
+        return ok ? {digest: ok.dataset.digest, deltas: ok.dataset.deltas, summary: ok.dataset.summary} : {};
+    }""", f"{live_server.url}/staff/games/{game.pk}/preview/")
+
+
+def shown(page: Page) -> dict[str, str]:
+    ok = page.locator("#preview [data-digest]")
+    return {"digest": ok.get_attribute("data-digest") or "", "deltas": ok.get_attribute("data-deltas") or "",
+            "summary": ok.get_attribute("data-summary") or ""}
+
+
+def test_taps_make_no_preview_request_and_the_save_is_one_post(phone: Page, live_server: Any, game: Game,
+                                                               counter: Counter) -> None:
+    _need_engine()
+    page = phone
+    open_game(page, live_server.url, game)
+    engine_ready(page)
+    for number, enter in ((1, lambda: enter_tsumo(page, 1, 2, 30)), (2, lambda: enter_draw(page, 0, 2))):
+        counter.paths.clear()
+        enter()
+        # The server's price of the form as it stands (the test's own request, the only
+        # preview the server sees), then the phone's, once it has priced the last tap.
+        theirs = server_preview(page, live_server, game)
+        expect(page.locator("#preview [data-priced=phone]")).to_have_attribute("data-digest", theirs["digest"])
+        mine = shown(page)
+        assert mine == theirs  # the same payments, the same words in the save bar
+        assert [p for p in counter.paths if p.endswith("/preview/")] == [f"/staff/games/{game.pk}/preview/"]
+        expect(page.locator("#save-status")).to_contain_text(mine["summary"].split(" · ")[0])
+        counter.paths.clear()
+        page.locator("#save-button").tap()
+        expect(page.locator(".messages")).to_contain_text(f"Hand {number} saved.")
+        assert counter.paths == [f"/staff/games/{game.pk}/"], counter.paths
+        assert game.hands.get(number=number).result["deltas"] == [int(d) for d in mine["deltas"].split()]
+    assert game.hands.count() == 2
+
+
+def test_a_hand_the_server_prices_otherwise_is_refused_and_its_price_shown(phone: Page, live_server: Any,
+                                                                           game: Game, counter: Counter) -> None:
+    def altered(route: Route) -> None:
+        # The phone's copy of the game, on other rules (kiriage mangan: 4 han 30 fu
+        # pays 8,000, where the server's 7,700): same hands, same state.
+        kept = json.loads(route.fetch().text())
+        kept["record"]["rules"] = {"preset": "ari-ari", "overrides": {"kiriage": True}}
+        route.fulfill(json=kept)
+
+    _need_engine()
+    page = phone
+    page.route("**/offline.json", altered)
+    open_game(page, live_server.url, game)
+    engine_ready(page)
+    enter_tsumo(page, 1, 4, 30)
+    expect(page.locator("#preview [data-priced=phone]")).to_contain_text("+8,000")
+    page.locator("#save-button").tap()
+    expect(page.locator("#preview [data-stop=price]")).to_contain_text("the server prices this hand differently")
+    expect(page.locator("#preview [data-digest]")).to_contain_text("+7,900")
+    assert game.hands.count() == 0 and not SaveKey.objects.filter(game=game).exists()
+
+    counter.paths.clear()
+    page.locator("#save-button").tap()  # Save again: the server's price
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert counter.paths == [f"/staff/games/{game.pk}/"], counter.paths
+    assert game.hands.get(number=1).result["deltas"] == [-3900, 7900, -2000, -2000]
+
+
+def test_until_the_engine_is_ready_the_server_prices(phone: Page, live_server: Any, game: Game,
+                                                     counter: Counter) -> None:
+    page = phone
+    page.route("**/staff/offline/engine.json", lambda route: route.abort())  # an engine that never loads
+    open_game(page, live_server.url, game)
+    enter_tsumo(page, 1, 2, 30)
+    expect(page.locator("#preview [data-digest]")).to_have_count(1)
+    assert page.locator("#preview [data-priced=phone]").count() == 0
+    assert [p for p in counter.paths if p.endswith("/preview/")]
+    page.locator("#save-button").tap()
+    expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+    assert game.hands.get(number=1).result["deltas"] == [-1000, 2000, -500, -500]
+
+
+@pytest.fixture
+def japanese_phone(browser: Browser) -> Iterator[Page]:
+    yield from phone_page(browser, service_workers="block", locale="ja")
+
+
+def test_a_page_in_japanese_keeps_the_servers_preview_in_its_words(japanese_phone: Page, live_server: Any,
+                                                                   game: Game, counter: Counter) -> None:
+    """The engine writes English (league/entry/translation.py): a Japanese page is not
+    priced on the phone, so its payments read in Japanese as before."""
+    _need_engine()
+    page = japanese_phone
+    open_game(page, live_server.url, game)
+    assert page.locator("html").get_attribute("lang") == "ja"
+    page.wait_for_timeout(5000)  # past the idle start: an English page would be loading its engine
+    counter.paths.clear()
+    enter_tsumo(page, 1, 2, 30)
+    expect(page.locator("#preview [data-digest]")).to_have_count(1)
+    assert page.locator("#preview [data-priced=phone]").count() == 0
+    assert page.locator("form.hand-form[data-pricing]").count() == 0
+    assert [p for p in counter.paths if p.endswith("/preview/")]
+    assert not [p for p in counter.paths if p.startswith("/staff/offline/")]
