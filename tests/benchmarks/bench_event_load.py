@@ -1,8 +1,7 @@
 """An event day's load on the production set-up: PostgreSQL, Redis, gunicorn.
 
-50 scorers each save a hand every few seconds, asking for the live preview
-first, as the staff page's script does (GET the game page, POST the preview,
-POST the save with the preview's digest), while 500 spectators poll the
+50 scorers each save a hand every few seconds as the staff page's script does,
+while 500 spectators poll the
 series page's live part every 30 s with the ETag they hold (If-None-Match), as
 the page's live refresh does. Reported: p50 and p99 of a save, a preview, a
 scorer's game page and a spectator's poll, the errors, and the same requests
@@ -10,6 +9,16 @@ with no load first (one scorer, one spectator), in the same run.
 
     python tests/benchmarks/bench_event_load.py [--seconds 90] [--scorers 50] [--spectators 500] [--workers 4]
         [--pause 2 6]
+
+How a scorer's phone enters a hand (``--phone``):
+
+- ``engine`` (the default; the phone with its engine, issue 28): the game page
+  and ``offline.json`` once, then for each hand the price made on the client
+  by ``league.entry.phone.price`` (the phone's engine, here in this process:
+  its CPU counts as the clients'), and one POST, the save with ``checked`` and
+  ``seen``, answered in place; the next hand starts from that answer.
+- ``server`` (a phone without the engine, and how every phone did it before):
+  the game page, the live preview, the save with the preview's digest.
 
 A real table's pace (issue 28): ``--scorers 64 --spectators 1000 --pause 20 60``
 (a hand per table every 20-60 s). Beside the figures: the save's p99 against
@@ -207,14 +216,25 @@ async def log_in(base: str, n: int) -> httpx.AsyncClient:
 
 
 async def scorer(client: httpx.AsyncClient, n: int, game: int, stats: Stats, until: float,
-                 pause: tuple[float, float], hands: int | None = None) -> None:
+                 pause: tuple[float, float], hands: int | None = None, phone: str = "engine") -> None:
     try:
         done = 0
         rng = random.Random(n)
+        page: Phone | None = None
         while time.monotonic() < until and (hands is None or done < hands):
             await asyncio.sleep(rng.uniform(*pause))
             try:
-                done += await one_hand(client, game, stats)
+                if phone == "server":
+                    done += await one_hand(client, game, stats)
+                    continue
+                if page is None:
+                    page = await Phone.open(client, game, stats)
+                    if page is None:
+                        continue
+                saved = await page.one_hand(stats)
+                done += saved
+                if not saved:
+                    page = None  # the page again, as the script loads it after a refusal
             except httpx.HTTPError as err:  # no answer at all (a timeout, a refused connection)
                 stats.errors[f"scorer: {type(err).__name__}"] += 1
     finally:
@@ -249,6 +269,56 @@ async def one_hand(client: httpx.AsyncClient, game: int, stats: Stats) -> bool:
     return saved
 
 
+class Phone:
+    """A staff page with its engine: the form's hidden fields, and the game as
+    the phone's engine reads it (offline.json, then each in-place answer)."""
+
+    def __init__(self, client: httpx.AsyncClient, game: int, form: dict[str, list[str]],
+                 state: dict[str, object]) -> None:
+        self.client, self.game, self.form, self.state = client, game, form, state
+
+    @classmethod
+    async def open(cls, client: httpx.AsyncClient, game: int, stats: Stats) -> Phone | None:
+        t0 = time.perf_counter()
+        response = await client.get(f"/staff/games/{game}/")
+        stats.timed("game page (scorer)", t0, response.status_code, response.status_code == 200)
+        if response.status_code != 200:
+            return None
+        form: dict[str, list[str]] = defaultdict(list)
+        for name, value in fields_of(response.text, "outcome")["fields"]:
+            form[name].append(value)
+        t0 = time.perf_counter()
+        response = await client.get(f"/staff/games/{game}/offline.json")
+        stats.timed("offline.json (scorer)", t0, response.status_code, response.status_code == 200)
+        if response.status_code != 200:
+            return None
+        return cls(client, game, {k: form[k] for k in ("csrfmiddlewaretoken", "number", "state", "key")},
+                   response.json())
+
+    async def one_hand(self, stats: Stats) -> bool:
+        """Priced here, as the phone's engine prices it; then the one save."""
+        from league.entry import phone
+
+        number = int(self.form["number"][0])
+        fields = hand(number)
+        priced = phone.price(self.state, {k: v if len(v) > 1 else v[0] for k, v in fields.items()}, number)
+        if not priced.get("ok"):
+            stats.errors["save"] += 1
+            return False
+        data = {**self.form, **fields, "action": ["save"], "checked": [priced["checked"]],
+                "seen": [" ".join(str(d) for d in priced["payments"])]}
+        t0 = time.perf_counter()
+        response = await self.client.post(f"/staff/games/{self.game}/", data=data,
+                                          headers={"X-Tenbou-Entry": "1", "X-Tenbou-In-Place": "1"})
+        saved = response.status_code == 200 and response.headers.get("X-Tenbou-Saved") == "in-place"
+        stats.timed("save", t0, response.status_code, saved)
+        if saved:
+            answer = response.json()
+            self.form.update(number=[str(answer["number"])], state=[answer["state"]], key=[answer["key"]])
+            self.state = answer["game"]
+        return saved
+
+
 async def spectator(client: httpx.AsyncClient, path: str, stats: Stats, until: float, every: float,
                     first_wait: float, polls: int | None = None) -> None:
     await asyncio.sleep(first_wait)
@@ -274,7 +344,8 @@ async def spectator(client: httpx.AsyncClient, path: str, stats: Stats, until: f
 
 
 async def run_phase(base: str, games: list[int], scorers: int, spectators: int, seconds: float,
-                    pause: tuple[float, float], hands: int | None = None, polls: int | None = None) -> Stats:
+                    pause: tuple[float, float], hands: int | None = None, polls: int | None = None,
+                    phone: str = "engine") -> Stats:
     stats = Stats()
     # Log every scorer in first, then start the clock: a password hash each, so
     # a few at a time (50 at once would queue past any timeout on two cores).
@@ -289,7 +360,7 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
     limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
         rng = random.Random(1)
-        tasks = [scorer(clients[n], n, games[n], stats, until, pause, hands) for n in range(scorers)]
+        tasks = [scorer(clients[n], n, games[n], stats, until, pause, hands, phone) for n in range(scorers)]
         # Spectators spread over the first 30 s, as people arrive; each then polls every 30 s.
         every = 30.0 if polls is None else 0.5
         tasks += [spectator(crowd, "/series/load/?partial=1", stats, until, every,
@@ -298,7 +369,8 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
     return stats
 
 
-KINDS = ("save", "preview", "game page (scorer)", "series page 200 (spectator)", "series page 304 (spectator)")
+KINDS = ("save", "preview", "game page (scorer)", "offline.json (scorer)", "series page 200 (spectator)",
+         "series page 304 (spectator)")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -327,6 +399,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (README's production command: 4)")
     parser.add_argument("--pause", type=float, nargs=2, default=(2.0, 6.0), metavar=("MIN", "MAX"),
                         help="seconds between a scorer's hands (a real table: 20 60)")
+    parser.add_argument("--phone", choices=("engine", "server"), default="engine",
+                        help="engine: priced on the phone, one save per hand; server: page, preview, save")
     args = parser.parse_args()
 
     with postgres() as database_url, redis() as cache_url:
@@ -342,13 +416,15 @@ def main() -> None:
             print(f"gunicorn {args.workers} workers on 127.0.0.1, PostgreSQL {database_url.rsplit(':', 1)[0]}:*, "
                   f"Redis cache; {os.cpu_count()} cores shared with the clients")
             # Baseline: one scorer (its own game) and one spectator, nothing else running.
-            idle = asyncio.run(run_phase(base, games[args.scorers:], 1, 1, 120, (0.2, 0.2), hands=12, polls=40))
+            print(f"scorers' phones: {args.phone}")
+            idle = asyncio.run(run_phase(base, games[args.scorers:], 1, 1, 120, (0.2, 0.2), hands=12, polls=40,
+                                         phone=args.phone))
             report("no load: one scorer (12 hands), one spectator (40 polls, 0.5 s apart)", idle)
             started = time.monotonic()
             cpu_before = {name: cpu_of(pid) for name, pid in PIDS.items()}
             clients_before = time.process_time()
             loaded = asyncio.run(run_phase(base, games, args.scorers, args.spectators, args.seconds,
-                                           tuple(args.pause)))
+                                           tuple(args.pause), phone=args.phone))
             took = time.monotonic() - started
             used = {"clients (this process)": time.process_time() - clients_before,
                     **{name: cpu_of(pid) - cpu_before[name] for name, pid in PIDS.items()}}
