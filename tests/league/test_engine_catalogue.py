@@ -135,7 +135,8 @@ def test_the_service_worker_keeps_the_catalogue_of_every_language(client):
         assert reverse("engine-words", args=[code, catalogue_json(code)[0]]) in text
 
 
-def test_engine_js_hands_the_worker_the_page_s_words():
+def test_engine_js_hands_the_worker_the_page_s_words_and_every_page_prices_on_the_phone():
     static = Path(__file__).resolve().parents[2] / "league" / "static" / "league"
     engine = (static / "engine.js").read_text()
     assert "install_words" in engine and "engine_words" in engine
+    assert "english" not in (static / "staff_game.js").read_text()  # no page left to the server for its language
