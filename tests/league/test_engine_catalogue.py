@@ -140,3 +140,28 @@ def test_engine_js_hands_the_worker_the_page_s_words_and_every_page_prices_on_th
     engine = (static / "engine.js").read_text()
     assert "install_words" in engine and "engine_words" in engine
     assert "english" not in (static / "staff_game.js").read_text()  # no page left to the server for its language
+
+
+RULES = [
+    "0", "(n != 1)", "n != 1", "(n > 1)", "n%10==1 && n%100!=11 ? 0 : n != 0 ? 1 : 2",
+    "n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2",
+    "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : 2)",
+    "n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5",
+    "!(n == 1)",
+]
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_phone_s_plural_rule_reads_as_python_s_gettext(rule):
+    """``translation.plural_rule`` (a small parser: the phone has no gettext
+    module of its own to trust with a catalogue's text) against the standard
+    library's ``gettext.c2py`` over counts from 0 to 300."""
+    import gettext
+
+    assert [translation.plural_rule(rule)(n) for n in range(301)] == [gettext.c2py(rule)(n) for n in range(301)]
+
+
+@pytest.mark.parametrize("bad", ["n ==", "(n != 1", "n ? 1", "__import__('os')", "n = 1", ""])
+def test_a_plural_rule_it_cannot_read_is_refused(bad):
+    with pytest.raises(ValueError, match="plural rule"):
+        translation.plural_rule(bad)
