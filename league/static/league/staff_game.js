@@ -145,6 +145,9 @@
   // The engine speaks the page's language: its worker installs the server's catalogue of
   // the engine's words in it (league/engine_catalogue.py), so every page prices here.
   function startPhone() {
+    // Without the address of its words (a page without the words script) the engine would
+    // write English: the server's preview keeps the page's language.
+    if (!(window.TenbouWordsData || {}).engine_words) return;
     if (!E || !gameUrl || !window.Worker || typeof WebAssembly !== "object") return;
     E.ready().then(function () {
       return fetch(gameUrl + "offline.json", {credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}});
