@@ -22,6 +22,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -104,6 +106,8 @@ def script_words() -> dict[str, object]:
         "no_answer": _("No answer from the server: try again."),
         # live_poll.js
         "updated": _slots(_("Updated %(time)s")),
+        # engine.js: the offline engine's words in this language (league/engine_catalogue.py).
+        "engine_words": engine_words_url(),
         # The server's own round names, for every label a game can reach.
         "rounds": {f"{w}{n}": round_name(f"{w}{n}") for w in ROUND_WINDS for n in range(1, 5)},
     }
@@ -119,6 +123,15 @@ def script_words() -> dict[str, object]:
     words |= _forms("more_kept", lambda n: ngettext("%(n)s more after it, kept.", "%(n)s more after it, kept.", n))
     words |= _forms("send_entries", lambda n: ngettext("Send %(n)s entry", "Send %(n)s entries", n))
     return words
+
+
+def engine_words_url(language: str | None = None) -> str:
+    """The address of the engine's catalogue in ``language`` (default: the active one)."""
+    from league.engine_catalogue import catalogue_json
+
+    code = language or translation.get_language() or "en"
+    code = code if code in dict(settings.LANGUAGES) else code.split("-")[0]
+    return reverse("engine-words", args=[code, catalogue_json(code)[0]])
 
 
 @cache

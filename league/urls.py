@@ -53,6 +53,8 @@ urlpatterns = [
     path("ratings/<slug:slug>/players/<int:player_id>/", ratings.history, name="rating-history"),
     # the words of the pages' scripts, per language and version (issue 30; out of the pages: issue 28)
     path("words/<slug:language>.<slug:version>.js", words.script, name="script-words"),
+    # the offline engine's words, per language and version (issue 30: the phone prices in the page's language)
+    path("words/engine/<slug:language>.<slug:version>.json", words.engine, name="engine-words"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("time", health.server_time, name="server-time"),

@@ -22,10 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
-from league.entry.translation import gettext_noop
+from league.entry.translation import gettext, gettext_noop, ngettext
 from scoring.rules import ABORT_REASONS, Ruleset
 
-INVALID_CHOICE = "Select a valid choice. {} is not one of the available choices."
+# Django's own messages for the fields' errors (its msgids: translated by Django's
+# catalogue on the server, by the engine's catalogue on the phone).
+INVALID_CHOICE = gettext_noop("Select a valid choice. %(value)s is not one of the available choices.")
+REQUIRED = gettext_noop("This field is required.")
 # Fields the phone does not read: the shell's bookkeeping (number, state, key), checked by the server.
 BOOKKEEPING = ("number", "state", "key")
 
@@ -47,7 +50,7 @@ class Spec:
     kind: str
     choices: tuple[str, ...] = ()
     required: bool = False
-    required_message: str = "This field is required."
+    required_message: str = REQUIRED
     max_length: int | None = None
     min_value: int | None = None
     max_value: int | None = None
@@ -172,6 +175,12 @@ def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == ()
 
 
+def _required(spec: Spec) -> str:
+    """The field's "required" message as the Django form gives it: its own
+    msgid in the reader's language, or Django's default (hand_fields.py)."""
+    return gettext(spec.required_message)
+
+
 def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
     """The field's value as the Django field cleans it, or FieldError."""
     if spec.kind == "bool":
@@ -189,21 +198,21 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
         elif isinstance(value, str):
             value = [value]  # one checkbox ticked: the phone may send it bare
         elif not isinstance(value, (list, tuple)):
-            raise FieldError(("Enter a list of values.", "invalid_list"))
+            raise FieldError((gettext("Enter a list of values."), "invalid_list"))
         value = [str(v) for v in value]
         if spec.required and not value:
-            raise FieldError((spec.required_message, "required"))
+            raise FieldError((_required(spec), "required"))
         for v in value:
             if v not in spec.choices:
-                raise FieldError((INVALID_CHOICE.format(v), "invalid_choice"))
+                raise FieldError((gettext(INVALID_CHOICE) % {"value": v}, "invalid_choice"))
         return value
     value = _last(value)
     if spec.kind in ("choice", "int_choice"):
         value = "" if _empty(value) else str(value)
         if spec.required and not value:
-            raise FieldError((spec.required_message, "required"))
+            raise FieldError((_required(spec), "required"))
         if value and value not in spec.choices:
-            raise FieldError((INVALID_CHOICE.format(value), "invalid_choice"))
+            raise FieldError((gettext(INVALID_CHOICE) % {"value": value}, "invalid_choice"))
         if spec.kind == "int_choice":
             return None if value == "" else int(value)
         return value
@@ -214,22 +223,26 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
         try:
             number = int(text)
         except ValueError:
-            raise FieldError(("Enter a whole number.", "invalid")) from None
+            raise FieldError((gettext("Enter a whole number."), "invalid")) from None
         if spec.min_value is not None and number < spec.min_value:
-            raise FieldError((f"Ensure this value is greater than or equal to {spec.min_value}.", "min_value"))
+            raise FieldError((gettext("Ensure this value is greater than or equal to %(limit_value)s.")
+                              % {"limit_value": spec.min_value}, "min_value"))
         if spec.max_value is not None and number > spec.max_value:
-            raise FieldError((f"Ensure this value is less than or equal to {spec.max_value}.", "max_value"))
+            raise FieldError((gettext("Ensure this value is less than or equal to %(limit_value)s.")
+                              % {"limit_value": spec.max_value}, "max_value"))
         return number
     # text: stripped; every validator's message, as Django runs them all
     text = "" if _empty(value) else str(value).strip()
     problems = []
     if spec.max_length is not None and len(text) > spec.max_length:
-        problems.append((f"Ensure this value has at most {spec.max_length} characters (it has {len(text)}).",
+        problems.append((ngettext("Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
+                                  "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",
+                                  spec.max_length) % {"limit_value": spec.max_length, "show_value": len(text)},
                          "max_length"))
     if "\x00" in text:
-        problems.append(("Null characters are not allowed.", "null_characters_not_allowed"))
+        problems.append((gettext("Null characters are not allowed."), "null_characters_not_allowed"))
     if spec.pattern and text and not re.search(spec.pattern, text):
-        problems.append(("Enter a valid value.", "invalid"))
+        problems.append((gettext("Enter a valid value."), "invalid"))
     if problems:
         raise FieldError(*problems)
     return text

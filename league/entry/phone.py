@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from league.entry import translation
 from league.entry.digest import hand_digest
 from league.entry.fields import clean_fields, field_specs
 from league.entry.hand import HandEntry, form_field
@@ -63,11 +64,26 @@ class _StateBefore:
         return self._get().round
 
 
-def price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | None = None) -> dict[str, Any]:
+def price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | None = None, *,
+          words: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Hand ``number`` (default: the next one) of ``game`` as the scorer's
     ``fields`` give it: ``{"ok": True, "hand", "payments", ...}`` or
     ``{"ok": False, "errors": [{"field", "message", "code"}]}`` with the
-    server form's fields and messages (OFFLINE_CONTRACT.md)."""
+    server form's fields and messages (OFFLINE_CONTRACT.md). ``words``: the
+    engine's catalogue in the page's language (``/words/engine/<language>.<version>.json``),
+    installed for this call; without it, what is installed (the worker
+    installs its page's once: ``install_words``)."""
+    with translation.installing(words):
+        return _price(game, fields, number)
+
+
+def install_words(catalogue: str) -> None:
+    """The engine's catalogue (its JSON text) installed for every price from
+    now on: what engine.js's worker calls once, with its page's language."""
+    translation.install_catalogue(json.loads(catalogue))
+
+
+def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | None) -> dict[str, Any]:
     record = sg.record_from_dict(game["record"])
     names = list(game["names"])
     stored = list(record.hands)

@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.cache import never_cache
 
-from league.script_words import words_script
+from league.script_words import engine_words_url, words_script
 
 # The offline queue's ES modules (league/static/league/queue/; main.js imports the rest).
 QUEUE_MODULES = ["main", "store", "banner", "pricing", "sending", "conflict", "login", "network"]
@@ -55,6 +55,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
                 digest.update(fh.read())
     # The words script of every language: a scorer may switch language offline.
     words = [reverse("script-words", args=[code, words_script(code)[0]]) for code, _name in settings.LANGUAGES]
+    # and the offline engine's words in every language (the phone prices in the page's).
+    words += [engine_words_url(code) for code, _name in settings.LANGUAGES]
     digest.update(" ".join(words).encode())
     pages = offline_pages()
     digest.update(json.dumps(pages, sort_keys=True).encode())

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from league.engine_catalogue import catalogue_json
 from league.script_words import words_script
 
 YEAR = 365 * 24 * 3600
@@ -28,4 +29,16 @@ def script(request: HttpRequest, language: str, version: str) -> HttpResponse:
         response["Cache-Control"] = f"public, max-age={YEAR}, immutable"
     else:
         response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def engine(request: HttpRequest, language: str, version: str) -> HttpResponse:
+    """The offline engine's words in ``language`` (league/engine_catalogue.py) as
+    JSON, cached as the script words are; 404 for a language the site does not have."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404("no such language")
+    current, body = catalogue_json(language)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Cache-Control"] = f"public, max-age={YEAR}, immutable" if version == current else "no-cache"
     return response

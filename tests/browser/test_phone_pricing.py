@@ -15,6 +15,7 @@ path needs none, and the page's requests are then all the server's to count.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,7 +24,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, Route, expect
 
 from league.models import Game, SaveKey
-from tests.browser.phone import open_game, phone_page
+from tests.browser.phone import open_game, phone_page, tap
 from tests.browser.test_offline_engine import _need_engine
 from tests.browser.test_offline_queue import Counter, enter_draw, enter_tsumo
 from tests.factories import make_game, make_player, make_series
@@ -31,6 +32,7 @@ from tests.factories import make_game, make_player, make_series
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ENGINE_MS = 90_000  # Pyodide boots in seconds on a loaded machine
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 @pytest.fixture
@@ -146,19 +148,55 @@ def japanese_phone(browser: Browser) -> Iterator[Page]:
     yield from phone_page(browser, service_workers="block", locale="ja")
 
 
-def test_a_page_in_japanese_keeps_the_servers_preview_in_its_words(japanese_phone: Page, live_server: Any,
-                                                                   game: Game, counter: Counter) -> None:
-    """The engine writes English (league/entry/translation.py): a Japanese page is not
-    priced on the phone, so its payments read in Japanese as before."""
+def texts(page: Page, live_server: Any, game: Game) -> dict[str, dict[str, Any]]:
+    """The words of the phone's preview box and of the server's preview of the form as
+    it stands (one request, from the page, in its language): heading, counted and
+    payment lines, the save bar's summary, each error's message."""
+    return page.evaluate("""async (url) => {
+        const read = (root) => ({
+            heading: (root.querySelector(".preview h3") || {}).textContent || "",
+            counted: [...root.querySelectorAll("ul.counted li")].map((li) => li.textContent),
+            payments: [...root.querySelectorAll("ul.payments li")].map((li) => li.textContent),
+            summary: (root.querySelector("[data-summary]") || {dataset: {}}).dataset.summary || "",
+            digest: (root.querySelector("[data-digest]") || {dataset: {}}).dataset.digest || "",
+            errors: [...root.querySelectorAll("ul.errorlist li[data-message]")].map((li) => li.dataset.message),
+        });
+        const body = new URLSearchParams(new FormData(document.querySelector("form.hand-form")));
+        const html = await (await fetch(url, {method: "POST", body, credentials: "same-origin"})).text();
+        return {mine: read(document.getElementById("preview")),
+                theirs: read(new DOMParser().parseFromString(html, "text/html"))};
+    }""", f"{live_server.url}/staff/games/{game.pk}/preview/")
+
+
+def test_a_page_in_japanese_prices_on_the_phone_in_its_words(japanese_phone: Page, live_server: Any,
+                                                             game: Game, counter: Counter) -> None:
+    """The engine speaks the page's language (league/engine_catalogue.py, installed in
+    its worker): a Japanese page prices each tap on the phone, no preview request,
+    and the preview's words are Japanese and the server's own, errors too."""
     _need_engine()
     page = japanese_phone
     open_game(page, live_server.url, game)
     assert page.locator("html").get_attribute("lang") == "ja"
-    page.wait_for_timeout(5000)  # past the idle start: an English page would be loading its engine
+    engine_ready(page)
     counter.paths.clear()
-    enter_tsumo(page, 1, 2, 30)
-    expect(page.locator("#preview [data-digest]")).to_have_count(1)
-    assert page.locator("#preview [data-priced=phone]").count() == 0
-    assert page.locator("form.hand-form[data-pricing]").count() == 0
-    assert [p for p in counter.paths if p.endswith("/preview/")]
-    assert not [p for p in counter.paths if p.startswith("/staff/offline/")]
+    tap(page, "outcome", "tsumo")  # nobody ticked as the winner yet: the form's errors
+    expect(page.locator("#preview [data-errors]")).to_have_count(1)
+    both = texts(page, live_server, game)
+    assert both["mine"]["errors"] and both["mine"]["errors"] == both["theirs"]["errors"]
+    assert all(JAPANESE.search(m) for m in both["mine"]["errors"]), both
+    tap(page, "riichi", 1)
+    tap(page, "winner", 1)
+    tap(page, "han_1", 2)
+    tap(page, "fu_1", 30)
+    expect(page.locator("#preview [data-priced=phone]")).to_have_count(1)
+    both = texts(page, live_server, game)
+    expect(page.locator("#preview [data-priced=phone]")).to_have_attribute("data-digest", both["theirs"]["digest"])
+    both = texts(page, live_server, game)
+    assert both["mine"] == both["theirs"]
+    lines = both["mine"]["payments"] + both["mine"]["counted"] + [both["mine"]["heading"]]
+    assert both["mine"]["payments"] and all(JAPANESE.search(line) for line in lines), lines
+    # The only previews the server saw are this test's own; the page asked for none.
+    assert [p for p in counter.paths if p.endswith("/preview/")] == [f"/staff/games/{game.pk}/preview/"] * 3
+    page.locator("#save-button").tap()
+    expect(page.locator(".messages")).to_have_count(1)
+    assert game.hands.get(number=1).result["deltas"] == [-1000, 2000, -500, -500]  # its own stick back

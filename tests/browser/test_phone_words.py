@@ -109,6 +109,12 @@ def test_every_script_state_speaks_japanese(phone: Page, live_server: Any, plug:
     expect(page.locator(".offline-banner")).to_contain_text(ja("banner_offline_empty"), timeout=60_000)
     no_english(page, "offline")
     enter_draw(page, 2)
+    # The phone prices the kept hand in the page's language (the engine's catalogue, issue 30).
+    lines = page.locator("#preview ul.payments li")
+    expect(lines.first).to_be_visible(timeout=60_000)
+    shown = lines.all_text_contents()
+    assert shown and all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in shown), shown
+    no_english(page, "kept-price")
     page.locator("#save-button").tap()
     expect(queued(page)).to_have_count(1, timeout=60_000)
     expect(page.locator(".offline-banner")).to_contain_text(ja("banner_offline_one", n=1))

@@ -62,6 +62,7 @@ NOT_PAGES = {
     "staff-sw": "the service worker's script",
     "staff-manifest": "the web app manifest (JSON)",
     "script-words": "the scripts' words per language, a script (tests/league/test_script_words.py)",
+    "engine-words": "the offline engine's words per language, JSON (tests/league/test_engine_catalogue.py)",
     "staff-login-again": "POST only: the page's script renews a login, answered in JSON",
     "offline-engine": "JSON for the phone's engine: the files to keep",
     "offline-engine-js": "the phone engine's script",

@@ -8,6 +8,7 @@ tests/browser/test_offline_engine.py.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
@@ -153,7 +154,12 @@ def test_the_phone_prices_every_step_of_a_random_three_player_game_as_the_server
     _phone_equals_server(random_sanma_game(seed))
 
 
-def _phone_equals_server(played: dict[str, Any]) -> None:
+def _phone_equals_server(played: dict[str, Any], language: str | None = None,
+                         words: dict[str, Any] | None = None) -> list[str]:
+    """Each step priced by the phone and by the server, compared; with
+    ``language``, the server's side in that language and the phone's with
+    ``words`` (its engine catalogue). The phone's payment lines, returned."""
+    shown_lines: list[str] = []
     series = make_series(played["record"]["rules"])
     game = make_game(series, make_players(series.ruleset().players))
     client = Client()
@@ -161,49 +167,54 @@ def _phone_equals_server(played: dict[str, Any]) -> None:
     url = reverse("staff-offline-game", args=[game.pk])
     compared = 0
     for number, fields in played["steps"]:
-        state = client.get(url).json()
+        # the seats' names carry the winds in the reader's language, as the phone's page asks for them
+        state = client.get(url, headers={"Accept-Language": language or "en"}).json()
         editing = number is not None
         number = number or state["number"]
         if number >= state["number"] and editing:
             continue  # a correction of a hand not entered: the page says it is gone (a view's matter)
-        answer = price(state, fields, number)
-        form, shown = _server(game, fields, number, editing)
-        compared += 1
-        if not answer["ok"]:
-            assert _phone_errors(answer) == _errors(form), fields
-            if any(e["code"] == "game_over" for e in answer["errors"]):
-                break
-            continue
-        assert form.errors == {}, (fields, answer)
-        preview = shown["preview"]
-        assert answer["payments"] == list(preview.played.deltas)
-        assert answer["lines"] == shown["payments"]
-        assert answer["counted"] == shown["counted"]
-        assert answer["after"]["scores"] == list(preview.played.scores)
-        assert answer["after"]["ended"] == preview.game.finished
-        assert answer["summary"] == services.describe_entry(form.hand, form.names)
-        # The save's tie to this price: the phone's digest is the server preview's (one request per kept hand).
-        assert answer["checked"] == entry.digest(form.hand)
-        # Saved as the server saves it: the stored hand, its result and the new state are the phone's.
-        if editing:
-            services.correct_hand(game=game, number=number, hand=form.hand, state=state["state"])
-        else:
-            services.record_hand(game=game, number=number, hand=form.hand, state=state["state"])
-        row = Game.objects.get(pk=game.pk).hands.get(number=number)
-        assert answer["hand"] == sg.hand_to_dict(row.to_input())
-        assert answer["before"]["dealer"] == row.result["dealer"]
-        assert answer["before"]["honba"] == row.result["honba"]
-        assert answer["before"]["riichi_sticks"] == row.result["sticks"]
-        assert answer["payments"] == row.result["deltas"]
-        after = client.get(url).json()
-        assert answer["digest"] == after["state"]
-        assert answer["after"]["ended"] == after["finished"]
-        if answer["after"]["round"] is not None:
-            nxt = Game.objects.get(pk=game.pk).replay()
-            shown_next = nxt.hands[number].start if number < len(nxt.hands) else nxt.next
-            assert (answer["after"]["dealer"], answer["after"]["honba"], answer["after"]["riichi_sticks"]) == (
-                shown_next.dealer, shown_next.honba, shown_next.riichi_sticks)
+        with translation.override(language) if language else contextlib.nullcontext():
+            answer = price(state, fields, number, words=words)
+            form, shown = _server(game, fields, number, editing)
+            if answer["ok"]:
+                shown_lines += answer["lines"] + answer["counted"]
+            compared += 1
+            if not answer["ok"]:
+                assert _phone_errors(answer) == _errors(form), fields
+                if any(e["code"] == "game_over" for e in answer["errors"]):
+                    break
+                continue
+            assert form.errors == {}, (fields, answer)
+            preview = shown["preview"]
+            assert answer["payments"] == list(preview.played.deltas)
+            assert answer["lines"] == shown["payments"]
+            assert answer["counted"] == shown["counted"]
+            assert answer["after"]["scores"] == list(preview.played.scores)
+            assert answer["after"]["ended"] == preview.game.finished
+            assert answer["summary"] == services.describe_entry(form.hand, form.names)
+            # The save's tie to this price: the phone's digest is the server preview's (one request per kept hand).
+            assert answer["checked"] == entry.digest(form.hand)
+            # Saved as the server saves it: the stored hand, its result and the new state are the phone's.
+            if editing:
+                services.correct_hand(game=game, number=number, hand=form.hand, state=state["state"])
+            else:
+                services.record_hand(game=game, number=number, hand=form.hand, state=state["state"])
+            row = Game.objects.get(pk=game.pk).hands.get(number=number)
+            assert answer["hand"] == sg.hand_to_dict(row.to_input())
+            assert answer["before"]["dealer"] == row.result["dealer"]
+            assert answer["before"]["honba"] == row.result["honba"]
+            assert answer["before"]["riichi_sticks"] == row.result["sticks"]
+            assert answer["payments"] == row.result["deltas"]
+            after = client.get(url).json()
+            assert answer["digest"] == after["state"]
+            assert answer["after"]["ended"] == after["finished"]
+            if answer["after"]["round"] is not None:
+                nxt = Game.objects.get(pk=game.pk).replay()
+                shown_next = nxt.hands[number].start if number < len(nxt.hands) else nxt.next
+                assert (answer["after"]["dealer"], answer["after"]["honba"], answer["after"]["riichi_sticks"]) == (
+                    shown_next.dealer, shown_next.honba, shown_next.riichi_sticks)
     assert compared >= 2
+    return shown_lines
 
 
 def test_the_game_state_is_for_its_scorers_only():

@@ -10,7 +10,9 @@
                                              | {ok: false, errors: [{field, message, code}]}>
    TenbouEngine.apply(game, result)      -> the game after the priced hand is saved
 
-   `game` is /staff/games/<pk>/offline.json. Pyodide runs in a Web Worker, this
+   `game` is /staff/games/<pk>/offline.json. The worker installs the engine's words in
+   the page's language (its address: TenbouWordsData.engine_words), so the lines and
+   errors read as the server's preview in that language. Pyodide runs in a Web Worker, this
    same file started as one (/staff/offline/engine.js): loading it takes seconds of
    CPU, which on the page's own thread froze the page while the network dropped.
    The page keeps fieldsOf and apply (plain JavaScript); each price is a message
@@ -39,8 +41,14 @@
     return new Promise(function (resolve) { importScripts(src); resolve(); });  // in the worker only
   }
 
-  // In the worker: Pyodide and the server's Python, loaded once.
-  function bootHere() {
+  // The engine's words in the page's language (league/engine_catalogue.py): its address
+  // is in the page's words (/words/<language>.<version>.js); the worker installs them.
+  function wordsUrl() {
+    return (root.TenbouWordsData || {}).engine_words || null;
+  }
+
+  // In the worker: Pyodide and the server's Python, loaded once, speaking `words`' language.
+  function bootHere(words) {
     return engineInfo().then(function (meta) {
       if (!meta.available) throw new Error(meta.notice || "offline entry is unavailable");
       var runtime = BASE + "pyodide/";
@@ -51,12 +59,17 @@
             if (!r.ok) throw new Error("could not load engine.zip: HTTP " + r.status);
             return r.arrayBuffer();
           }),
+          words ? fetch(words, { credentials: "same-origin" }).then(function (r) {
+            if (!r.ok) throw new Error("could not load the engine's words: HTTP " + r.status);
+            return r.text();
+          }) : null,
         ]);
       });
     }).then(function (both) {
       var py = both[0];
       py.unpackArchive(both[1], "zip", { extractDir: "/engine" });
-      py.runPython("import sys; sys.path.insert(0, '/engine')\nfrom league.entry.phone import price_json");
+      py.runPython("import sys; sys.path.insert(0, '/engine')\nfrom league.entry.phone import price_json, install_words");
+      if (both[2] !== null) py.globals.get("install_words")(both[2]);
       return py.globals.get("price_json");
     });
   }
@@ -83,7 +96,7 @@
         Object.keys(waiting).forEach(function (id) { waiting[id].reject(new Error(e.message || "engine failed")); });
         waiting = {};
       };
-      return ask({op: "ready"}).then(function () {
+      return ask({op: "ready", words: wordsUrl()}).then(function () {
         return function (game, fields, n) { return ask({op: "price", game: game, fields: fields, number: n}); };
       }, function (why) { worker.terminate(); throw why; });
     });
@@ -95,7 +108,7 @@
     root.onmessage = function (e) {
       var m = e.data;
       if (!here) {
-        here = bootHere();
+        here = bootHere(m.words || null);
         here.catch(function () { here = null; });
       }
       here.then(function (priceJson) {

@@ -13,8 +13,8 @@
    then carries the phone's digest (`checked`) and the payments shown (`seen`),
    and the server refuses it unsaved when it prices the hand otherwise (its
    price is then shown, from its own preview). Until the engine is ready, if it
-   fails, for a correction or a hand that ends the game, and on a page in a
-   language the engine does not speak (it writes English): the server's preview.
+   fails, and for a correction or a hand that ends the game: the server's preview.
+   The engine speaks the page's language (the server's catalogue of its words).
    The save bar says what the hand pays, seat by seat, or what stops it (the
    field in error, a stale form); tapping that line shows the full preview
    or the error. Every word comes from the server (words.js). docs/entry.md. */
@@ -142,11 +142,13 @@
   // The game it prices against is offline.json's, then each in-place save's answer.
   var E = window.TenbouEngine, gameUrl = (document.querySelector("[data-game-url]") || {dataset: {}}).dataset.gameUrl;
   var phone = {game: null, on: false};
-  // The engine's words (payments, errors) are English only (league/entry/translation.py):
-  // a page in another language keeps the server's preview, in its language.
-  var english = (document.documentElement.lang || "en").slice(0, 2) === "en";
+  // The engine speaks the page's language: its worker installs the server's catalogue of
+  // the engine's words in it (league/engine_catalogue.py), so every page prices here.
   function startPhone() {
-    if (!english || !E || !gameUrl || !window.Worker || typeof WebAssembly !== "object") return;
+    // Without the address of its words (a page without the words script) the engine would
+    // write English: the server's preview keeps the page's language.
+    if (!(window.TenbouWordsData || {}).engine_words) return;
+    if (!E || !gameUrl || !window.Worker || typeof WebAssembly !== "object") return;
     E.ready().then(function () {
       return fetch(gameUrl + "offline.json", {credentials: "same-origin", headers: {"X-Tenbou-Entry": "1"}});
     }).then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
