@@ -43,7 +43,7 @@ RULES: dict[str, str] = {
     "event-public": PUBLIC, "event-player": PUBLIC, "event-qr": PUBLIC, "event-screen": PUBLIC,
     "event-short": PUBLIC, "stages-standings": PUBLIC, "stages-teams": PUBLIC,
     # the staff web app's shell and the phone's engine: no data of any series
-    "staff-sw": PUBLIC, "staff-manifest": PUBLIC, "script-words": PUBLIC, "staff-login-again": PUBLIC,
+    "staff-sw": PUBLIC, "staff-manifest": PUBLIC, "script-words": PUBLIC, "engine-words": PUBLIC, "staff-login-again": PUBLIC,
     "offline-engine": PUBLIC, "offline-engine-js": PUBLIC, "offline-engine-zip": PUBLIC, "offline-runtime": PUBLIC,
     "staff-home": LOGIN,
     # scoring: hands and end scores, the table's sign-off, logs
