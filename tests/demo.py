@@ -5,7 +5,8 @@ more on PostgreSQL); the tests that only read the demo take a copy of its rows
 instead. The rows are read once from a build that is rolled back, then inserted
 raw (the values as built, ``auto_now`` fields included) into each test's database.
 Under pytest-xdist one worker builds them and the others read them from a file
-(tests/conftest.py, ``_demo_rows``).
+(tests/conftest.py, ``_demo_rows``); with ``TENBOU_DEMO_ROWS`` (.ci/run) the later
+passes of one CI run read the first pass's file too.
 Tests of the command itself (tests/league/test_demo_league.py, test_production.py)
 still run it.
 """
