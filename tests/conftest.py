@@ -11,6 +11,7 @@ the PostgreSQL pass.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,15 +74,21 @@ def _demo_rows(django_db_setup: None, django_db_blocker: Any, tmp_path_factory: 
     """The demo league's rows, built once per pytest run: under pytest-xdist the
     first worker that needs them builds them and leaves them (pickled) in the
     run's shared temporary directory, under a file lock; the others read them
-    (the pattern pytest-xdist's documentation gives for a session fixture run once)."""
+    (the pattern pytest-xdist's documentation gives for a session fixture run once).
+
+    ``TENBOU_DEMO_ROWS`` names that file for several runs of one checkout:
+    .ci/run sets it to a fresh directory of its own, so the SQLite pass builds
+    the rows and the PostgreSQL and browser passes read them (each still builds
+    the demo once through the command: test_demo_league.py holds the copy to it)."""
     from filelock import FileLock
 
     from tests import demo
 
+    named = os.environ.get("TENBOU_DEMO_ROWS")
     with django_db_blocker.unblock():
-        if worker_id == "master":
+        if worker_id == "master" and not named:
             return demo.build()
-        shared = tmp_path_factory.getbasetemp().parent / "demo-rows.pickle"
+        shared = Path(named) if named else tmp_path_factory.getbasetemp().parent / "demo-rows.pickle"
         with FileLock(f"{shared}.lock"):
             if shared.exists():
                 return demo.loads(shared.read_bytes())

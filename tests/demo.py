@@ -5,7 +5,8 @@ more on PostgreSQL); the tests that only read the demo take a copy of its rows
 instead. The rows are read once from a build that is rolled back, then inserted
 raw (the values as built, ``auto_now`` fields included) into each test's database.
 Under pytest-xdist one worker builds them and the others read them from a file
-(tests/conftest.py, ``_demo_rows``).
+(tests/conftest.py, ``_demo_rows``); with ``TENBOU_DEMO_ROWS`` (.ci/run) the later
+passes of one CI run read the first pass's file too.
 Tests of the command itself (tests/league/test_demo_league.py, test_production.py)
 still run it.
 """
@@ -43,15 +44,28 @@ def build() -> Rows:
 
 
 def dumps(rows: Rows) -> bytes:
-    """The rows for another test process of the same run (same database engine, same migrations)."""
+    """The rows for another test process of the same checkout (another worker, or
+    another pass of .ci/run on another database engine: the values are Python's)."""
     # A model class pickles by name, and an auto-created one (a many-to-many
     # table) has none in its module: the label stands for it. The instances
     # pickle by their app label and model name (Django's model_unpickle).
-    return pickle.dumps([(model._meta.label, objs) for model, objs in rows])
+    return pickle.dumps([(model._meta.label, columns(model), objs) for model, objs in rows])
 
 
 def loads(data: bytes) -> Rows:
-    return [(apps.get_model(label), objs) for label, objs in pickle.loads(data)]
+    """The rows ``dumps`` wrote; refused if a model's columns changed since (a file kept from another checkout)."""
+    rows = []
+    for label, written, objs in pickle.loads(data):
+        model = apps.get_model(label)
+        if written != columns(model):
+            raise RuntimeError(f"the demo rows were written for other columns of {label}: delete the file "
+                               "(TENBOU_DEMO_ROWS names one for several runs of the same checkout only)")
+        rows.append((model, objs))
+    return rows
+
+
+def columns(model: Any) -> list[str]:
+    return [f.attname for f in model._meta.local_concrete_fields]
 
 
 def load(rows: Rows) -> None:

@@ -15,6 +15,7 @@ steps: docs/seating.md, "Seating".
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Hashable, Mapping, Sequence
@@ -87,20 +88,43 @@ def pregenerate(players: int | Sequence[Any], rounds: int, *, seed: int = 0, ite
     check_budget(rounds, iterations, seconds)
     deadline = None if seconds is None else time.monotonic() + seconds
     n = len(order)
-    rng = random.Random(seed)
     # A seeded relabelling: designs are symmetric, so this gives each seed its own seating.
-    rng.shuffle(order)
+    random.Random(seed).shuffle(order)
     team_of = team_indices(order, teams)
+    budget = DEFAULT_ITERATIONS if iterations is None else iterations
+    key = (n, rounds, seed, size, None if team_of is None else tuple(team_of), budget)
+    # Without a clock the groups depend on the key alone: kept, not searched again.
+    groups, done = _groups(*key) if deadline is None else _search(*key, deadline=deadline)
+    seated = finish(groups, order, avoid_same_table)
+    return Seating(rounds=seated, quality=assess(seated, n, teams, size), iterations=done)
+
+
+Groups = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _search(n: int, rounds: int, seed: int, size: int, team_of: tuple[int, ...] | None, budget: int, *,
+            deadline: float | None = None) -> tuple[Groups, int]:
+    """Players 0..n-1 grouped into ``rounds`` rounds (in the relabelled order), and the iterations it took.
+
+    The generator is the one ``pregenerate`` relabelled the players with, drawn
+    past that shuffle (which draws by position only), so the search sees the
+    same numbers as it would in line."""
+    rng = random.Random(seed)
+    rng.shuffle(list(range(n)))
+    teams = None if team_of is None else list(team_of)
     design = perfect_rounds(n, size)
     if design:
         start = [[list(t) for t in design[r % len(design)]] for r in range(rounds)]
     else:
-        start = tabu.greedy_rounds(n, rounds, rng, team_of=team_of, table_size=size)
+        start = tabu.greedy_rounds(n, rounds, rng, team_of=teams, table_size=size)
     target = lower_bound(n, rounds, size)
-    budget = DEFAULT_ITERATIONS if iterations is None else iterations
-    outcome = tabu.search(n, start, rng=rng, iterations=budget, target=target, deadline=deadline, team_of=team_of)
-    seated = finish(outcome.rounds, order, avoid_same_table)
-    return Seating(rounds=seated, quality=assess(seated, n, teams, size), iterations=outcome.iterations)
+    outcome = tabu.search(n, start, rng=rng, iterations=budget, target=target, deadline=deadline, team_of=teams)
+    return tuple(tuple(tuple(t) for t in r) for r in outcome.rounds), outcome.iterations
+
+
+# The same event seated again (a director re-seating with the same seed, the
+# demo built again) costs no search: up to 12,000 moves of pure Python each.
+_groups = functools.lru_cache(maxsize=64)(_search)
 
 
 def finish(groups: Sequence[Sequence[Sequence[int]]], order: Sequence[Any], avoid_same_table: bool) -> tuple[Round, ...]:

@@ -85,6 +85,36 @@ def test_the_same_seed_gives_the_same_seating_and_another_seed_another():
     assert first.rounds != other.rounds
 
 
+def test_a_seating_asked_again_is_kept_and_is_what_a_search_finds():
+    """The same count, rounds, seed, teams and budget are not searched twice in a
+    process (the demo and an event seated again): what is kept equals a search in
+    line (a clock, never kept, runs one), for other player ids too; other teams,
+    another seed or another budget are searched."""
+    from league.seating import pregenerated
+
+    pregenerated._groups.cache_clear()
+    players = list(range(101, 125))
+    teams = {p: (p - 101) % 3 for p in players[:12]}
+    first = pregenerate(players, 6, seed=4, iterations=800, teams=teams)
+    again = pregenerate(players, 6, seed=4, iterations=800, teams=teams)
+    assert pregenerated._groups.cache_info()[:2] == (1, 1)  # hits, misses
+    in_line = pregenerate(players, 6, seed=4, iterations=800, teams=teams, seconds=3600)
+    assert again == first == in_line
+    shifted = pregenerate([p + 100 for p in players], 6, seed=4, iterations=800,
+                          teams={p + 100: t for p, t in teams.items()})
+    assert shifted.rounds == tuple(tuple(tuple(p + 100 for p in t) for t in r) for r in first.rounds)
+    assert pregenerated._groups.cache_info()[:2] == (2, 1)
+    others = [
+        pregenerate(players, 6, seed=4, iterations=800, teams={p: (p - 101) % 2 for p in players[:12]}),
+        pregenerate(players, 6, seed=5, iterations=800, teams=teams),
+        pregenerate(players, 6, seed=4, iterations=801, teams=teams),
+    ]
+    assert pregenerated._groups.cache_info()[:2] == (2, 4)
+    assert others[0] == pregenerate(players, 6, seed=4, iterations=800, seconds=3600,
+                                    teams={p: (p - 101) % 2 for p in players[:12]})
+    assert others[0].rounds != first.rounds and others[1].rounds != first.rounds
+
+
 def test_no_one_keeps_their_table_when_there_are_eight_tables_or_more():
     seating = pregenerate(32, 8, seed=2, iterations=500)
     assert same_table_consecutive(seating.rounds) == seating.quality.same_table_consecutive == 0

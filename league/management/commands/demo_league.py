@@ -219,19 +219,24 @@ def play_game(rng: random.Random, game: Game, first: list[HandInput], *, stop_af
     """Hands until the ruleset ends the game (or ``stop_after`` hands: a game still at the table)."""
     state = game.replay()
     number = 1
+    saved: list[sg.GameResult] = []
+
+    def keep(game: Game, rows: Any, record: Any, result: sg.GameResult) -> None:
+        saved.append(result)  # the game replayed by the save itself: no need to read it again
+
     while not state.finished and (stop_after is None or number <= stop_after):
         candidates = first if number == 1 and first else []
         for _ in range(20):
             hand = candidates.pop() if candidates else random_hand(rng, state)
             try:
-                services.record_hand(game=game, number=number, hand=hand)
+                services.record_hand(game=game, number=number, hand=hand, then=keep)
                 break
             except services.ServiceError:
                 continue  # an impossible random hand; draw another
         else:
             raise RuntimeError(f"no valid hand found for {game} hand {number}")
         number += 1
-        state = game.replay()
+        state = saved[-1]
 
 
 def whole_game(rng: random.Random, game: Game) -> list[HandInput]:
