@@ -19,6 +19,14 @@ var LAST_PAGE_KEY = "/staff/sw-last-page";
 var WAIT_MS = 4000;
 var GAME_PAGE = /^\/staff\/games\/\d+\/(offline\.json)?$/;
 
+// The worker's cache once installed, or null when it is gone: a logout's
+// Clear-Site-Data deletes it, and an answer still on its way (the engine's files,
+// a page) must not bring it back (issue 29: nothing kept after a logout). Only
+// the install makes the cache.
+function installed() {
+  return caches.has(CACHE).then(function (there) { return there ? caches.open(CACHE) : null; });
+}
+
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     // One by one: a file the server does not have (engine.js before its build) fails alone.
@@ -43,14 +51,14 @@ self.addEventListener("message", function (event) {
     var at = new URL(data.url, self.location.origin);
     // Only a game's offline.json: never a page's place.
     if (at.origin !== self.location.origin || !GAME_PAGE.test(at.pathname) || !/offline\.json$/.test(at.pathname)) return;
-    event.waitUntil(caches.open(CACHE).then(function (cache) {
-      return cache.put(at.origin + at.pathname, new Response(data.body, {headers: {"Content-Type": "application/json"}}));
+    event.waitUntil(installed().then(function (cache) {
+      return cache && cache.put(at.origin + at.pathname, new Response(data.body, {headers: {"Content-Type": "application/json"}}));
     }));
     return;
   }
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
-  event.waitUntil(caches.open(CACHE).then(function (cache) {
-    return Promise.all(data.urls.map(function (url) {
+  event.waitUntil(installed().then(function (cache) {
+    return cache && Promise.all(data.urls.map(function (url) {
       // The runtime never changes for a version: fetched once. The rest afresh each time.
       if (url.indexOf("/pyodide/") === -1) return refresh(cache, url);
       return cache.match(url).then(function (hit) { return hit || refresh(cache, url); });
@@ -63,7 +71,8 @@ function keep(request, response) {
   // (an answer rebuilt by whole() is of type "default": it was "basic").
   if (response.ok && !response.redirected && (response.type === "basic" || response.type === "default")) {
     var copy = response.clone(), url = new URL(request.url), language = response.headers.get("Content-Language");
-    caches.open(CACHE).then(function (cache) {
+    installed().then(function (cache) {
+      if (!cache) return;
       cache.put(url.origin + url.pathname, copy);
       if (request.mode === "navigate" && language) cache.put(LANGUAGE_KEY, new Response(language));
       if (request.mode === "navigate" && GAME_PAGE.test(url.pathname)) cache.put(LAST_PAGE_KEY, new Response(url.pathname));
@@ -107,7 +116,9 @@ function whole(response) {
 // the network may cut into the copy's place): a failed look keeps the old copy.
 function refresh(cache, url) {
   return fetch(url, {credentials: "same-origin"}).then(whole).then(function (response) {
-    if (response.ok && !response.redirected) return cache.put(url, response);
+    if (!response.ok || response.redirected) return;
+    // A refresh that ends after a logout cleared the cache puts nothing back (installed()).
+    return caches.has(CACHE).then(function (there) { if (there) return cache.put(url, response); });
   }).catch(function () {});
 }
 
