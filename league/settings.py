@@ -28,6 +28,12 @@ def envbool(name: str, default: str) -> bool:
 
 DEBUG = envbool("DEBUG", "1")
 
+# The staff phone prices each tap with its offline engine once it is ready (Pyodide in
+# a Web Worker, booted on the game page; docs/entry.md "The price on the phone, online"),
+# else with the server's preview. Off (PHONE_PRICING=0), phones ask the server on each
+# tap and boot the engine only when the network drops.
+PHONE_PRICING = envbool("PHONE_PRICING", "1")
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:

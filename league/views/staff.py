@@ -15,6 +15,7 @@ import uuid
 from functools import cached_property
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse, QueryDict
@@ -400,6 +401,7 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
         "history": list(game.audit.all()[:12]),
+        "phone_pricing": settings.PHONE_PRICING,
         **extra,
     }
 

@@ -17,7 +17,9 @@ from league.models import Game
 from tests.browser.phone import open_game, phone_page
 from tests.factories import make_game, make_player, make_series
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# With the engine booting online, as a phone does: a file still on its way at the
+# logout must not bring the worker's cache back (league/static/league/sw.js, kept()).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.phone_pricing]
 
 KEPT = """async () => {
   const names = (await caches.keys()).filter(n => n.startsWith("tenbou-"));

@@ -29,7 +29,7 @@ from tests.browser.test_offline_engine import _need_engine
 from tests.browser.test_offline_queue import Counter, enter_draw, enter_tsumo
 from tests.factories import make_game, make_player, make_series
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.phone_pricing]
 
 ENGINE_MS = 90_000  # Pyodide boots in seconds on a loaded machine
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

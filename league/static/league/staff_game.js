@@ -145,6 +145,8 @@
   // The engine speaks the page's language: its worker installs the server's catalogue of
   // the engine's words in it (league/engine_catalogue.py), so every page prices here.
   function startPhone() {
+    // The server says whether phones price online (settings.PHONE_PRICING).
+    if (!document.querySelector("[data-phone-pricing]")) return;
     // Without the address of its words (a page without the words script) the engine would
     // write English: the server's preview keeps the page's language.
     if (!(window.TenbouWordsData || {}).engine_words) return;
