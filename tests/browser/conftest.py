@@ -76,6 +76,15 @@ def _phone_pricing(request: pytest.FixtureRequest, settings: Any) -> None:
     settings.PHONE_PRICING = request.node.get_closest_marker("phone_pricing") is not None
 
 
+@pytest.fixture
+def game() -> Any:
+    """The phone tests' game (``tests.browser.phone.club_night``), scored by "referee";
+    a test file that needs another game defines its own ``game``."""
+    from tests.browser.phone import club_night
+
+    return club_night("referee")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:

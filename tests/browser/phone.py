@@ -17,12 +17,14 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from django.contrib.auth.models import User
 from django.core.signals import request_finished, request_started
 from django.urls import reverse
 from playwright.sync_api import Browser, Locator, Page
 
 from league.models import Game
 from tests.browser.conftest import WAIT_MS
+from tests.factories import make_game, make_player, make_series
 
 PHONE = {"width": 360, "height": 740}
 
@@ -164,3 +166,14 @@ def open_game(page: Page, base: str, game: Game, user: str = "referee") -> None:
 def tap(page: Page, name: str, value: str | int) -> None:
     """Tap the chip of the choice ``value`` of the field ``name``."""
     page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def club_night(*scorers: str) -> Game:
+    """The phone tests' game: Club night's table 3, Alice, Bob, Carol and Dave,
+    under the Ari-Ari rules, scored by ``scorers`` (each with the password
+    ``table-side-42``). ``tests/browser/conftest.py``'s ``game`` is it with the
+    one scorer "referee"."""
+    series = make_series("ari-ari", slug="club-night", name="Club night")
+    for name in scorers:
+        series.scorers.add(User.objects.create_user(name, password="table-side-42"))
+    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")

@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from league.models import Game, SaveKey
 from tests.browser.conftest import ARTIFACTS, screenshot
-from tests.browser.phone import PHONE, open_game, phone_page, tap
-from tests.factories import draw, make_game, make_player, make_series, play, ron, tsumo
+from tests.browser.phone import PHONE, club_night, open_game, phone_page, tap
+from tests.factories import draw, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,10 +27,7 @@ E, S, W, N = "East Alice", "South Bob", "West Carol", "North Dave"
 
 @pytest.fixture
 def game() -> Game:
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    for name in ("referee", "second"):
-        series.scorers.add(User.objects.create_user(name, password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
+    return club_night("referee", "second")  # two scorers: a second phone
 
 
 @pytest.fixture

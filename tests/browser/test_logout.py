@@ -10,12 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page
 
 from league.models import Game
 from tests.browser.phone import open_game, phone_page
-from tests.factories import make_game, make_player, make_series
 
 # With the engine booting online, as a phone does: a file still on its way at the
 # logout must not bring the worker's cache back (league/static/league/sw.js, kept()).
@@ -27,13 +25,6 @@ KEPT = """async () => {
   for (const n of names) kept.push(...(await (await caches.open(n)).keys()).map(r => new URL(r.url).pathname));
   return kept;
 }"""
-
-
-@pytest.fixture
-def game() -> Game:
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.core.signals import request_started
 from django.urls import reverse
@@ -31,8 +30,8 @@ from league.models import Game, SaveKey
 from scoring.game import Draw, Ron, Tsumo
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.phone import PHONE, open_game, phone_page, tap
-from tests.factories import make_game, make_player, make_series, play, ron, tsumo
+from tests.browser.phone import PHONE, club_night, open_game, phone_page, tap
+from tests.factories import play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -140,10 +139,7 @@ class Counter:
 
 @pytest.fixture
 def game() -> Game:
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    for name in ("referee", "second"):
-        series.scorers.add(User.objects.create_user(name, password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
+    return club_night("referee", "second")  # two scorers: a second phone
 
 
 @pytest.fixture

@@ -20,26 +20,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, Route, expect
 
 from league.models import Game, SaveKey
 from tests.browser.phone import open_game, phone_page, tap
 from tests.browser.test_offline_engine import _need_engine
 from tests.browser.test_offline_queue import Counter, enter_draw, enter_tsumo
-from tests.factories import make_game, make_player, make_series
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.phone_pricing]
 
 ENGINE_MS = 90_000  # Pyodide boots in seconds on a loaded machine
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def game() -> Game:
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
 
 
 @pytest.fixture

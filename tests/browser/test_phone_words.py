@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 from django.urls import reverse
 from django.utils import translation
@@ -27,7 +26,7 @@ from league.script_words import script_words
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import open_game, phone_page, tap
 from tests.browser.test_offline_queue import Plug, enter_draw, queued, ready_for_offline
-from tests.factories import draw, make_game, make_player, make_series, play
+from tests.factories import draw, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,13 +58,6 @@ def phone(browser: Browser) -> Iterator[Page]:
         page.on("console", lambda m: print("console:", m.type, m.text))
         page.on("pageerror", lambda e: print("page error:", e))
         yield page
-
-
-@pytest.fixture
-def game() -> Game:
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
 
 
 @pytest.fixture

@@ -38,18 +38,8 @@ from league.models import Game, SaveKey
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import open_game, phone_page
 from tests.browser.test_offline_queue import Counter, Plug, enter_draw, enter_tsumo, queued, ready_for_offline, save
-from tests.factories import make_game, make_player, make_series
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def game() -> Game:
-    from django.contrib.auth.models import User
-
-    series = make_series("ari-ari", slug="club-night", name="Club night")
-    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    return make_game(series, players=[make_player(n) for n in ("Alice", "Bob", "Carol", "Dave")], table="3")
 
 
 @pytest.fixture
