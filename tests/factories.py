@@ -165,3 +165,17 @@ def refresh_planner_statistics() -> None:
     tables = ", ".join(connection.ops.quote_name(m._meta.db_table) for m in apps.get_app_config("league").get_models())
     with connection.cursor() as cur:
         cur.execute(f"ANALYZE {tables}")
+
+
+# Eight players' roster, as a director's import file holds it (the event tests').
+EVENT_ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
+    f"{i},First{i},Last{i},1099000{i},NL\n" for i in range(1, 9))
+
+
+def make_open_event() -> Series:
+    """The event tests' event: "Open", two rounds, each game ending after the hand the clock ends in."""
+    from league.services import event
+
+    s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
+    event.configure_event(series=s, rounds=2, ending="end_after_hand")
+    return s

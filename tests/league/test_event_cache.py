@@ -23,19 +23,16 @@ from league.models import Game, Round, Series
 from league.services import event, record_final_scores
 from league.services.audit import bump_version
 from league.views import cached
-from tests.factories import draw, make_director, make_series, play
+from tests.factories import EVENT_ROSTER, draw, make_director, make_open_event, play
 
 pytestmark = pytest.mark.django_db  # the stamps move inside the test's transaction too
 
-ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
-    f"{i},First{i},Last{i},1099000{i},NL\n" for i in range(1, 9))
+ROSTER = EVENT_ROSTER
 
 
 @pytest.fixture
 def series() -> Series:
-    s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_event(series=s, rounds=2, ending="end_after_hand")
-    return s
+    return make_open_event()
 
 
 def start(series: Series) -> list[Game]:

@@ -17,20 +17,17 @@ from django.utils import timezone
 
 from league.models import Game, Registration, Round, Series
 from league.services import event, record_final_scores
-from tests.factories import make_director, make_scorer, make_series
+from tests.factories import EVENT_ROSTER, make_director, make_open_event, make_scorer, make_series
 from tests.league.test_staff_views import save
 
 pytestmark = pytest.mark.django_db
 
-ROSTER = "number,first name,last name,EMA number,country\n" + "".join(
-    f"{i},First{i},Last{i},1099000{i},NL\n" for i in range(1, 9))
+ROSTER = EVENT_ROSTER
 
 
 @pytest.fixture
 def series() -> Series:
-    s = make_series("ari-ari", slug="open", name="Open", kind="tournament")
-    event.configure_event(series=s, rounds=2, ending="end_after_hand")
-    return s
+    return make_open_event()
 
 
 @pytest.fixture
