@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
@@ -38,8 +39,19 @@ def can_score(user: Any, series: Series) -> bool:
     """Whether ``user`` may enter hands and end scores in ``series``."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return bool(user.is_superuser or series.scorers.filter(pk=user.pk).exists()
-                or series.directors.filter(pk=user.pk).exists())
+    return bool(user.is_superuser or _staffs(series.pk, user.pk))
+
+
+def _staffs(series_id: int, user_id: int) -> bool:
+    # One plain query over the two role tables: every staff request asks it, the
+    # live preview on every tap, and the ORM's building of two EXISTS queries
+    # cost ten times the query itself (issue 28).
+    scorers, directors = Series.scorers.through._meta, Series.directors.through._meta
+    sql = (f"SELECT 1 FROM {scorers.db_table} WHERE series_id = %s AND user_id = %s UNION ALL "
+           f"SELECT 1 FROM {directors.db_table} WHERE series_id = %s AND user_id = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [series_id, user_id, series_id, user_id])
+        return cursor.fetchone() is not None
 
 
 def can_create_events(user: Any) -> bool:

@@ -99,17 +99,24 @@ def yaku_table(rules: Ruleset) -> dict[str, tuple[str, int, int]]:
 
 def yakuman_table(rules: Ruleset) -> dict[str, tuple[str, int]]:
     """The yakuman a scorer may name under ``rules``: id -> (name, worth)."""
-    table = {y: (yaku_name(y), worth if rules.double_yakuman else 1) for y, _name, worth in YAKUMAN}
+    return {y: (yaku_name(y), worth) for y, worth in _yakuman_worths(rules).items()}
+
+
+def _yakuman_worths(rules: Ruleset) -> dict[str, int]:
+    # The worths alone: a hand's check needs no names (each a translation).
+    worths = {y: worth if rules.double_yakuman else 1 for y, _name, worth in YAKUMAN}
     if rules.renhou is Renhou.YAKUMAN:
-        table["renhou"] = (yaku_name("renhou"), 1)
-    return table
+        worths["renhou"] = 1
+    return worths
 
 
 def yakuman_worth(rules: Ruleset, picked: Sequence[str]) -> int:
     """How many yakuman the named ones make: added up where the ruleset
     stacks them, else the biggest."""
-    table = yakuman_table(rules)
-    worths = [table[y][1] for y in picked if y in table]
+    if not picked:
+        return 0
+    table = _yakuman_worths(rules)
+    worths = [table[y] for y in picked if y in table]
     if not worths:
         return 0
     return sum(worths) if rules.yakuman_stacking else max(worths)

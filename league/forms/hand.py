@@ -112,6 +112,9 @@ class HandForm(StaffForm):
     def seat_rows(self) -> list[dict[str, Any]]:
         """Per seat, the bound fields of its hand value, for the template."""
         rows = []
+        # A fresh light form's seats differ only in their fields' names: the rare
+        # values' markup once, in the first seat, copied to the others by the page's script.
+        copy = bool(self.seats_cache_key)
         for s in self.rules.seats:
             row: dict[str, Any] = {"seat": s, "name": self.names[s]}
             for key in ("han", "fu", "yakuman", "pao", "yaku", "dora", "kita", "open", "tiles", "win_tile", "melds", "flags"):
@@ -128,6 +131,7 @@ class HandForm(StaffForm):
             for key in ("yaku", "flags", "pao"):
                 fill[key] = self.light and key in row and not row[key].value() and not row[key].errors
             row["fill"] = fill
+            row["copy"] = copy and s != self.rules.seats[0]
             rows.append(row)
         return rows
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,19 +36,11 @@ from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.event import clock_notice
 from league.views.access import post_only, staff_required
+from league.views.entry_form import ENDED_BY
+from league.views.entry_form import hand_form as _hand_form
+from league.views.entry_form import priced as _check
 from league.views.params import int_param
 from scoring import game as sg
-
-ENDED_BY = {
-    sg.EndReason.ALL_LAST: gettext_lazy("the last hand passed the deal"),
-    sg.EndReason.BUST: gettext_lazy("a score went below zero"),
-    sg.EndReason.AGARI_YAME: gettext_lazy("the all-last dealer won in the lead (agari-yame)"),
-    sg.EndReason.TENPAI_YAME: gettext_lazy("the all-last dealer was tenpai in the lead (tenpai-yame)"),
-    sg.EndReason.TARGET: gettext_lazy("a player reached the target score"),
-    sg.EndReason.EXTENSION_CAP: gettext_lazy("the last extension hand passed the deal"),
-    sg.EndReason.EARLY: gettext_lazy("staff ended it early"),
-    sg.EndReason.FINAL_SCORES: gettext_lazy("it was kept by end scores"),
-}
 
 ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")
 
@@ -132,24 +124,6 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
     is gone (another scorer undid it) gets the conflict page, not a 404."""
     return _hand_entry(request, game_for_scorer(request, pk), editing=number)
-
-
-@staff_required
-def preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live preview: an HTML fragment saying what the posted hand pays,
-    or that the form was built on an older state of the game."""
-    game = game_for_scorer(request, pk)  # permission first: an outsider learns nothing, not even the method
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    editing = int_param(request.POST.get("editing"))
-    now = entry.read_game(game)
-    number = editing or now.next_number
-    data = entry.claimed(request.POST, now)
-    form = _hand_form(now, number, data=data)
-    if entry.is_stale(data, now, number, editing) or entry.is_gone(now, editing):
-        return render(request, "league/staff_preview.html", {"form": form, "stale": True})
-    ctx = {"form": form, "names": form.names, **_check(now, form, number if editing else None)}
-    return render(request, "league/staff_preview.html", ctx)
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
@@ -310,49 +284,6 @@ def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editin
         "hand_there": bool(editing and editing < now.next_number),
     }
     return render(request, "league/staff_conflict.html", ctx, status=409)
-
-
-def _check(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str, Any]:
-    """The preview of a valid form's hand, or the service's reason on the form."""
-    if not form.is_valid():
-        return {}
-    assert form.hand is not None
-    number = editing or form.cleaned_data["number"]
-    try:
-        shown = entry.preview_entry(now, number, form.hand)
-    except services.ServiceError as err:
-        form.add_service_error(err)
-        return {}
-    names = form.names
-    later = [
-        {"number": n, "round": old.round_label, "honba": old.honba,
-         "moved": new is not None and (new.round_label, new.honba) != (old.round_label, old.honba),
-         "new_round": new.round_label if new else "", "new_honba": new.honba if new else 0,
-         "seats": [{"name": names[i], "before": old.deltas[i], "after": None if new is None else new.deltas[i]}
-                   for i in range(len(names)) if new is None or new.deltas[i] != old.deltas[i]]}
-        for n, old, new in shown.later_changes()
-    ]
-    return {
-        "later_changes": later,
-        "counted": form.counted_lines(),
-        "preview": shown,
-        "payments": services.describe_payments(shown.played.result, names),
-        "preview_rows": [
-            {"name": names[s], "before": shown.played.start.scores[s], "delta": shown.played.deltas[s],
-             "after": shown.played.scores[s]}
-            for s in range(len(names))
-        ],
-        "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(len(names))],
-        "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
-        "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
-        "digest": entry.digest(form.hand),
-    }
-
-
-def _hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
-    # A finished game's form still shows what a late scorer typed.
-    return HandForm(kwargs.pop("data", None), game=now.game, names=now.names, state=now.table_state(number),
-                    number=number, **kwargs)
 
 
 class HandRow:

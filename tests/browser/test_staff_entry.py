@@ -310,3 +310,34 @@ def test_visitors_and_other_logins_cannot_reach_entry_pages(page: Page, live_ser
                                                        "outcome": "draw", "action": "save"}, max_redirects=0)
         assert response.status == 403, url
     assert game.hands.count() == 1
+
+
+def test_every_seat_has_its_rarer_values_on_a_fresh_page(page: Page, live_server: Any,
+                                                          league_setup: dict[str, Any]) -> None:
+    """Issue 28: a fresh page sends the first seat's "More" (yakuman, pao, yaku, dora,
+    tiles) once; the script gives every other seat its own copy, named for its seat."""
+    from tests.factories import make_game
+
+    game = make_game(league_setup["series"], players=[make_player(n) for n in ("Gus", "Hana", "Ivan", "Jun")])
+    log_in(page, live_server.url, "referee", "table-side-42")
+    page.goto(live_server.url + reverse("staff-game", args=[game.pk]))
+    assert page.locator("[data-copy], [data-fill]").count() == 0
+    ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids))
+    for seat in range(4):
+        more = page.locator(f".seat-value[data-seat='{seat}'] details.seat-more")
+        for name in (f"yakuman_{seat}", f"yaku_{seat}", f"flags_{seat}", f"pao_{seat}", f"dora_{seat}",
+                     f"open_{seat}", f"tiles_{seat}", f"win_tile_{seat}", f"melds_{seat}"):
+            assert more.locator(f'input[name="{name}"]').count() >= 1, name
+        assert more.locator(f'input[name="yakuman_{seat}"][value="tsuuiisou"]').count() == 1
+        assert more.locator(f"#id_tiles_{seat}[aria-describedby='id_tiles_{seat}_helptext']").count() == 1
+        expect(more.locator(f"#id_tiles_{seat}_helptext")).to_contain_text("234m678p11s55z")
+    # A seat's copy works as the first seat's: the label names its own input.
+    page.check("#id_outcome_0")
+    page.check('input[name="winners"][value="2"]')
+    page.check('input[name="loser"][value="0"]')
+    page.locator(".seat-value[data-seat='2'] details.seat-more > summary").click()
+    page.locator(".seat-value[data-seat='2'] details.seat-more details.more").nth(1).locator("summary").click()
+    page.get_by_label("Closed tiles with the winning tile").nth(2).fill("234m678p11s55z")
+    expect(page.locator("#id_tiles_2")).to_have_value("234m678p11s55z")
+    expect(page.locator("#id_tiles_0")).to_have_value("")

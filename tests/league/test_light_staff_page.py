@@ -38,11 +38,17 @@ def test_the_page_sends_the_rare_chips_once_as_data(as_scorer: Client, game: Gam
     assert "110" in [v for v, _label in rare["fu"]["choices"]]
     assert "riichi" in [v for v, _label in rare["yaku"]["choices"]]
     assert 'name="han_0" value="7"' not in html and 'name="yaku_2" value="riichi"' not in html
-    # The common ones are there for every seat, and every seat has its places to fill.
+    # The common ones are there for every seat, and every seat has its places to fill:
+    # han and fu in each seat, the rest ("More") in the first seat, copied to the others.
     for seat in range(4):
         assert f'name="han_{seat}" value="1"' in html and f'name="fu_{seat}" value="30"' in html
-        for kind in ("han", "fu", "yakuman", "yaku", "flags", "pao"):
+        for kind in ("han", "fu"):
             assert f'data-fill="{kind}_{seat}"' in html
+    for kind in ("yakuman", "yaku", "flags", "pao"):
+        assert f'data-fill="{kind}_0"' in html
+    for seat in (1, 2, 3):
+        assert f'<details class="seat-more" data-copy="{seat}"><summary class="chip">More</summary></details>' in html
+        assert f'name="tiles_{seat}"' not in html and f'name="dora_{seat}"' not in html
     assert rare["pao"]["checked"] == ""  # "nobody", as the full page has it checked
     assert rare["texts"]["yaku"].startswith("Picked yaku and dora fill in the han")
 
@@ -59,6 +65,20 @@ def test_the_page_stays_within_its_budget_late_in_a_game(as_scorer: Client, game
     assert response.content.decode().count(f'href="/staff/games/{game.pk}/hands/') == 4 + 1 + 14
     full = as_scorer.get(reverse("staff-game", args=[game.pk]), {"all": "1"}).content.decode()
     assert full.count(f'href="/staff/games/{game.pk}/hands/') == 15 + 1 + 14
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_page_stays_within_its_budget_with_long_names(as_scorer: Client, game: Game, language: str) -> None:
+    """Sixteen-character names (as the benchmark's), shown on every seat's chips, the
+    scores and the last hands: still within the budget at hand 16."""
+    for n, seat in enumerate(game.seats.select_related("player").order_by("seat")):
+        seat.player.name = f"Long-named pl. {n}"  # 16 characters
+        seat.player.save()
+    play(game, [ron(1, 0, 2, 30), ron(2, 1, 3, 30), ron(3, 2, 1, 40), *[draw(3)] * 12])  # hand 16 next
+    as_scorer.cookies["django_language"] = language
+    html = as_scorer.get(reverse("staff-game", args=[game.pk])).content
+    assert html.decode().count("Long-named pl. ") >= 40
+    assert len(html) <= BUDGET
 
 
 def test_a_posted_form_has_every_chip_in_every_seat(as_scorer: Client, game: Game) -> None:

@@ -8,6 +8,27 @@
    too: the data is part of the page. */
 (function () {
   "use strict";
+  // A fresh page sends the rare values of the first seat only (yakuman, pao, yaku,
+  // dora, tiles: the seat's "More"); each other seat's is a copy, its fields renamed
+  // for its seat (yaku_0 -> yaku_2, id_tiles_0_helptext -> id_tiles_2_helptext).
+  var copies = document.querySelectorAll("details.seat-more[data-copy]");
+  var source = copies.length && document.querySelector(".seat-value details.seat-more:not([data-copy])");
+  var ATTRS = ["id", "name", "for", "aria-labelledby", "aria-describedby", "data-fill"];
+  for (var c = 0; source && c < copies.length; c++) {
+    var seat = copies[c].getAttribute("data-copy");
+    for (var node = source.firstElementChild; node; node = node.nextElementSibling) {
+      if (node.tagName === "SUMMARY") continue;
+      var copy = node.cloneNode(true), all = [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*")));
+      all.forEach(function (el) {
+        ATTRS.forEach(function (a) {
+          var v = el.getAttribute(a);
+          if (v) el.setAttribute(a, v.replace(/_0(?=_|$)/, "_" + seat));
+        });
+      });
+      copies[c].appendChild(copy);
+    }
+    copies[c].removeAttribute("data-copy");
+  }
   var block = document.getElementById("rare-chips");
   if (!block) return;
   var kinds = JSON.parse(block.textContent);

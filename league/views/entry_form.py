@@ -1,0 +1,72 @@
+"""The hand form and what its preview shows, shared by the staff game page
+(``views.staff``) and the live preview (``views.staff_preview``): one place
+that builds the form from the game as read and prices a valid form's hand
+(``services.entry.preview_entry``, the one pricer), so the page and the
+fragment say the same thing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from league import services
+from league.forms import HandForm
+from league.services import entry
+from scoring import game as sg
+
+ENDED_BY = {
+    sg.EndReason.ALL_LAST: gettext_lazy("the last hand passed the deal"),
+    sg.EndReason.BUST: gettext_lazy("a score went below zero"),
+    sg.EndReason.AGARI_YAME: gettext_lazy("the all-last dealer won in the lead (agari-yame)"),
+    sg.EndReason.TENPAI_YAME: gettext_lazy("the all-last dealer was tenpai in the lead (tenpai-yame)"),
+    sg.EndReason.TARGET: gettext_lazy("a player reached the target score"),
+    sg.EndReason.EXTENSION_CAP: gettext_lazy("the last extension hand passed the deal"),
+    sg.EndReason.EARLY: gettext_lazy("staff ended it early"),
+    sg.EndReason.FINAL_SCORES: gettext_lazy("it was kept by end scores"),
+}
+
+
+def hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
+    """The form for hand ``number`` of the game as read."""
+    # A finished game's form still shows what a late scorer typed.
+    return HandForm(kwargs.pop("data", None), game=now.game, names=now.names, state=now.table_state(number),
+                    number=number, **kwargs)
+
+
+def priced(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str, Any]:
+    """The preview's context for a valid form's hand (empty for an invalid one),
+    or the service's reason put on the form."""
+    if not form.is_valid():
+        return {}
+    assert form.hand is not None
+    number = editing or form.cleaned_data["number"]
+    try:
+        shown = entry.preview_entry(now, number, form.hand)
+    except services.ServiceError as err:
+        form.add_service_error(err)
+        return {}
+    names = form.names
+    later = [
+        {"number": n, "round": old.round_label, "honba": old.honba,
+         "moved": new is not None and (new.round_label, new.honba) != (old.round_label, old.honba),
+         "new_round": new.round_label if new else "", "new_honba": new.honba if new else 0,
+         "seats": [{"name": names[i], "before": old.deltas[i], "after": None if new is None else new.deltas[i]}
+                   for i in range(len(names)) if new is None or new.deltas[i] != old.deltas[i]]}
+        for n, old, new in shown.later_changes()
+    ]
+    return {
+        "later_changes": later,
+        "counted": form.counted_lines(),
+        "preview": shown,
+        "payments": services.describe_payments(shown.played.result, names),
+        "preview_rows": [
+            {"name": names[s], "before": shown.played.start.scores[s], "delta": shown.played.deltas[s],
+             "after": shown.played.scores[s]}
+            for s in range(len(names))
+        ],
+        "final_rows": [{"name": names[i], "score": shown.game.scores[i]} for i in range(len(names))],
+        "preview_ended": ENDED_BY.get(shown.game.ended_by) if shown.game.finished else "",
+        "preview_dealer": names[shown.game.next.dealer] if shown.game.next else "",
+        "digest": entry.digest(form.hand),
+    }

@@ -1,0 +1,39 @@
+"""The live preview (``staff-preview``): what the staff game page's script
+posts on every tap when the phone does not price the hand itself (its engine
+loading or failed, a correction, ``PHONE_PRICING`` off). It writes nothing and
+answers an HTML fragment: what the posted hand pays, why it cannot be saved
+yet, or that the form was built on an older state of the game.
+
+Issue 28 keeps it cheap: the game and whether the login may score it in one
+query (``league.access.game_for_scorer``), the game as read from the cache
+the page and the save fill (``services.entry.read_game``), one pricing.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import render
+
+from league.access import game_for_scorer
+from league.services import entry
+from league.views.access import staff_required
+from league.views.entry_form import hand_form, priced
+from league.views.params import int_param
+
+
+@staff_required
+def preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live preview: an HTML fragment saying what the posted hand pays,
+    or that the form was built on an older state of the game."""
+    game = game_for_scorer(request, pk)  # permission first: an outsider learns nothing, not even the method
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    editing = int_param(request.POST.get("editing"))
+    now = entry.read_game(game)
+    number = editing or now.next_number
+    data = entry.claimed(request.POST, now)
+    form = hand_form(now, number, data=data)
+    if entry.is_stale(data, now, number, editing) or entry.is_gone(now, editing):
+        return render(request, "league/staff_preview.html", {"form": form, "stale": True})
+    ctx = {"form": form, "names": form.names, **priced(now, form, number if editing else None)}
+    return render(request, "league/staff_preview.html", ctx)
