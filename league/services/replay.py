@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
@@ -181,28 +182,36 @@ def _results(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
-    """Make the seats' hand statistics match the replay: an UPDATE per seat
-    that moved, none when nothing moved (a penalty). Returns the seats."""
-    seats = list(game.seats.order_by("seat"))
-    changed = []
-    for seat in seats:
-        st = seat_hand_stats(result, seat.seat)
-        if max(getattr(st, f) for f in SEAT_STAT_FIELDS) > MAX_INTEGER:
+def _sync_stats(game: Game, result: sg.GameResult) -> None:
+    """Make the seats' hand statistics match the replay: one statement run for
+    every seat, nothing read first. A new hand moves every seat's count of
+    hands, so reading the seats to skip the unmoved ones would save no write."""
+    rows = []
+    for seat in range(len(result.scores)):
+        st = seat_hand_stats(result, seat)
+        values = [getattr(st, f) for f in SEAT_STAT_FIELDS]
+        if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
-        if any(getattr(seat, f) != getattr(st, f) for f in SEAT_STAT_FIELDS):
-            for f in SEAT_STAT_FIELDS:
-                setattr(seat, f, getattr(st, f))
-            changed.append(seat)
-    _update_seats(changed, SEAT_STAT_FIELDS)
-    return seats
+        rows.append([*values, game.pk, seat])
+    _update_seats_by_number(rows, SEAT_STAT_FIELDS)
+
+
+def _update_seats_by_number(rows: Sequence[Sequence[Any]], fields: Sequence[str]) -> None:
+    """One UPDATE per seat, ``rows`` of the fields' values then game and seat,
+    sent as one ``executemany``: the save's hottest write. Not the ORM's
+    ``update``, whose query building cost more than the writes themselves
+    (four of them per hand), nor ``bulk_update``, whose CASE WHEN per field and
+    seat costs more still (tests/benchmarks/bench_entry.py)."""
+    opts, qn = Seat._meta, connection.ops.quote_name
+    sets = ", ".join(f"{qn(opts.get_field(f).column)} = %s" for f in fields)
+    sql = (f"UPDATE {qn(opts.db_table)} SET {sets} "
+           f"WHERE {qn(opts.get_field('game').column)} = %s AND {qn(opts.get_field('seat').column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def _update_seats(seats: Sequence[Seat], fields: Sequence[str]) -> None:
-    # Not bulk_update: its CASE WHEN per field and seat costs the save eight
-    # times the CPU of four plain UPDATEs (tests/benchmarks/bench_entry.py).
-    for seat in seats:
-        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in fields})
+    _update_seats_by_number([[*(getattr(s, f) for f in fields), s.game_id, s.seat] for s in seats], fields)
 
 
 def hand_result(played: sg.PlayedHand) -> dict[str, Any]:
@@ -236,7 +245,7 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAud
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``)."""
-    seats = _sync_stats(game, result)  # games in progress have statistics too
+    _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear
@@ -245,6 +254,7 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAud
         s = result.settlement
         assert s is not None
         check_result_bounds(result)
+        seats = list(game.seats.order_by("seat"))
         for seat in seats:
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]
