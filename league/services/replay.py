@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
@@ -33,6 +35,30 @@ def lock_game(game: Game) -> Game:
     # The row lock is what serialises two scorers on one game: the second
     # waits here until the first commits, then sees its hand and conflicts.
     return Game.objects.select_for_update().get(pk=game.pk)
+
+
+@dataclass(frozen=True)
+class AsRead:
+    """A game as a request read it before it locked the row: the inputs'
+    version it was read at, the row's columns the record is built from, the
+    hands (rows, with their wins), the record and its state digest."""
+
+    version: int
+    columns: tuple[Any, ...]
+    rows: list[Hand]
+    record: sg.GameRecord
+    state: str
+
+
+def record_columns(game: Game) -> tuple[Any, ...]:
+    """The game row's columns a record is built from, besides its hands and penalties."""
+    return (game.rules, game.end, game.final_scores, game.final_riichi_sticks)
+
+
+def still_as_read(game: Game, as_read: AsRead) -> bool:
+    """Is the locked ``game`` as ``as_read`` read it? Every write of hands or
+    penalties moves ``inputs_version`` (``sync_result``), under this lock."""
+    return game.inputs_version == as_read.version and record_columns(game) == as_read.columns
 
 
 def check_next(game: Game, number: int, rows: Sequence[Hand] | None = None) -> None:
@@ -64,9 +90,10 @@ def entry_digest(action: str, number: int | None, hand: sg.HandInput | None = No
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def check_state(rows: Sequence[Hand], state: str | None, *, what: str) -> None:
-    """Refuse an entry built on hands other than the stored ones (``state`` None: not checked)."""
-    if state is not None and state != state_digest(rows):
+def check_state(rows: Sequence[Hand], state: str | None, *, what: str, digest: str | None = None) -> None:
+    """Refuse an entry built on hands other than the stored ones (``state`` None:
+    not checked); ``digest``, the rows' digest when the caller holds it."""
+    if state is not None and state != (digest if digest is not None else state_digest(rows)):
         raise Conflict(
             "stale_entry",
             f"{what} was made while the game stood differently: another scorer changed it since",
@@ -245,6 +272,10 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAud
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``)."""
+    # Every write of hands or penalties comes here: the inputs' version moves
+    # with it, so a save's earlier read of the game is known to be out of date.
+    Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
+    game.inputs_version += 1
     _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:

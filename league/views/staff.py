@@ -213,7 +213,7 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     number = editing or form.cleaned_data["number"]
     # A phone's price (``seen``) is checked by the save's own replay, under the lock.
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state, players=now.players, seen=request.POST.get("seen"))
+                             key=key, state=state, players=now.players, seen=request.POST.get("seen"), now=now)
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
@@ -612,7 +612,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
                 saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
                                          editing=False, by=request.user, key=form.cleaned_data["key"],
                                          state=form.cleaned_data["state"], players=now.players,
-                                         seen=data.get("seen"))
+                                         seen=data.get("seen"), now=now)
             except PriceDiffers as err:
                 stop = {"kind": "price", "theirs": err.theirs}
             except services.AlreadySaved:
