@@ -50,6 +50,16 @@ class GameAudit(models.Model):
         who = self.username or "system"
         return f"{self.get_action_display()} by {who} on {self.game}"
 
+    def get_action_display(self) -> str:
+        """The action's label, as Django's own display gives it (the stored value
+        when it is no choice). Django's builds a dict of every choice on each
+        call, hashing each lazy label (a translation apiece): the staff game
+        page and each save's answer in place list twelve entries."""
+        try:
+            return str(self.Action(self.action).label)
+        except ValueError:
+            return self.action
+
 
 class SaveKey(models.Model):
     """One scorer's entry (a hand, a correction, an undo), by the key the
