@@ -11,6 +11,7 @@ docs/entry.md, "The protocol".
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
@@ -232,7 +233,10 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     # What the request read, which the save uses if the game's inputs have not moved since.
     as_read = None if now is None or now.version < 0 else AsRead(
         now.version, record_columns(now.game), now.rows, now.record, now.state)
-    with transaction.atomic():
+    # Its own transaction (no caller's around it): the series' new stamps are
+    # published at the commit alone; nothing inside reads a stamped cache.
+    own = not transaction.get_connection().in_atomic_block
+    with stamps.at_commit_only() if own else contextlib.nullcontext(), transaction.atomic():
         if editing:
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False
