@@ -32,7 +32,7 @@ from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
-from league.models import Game, Hand, Penalty, Series
+from league.models import Game, GameAudit, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.event import clock_notice
 from league.views.access import post_only, staff_required
@@ -400,7 +400,7 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
-        "history": list(game.audit.all()[:12]),
+        "history": GameAudit.latest(game.pk, 12),
         "phone_pricing": settings.PHONE_PRICING,
         **extra,
     }
