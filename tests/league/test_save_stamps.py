@@ -74,3 +74,18 @@ def test_a_save_inside_a_callers_transaction_publishes_at_once() -> None:
                          state=now.state, players=now.players, now=now)
         assert _token(sid) != before  # readers inside the caller's transaction see the change
         assert entry.read_game(game).next_number == 2
+
+
+def test_series_changed_moves_each_named_version_by_one() -> None:
+    """The version bump every change makes (a pre-built UPDATE): each series
+    named moves by one, once even when named twice; no other moves."""
+    from league.models import Series
+    from league.models.people import series_changed
+    from tests.factories import make_series
+
+    a, b, c = make_series(slug="bump-a"), make_series(slug="bump-b"), make_series(slug="bump-c")
+    before = dict(Series.objects.values_list("pk", "version"))
+    with transaction.atomic():
+        series_changed([a.pk, b.pk, a.pk], results=False)
+    after = dict(Series.objects.values_list("pk", "version"))
+    assert (after[a.pk], after[b.pk], after[c.pk]) == (before[a.pk] + 1, before[b.pk] + 1, before[c.pk])
