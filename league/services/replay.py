@@ -109,7 +109,7 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
     """
     if not key:
         return None
-    found = SaveKey.objects.filter(game=game, key=key).first()
+    found = SaveKey.find(game.pk, key)
     if found is None:
         return None
     if found.entry == entry and still_saved(found):
@@ -122,8 +122,9 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
 
 def keep_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor) -> None:
     if key:
-        SaveKey.objects.create(game=game, key=key, action=action, hand_number=number, entry=entry,
-                                user=user_of(by))
+        user = user_of(by)
+        SaveKey.keep(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
+                     user_id=user.pk if user is not None else None)
 
 
 def check_open(game: Game) -> None:
