@@ -16,13 +16,14 @@ worker and command sees the same stamps (redis, or ``VERSIONS_DIR`` with
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import mmap
 import os
 import secrets
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -263,9 +264,28 @@ def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), r
         if gone:
             store().delete_many(gone)
 
-    if transaction.get_connection().in_atomic_block:
+    if transaction.get_connection().in_atomic_block and not getattr(_at_commit_only, "on", False):
         publish()
     transaction.on_commit(publish)
+
+
+# Set by ``at_commit_only`` for the code inside it (this thread).
+_at_commit_only = threading.local()
+
+
+@contextlib.contextmanager
+def at_commit_only() -> Iterator[None]:
+    """Inside: ``publish_on_commit`` publishes at the commit alone, not also at
+    once. For a service's own outermost transaction that reads no page or
+    stamped cache between its change and its commit (the hand's save): the
+    first publication is there for readers inside the transaction, and
+    writes the stamps' files a second time for nobody."""
+    before = getattr(_at_commit_only, "on", False)
+    _at_commit_only.on = True
+    try:
+        yield
+    finally:
+        _at_commit_only.on = before
 
 
 # The stamps this thread published last (``published``).

@@ -3,8 +3,11 @@ that make a scorer's save idempotent."""
 
 from __future__ import annotations
 
+import functools
+
 from django.conf import settings
-from django.db import models
+from django.db import connection, connections, models, router
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from league.models.games import Game
@@ -50,6 +53,36 @@ class GameAudit(models.Model):
         who = self.username or "system"
         return f"{self.get_action_display()} by {who} on {self.game}"
 
+    @classmethod
+    def latest(cls, game_id: int, count: int) -> list[GameAudit]:
+        """The game's ``count`` latest entries, newest first (the model's
+        ordering), as ``game.audit.all()[:count]`` gives them but with only the
+        columns a list of changes shows (action, hand, who, when): one
+        statement built once, not by the ORM on every staff page and every
+        save's answer in place, where building the query cost more than
+        running it. The other fields load on first use."""
+        return list(cls.objects.raw(_latest_sql(), [game_id, count]))
+
+    def get_action_display(self) -> str:
+        """The action's label, as Django's own display gives it (the stored value
+        when it is no choice). Django's builds a dict of every choice on each
+        call, hashing each lazy label (a translation apiece): the staff game
+        page and each save's answer in place list twelve entries."""
+        try:
+            return str(self.Action(self.action).label)
+        except ValueError:
+            return self.action
+
+
+@functools.cache
+def _latest_sql() -> str:
+    meta = GameAudit._meta
+    q = connection.ops.quote_name  # one quoting for the databases Tenbou runs on (SQLite, PostgreSQL)
+    cols = ", ".join(q(meta.get_field(f).column) for f in ("id", "game", "action", "hand_number", "username", "at"))
+    at, pk, game = (q(meta.get_field(f).column) for f in ("at", "id", "game"))
+    return (f"SELECT {cols} FROM {q(meta.db_table)} WHERE {game} = %s "
+            f"ORDER BY {at} DESC, {pk} DESC LIMIT %s")
+
 
 class SaveKey(models.Model):
     """One scorer's entry (a hand, a correction, an undo), by the key the
@@ -76,3 +109,36 @@ class SaveKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.hand_number or ''} ({self.key[:8]})"
+
+    @classmethod
+    def find(cls, game_id: int, key: str) -> SaveKey | None:
+        """The game's entry under ``key`` (at most one: the constraint), as
+        ``filter(game=..., key=...).first()`` finds it, by a statement built
+        once: every save asks (issue 28), and the ORM's building of the query
+        cost several times its running."""
+        found = list(cls.objects.raw(_save_key_sql()[0], [game_id, key]))
+        return found[0] if found else None
+
+    @classmethod
+    def keep(cls, *, game_id: int, key: str, action: str, hand_number: int | None, entry: str,
+             user_id: int | None) -> None:
+        """Store an entry's key, as ``objects.create`` would (``at`` now; no
+        signal listens), by a statement built once; the constraint's
+        ``IntegrityError`` is raised as the ORM's insert raises it."""
+        db = connections[router.db_for_write(cls)]
+        with db.cursor() as cursor:
+            cursor.execute(_save_key_sql()[1], [game_id, key, action, hand_number, entry, user_id,
+                                                 db.ops.adapt_datetimefield_value(timezone.now())])
+
+
+@functools.cache
+def _save_key_sql() -> tuple[str, str]:
+    """The key's lookup and its insert, from the model's names."""
+    meta = SaveKey._meta
+    q = connection.ops.quote_name
+    names = ("game", "key", "action", "hand_number", "entry", "user", "at")
+    cols = [q(meta.get_field(f).column) for f in names]
+    table, pk = q(meta.db_table), q(meta.pk.column)
+    find = f"SELECT {pk}, {', '.join(cols)} FROM {table} WHERE {cols[0]} = %s AND {cols[1]} = %s LIMIT 1"
+    keep = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})"
+    return find, keep

@@ -84,6 +84,10 @@ class Game(models.Model):
     # moves ``signoff_round`` so every per-seat link handed out before is dead.
     signed_off_at = models.DateTimeField(null=True, blank=True, editable=False)
     signoff_round = models.PositiveIntegerField(default=0, editable=False)
+    # Moved by every write of the game's hands or penalties, under the game's
+    # lock (``services.replay.sync_result``): a save that read the game before
+    # it locked the row compares this instead of reading every hand again.
+    inputs_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         # Default orderings name a foreign key by its column ("series_id"):
@@ -113,6 +117,15 @@ class Game(models.Model):
             return gettext("%(series)s round %(round)s table %(table)s") % {
                 "series": self.series, "round": self.round_number, "table": self.table}
         return gettext("%(series)s round %(round)s") % {"series": self.series, "round": self.round_number}
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # An edit of the whole row (the admin) must not write back the inputs'
+        # version it read: a scorer may have moved it since, and a version
+        # going back could match a save's older read of the hands.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name != "inputs_version"]
+        super().save(*args, **kwargs)
 
     @property
     def is_finished(self) -> bool:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
-from django.db.models import F, Q
+from django.db import connections, models, router
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -174,7 +174,16 @@ def series_changed(
     """
     ids = sorted(set(series_ids))
     if ids:
-        Series.objects.filter(pk__in=ids).update(version=F("version") + 1)
+        # One statement built from the model's names, run as it is: the ORM's
+        # update() building cost ten times its running on every change (a
+        # hand's save among them). An update sends no signal either way.
+        db = connections[router.db_for_write(Series)]
+        opts = Series._meta
+        q = db.ops.quote_name
+        version, pk = q(opts.get_field("version").column), q(opts.pk.column)
+        with db.cursor() as cursor:
+            cursor.execute(f"UPDATE {q(opts.db_table)} SET {version} = {version} + 1 "
+                           f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", ids)
         if results:
             # In the caller's transaction, after the row update (whose lock orders one
             # series' changes as their commits): the note of the rounds touched

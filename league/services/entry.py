@@ -11,6 +11,7 @@ docs/entry.md, "The protocol".
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
@@ -32,7 +33,7 @@ from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
-from league.services.replay import hands_of, refusal
+from league.services.replay import AsRead, hands_of, record_columns, refusal
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
@@ -52,6 +53,7 @@ class GameNow:
     record: sg.GameRecord  # the stored columns and penalties, as ``scoring`` reads them
     replayed: sg.GameResult
     state: str
+    version: int = -1  # the game's ``inputs_version`` the hands were read at; -1: unknown
 
     @property
     def next_number(self) -> int:
@@ -84,10 +86,10 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     if parts is None:
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
-    rows, inputs, players, record, replayed, state = parts
+    rows, inputs, players, record, replayed, state, version = parts
     # The winds in the reader's language: the players' names are kept, not the labels.
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
-    return GameNow(game, rows, inputs, names, players, record, replayed, state)
+    return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
 
 
 def _read_key(game: Game, token: str | None = None) -> str:
@@ -100,6 +102,10 @@ def _read_key(game: Game, token: str | None = None) -> str:
 
 
 def _read(game: Game) -> tuple[Any, ...]:
+    # The row was read before its hands: a write between the two leaves the
+    # version older than the hands, which a save then reads again (never the
+    # reverse, which could pass off old hands as new).
+    version = game.inputs_version
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
     record = game.record(hands=inputs)
@@ -108,7 +114,7 @@ def _read(game: Game) -> tuple[Any, ...]:
     except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
-    return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs)
+    return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs), version
 
 
 def phone_state(now: GameNow) -> dict[str, Any]:
@@ -207,7 +213,7 @@ class Saved:
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
                key: str | None = None, state: str | None = None, players: list[str] | None = None,
-               seen: str | None = None) -> Saved:
+               seen: str | None = None, now: GameNow | None = None) -> Saved:
     """Record hand ``number`` (or correct it, ``editing``), and end the game if
     the event clock's policy says this was its last hand: one transaction,
     the game row locked first. Raises what ``record_hand`` and
@@ -217,17 +223,26 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     replays nothing; ``Saved.now`` is that read, for an answer in place.
     ``seen`` (the payments the phone showed, as posted; None when not posted):
     the hand as the save replays it must pay that, else ``PriceDiffers`` and
-    nothing saved. The save's own replay is the price checked: one pricing."""
+    nothing saved. The save's own replay is the price checked: one pricing.
+    ``now``: the game as the request read it; a new hand's save uses its
+    hands when the game's ``inputs_version``, under the lock, says they are
+    still the stored ones, and reads them again otherwise."""
     held: list[Any] = []
     kept: list[GameNow] = []
     check = None if seen is None else _seen_check(read_seen(seen))
-    with transaction.atomic():
+    # What the request read, which the save uses if the game's inputs have not moved since.
+    as_read = None if now is None or now.version < 0 else AsRead(
+        now.version, record_columns(now.game), now.rows, now.record, now.state)
+    # Its own transaction (no caller's around it): the series' new stamps are
+    # published at the commit alone; nothing inside reads a stamped cache.
+    own = not transaction.get_connection().in_atomic_block
+    with stamps.at_commit_only() if own else contextlib.nullcontext(), transaction.atomic():
         if editing:
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False
         else:
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
-                        then=lambda *what: held.extend(what))
+                        then=lambda *what: held.extend(what), as_read=as_read)
             # An event round's clock may end the game here (its ending policy).
             time_up = apply_time_policy(game=game, by=by)
             if held and not time_up and players:
@@ -252,11 +267,12 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     if token is None:
         return []  # another change came after this one: the next request reads the game
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
-    parts = (rows, inputs, players, record, replayed, hands_digest(inputs))
+    # The locked row's version, which the save moved under the lock: exact.
+    parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
     cache.set(_read_key(game, token), parts, READ_SECONDS)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
-    return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-1])]
+    return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]
 
 
 def _int(value: Any) -> int | None:

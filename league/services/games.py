@@ -4,6 +4,7 @@ that locks the game row first (see the package docstring)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -16,6 +17,7 @@ from league.errors import Conflict, ServiceError
 from league.models import Game, GameAudit, Hand, Player, SaveKey, Seat, Series
 from league.services.audit import Actor, audit, bump_version, new_game_audit, user_of
 from league.services.replay import (
+    AsRead,
     check_next,
     check_open,
     check_state,
@@ -30,6 +32,7 @@ from league.services.replay import (
     replay_game,
     save_hand,
     state_of,
+    still_as_read,
     store_hands,
     sync_result,
 )
@@ -125,7 +128,7 @@ AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult], None]
 def record_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
     key: str | None = None, state: str | None = None, then: AfterSave | None = None,
-    check: Callable[[sg.PlayedHand], None] | None = None,
+    check: Callable[[sg.PlayedHand], None] | None = None, as_read: AsRead | None = None,
 ) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
@@ -141,21 +144,29 @@ def record_hand(
     row, every hand, the record and its replay), so a caller need not read
     them again. ``check`` is called with the hand as replayed before anything
     is written: what it raises refuses the save (a phone's price that is not
-    the server's), so the hand is priced once.
+    the server's), so the hand is priced once. ``as_read``, the game as the
+    caller read it before the lock, saves reading the hands again when the
+    locked row says nothing was written since (``still_as_read``).
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic():
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
-        rows = hands_of(game)
-        check_next(game, number, rows)
-        check_state(rows, state, what=f"this entry for hand {number}")
-        inputs = [h.to_input() for h in rows]
-        try:
-            record = game.record(hands=[*inputs, hand])
-        except ScoringError as err:  # the stored rules or penalties, refused by the engine
-            raise ServiceError.from_scoring(err) from None
+        if as_read is not None and still_as_read(game, as_read):
+            rows, inputs = as_read.rows, list(as_read.record.hands)
+            check_next(game, number, rows)
+            check_state(rows, state, what=f"this entry for hand {number}", digest=as_read.state)
+            record = dataclasses.replace(as_read.record, hands=(*inputs, hand))
+        else:
+            rows = hands_of(game)
+            check_next(game, number, rows)
+            check_state(rows, state, what=f"this entry for hand {number}")
+            inputs = [h.to_input() for h in rows]
+            try:
+                record = game.record(hands=[*inputs, hand])
+            except ScoringError as err:  # the stored rules or penalties, refused by the engine
+                raise ServiceError.from_scoring(err) from None
         result = replay_game(record, [*inputs, hand], hand_index=number - 1)
         if check is not None:
             check(result.hands[number - 1])

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
@@ -32,6 +34,30 @@ def lock_game(game: Game) -> Game:
     # The row lock is what serialises two scorers on one game: the second
     # waits here until the first commits, then sees its hand and conflicts.
     return Game.objects.select_for_update().get(pk=game.pk)
+
+
+@dataclass(frozen=True)
+class AsRead:
+    """A game as a request read it before it locked the row: the inputs'
+    version it was read at, the row's columns the record is built from, the
+    hands (rows, with their wins), the record and its state digest."""
+
+    version: int
+    columns: tuple[Any, ...]
+    rows: list[Hand]
+    record: sg.GameRecord
+    state: str
+
+
+def record_columns(game: Game) -> tuple[Any, ...]:
+    """The game row's columns a record is built from, besides its hands and penalties."""
+    return (game.rules, game.end, game.final_scores, game.final_riichi_sticks)
+
+
+def still_as_read(game: Game, as_read: AsRead) -> bool:
+    """Is the locked ``game`` as ``as_read`` read it? Every write of hands or
+    penalties moves ``inputs_version`` (``sync_result``), under this lock."""
+    return game.inputs_version == as_read.version and record_columns(game) == as_read.columns
 
 
 def check_next(game: Game, number: int, rows: Sequence[Hand] | None = None) -> None:
@@ -63,9 +89,10 @@ def entry_digest(action: str, number: int | None, hand: sg.HandInput | None = No
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def check_state(rows: Sequence[Hand], state: str | None, *, what: str) -> None:
-    """Refuse an entry built on hands other than the stored ones (``state`` None: not checked)."""
-    if state is not None and state != state_digest(rows):
+def check_state(rows: Sequence[Hand], state: str | None, *, what: str, digest: str | None = None) -> None:
+    """Refuse an entry built on hands other than the stored ones (``state`` None:
+    not checked); ``digest``, the rows' digest when the caller holds it."""
+    if state is not None and state != (digest if digest is not None else state_digest(rows)):
         raise Conflict(
             "stale_entry",
             f"{what} was made while the game stood differently: another scorer changed it since",
@@ -82,7 +109,7 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
     """
     if not key:
         return None
-    found = SaveKey.objects.filter(game=game, key=key).first()
+    found = SaveKey.find(game.pk, key)
     if found is None:
         return None
     if found.entry == entry and still_saved(found):
@@ -95,8 +122,9 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
 
 def keep_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor) -> None:
     if key:
-        SaveKey.objects.create(game=game, key=key, action=action, hand_number=number, entry=entry,
-                                user=user_of(by))
+        user = user_of(by)
+        SaveKey.keep(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
+                     user_id=user.pk if user is not None else None)
 
 
 def check_open(game: Game) -> None:
@@ -181,28 +209,36 @@ def _results(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _sync_stats(game: Game, result: sg.GameResult) -> list[Seat]:
-    """Make the seats' hand statistics match the replay: an UPDATE per seat
-    that moved, none when nothing moved (a penalty). Returns the seats."""
-    seats = list(game.seats.order_by("seat"))
-    changed = []
-    for seat in seats:
-        st = seat_hand_stats(result, seat.seat)
-        if max(getattr(st, f) for f in SEAT_STAT_FIELDS) > MAX_INTEGER:
+def _sync_stats(game: Game, result: sg.GameResult) -> None:
+    """Make the seats' hand statistics match the replay: one statement run for
+    every seat, nothing read first. A new hand moves every seat's count of
+    hands, so reading the seats to skip the unmoved ones would save no write."""
+    rows = []
+    for seat in range(len(result.scores)):
+        st = seat_hand_stats(result, seat)
+        values = [getattr(st, f) for f in SEAT_STAT_FIELDS]
+        if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
-        if any(getattr(seat, f) != getattr(st, f) for f in SEAT_STAT_FIELDS):
-            for f in SEAT_STAT_FIELDS:
-                setattr(seat, f, getattr(st, f))
-            changed.append(seat)
-    _update_seats(changed, SEAT_STAT_FIELDS)
-    return seats
+        rows.append([*values, game.pk, seat])
+    _update_seats_by_number(rows, SEAT_STAT_FIELDS)
+
+
+def _update_seats_by_number(rows: Sequence[Sequence[Any]], fields: Sequence[str]) -> None:
+    """One UPDATE per seat, ``rows`` of the fields' values then game and seat,
+    sent as one ``executemany``: the save's hottest write. Not the ORM's
+    ``update``, whose query building cost more than the writes themselves
+    (four of them per hand), nor ``bulk_update``, whose CASE WHEN per field and
+    seat costs more still (tests/benchmarks/bench_entry.py)."""
+    opts, qn = Seat._meta, connection.ops.quote_name
+    sets = ", ".join(f"{qn(opts.get_field(f).column)} = %s" for f in fields)
+    sql = (f"UPDATE {qn(opts.db_table)} SET {sets} "
+           f"WHERE {qn(opts.get_field('game').column)} = %s AND {qn(opts.get_field('seat').column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def _update_seats(seats: Sequence[Seat], fields: Sequence[str]) -> None:
-    # Not bulk_update: its CASE WHEN per field and seat costs the save eight
-    # times the CPU of four plain UPDATEs (tests/benchmarks/bench_entry.py).
-    for seat in seats:
-        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in fields})
+    _update_seats_by_number([[*(getattr(s, f) for f in fields), s.game_id, s.seat] for s in seats], fields)
 
 
 def hand_result(played: sg.PlayedHand) -> dict[str, Any]:
@@ -236,7 +272,16 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAud
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``)."""
-    seats = _sync_stats(game, result)  # games in progress have statistics too
+    # Every write of hands or penalties comes here: the inputs' version moves
+    # with it, so a save's earlier read of the game is known to be out of date.
+    # A plain statement: the ORM's update costs ten times its run in query building.
+    opts, qn = Game._meta, connection.ops.quote_name
+    column = qn(opts.get_field("inputs_version").column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {qn(opts.db_table)} SET {column} = {column} + 1 WHERE {qn(opts.pk.column)} = %s",
+                       [game.pk])
+    game.inputs_version += 1
+    _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear
@@ -245,6 +290,7 @@ def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAud
         s = result.settlement
         assert s is not None
         check_result_bounds(result)
+        seats = list(game.seats.order_by("seat"))
         for seat in seats:
             seat.end_score = s.final_scores[seat.seat]
             seat.place = s.places[seat.seat]

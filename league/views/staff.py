@@ -32,7 +32,7 @@ from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
-from league.models import Game, Hand, Penalty, Series
+from league.models import Game, GameAudit, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.event import clock_notice
 from league.views.access import post_only, staff_required
@@ -187,7 +187,7 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     number = editing or form.cleaned_data["number"]
     # A phone's price (``seen``) is checked by the save's own replay, under the lock.
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
-                             key=key, state=state, players=now.players, seen=request.POST.get("seen"))
+                             key=key, state=state, players=now.players, seen=request.POST.get("seen"), now=now)
     if editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
@@ -331,7 +331,7 @@ def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
-        "history": list(game.audit.all()[:12]),
+        "history": GameAudit.latest(game.pk, 12),
         "phone_pricing": settings.PHONE_PRICING,
         **extra,
     }
@@ -543,7 +543,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
                 saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
                                          editing=False, by=request.user, key=form.cleaned_data["key"],
                                          state=form.cleaned_data["state"], players=now.players,
-                                         seen=data.get("seen"))
+                                         seen=data.get("seen"), now=now)
             except PriceDiffers as err:
                 stop = {"kind": "price", "theirs": err.theirs}
             except services.AlreadySaved:

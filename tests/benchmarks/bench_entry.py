@@ -228,11 +228,13 @@ NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "page": "sta
          "preview": "live preview", "save": "save", "save_seen": "save with seen"}
 
 
-def _child(code: Path, hands: int) -> dict[str, Any]:
+def _child(code: Path, hands: int, database_url: str | None = None) -> dict[str, Any]:
     import json
     import subprocess
 
     env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
+    if database_url:
+        env["DATABASE_URL"] = database_url
     out = subprocess.run([sys.executable, __file__, "--hands", str(hands), "--rounds", "1", "--json"],
                          env=env, check=True, capture_output=True, text=True, cwd=code)
     return json.loads(out.stdout.splitlines()[-1])
@@ -268,6 +270,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="one line of JSON (what --before reads)")
     parser.add_argument("--before", type=Path, help="a copy of the code before (git archive main | tar -x -C DIR): "
                         "each round measures it and this tree one after the other, in fresh processes")
+    parser.add_argument("--before-db", metavar="URL", help="DATABASE_URL for the copy before, when the two trees' "
+                        "migrations differ (a PostgreSQL scratch database each; SQLite files are per run anyway)")
     args = parser.parse_args()
     if args.before:
         import json
@@ -276,7 +280,7 @@ def main() -> None:
         both: dict[str, dict[str, Any]] = {}
         for _ in range(args.rounds):
             for label, code in (("before", args.before.resolve()), ("after", here)):
-                m = _child(code, args.hands)
+                m = _child(code, args.hands, args.before_db if label == "before" else None)
                 kept = both.setdefault(label, m)
                 for k in (*REQUESTS, "page_needed"):  # the best median of the rounds, each request on its own
                     if k in m["cpu"]:

@@ -388,6 +388,10 @@ def set_clock(*, round: Round, minutes: int | None = None, started_at: datetime.
 def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.Verdict | None:
     """What the event's clock and ending policy say for ``game`` now; None
     for a game that is not a table of a started round."""
+    # Most games are no table of a round: a bare existence check first, as the
+    # joined read's query building costs several times its run (issue 28).
+    if not RoundTable.objects.filter(game_id=game.pk).exists():
+        return None
     table = RoundTable.objects.filter(game=game).select_related("round__series__event").first()
     if table is None or table.round.started_at is None:
         return None
