@@ -89,7 +89,7 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
     stored = list(record.hands)
     number = len(stored) + 1 if number is None else number
     data, field_errors = clean_fields(record.rules, fields)
-    # Where the game stood before the hand (views.staff._hand_form): only a
+    # Where the game stood before the hand (views.entry_form.hand_form): only a
     # hand given by its tiles reads it (the winds), so it is replayed on demand.
     state = _StateBefore(record, number)
     entry = HandEntry(record.rules, names, state, data,  # type: ignore[arg-type]

@@ -36,9 +36,7 @@ from league.models import Game, GameAudit, Hand, Penalty, Series
 from league.services import entry
 from league.templatetags.event import clock_notice
 from league.views.access import post_only, staff_required
-from league.views.entry_form import ENDED_BY
-from league.views.entry_form import hand_form as _hand_form
-from league.views.entry_form import priced as _check
+from league.views.entry_form import ENDED_BY, hand_form, priced
 from league.views.params import int_param
 from scoring import game as sg
 
@@ -135,7 +133,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         data = entry.claimed(request.POST, now)
         if data.get("action") == "reuse" and not entry.is_gone(now, editing):
             entry.reuse(data, now, number)
-        form = _hand_form(now, number, data=data)
+        form = hand_form(now, number, data=data)
         valid = form.is_valid()
         step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
         if step is entry.Step.CONFLICT:
@@ -158,7 +156,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
                 form.add_service_error(err)
                 valid = False
         if valid:
-            checked = _check(now, form, editing)
+            checked = priced(now, form, editing)
     else:
         if entry.is_gone(now, editing):
             return _conflict(request, game, None, editing=editing)
@@ -172,7 +170,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         # A key for this entry: the page's script replaces it with one made on the
         # phone (crypto.randomUUID); without JavaScript this one is used.
         initial.update({"number": number, "state": now.state, "key": str(uuid.uuid4())})
-        form = _hand_form(now, number, initial=initial)
+        form = hand_form(now, number, initial=initial)
         form.light = True  # the rare chips once, as data (staff_chips.js); a POST's page has them all
     ctx = _game_context(now, form=form, editing=editing, notice=notice, **checked)
     # The last hands, what a scorer checks between hands; all of them on request.
@@ -532,7 +530,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
         now = entry.read_game(game)
         number = now.next_number
         data = entry.claimed(data, now)
-        form = _hand_form(now, number, data=data)
+        form = hand_form(now, number, data=data)
         step = entry.decide(data, now, number=number, editing=None, valid=form.is_valid(), hand=form.hand)
         key = str(posted["key"])
         if step is entry.Step.SAVE and form.hand is not None:
