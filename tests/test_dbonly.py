@@ -151,12 +151,6 @@ def test_a_test_that_touches_the_database_without_asking_fails(tmp_path: Path) -
     assert "1 failed, 2 passed" in run.stdout  # test_pure and the doctest pass
 
 
-def test_the_fuzz_test_with_the_database_runs_in_the_sqlite_pass(tmp_path: Path) -> None:
-    run = _pytest(tmp_path, "-k", "fuzz")
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "1 passed" in run.stdout
-
-
 def test_a_fuzz_test_only_postgres_would_run_is_refused(tmp_path: Path) -> None:
     (tmp_path / "test_nowhere.py").write_text(NOWHERE)
     run = _pytest(tmp_path, "--collect-only", "--db-only")
