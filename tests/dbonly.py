@@ -10,6 +10,13 @@ allowed"), and a test asks in one of the ways ``uses_database`` reads: the
 ``live_server``, or a Django ``TransactionTestCase``. A new database test
 cannot escape the pass: it fails in the SQLite pass unless it asks, and once
 it asks it is selected (tests/test_dbonly.py proves both).
+
+The one exception is a test marked ``fuzz`` (property tests over random or
+damaged input): the project brief runs browser and fuzz tests in one pass
+only, so ``--db-only`` leaves them to the SQLite pass. The database test that
+is not selected is therefore exactly the one marked ``fuzz``; a fuzz test that
+could only run on PostgreSQL (marked ``postgres`` too) would run nowhere, and
+is refused.
 """
 
 from __future__ import annotations
@@ -38,15 +45,24 @@ def uses_database(item: pytest.Item) -> bool:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--db-only", action="store_true", default=False,
-                     help="run only the tests that use the database (the PostgreSQL pass)")
+                     help="run only the tests that use the database, but the fuzz tests (the PostgreSQL pass)")
+
+
+def is_fuzz(item: pytest.Item) -> bool:
+    """Whether ``item`` is a fuzz test (the SQLite pass runs it, alone)."""
+    return item.get_closest_marker("fuzz") is not None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    nowhere = [item.nodeid for item in items if is_fuzz(item) and item.get_closest_marker("postgres") is not None]
+    if nowhere:
+        raise pytest.UsageError("marked both fuzz and postgres, so no pass would run them "
+                                f"(the PostgreSQL pass leaves fuzz tests out): {', '.join(nowhere)}")
     if not config.getoption("db_only"):
         return
     keep, drop = [], []
     for item in items:
-        (keep if uses_database(item) else drop).append(item)
+        (keep if uses_database(item) and not is_fuzz(item) else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

@@ -2,7 +2,9 @@
 of its own in a subprocess: ``--db-only`` keeps exactly the tests that may
 use the database, by every way pytest-django grants it, and drops pure tests
 and doctests; and a test that touches the database without asking fails, so
-no database test can stay out of the pass by not being selected."""
+no database test can stay out of the pass by not being selected. The one
+database test left out is a ``fuzz`` one (it runs in the SQLite pass only),
+and a fuzz test that only PostgreSQL would run is refused."""
 
 from __future__ import annotations
 
@@ -79,6 +81,23 @@ class TestDjangoCase(TestCase):
 
 def test_unmarked_touches_the_database():
     User.objects.count()
+
+
+@pytest.mark.fuzz
+@pytest.mark.django_db
+def test_fuzz_with_the_database():
+    assert User.objects.count() == 0
+'''
+
+NOWHERE = '''
+import pytest
+
+
+@pytest.mark.fuzz
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_fuzz_only_on_postgres():
+    pass
 '''
 
 PURE = '''
@@ -95,11 +114,13 @@ SELECTED = {
     "test_through_a_fixture_of_ours", "test_admin_client", "test_user_model", "test_live_server",
     "TestMarkedClass::test_in_class", "TestDjangoCase::test_unittest",
 }
-NOT_SELECTED = {"test_pure", "test_client_without_database", "test_unmarked_touches_the_database"}
+NOT_SELECTED = {"test_pure", "test_client_without_database", "test_unmarked_touches_the_database",
+                "test_fuzz_with_the_database"}
 
 
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "pytest.ini").write_text("[pytest]\nDJANGO_SETTINGS_MODULE = league.settings\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nDJANGO_SETTINGS_MODULE = league.settings\n"
+                                         "markers =\n    fuzz: fuzz\n    postgres: postgres\n")
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["tests.dbonly"]\n')
     (tmp_path / "test_suite.py").write_text(SUITE)
     (tmp_path / "pure.py").write_text(PURE)
@@ -118,7 +139,8 @@ def test_db_only_selects_every_way_a_test_gets_the_database_and_nothing_else(tmp
     db_only = _pytest(tmp_path, "--collect-only", "--db-only")
     assert db_only.returncode == 0, db_only.stdout + db_only.stderr
     assert _ids(db_only.stdout) == SELECTED
-    # Of the 14 collected (the doctest too), the other 4 are deselected.
+    # Of the 15 collected (the doctest too), the other 5 are deselected: the
+    # fuzz test among them, though it uses the database.
     assert f"{len(SELECTED)}/{len(SELECTED | NOT_SELECTED) + 1} tests collected" in db_only.stdout
 
 
@@ -127,3 +149,11 @@ def test_a_test_that_touches_the_database_without_asking_fails(tmp_path: Path) -
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Database access not allowed" in run.stdout
     assert "1 failed, 2 passed" in run.stdout  # test_pure and the doctest pass
+
+
+def test_a_fuzz_test_only_postgres_would_run_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "test_nowhere.py").write_text(NOWHERE)
+    run = _pytest(tmp_path, "--collect-only", "--db-only")
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert "marked both fuzz and postgres" in run.stdout + run.stderr
+    assert "test_nowhere.py::test_fuzz_only_on_postgres" in run.stdout + run.stderr

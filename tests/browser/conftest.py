@@ -3,7 +3,8 @@
 Run as their own pytest invocation (``.ci/run`` does), with
 ``DJANGO_ALLOW_ASYNC_UNSAFE=true`` set for that run only: Playwright's sync
 API keeps an event loop running, which Django's async-safety check would
-otherwise refuse. Screenshots land in ``artifacts/`` (git-ignored).
+otherwise refuse. Screenshots land in ``artifacts/`` (git-ignored), unless
+``TENBOU_SCREENSHOTS=0`` (.ci/run: its clone is thrown away, so nobody sees them).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ import pytest
 CHROMIUM = os.environ.get("TENBOU_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 WIDTHS = {"phone": 360, "desktop": 1280}
+# screenshot() below writes the pictures a person looks at after a local run; no
+# test reads them. CI throws its clone away with them, so it sets
+# TENBOU_SCREENSHOTS=0 and saves their cost (two full-page shots and two resizes each).
+SCREENSHOTS = os.environ.get("TENBOU_SCREENSHOTS", "1") != "0"
 # How long Playwright waits for an element, a navigation or an expect(): a
 # stall still fails, with its call log. It is a limit, not a measure of speed:
 # two workers on a two-core machine that others load too saw a page that seats
@@ -114,7 +119,10 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 def screenshot(page: Page, name: str) -> None:
-    """Save ``artifacts/<name>-360.png`` and ``-1280.png`` (full page)."""
+    """Save ``artifacts/<name>-360.png`` and ``-1280.png`` (full page); nothing
+    with ``TENBOU_SCREENSHOTS=0``."""
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     size = page.viewport_size or {"width": 360, "height": 800}
     for label, width in WIDTHS.items():
