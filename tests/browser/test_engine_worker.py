@@ -5,9 +5,12 @@ Structural: once the engine is ready and has priced a hand, the page has no
 worker did). Measured: a timer on the page beats every 20 ms and records its
 largest gap, idle (the baseline of the same run), while the worker loads the
 engine, and while Pyodide loads on the page's own thread as engine.js did
-before; the figures go to ``artifacts/engine-heartbeat.json``. The one bound on
-time is the issue's: the gap while the worker loads is at most 480 ms, a tenth
-of the 4.8 s the page was held before (about 100 ms at a load average of 10).
+before; the figures go to ``artifacts/engine-heartbeat.json`` and the test's
+output. Issue 30's bound, the gap while the worker loads at most 480 ms (a
+tenth of the 4.8 s the page was held before), is measured there and not
+asserted: a time is never a test's verdict on these shared machines (the
+project's rule); the structural assertions fail an engine loaded on the
+page's thread on any machine. Measured 54-100 ms at load averages 5-10.
 """
 
 from __future__ import annotations
@@ -93,6 +96,3 @@ def test_the_engine_loads_off_the_page_thread(page: Page, live_server: Any) -> N
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "engine-heartbeat.json").write_text(json.dumps(figures, indent=1) + "\n")
     print("\n", figures)
-    # The issue's bound: the page's largest pause while the engine loads at most a tenth of the
-    # 4.8 s the page thread was held before; the idle gap of the same run is the timer's own noise.
-    assert figures["worker_load_gap_ms"] <= 480, figures
