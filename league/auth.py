@@ -7,17 +7,25 @@ newcomer can try the staff pages. A database built that way and then served
 with DEBUG off would keep a login anyone can guess; this backend refuses any
 account whose password is that published one while DEBUG is off, both at login
 and for a session opened before the switch.
+
+Every logged-in request asks the backend for its user (``get_user``): the
+row is read on every request, as Django's backend reads it, but with a
+statement built once (``user_row``) where the ORM's building of
+``get(pk=...)`` cost several times its run (issue 28).
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import check_password
+from django.db import connections, router
 from django.http import HttpRequest
 
 DEMO_LOGIN = "scorer"
@@ -39,6 +47,59 @@ class NoDemoLoginBackend(ModelBackend):
         if not settings.DEBUG and has_demo_password(user.password or ""):
             return False
         return super().user_can_authenticate(user)
+
+    def get_user(self, user_id: Any) -> Any:
+        """The session's user if it may still log in (Django's ``get_user``,
+        with the row read by ``user_row``)."""
+        user = user_row(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+def user_row(user_id: Any) -> Any:
+    """The user with primary key ``user_id``, or None: what
+    ``User._default_manager.get(pk=user_id)`` gives, every concrete field
+    read and converted by the database's own converters (a SQLite datetime
+    made aware, a boolean), through a statement built once."""
+    model = get_user_model()
+    db = connections[router.db_for_read(model)]
+    sql, names, converters = _user_select(db, model)
+    with db.cursor() as cursor:
+        cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, db)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = [_convert(v, convs, col, db) if convs else v for v, (convs, col) in zip(row, converters, strict=True)]
+    return model.from_db(db.alias, names, values)
+
+
+def _convert(value: Any, convs: list[Any], col: Any, db: Any) -> Any:
+    for conv in convs:
+        value = conv(value, col, db)
+    return value
+
+
+# Per connection (one per thread): the converters are the connection's own
+# bound methods, as the ORM's compiler takes them.
+_USER_SELECT: weakref.WeakKeyDictionary[Any, tuple[str, list[str], list[tuple[list[Any], Any]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _user_select(db: Any, model: Any) -> tuple[str, list[str], list[tuple[list[Any], Any]]]:
+    """The statement (parameter: the primary key), the fields' attribute names
+    and each column's converters, as the ORM's compiler gathers them."""
+    built = _USER_SELECT.get(db)
+    if built is None:
+        q = db.ops.quote_name
+        meta = model._meta
+        fields = meta.concrete_fields
+        sql = (f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(meta.db_table)} "
+               f"WHERE {q(meta.pk.column)} = %s")
+        converters = []
+        for f in fields:
+            col = f.get_col(meta.db_table)
+            converters.append((db.ops.get_db_converters(col) + col.get_db_converters(db), col))
+        built = _USER_SELECT[db] = (sql, [f.attname for f in fields], converters)
+    return built
 
 
 def client_ip(request: HttpRequest) -> str:

@@ -55,6 +55,8 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 # league.middleware.SlidingSessionMiddleware moves the expiry on (hourly). An expired one keeps the page's
 # input and asks for the password in place (league/views/webapp.py).
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_DAYS", "4")) * 24 * 3600
+# Django's database sessions, read with a statement built once (league/sessions.py).
+SESSION_ENGINE = "league.sessions"
 SECURE_SSL_REDIRECT = HTTPS and envbool("SECURE_SSL_REDIRECT", "1")
 # A load balancer probes over plain HTTP inside its network: a 301 there reads as
 # "down". The probes answer as they are; every other address still redirects.

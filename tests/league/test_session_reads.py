@@ -1,0 +1,138 @@
+"""The logged-in request's two reads, session and user, as statements built
+once (league/sessions.py, league/auth.py, issue 28): each gives what
+Django's own store and backend give, row by row, and a login still ends at
+once everywhere (expired, logged out elsewhere, password changed, made
+inactive), since the rows are read from the database on every request."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+from django.contrib.sessions.models import Session
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from league.auth import NoDemoLoginBackend, user_row
+from league.sessions import SessionStore
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_project_uses_its_session_store() -> None:
+    assert settings.SESSION_ENGINE == "league.sessions"
+
+
+def _fields(user: User | None) -> dict[str, object] | None:
+    return None if user is None else {f.attname: getattr(user, f.attname) for f in User._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("kind", ["plain", "logged in before", "superuser", "inactive"])
+def test_user_row_equals_the_orms_get(kind: str) -> None:
+    user = User.objects.create_user(f"u-{kind.replace(' ', '-')}", password="pw", first_name="Ōno",
+                                    is_superuser=kind == "superuser", is_active=kind != "inactive")
+    if kind == "logged in before":
+        User.objects.filter(pk=user.pk).update(last_login=timezone.now() - datetime.timedelta(days=3))
+    orm = User._default_manager.get(pk=user.pk)
+    row = user_row(user.pk)
+    assert _fields(row) == _fields(orm)
+    assert row is not None and row._state.adding is False and row._state.db == orm._state.db
+    assert isinstance(row.is_active, bool) and timezone.is_aware(row.date_joined)
+    if kind == "logged in before":
+        assert timezone.is_aware(row.last_login)
+
+
+def test_user_row_of_a_missing_user_is_none() -> None:
+    assert user_row(987654) is None
+
+
+@pytest.mark.parametrize("active", [True, False])
+def test_the_backends_get_user_equals_djangos(active: bool) -> None:
+    user = User.objects.create_user("someone", password="pw", is_active=active)
+    from django.contrib.auth.backends import ModelBackend
+
+    assert _fields(NoDemoLoginBackend().get_user(user.pk)) == _fields(ModelBackend().get_user(user.pk))
+    assert (NoDemoLoginBackend().get_user(user.pk) is None) is (not active)
+    assert NoDemoLoginBackend().get_user(987654) is None
+
+
+def _saved_session(**data: object) -> str:
+    store = SessionStore()
+    for key, value in data.items():
+        store[key] = value
+    store.save()
+    assert store.session_key is not None
+    return store.session_key
+
+
+@pytest.mark.parametrize("case", ["present", "expired", "missing", "invalid key", "tampered"])
+def test_the_session_store_loads_what_djangos_loads(case: str) -> None:
+    key = _saved_session(seen=12, name="Ōno")
+    if case == "expired":
+        Session.objects.filter(session_key=key).update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    elif case == "missing":
+        Session.objects.filter(session_key=key).delete()
+    elif case == "invalid key":
+        key = "short"
+    elif case == "tampered":
+        Session.objects.filter(session_key=key).update(session_data="eyJzZWVuIjoxMn0:AAAA:tampered")
+    ours, django = SessionStore(key), DjangoStore(key)
+    assert ours.load() == django.load()
+    assert ours.session_key == django.session_key  # None when the row is gone: a new key on the next save
+    if case == "present":
+        assert ours.load() == {"seen": 12, "name": "Ōno"}
+    else:
+        assert ours.load() == {}
+
+
+def test_a_session_expiring_now_is_expired_for_both() -> None:
+    key = _saved_session(seen=1)
+    Session.objects.filter(session_key=key).update(expire_date=timezone.now())
+    assert SessionStore(key).load() == DjangoStore(key).load() == {}
+
+
+@pytest.fixture
+def logged_in(scorer: User) -> Client:
+    client = Client()
+    client.force_login(scorer)
+    assert client.get(reverse("staff-home")).status_code == 200
+    return client
+
+
+def _is_logged_out(client: Client) -> bool:
+    response = client.get(reverse("staff-home"))
+    return response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_a_login_still_reaches_the_staff_pages(logged_in: Client) -> None:
+    assert not _is_logged_out(logged_in)
+
+
+def test_a_logout_in_another_process_ends_the_login_at_once(logged_in: Client) -> None:
+    Session.objects.all().delete()  # what a logout elsewhere (another worker) does to the row
+    assert _is_logged_out(logged_in)
+
+
+def test_an_expired_session_ends_the_login(logged_in: Client) -> None:
+    Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    assert _is_logged_out(logged_in)
+
+
+def test_a_changed_password_ends_the_login(logged_in: Client, scorer: User) -> None:
+    scorer.set_password("another")
+    scorer.save()
+    assert _is_logged_out(logged_in)
+
+
+def test_a_user_made_inactive_is_logged_out(logged_in: Client, scorer: User) -> None:
+    User.objects.filter(pk=scorer.pk).update(is_active=False)
+    assert _is_logged_out(logged_in)
+
+
+def test_a_deleted_user_is_logged_out(logged_in: Client, scorer: User) -> None:
+    User.objects.filter(pk=scorer.pk).delete()
+    assert _is_logged_out(logged_in)
