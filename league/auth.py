@@ -17,7 +17,6 @@ statement built once (``user_row``) where the ORM's building of
 from __future__ import annotations
 
 import functools
-import weakref
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
@@ -27,6 +26,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import check_password
 from django.db import connections, router
 from django.http import HttpRequest
+
+from league.db_rows import Columns, built
 
 DEMO_LOGIN = "scorer"
 DEMO_PASSWORD = "scorer"
@@ -62,44 +63,20 @@ def user_row(user_id: Any) -> Any:
     made aware, a boolean), through a statement built once."""
     model = get_user_model()
     db = connections[router.db_for_read(model)]
-    sql, names, converters = _user_select(db, model)
+    sql, cols = built(db, "user", _user_select)
     with db.cursor() as cursor:
         cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, db)])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    values = [_convert(v, convs, col, db) if convs else v for v, (convs, col) in zip(row, converters, strict=True)]
-    return model.from_db(db.alias, names, values)
+    return None if row is None else cols.build(db, row)
 
 
-def _convert(value: Any, convs: list[Any], col: Any, db: Any) -> Any:
-    for conv in convs:
-        value = conv(value, col, db)
-    return value
-
-
-# Per connection (one per thread): the converters are the connection's own
-# bound methods, as the ORM's compiler takes them.
-_USER_SELECT: weakref.WeakKeyDictionary[Any, tuple[str, list[str], list[tuple[list[Any], Any]]]] = (
-    weakref.WeakKeyDictionary())
-
-
-def _user_select(db: Any, model: Any) -> tuple[str, list[str], list[tuple[list[Any], Any]]]:
-    """The statement (parameter: the primary key), the fields' attribute names
-    and each column's converters, as the ORM's compiler gathers them."""
-    built = _USER_SELECT.get(db)
-    if built is None:
-        q = db.ops.quote_name
-        meta = model._meta
-        fields = meta.concrete_fields
-        sql = (f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(meta.db_table)} "
-               f"WHERE {q(meta.pk.column)} = %s")
-        converters = []
-        for f in fields:
-            col = f.get_col(meta.db_table)
-            converters.append((db.ops.get_db_converters(col) + col.get_db_converters(db), col))
-        built = _USER_SELECT[db] = (sql, [f.attname for f in fields], converters)
-    return built
+def _user_select(db: Any) -> tuple[str, Columns]:
+    """The statement (parameter: the primary key) and its columns."""
+    model = get_user_model()
+    meta = model._meta
+    q = db.ops.quote_name
+    cols = Columns(db, model, "u")
+    return f"SELECT {cols.sql} FROM {q(meta.db_table)} u WHERE u.{q(meta.pk.column)} = %s", cols
 
 
 def client_ip(request: HttpRequest) -> str:
