@@ -92,6 +92,35 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
 
 
+# The live previews' reads held in this process as read (the cache would
+# unpickle them on every tap): under the cache's own key (the series' stamp
+# and the row's record columns) and the game's ``inputs_version`` read with
+# the row, so a change made in another worker is seen as the cache sees it.
+_HELD: dict[tuple[str, int], tuple[Any, ...]] = {}
+HELD_READS = 64
+
+
+def read_game_held(game: Game) -> GameNow:
+    """``read_game`` for the live preview, which changes nothing it is given:
+    the parts of the read are shared by the requests of this process that
+    find the same key, never copied. A read from the cache made at another
+    ``inputs_version`` than the row's is read again from the database. A request that may change what it holds
+    (a save keeps ``Hand.result`` in step) uses ``read_game``."""
+    key = (_read_key(game), game.inputs_version)
+    parts = _HELD.get(key)
+    if parts is None:
+        now = read_game(game)
+        if now.version != game.inputs_version:  # the cache's read is from before a change its stamp missed
+            now = read_game(game, fresh=True)
+        if len(_HELD) >= HELD_READS:
+            _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
+        _HELD[key] = (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version)
+        return now
+    rows, inputs, players, record, replayed, state, version = parts
+    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
+    return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
+
+
 def _read_key(game: Game, token: str | None = None) -> str:
     # The row's columns the record is built from: an edit that bypasses the
     # services (the admin's raw change of rules) still misses the cache.

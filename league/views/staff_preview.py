@@ -5,8 +5,9 @@ answers an HTML fragment: what the posted hand pays, why it cannot be saved
 yet, or that the form was built on an older state of the game.
 
 Issue 28 keeps it cheap: the game and whether the login may score it in one
-query (``league.access.game_for_scorer``), the game as read from the cache
-the page and the save fill (``services.entry.read_game``), one pricing.
+statement built once (``league.access.game_for_scorer``), the game as read
+held in this process under the cache's key (``services.entry.read_game_held``),
+one pricing.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     editing = int_param(request.POST.get("editing"))
-    now = entry.read_game(game)
+    now = entry.read_game_held(game)
     number = editing or now.next_number
     data = entry.claimed(request.POST, now)
     form = hand_form(now, number, data=data)

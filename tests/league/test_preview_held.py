@@ -1,0 +1,71 @@
+"""The live preview's read of the game held in this process
+(``services.entry.read_game_held``, issue 28): a second preview of the same
+game finds the first one's read without unpickling it, and any change of the
+game's hands or penalties, through any door, in this process or (its
+``inputs_version`` moved) in another, makes the next preview read anew what
+a fresh read gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db.models import F
+
+from league.models import Game
+from league.services import entry
+from tests.factories import play, ron, tsumo
+from tests.league.test_save_reads_once import DOORS, prepared
+
+pytestmark = pytest.mark.django_db
+
+
+def _read(game: Game) -> tuple[Any, ...]:
+    now = entry.read_game(Game.objects.get(pk=game.pk), fresh=True)
+    return now.state, now.version, now.record, now.names, [(r.number, r.result) for r in now.rows]
+
+
+def _held(game: Game) -> entry.GameNow:
+    return entry.read_game_held(Game.objects.get(pk=game.pk))
+
+
+def _parts(now: entry.GameNow) -> tuple[Any, ...]:
+    return now.state, now.version, now.record, now.names, [(r.number, r.result) for r in now.rows]
+
+
+def test_a_second_preview_shares_the_first_ones_read(game: Game) -> None:
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    first, second = _held(game), _held(game)
+    assert second.record is first.record and second.replayed is first.replayed  # held, not unpickled
+    assert _parts(second) == _read(game)
+    assert second.game is not first.game  # each request's own row
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+def test_every_change_of_hands_is_seen_by_the_next_preview(game: Game, door: str) -> None:
+    game = prepared(game, door)
+    before = _held(game)
+    DOORS[door](Game.objects.get(pk=game.pk))
+    after = _held(game)
+    assert after.record is not before.record
+    assert _parts(after) == _read(game)
+    assert after.version > before.version
+
+
+def test_a_change_made_in_another_worker_is_seen_by_its_inputs_version(game: Game) -> None:
+    play(game, [ron(1, 0, 2, 30)])
+    before = _held(game)
+    # What this process sees of a write in another worker whose new stamp it has
+    # not read (a per-process cache): the row's version, read with the row.
+    Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
+    after = _held(game)
+    assert after.record is not before.record and after.version == before.version + 1
+
+
+def test_the_held_reads_are_bounded(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(entry, "HELD_READS", 2)
+    entry._HELD.clear()
+    for _ in range(3):
+        Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
+        _held(game)
+    assert len(entry._HELD) <= 2
