@@ -248,12 +248,14 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
     return text
 
 
-def clean_fields(rules: Ruleset, raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, list[tuple[str, str]]]]:
+def clean_fields(rules: Ruleset, raw: Mapping[str, Any], *,
+                 bookkeeping: bool = False) -> tuple[dict[str, Any], dict[str, list[tuple[str, str]]]]:
     """Every field of the hand form read from ``raw`` (name -> text or list
-    of texts, as posted): the cleaned values, and the errors per field."""
+    of texts, as posted): the cleaned values, and the errors per field; the
+    bookkeeping fields too when asked for (the server's live preview)."""
     data: dict[str, Any] = {}
     errors: dict[str, list[tuple[str, str]]] = {}
-    for spec in field_specs(rules):
+    for spec in field_specs(rules, bookkeeping=bookkeeping):
         if spec.name not in raw and not spec.required:
             data[spec.name] = EMPTY[spec.kind]()  # most fields are not sent: the same value, sooner
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,17 +81,7 @@ class HandForm(StaffForm):
         """Every error as (field, line naming the field with its seat, message):
         the preview lists the lines, and the page's script puts each message
         next to its field."""
-        items = []
-        for name, errors in self.errors.items():
-            label = ""
-            if name != "__all__":
-                label = str(self.fields[name].label)
-                m = re.fullmatch(r"\w+_([0-3])", name)
-                if m and name not in ("abort_reason",):
-                    label = f"{self.names[int(m[1])]}, {label.lower()}"
-            label = label.rstrip("?？")
-            items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in errors)
-        return items
+        return error_items(self.errors.items(), self.fields, self.names)
 
     def error_lines(self) -> list[str]:
         """Every error in one list, each field named with its seat (for the preview)."""
@@ -193,6 +183,23 @@ class HandForm(StaffForm):
     def chosen_outcome(self) -> str:
         value = self["outcome"].value()
         return value if value in dict(self.fields["outcome"].choices) else ""
+
+
+def error_items(errors: Iterable[tuple[str, Iterable[Any]]], fields: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[str, str, str]]:
+    """``HandForm.error_items`` for any errors by field name ("__all__": the
+    whole form): the live preview's reading of a posted hand lists them too."""
+    items = []
+    for name, messages in errors:
+        label = ""
+        if name != "__all__":
+            label = str(fields[name].label)
+            m = re.fullmatch(r"\w+_([0-3])", name)
+            if m and name not in ("abort_reason",):
+                label = f"{names[int(m[1])]}, {label.lower()}"
+        label = label.rstrip("?？")
+        items.extend((name, f"{label}: {e}" if label else str(e), str(e)) for e in messages)
+    return items
 
 
 def _json_block(element_id: str, data: Any) -> str:

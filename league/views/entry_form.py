@@ -2,7 +2,13 @@
 (``views.staff``) and the live preview (``views.staff_preview``): one place
 that builds the form from the game as read and prices a valid form's hand
 (``services.entry.preview_entry``, the one pricer), so the page and the
-fragment say the same thing."""
+fragment say the same thing.
+
+The live preview renders no form, only what is paid or what is wrong: it
+reads the posted hand as the phone's engine does (``PostedHand``: the one
+field table's ``clean_fields``, then ``HandEntry``), which gives the Django
+form's values and errors (tests/league/test_posted_hand.py holds the
+fragments equal) without building sixty bound fields per tap."""
 
 from __future__ import annotations
 
@@ -11,7 +17,13 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from league import services
+from league.engine_words import refusal
+from league.entry.fields import clean_fields
+from league.entry.hand import HandEntry, form_field
+from league.entry.words import seat_words
 from league.forms import HandForm
+from league.forms.hand import error_items
+from league.forms.hand_fields import hand_fields
 from league.services import entry
 from scoring import game as sg
 
@@ -34,7 +46,45 @@ def hand_form(now: entry.GameNow, number: int, **kwargs: Any) -> HandForm:
                     number=number, **kwargs)
 
 
-def priced(now: entry.GameNow, form: HandForm, editing: int | None) -> dict[str, Any]:
+class PostedHand:
+    """A posted hand read as the phone's engine reads it, with the face of a
+    bound ``HandForm`` that ``priced`` and the preview's fragment use: its
+    errors (by field, in the form's order, then the checks across fields),
+    ``hand``, ``cleaned_data``, ``error_items``, ``counted_lines`` and
+    ``add_service_error``."""
+
+    is_bound = True
+
+    def __init__(self, now: entry.GameNow, number: int, data: Any) -> None:
+        self.game, self.names = now.game, now.names
+        rules = now.game.ruleset()
+        # The Django fields only for their labels (built once per rules, names and language).
+        self.fields = hand_fields(rules, now.names)
+        values, field_errors = clean_fields(rules, dict(data.lists()), bookkeeping=True)
+        read = HandEntry(rules, now.names, now.table_state(number), values, has_errors=bool(field_errors))
+        self.errors: dict[str, list[str]] = {name: [m for m, _code in items] for name, items in field_errors.items()}
+        for name, items in read.errors.items():
+            self.errors.setdefault(name or "__all__", []).extend(m for m, _code in items)
+        self.cleaned_data = values
+        self.win_seats, self.hand, self.counted = read.win_seats, read.hand, read.counted
+
+    def is_valid(self) -> bool:
+        return not self.errors
+
+    def error_items(self) -> list[tuple[str, str, str]]:
+        return error_items(self.errors.items(), self.fields, self.names)
+
+    def counted_lines(self) -> list[str]:
+        return [f"{self.names[s]}: {text}" for s, text in self.counted.items()]
+
+    def add_service_error(self, err: services.ServiceError) -> None:
+        """As ``StaffForm.add_service_error``: the refusal in the reader's words,
+        on the field it names, else on the whole form."""
+        name = form_field(err.field, self.win_seats, self.fields) or "__all__"
+        self.errors.setdefault(name, []).append(seat_words(refusal(err.code, err.message), self.names))
+
+
+def priced(now: entry.GameNow, form: HandForm | PostedHand, editing: int | None) -> dict[str, Any]:
     """The preview's context for a valid form's hand (empty for an invalid one),
     or the service's reason put on the form."""
     if not form.is_valid():

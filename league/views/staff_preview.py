@@ -18,7 +18,7 @@ from django.shortcuts import render
 from league.access import game_for_scorer
 from league.services import entry
 from league.views.access import staff_required
-from league.views.entry_form import hand_form, priced
+from league.views.entry_form import PostedHand, priced
 from league.views.params import int_param
 
 
@@ -33,8 +33,9 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     now = entry.read_game_held(game)
     number = editing or now.next_number
     data = entry.claimed(request.POST, now)
-    form = hand_form(now, number, data=data)
     if entry.is_stale(data, now, number, editing) or entry.is_gone(now, editing):
-        return render(request, "league/staff_preview.html", {"form": form, "stale": True})
+        # The stale notice links the game as it is now: all it reads is ``form.game``.
+        return render(request, "league/staff_preview.html", {"form": now, "stale": True})
+    form = PostedHand(now, number, data)
     ctx = {"form": form, "names": form.names, **priced(now, form, number if editing else None)}
     return render(request, "league/staff_preview.html", ctx)
