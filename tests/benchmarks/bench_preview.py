@@ -1,0 +1,141 @@
+"""What a live preview tap and the logged-in request's fixed cost spend
+(issue 28), beside ``bench_entry.py``, which times one preview per hand (the
+first tap after the page or the save).
+
+    python tests/benchmarks/bench_preview.py [--hands 20] [--taps 5] [--before DIR]
+
+Not collected by pytest. In process through Django's test client, on a
+throwaway SQLite file or DATABASE_URL, as ``bench_entry.py`` sets up (its
+helpers are imported from the tree measured). Per hand of a game played as
+the page's script plays it: the staff page's GET, then ``--taps`` live
+previews of the same posted hand (the first tap of the hand, then the later
+ones, what a scorer's taps cost while the phone's engine is not pricing),
+then the save. Between them, the yardsticks: a bare ``/healthz``, the same
+with the scorer's session (GET), and a logged-in POST of the preview's body
+to ``/healthz`` (the session, the user and the body, no view work): the floor
+under any preview. Each figure is the median CPU ms over the hands, the best
+of ``--rounds``; ratios are to the bare ``/healthz`` of the same run.
+
+``--before DIR`` runs the same in a copy of the code before (``git archive
+<rev> | tar -x -C DIR``), each round in fresh processes one after the other;
+``--before-db URL`` gives that copy its own PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
+sys.path.insert(0, str(ROOT))
+
+KEYS = ("healthz", "healthz_in", "post_in", "first_tap", "later_tap")
+NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "post_in": "POST /healthz logged in",
+         "first_tap": "preview, first tap", "later_tap": "preview, later taps"}
+
+
+def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
+    from tests.benchmarks import bench_entry as be
+
+    with tempfile.TemporaryDirectory(prefix="bench-preview-") as tmp:
+        be._setup(tmp)
+        from django.db import connection
+        from django.urls import reverse
+
+        bench = be.Bench()
+        best: dict[str, float] = {}
+
+        def hand() -> dict[str, float]:
+            bench.game.refresh_from_db()
+            if bench.game.is_finished:
+                bench.game = bench._new_game()
+            url = reverse("staff-game", args=[bench.game.pk])
+            page = bench.client.get(url)
+            data = {**be._hidden(page.content.decode()), **be._hand(bench.step)}
+            bench.step += 1
+            body = be._body(data)
+            preview_url = reverse("staff-preview", args=[bench.game.pk])
+            times = []
+            for _ in range(taps):
+                ms, shown = be._cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
+                assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:500]
+                times.append(ms)
+            import re
+
+            digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
+            saved = bench.client.post(url, *be._body({**data, "action": "save", "checked": digest}),
+                                      HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+            assert saved.status_code in (200, 302), saved.status_code
+            out = {"first_tap": times[0], "later_tap": statistics.median(times[1:]) if taps > 1 else times[0]}
+            out["healthz"] = be._cpu(lambda: bench.trivial.get("/healthz"))[0]
+            out["healthz_in"] = be._cpu(lambda: bench.client.get("/healthz"))[0]
+            out["post_in"] = be._cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
+            return out
+
+        for _ in range(5):  # warm
+            hand()
+        for _ in range(rounds):
+            runs = [hand() for _ in range(hands)]
+            for k in KEYS:
+                best[k] = min(best.get(k, float("inf")), statistics.median(r[k] for r in runs))
+        return {"vendor": connection.vendor, "cpu": best}
+
+
+def _child(code: Path, args: argparse.Namespace, database_url: str | None) -> dict[str, Any]:
+    env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    out = subprocess.run([sys.executable, __file__, "--hands", str(args.hands), "--taps", str(args.taps),
+                          "--rounds", "1", "--json"], env=env, check=True, capture_output=True, text=True, cwd=code)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def _table(label: str, m: dict[str, Any]) -> None:
+    cpu = m["cpu"]
+    print(f"-- {label} ({m['vendor']})")
+    print(f"{'request':<26}{'CPU ms':>8}{'x bare':>8}")
+    for k in KEYS:
+        print(f"{NAMES[k]:<26}{cpu[k]:>8.2f}{cpu[k] / cpu['healthz']:>8.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--taps", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--before", type=Path)
+    parser.add_argument("--before-db", metavar="URL")
+    args = parser.parse_args()
+    load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    if args.before:
+        # The script is run from this tree in both; each imports the measured tree's helpers.
+        here = Path(__file__).resolve().parents[2]
+        both: dict[str, dict[str, Any]] = {}
+        for _ in range(args.rounds):
+            for label, code in (("before", args.before.resolve()), ("after", here)):
+                m = _child(code, args, args.before_db if label == "before" else None)
+                kept = both.setdefault(label, m)
+                for k in KEYS:
+                    kept["cpu"][k] = min(kept["cpu"][k], m["cpu"][k])
+        print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
+        for label, m in both.items():
+            _table(label, m)
+        return
+    m = measure(args.hands, args.taps, args.rounds)
+    if args.json:
+        print(json.dumps(m))
+        return
+    print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
+    _table("this tree", m)
+
+
+if __name__ == "__main__":
+    main()
