@@ -11,7 +11,8 @@ and for a session opened before the switch.
 Every logged-in request asks the backend for its user (``get_user``): the
 row is read on every request, as Django's backend reads it, but with a
 statement built once (``user_row``) where the ORM's building of
-``get(pk=...)`` cost several times its run (issue 28).
+``get(pk=...)`` cost several times its run (issue 28), or in the session's
+own statement (``league.sessions``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from django.db import connections, router
 from django.http import HttpRequest
 
 from league.db_rows import Columns, built
+from league.sessions import take_user_read
 
 DEMO_LOGIN = "scorer"
 DEMO_PASSWORD = "scorer"
@@ -52,7 +54,9 @@ class NoDemoLoginBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         """The session's user if it may still log in (Django's ``get_user``,
         with the row read by ``user_row``)."""
-        user = user_row(user_id)
+        found, user = take_user_read(user_id)  # read with the session, in this request
+        if not found:
+            user = user_row(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
 
 

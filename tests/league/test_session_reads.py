@@ -7,18 +7,20 @@ inactive), since the rows are read from the database on every request."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
 from django.contrib.sessions.models import Session
+from django.core.signals import request_finished
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from league.auth import NoDemoLoginBackend, user_row
-from league.sessions import SessionStore
+from league.sessions import SessionStore, take_user_read
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,59 @@ def test_a_user_made_inactive_is_logged_out(logged_in: Client, scorer: User) -> 
 def test_a_deleted_user_is_logged_out(logged_in: Client, scorer: User) -> None:
     User.objects.filter(pk=scorer.pk).delete()
     assert _is_logged_out(logged_in)
+
+
+# -- the user read with the session ------------------------------------------------------
+
+
+def test_a_known_session_reads_its_user_in_the_same_statement(logged_in: Client,
+                                                               django_assert_num_queries: Any) -> None:
+    with django_assert_num_queries(1):  # the session and its user: one statement
+        assert logged_in.get("/healthz").status_code == 200
+
+
+def test_the_user_read_with_the_session_equals_the_orms(logged_in: Client, scorer: User) -> None:
+    User.objects.filter(pk=scorer.pk).update(last_login=timezone.now(), first_name="Ōno")
+    key = logged_in.cookies[settings.SESSION_COOKIE_NAME].value
+    store = SessionStore(key)
+    assert store.load()["_auth_user_id"] == str(scorer.pk)
+    found, user = take_user_read(scorer.pk)
+    assert found and _fields(user) == _fields(User.objects.get(pk=scorer.pk))
+    assert take_user_read(scorer.pk) == (False, None)  # handed over once
+
+
+def test_a_session_that_names_another_user_now_gets_that_user(logged_in: Client, scorer: User,
+                                                              series: Any) -> None:
+    """The hint (the user the session named last time) only says which row to
+    read beside it: a session that now names someone else reads that user."""
+    from tests.factories import make_scorer
+
+    other = make_scorer(series, username="other")
+    elsewhere = Client()
+    elsewhere.force_login(other)
+    theirs = Session.objects.get(session_key=elsewhere.cookies[settings.SESSION_COOKIE_NAME].value).session_data
+    mine = logged_in.cookies[settings.SESSION_COOKIE_NAME].value
+    Session.objects.filter(session_key=mine).update(session_data=theirs)
+    response = logged_in.get(reverse("staff-home"))
+    assert response.status_code == 200 and response.wsgi_request.user.pk == other.pk
+
+
+def test_a_row_read_in_one_request_never_serves_a_later_one(logged_in: Client, scorer: User) -> None:
+    assert logged_in.get(reverse("staff-home")).status_code == 200
+    User.objects.filter(pk=scorer.pk).update(is_active=False)
+    assert NoDemoLoginBackend().get_user(scorer.pk) is None  # read now, not what the request read
+    User.objects.filter(pk=scorer.pk).update(is_active=True)
+    key = logged_in.cookies[settings.SESSION_COOKIE_NAME].value
+    SessionStore(key).load()
+    SessionStore()  # a new store (a new request) forgets what the last one read
+    assert take_user_read(scorer.pk) == (False, None)
+    SessionStore(key).load()
+    request_finished.send(sender=None)  # so does the end of the request
+    assert take_user_read(scorer.pk) == (False, None)
+
+
+def test_a_deleted_user_read_with_the_session_is_none(logged_in: Client, scorer: User) -> None:
+    key = logged_in.cookies[settings.SESSION_COOKIE_NAME].value
+    User.objects.filter(pk=scorer.pk).delete()
+    SessionStore(key).load()
+    assert take_user_read(scorer.pk) == (True, None)
