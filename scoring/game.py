@@ -606,11 +606,18 @@ def _end_after(rules: Ruleset, start: TableState, outcome: Outcome, result: Kyok
     return None
 
 
-def replay(record: GameRecord) -> GameResult:
+def replay(record: GameRecord, *, after: GameResult | None = None) -> GameResult:
     """Replay a game hand by hand; settle it if it is finished.
 
     Raises ScoringError with ``field`` naming the record's part at fault
     (``hands[3].outcome.wins[0].fu``); a hand after the end is ``game_over``.
+
+    ``after`` is an earlier replay of the same game with fewer hands (a
+    live preview's stored game, the record then one hand longer): the replay
+    goes on from where it stopped instead of playing its hands again, and
+    returns what replaying the whole record returns. It is used only when it
+    is plainly that: not finished, the same rules and record penalties, its
+    hands the record's first hands (the same objects); else it is ignored.
 
     >>> from scoring.rules import get_ruleset
     >>> g = replay(GameRecord(get_ruleset("ari-ari"), hands=(
@@ -630,8 +637,12 @@ def replay(record: GameRecord) -> GameResult:
     round_index, honba, sticks = 0, 0, 0
     played: list[PlayedHand] = []
     penalties = list(record.penalties)
+    if after is not None and after.next is not None and _goes_on_from(record, after):
+        nxt = after.next
+        scores, round_index, honba, sticks = list(nxt.scores), nxt.round, nxt.honba, nxt.riichi_sticks
+        played, penalties = list(after.hands), list(after.penalties)
     ended_by: EndReason | None = None
-    for i, hand in enumerate(record.hands):
+    for i, hand in enumerate(record.hands[len(played):], start=len(played)):
         if ended_by is not None:
             raise GameError(
                 "game_over",
@@ -670,6 +681,19 @@ def replay(record: GameRecord) -> GameResult:
         return GameResult(rules, tuple(played), False, None, final_scores, sticks, nxt, tuple(penalties))  # type: ignore[arg-type]
     settlement = settle(rules, final_scores, sticks, penalties, record.replacements)
     return GameResult(rules, tuple(played), True, ended_by, final_scores, sticks, None, tuple(penalties), settlement)  # type: ignore[arg-type]
+
+
+def _goes_on_from(record: GameRecord, after: GameResult) -> bool:
+    """Is ``after`` the replay of ``record``'s first hands, unfinished?"""
+    if after.finished or len(after.hands) > len(record.hands):
+        return False
+    if after.rules is not record.rules and after.rules != record.rules:
+        return False
+    if any(p.input is not h for p, h in zip(after.hands, record.hands, strict=False)):
+        return False
+    # Its penalties are its record's, then those its hands caused (chombo).
+    caused = sum(len(p.result.penalties) for p in after.hands)
+    return after.penalties[: len(after.penalties) - caused] == tuple(record.penalties)
 
 
 def _check_optional_yame(rules: Ruleset, played: Sequence[PlayedHand]) -> None:

@@ -57,13 +57,14 @@ class Priced:
 
 
 def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
-                hand_index: int | None = None) -> sg.GameResult:
+                hand_index: int | None = None, after: sg.GameResult | None = None) -> sg.GameResult:
     """``record`` replayed with ``inputs`` as its hands, each held to the
-    database's bounds first. Raises :class:`Refused`."""
+    database's bounds first; ``after``: the replay of its first hands, gone
+    on from (``scoring.game.replay``). Raises :class:`Refused`."""
     try:
         for i, hand in enumerate(inputs):
             check_hand_bounds(hand, f"hands[{i}]")
-        return sg.replay(dataclasses.replace(record, hands=tuple(inputs)))
+        return sg.replay(dataclasses.replace(record, hands=tuple(inputs)), after=after)
     except ScoringError as err:
         field, message = caller_field(err, hand_index)
         raise Refused(err.code, message, field) from None
@@ -96,19 +97,22 @@ def price_hand(record: sg.GameRecord, hand: sg.HandInput, number: int, *, title:
 
     ``is_finished`` is the game's stored status (a finished game takes no new
     hand; ``title`` names it in the refusal); ``stored`` is ``record``
-    replayed, when the caller has it (a correction compares with it).
+    replayed, when the caller has it (a correction compares with it; a new
+    hand is played on from it).
     Raises :class:`Refused`.
     """
     inputs = list(record.hands)
     before = None
+    after = None
     if number == len(inputs) + 1:
         if is_finished:
             raise finished(title)
         inputs.append(hand)
+        after = stored  # a new hand: the stored hands need not be played again
     elif 1 <= number <= len(inputs):
         before = stored if stored is not None else replay_with(record, list(record.hands))
         inputs[number - 1] = hand
     else:
         raise not_next(number, len(inputs) + 1)
-    result = replay_with(record, inputs, hand_index=number - 1)
+    result = replay_with(record, inputs, hand_index=number - 1, after=after)
     return Priced(number, result.hands[number - 1], result, before)
