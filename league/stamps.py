@@ -16,14 +16,13 @@ worker and command sees the same stamps (redis, or ``VERSIONS_DIR`` with
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import mmap
 import os
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -230,8 +229,10 @@ def _stamp(text: str) -> Stamp:
 
 def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
     """The current stamp of a series (or of ``EVERYTHING``), made on first
-    use; ``kind="results"`` is its results stamp."""
+    use; ``kind="results"`` is its results stamp. Inside a transaction that
+    changed the series, its new stamp is published first (``publish_on_commit``)."""
     key = f"{kind}-{series_id}"
+    _publish_pending(key)
     found = store().get(key)
     if found is None:
         # Another process may add its own first; either is new, and the one
@@ -242,50 +243,78 @@ def stamp(series_id: int | str, *, kind: str = "stamp") -> Stamp:
     return _stamp(found)
 
 
-def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
-    """New stamps for these series (and for the series list) now, and again
-    once the transaction commits.
+class _Publication:
+    """A change's new stamps: an ``on_commit`` callback, so Django keeps it
+    for the commit and drops it with a rolled-back block (a savepoint too)."""
 
-    The second is the one that matters: a page computed between the two
-    read the data as it was before the commit, and is cached under the
-    first stamp, which the second makes unreachable. The first lets code
-    that reads inside the same transaction (a test, a command that checks
-    its own work) see its change, and costs a rolled-back change nothing
-    but a few recomputed pages: those hold the committed data."""
-    ids = list(series_ids)
-    keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
-    # A rename: the slug's lookup goes, and so do the webhooks' note of the series (its slug is in their payloads).
-    gone = [f"slug-{s}" for s in slugs] + ([f"hooks-{i}" for i in ids] if slugs else [])
+    __slots__ = ("done", "keys")
 
-    def publish() -> None:
-        values = {k: _new_stamp() for k in [*keys, f"stamp-{EVERYTHING}"]}
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        self.done = False  # published already: a reader inside asked, or the callback ran
+
+    def __call__(self) -> None:
+        values = {k: _new_stamp() for k in self.keys}
         store().set_many(values)
         _published.values = values
-        if gone:
+        # A test's captured callbacks stay in the connection's list once run.
+        self.done = True
+
+
+# Set when this thread registers a publication, cleared when a reader finds
+# none pending: a thread that changed nothing (a public page) asks no more.
+class _Pending(threading.local):
+    maybe = False
+
+
+_pending = _Pending()
+
+
+def _publish_pending(key: str) -> None:
+    """Publish now every change of this transaction whose stamps include
+    ``key`` and that is not published yet: a reader inside the transaction
+    sees its own change. The pending changes are the connection's
+    ``on_commit`` callbacks (``run_on_commit``, Django's own list: a tuple
+    whose second item is the callback), which hold only what is not rolled back."""
+    if not _pending.maybe:
+        return
+    connection = transaction.get_connection()
+    left = False
+    if connection.in_atomic_block:
+        for pending in connection.run_on_commit:
+            publication = pending[1]
+            if isinstance(publication, _Publication) and not publication.done:
+                if key in publication.keys:
+                    publication()
+                else:
+                    left = True
+    _pending.maybe = left
+
+
+def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+    """New stamps for these series (and for the series list) once the
+    transaction commits, and before that only if a reader inside the
+    transaction asks for one of them (``stamp``).
+
+    The commit's is the one that matters: a page computed while the
+    transaction was open read the data as it was before the commit, and is
+    cached under an older stamp, which the commit's makes unreachable. The
+    early one lets code that reads inside the same transaction (a test, a
+    command that checks its own work) see its change, and costs a
+    rolled-back change nothing but a few recomputed pages; a transaction
+    with no such reader (a hand's save) writes the stamps once."""
+    ids = list(series_ids)
+    keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
+    publication = _Publication([*keys, f"stamp-{EVERYTHING}"])
+    # A rename: the slug's lookup goes, and so do the webhooks' note of the series (its slug is in their
+    # payloads); at once as well, as their readers (views.cached, services.webhooks) read the store itself.
+    gone = [f"slug-{s}" for s in slugs] + ([f"hooks-{i}" for i in ids] if slugs else [])
+    _pending.maybe = True
+    transaction.on_commit(publication)  # outside a transaction: at once
+    if gone:
+        if transaction.get_connection().in_atomic_block:
             store().delete_many(gone)
-
-    if transaction.get_connection().in_atomic_block and not getattr(_at_commit_only, "on", False):
-        publish()
-    transaction.on_commit(publish)
-
-
-# Set by ``at_commit_only`` for the code inside it (this thread).
-_at_commit_only = threading.local()
-
-
-@contextlib.contextmanager
-def at_commit_only() -> Iterator[None]:
-    """Inside: ``publish_on_commit`` publishes at the commit alone, not also at
-    once. For a service's own outermost transaction that reads no page or
-    stamped cache between its change and its commit (the hand's save): the
-    first publication is there for readers inside the transaction, and
-    writes the stamps' files a second time for nobody."""
-    before = getattr(_at_commit_only, "on", False)
-    _at_commit_only.on = True
-    try:
-        yield
-    finally:
-        _at_commit_only.on = before
+        transaction.on_commit(lambda: store().delete_many(gone))
 
 
 # The stamps this thread published last (``published``).

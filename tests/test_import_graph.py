@@ -356,7 +356,7 @@ def test_no_view_imports_a_name_through_another_view() -> None:
 
 # The views' shared helpers: small public modules any page module may import.
 VIEW_HELPERS = ("league.views.access", "league.views.params", "league.views.cached", "league.views.refusals",
-                "league.views.entry_form")
+                "league.views.entry_form", "league.views.game_page")
 # A page that shows a part of another family's page: the event's players page holds the sign-up desk.
 PAGE_PARTS = {("league.views.event_staff", "league.views.signup")}
 

@@ -2,7 +2,7 @@
 kept while the network was down, sent in one request, each as the single save
 posts it (its fields, number, state, key, digest and the payments the scorer
 saw). This module reads the body's shape and nothing more; the server takes
-each entry as a single save (``league.views.staff.kept``, docs/entry.md).
+each entry as a single save (``league.views.staff_kept.kept``, docs/entry.md).
 
 >>> read_kept(b'{"entries": [{"fields": {"outcome": "draw", "tenpai": ["0"]}, "number": "1",'
 ...           b' "state": "s", "key": "k", "checked": "c", "seen": "0 0 0 0"}]}')[0]["tenpai"]

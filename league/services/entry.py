@@ -11,7 +11,6 @@ docs/entry.md, "The protocol".
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import hashlib
 import json
@@ -262,10 +261,9 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     # What the request read, which the save uses if the game's inputs have not moved since.
     as_read = None if now is None or now.version < 0 else AsRead(
         now.version, record_columns(now.game), now.rows, now.record, now.state)
-    # Its own transaction (no caller's around it): the series' new stamps are
-    # published at the commit alone; nothing inside reads a stamped cache.
-    own = not transaction.get_connection().in_atomic_block
-    with stamps.at_commit_only() if own else contextlib.nullcontext(), transaction.atomic():
+    # Nothing inside reads a stamp, so the series' new stamps are published
+    # once, at the commit (league.stamps.publish_on_commit).
+    with transaction.atomic():
         if editing:
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False

@@ -9,57 +9,28 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 
 from __future__ import annotations
 
-import copy
-import json
 import uuid
-from functools import cached_property
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from league import services, stats
+from league import services
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.engine_words import refusal
-from league.entry.kept import BadKept, read_kept
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
-from league.models import Game, GameAudit, Hand, Penalty, Series
+from league.models import Game, Hand, Penalty, Series
 from league.services import entry
-from league.templatetags.event import clock_notice
-from league.views.access import post_only, staff_required
-from league.views.entry_form import ENDED_BY, hand_form, priced
+from league.views.access import staff_required
+from league.views.entry_form import hand_form, priced
+from league.views.game_page import LAST_HANDS, conflict_page, dashboard_url, game_context, in_place, results
 from league.views.params import int_param
-from scoring import game as sg
-
-ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")
-
-
-def ended_by(game: Game, reason: sg.EndReason | None) -> str:
-    """Why a finished game ended, in the reader's words: a game the event's
-    clock ended is ended "early" to the engine, but not by staff."""
-    if reason == sg.EndReason.EARLY and game.ended_by_clock:
-        return str(ENDED_BY_CLOCK)
-    return str(ENDED_BY.get(reason, "")) if reason is not None else ""
-
-
-LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
-
-# -- who may score: league.access ------------------------------------------------------
-
-def dashboard_url(game: Game) -> str:
-    """The event dashboard at this game's round and table (a table of an
-    event's round is its number), where the director came from."""
-    return f"{reverse('event-dashboard', args=[game.series.slug])}?round={game.round_number}#table-{game.table}"
-
 
 
 @staff_required
@@ -137,7 +108,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         valid = form.is_valid()
         step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
         if step is entry.Step.CONFLICT:
-            return _conflict(request, game, form, editing=editing)
+            return conflict_page(request, game, form, editing=editing)
         if step is entry.Step.RECHECK:
             notice = "The hand changed since its payments were shown: check them, then save."
         elif step is entry.Step.SAVE:
@@ -149,17 +120,17 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
             except services.Conflict as err:
-                return _conflict(request, game, form, editing=editing, reason=err.message)
+                return conflict_page(request, game, form, editing=editing, reason=err.message)
             except services.ServiceError as err:
                 if err.code == "game_over" and not editing:
-                    return _conflict(request, game, form, editing=editing)  # another scorer's hand ended it
+                    return conflict_page(request, game, form, editing=editing)  # another scorer's hand ended it
                 form.add_service_error(err)
                 valid = False
         if valid:
             checked = priced(now, form, editing)
     else:
         if entry.is_gone(now, editing):
-            return _conflict(request, game, None, editing=editing)
+            return conflict_page(request, game, None, editing=editing)
         came_for = int_param(request.GET.get("hand"))
         if not editing and came_for and came_for != number:
             notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
@@ -172,7 +143,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         initial.update({"number": number, "state": now.state, "key": str(uuid.uuid4())})
         form = hand_form(now, number, initial=initial)
         form.light = True  # the rare chips once, as data (staff_chips.js); a POST's page has them all
-    ctx = _game_context(now, form=form, editing=editing, notice=notice, **checked)
+    ctx = game_context(now, form=form, editing=editing, notice=notice, **checked)
     # The last hands, what a scorer checks between hands; all of them on request.
     ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
     return render(request, "league/staff_game.html", ctx)
@@ -191,7 +162,7 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     else:
         said = _("Hand %(number)s saved.") % {"number": number}
         if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
-            answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
+            answer = in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
             if answer is not None:
                 return answer
         messages.success(request, said)
@@ -209,33 +180,6 @@ def _price_stop(theirs: list[int]) -> JsonResponse:
     return response
 
 
-def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> JsonResponse | None:
-    """The page's script asked for the save's answer in place: what changed on the
-    page (the clock, where the game stands, the hands), the next hand's number and
-    state, and the game as the phone's engine reads it (offline.json), instead of a
-    redirect and the whole page again. ``now`` is what the save held (or, when it
-    kept nothing, the game read again). None when the game is over: the page
-    changes shape, and the script goes to the address as before."""
-    game = now.game
-    if now.replayed.next is None or now.next_number != next_number:
-        return None
-    ctx = _game_context(now)
-    ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
-    # Only a game of an event has a clock (a table of a round): no query for the others.
-    clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
-    parts = {
-        # No verdict, no notice: the partial renders nothing then, so it is not rendered.
-        "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
-        "state": render_to_string("league/_staff_state.html", ctx, request),
-        "hands": render_to_string("league/_staff_hands.html", ctx, request),
-    }
-    url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
-    # The key is the script's fallback where the browser makes none (crypto.randomUUID).
-    response = JsonResponse({"url": url, "number": next_number, "state": now.state, "key": str(uuid.uuid4()),
-                             "message": said, "parts": parts, "game": entry.phone_state(now)})
-    response["X-Tenbou-Saved"] = "in-place"
-    return response
-
 
 def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse:
     """After a save: a redirect to the game, or for the page's script (which
@@ -248,104 +192,6 @@ def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse
         response["X-Tenbou-Saved"] = "1"
         return response
     return redirect(url)
-
-
-# What the conflict page passes on when the scorer takes their entry to the
-# game as it is now: everything typed, nothing that tied it to the old state.
-_NOT_CARRIED = {"csrfmiddlewaretoken", "action", "checked", "number", "state", "key", "editing"}
-
-
-def _conflict(request: HttpRequest, game: Game, form: HandForm | None, *, editing: int | None = None,
-              reason: str = "", undo: bool = False) -> HttpResponse:
-    """The entry was built on another state of the game than the one stored
-    (another scorer saved, corrected or undid a hand; a Back button; a second
-    tap). Nothing was saved. The scorer's input and the game as it is now,
-    side by side; taking the entry on is a deliberate step, never a ready Save."""
-    game.refresh_from_db()
-    now = entry.read_game(game, fresh=True)  # a refused save may have met a newer game than the form's
-    names = now.names
-    posted = int_param(request.POST.get("number")) if request.method == "POST" else None
-    mine = ""
-    if form is not None and form.is_valid() and form.hand is not None:
-        mine = services.describe_entry(form.hand, names)
-    since_from = editing or posted or now.next_number
-    shown = _game_context(now)
-    since = [r for r in shown["rows"] if r.hand.number >= since_from]
-    carried = [(k, v) for k, values in request.POST.lists() if k not in _NOT_CARRIED for v in values]
-    ctx = {
-        "game": game, "series": game.series, "names": names, "mine": mine, "editing": editing, "undo": undo,
-        "posted": posted, "reason": reason, "since": since, "carried": carried,
-        "counted": form.counted_lines() if form is not None and form.is_valid() else [],
-        "errors": form.error_lines() if form is not None and form.is_bound and not form.is_valid() else [],
-        "state": now.replayed.next, "next_number": now.next_number, "replayed": now.replayed,
-        "seats": shown["seats"],
-        "hand_there": bool(editing and editing < now.next_number),
-    }
-    return render(request, "league/staff_conflict.html", ctx, status=409)
-
-
-class HandRow:
-    """One hand of the game's list: its row, how it played, and (read only for the
-    hands a page shows, the last few) its words and the scores after it."""
-
-    def __init__(self, hand: Hand, played: sg.PlayedHand, names: list[str]) -> None:
-        self.hand, self.played, self.names = hand, played, names
-        self.dealer = names[played.dealer]
-
-    @cached_property
-    def text(self) -> str:
-        return stats.describe_hand(self.played, self.names)
-
-    @cached_property
-    def after(self) -> list[dict[str, Any]]:
-        return [{"name": name, "score": self.played.scores[s]} for s, name in enumerate(self.names)]
-
-
-def _game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
-    game, replayed, names = now.game, now.replayed, now.names
-    rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
-    state = replayed.next
-    seats = []
-    players = len(names)  # three or four seats, as the ruleset has
-    for s in range(players):
-        seats.append({
-            "name": names[s],
-            "score": (state.scores if state else replayed.scores)[s],
-            "dealer": state is not None and state.dealer == s,
-            "wind": "ESWN"[(s - state.dealer) % players] if state else "",
-        })
-    return {
-        "game": game,
-        "series": game.series,
-        # Every game of an event leads back to its round on the director's dashboard.
-        "dashboard": dashboard_url(game) if game.series.kind == Series.Kind.TOURNAMENT else "",
-        "names": names,
-        "replayed": replayed,
-        "state": state,
-        "dealer": names[state.dealer] if state else "",
-        "seats": seats,
-        "rows": rows,
-        "results": _results(game, replayed, names),
-        "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
-        "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
-        "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
-        "history": GameAudit.latest(game.pk, 12),
-        "phone_pricing": settings.PHONE_PRICING,
-        **extra,
-    }
-
-
-def _results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict[str, Any]]:
-    s = replayed.settlement
-    if s is None:
-        return []
-    rows = [
-        {"name": names[i], "score": s.final_scores[i], "place": s.places[i], "uma": s.uma[i], "oka": s.oka[i],
-         "penalty": s.penalties[i], "points": s.points[i]}
-        for i in range(len(names))
-    ]
-    return sorted(rows, key=lambda r: r["place"])
-
 
 # -- undo, finish, end scores ---------------------------------------------------------
 
@@ -367,7 +213,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             messages.info(request, _("Hand %(number)s was already undone by this very tap; nothing more was undone.") % {
                 "number": err.number})
         except services.Conflict as err:
-            return _conflict(request, game, None, reason=_("%(reason)s: nothing was undone") % {"reason": refusal(err.code, err.message)}, undo=True)
+            return conflict_page(request, game, None, reason=_("%(reason)s: nothing was undone") % {"reason": refusal(err.code, err.message)}, undo=True)
         except services.ServiceError as err:
             messages.error(request, refusal(err.code, err.message))
         else:
@@ -391,7 +237,7 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
         except services.AlreadySaved:
             messages.info(request, _("The game was already reopened by this very tap."))
         except services.Conflict as err:
-            return _conflict(request, game, None, reason=_("%(reason)s: the game was not reopened") % {"reason": refusal(err.code, err.message)}, undo=True)
+            return conflict_page(request, game, None, reason=_("%(reason)s: the game was not reopened") % {"reason": refusal(err.code, err.message)}, undo=True)
         except services.ServiceError as err:
             messages.error(request, capfirst(refusal(err.code, err.message)) + ".")
         else:
@@ -416,7 +262,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
     ctx: dict[str, Any] = {"game": game, "series": game.series, "form": form}
     if not game.is_finished:
         try:
-            ctx["results"] = _results(game, services.preview_finish(game=game), seat_names(game))
+            ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
         except services.ServiceError as err:
             ctx["cannot"] = err.message
     return render(request, "league/staff_finish.html", ctx)
@@ -481,117 +327,3 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
         return redirect("staff-penalties", pk=game.pk)
     ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
     return render(request, "league/staff_cancel_penalty.html", ctx)
-
-
-
-# -- hands kept on the phone, in one request (issue 30) -------------------------------------
-
-# Why a batch's body was refused (``league.entry.kept``): a page's script sent it, so
-# the answer names the part at fault for whoever reads the network log.
-_BAD_KEPT = {
-    "not_json": gettext_lazy("is not JSON"),
-    "not_object": gettext_lazy("must be an object"),
-    "not_list": gettext_lazy("must be a list of entries"),
-    "empty": gettext_lazy("lists no entry"),
-    "too_many": gettext_lazy("lists more entries than one request takes"),
-    "not_text": gettext_lazy("must be text"),
-    "missing": gettext_lazy("is missing"),
-}
-
-
-@staff_required
-def kept(request: HttpRequest, pk: int) -> HttpResponse:
-    """The hands kept on the phone while the network was down, in one request
-    (queue/sending.js): each entry is taken in order exactly as a single save with
-    ``seen`` is (stale, gone, key, digest and price checks; its own
-    transaction), and the first one not saved stops the rest, nothing of it
-    written. JSON: each entry taken (``saved``, or ``known`` for a key saved
-    before), the stop (``price`` with the server's payments, ``conflict`` with
-    the conflict page, ``refused`` with the errors naming their fields), and
-    ``then``: the in-place parts after the last hand saved, or the address to
-    load (docs/entry.md, "Kept hands")."""
-    game = game_for_scorer(request, pk)
-    if (refused := post_only(request)) is not None:
-        return refused
-    try:
-        entries = read_kept(request.body)
-    except BadKept as bad:
-        message = f"{bad.field} {_BAD_KEPT[bad.code]}"
-        return JsonResponse({"error": {"code": bad.code, "field": bad.field, "message": message}}, status=400)
-    taken: list[dict[str, Any]] = []
-    stop: dict[str, Any] | None = None
-    last: tuple[entry.Saved, str] | None = None
-    for i, posted in enumerate(entries):
-        data = QueryDict(mutable=True)
-        for name, value in posted.items():
-            data.setlist(name, value if isinstance(value, list) else [value])
-        if i:
-            game.refresh_from_db()  # as the next request would read it: the save moved the row on
-        now = entry.read_game(game)
-        number = now.next_number
-        data = entry.claimed(data, now)
-        form = hand_form(now, number, data=data)
-        step = entry.decide(data, now, number=number, editing=None, valid=form.is_valid(), hand=form.hand)
-        key = str(posted["key"])
-        if step is entry.Step.SAVE and form.hand is not None:
-            try:
-                # The number it was built for, as the single save takes it: a stale
-                # entry's key saved before is known; any other stale one is a conflict.
-                # The phone's price (``seen``) is checked by the save's own replay.
-                saved = entry.save_entry(game=game, number=form.cleaned_data["number"], hand=form.hand,
-                                         editing=False, by=request.user, key=form.cleaned_data["key"],
-                                         state=form.cleaned_data["state"], players=now.players,
-                                         seen=data.get("seen"), now=now)
-            except PriceDiffers as err:
-                stop = {"kind": "price", "theirs": err.theirs}
-            except services.AlreadySaved:
-                taken.append({"key": key, "saved": "known"})
-                continue
-            except services.Conflict as err:
-                stop = {"kind": "conflict", "reason": err.message}
-            except services.ServiceError as err:
-                if err.code == "game_over":
-                    stop = {"kind": "conflict", "reason": ""}
-                else:
-                    form.add_service_error(err)
-                    stop = {"kind": "refused"}
-            else:
-                taken.append({"key": key, "saved": "saved", "number": saved.number})
-                last = (saved, _("Hand %(number)s saved.") % {"number": saved.number})
-                continue
-        elif step is entry.Step.CONFLICT:
-            stop = {"kind": "conflict", "reason": ""}
-        elif step is entry.Step.RECHECK:
-            stop = {"kind": "refused", "errors": [{"field": "checked", "message": str(_KEPT_RECHECK)}]}
-        else:
-            stop = {"kind": "refused"}
-        stop.update({"index": i, "key": key})
-        if stop["kind"] == "conflict":
-            # The conflict page as the single save answers it, for the queue's side by side.
-            single = copy.copy(request)
-            single.POST = data
-            stop["html"] = _conflict(single, game, form, reason=stop.pop("reason")).content.decode()
-        elif stop["kind"] == "refused" and "errors" not in stop:
-            stop["errors"] = [{"field": name, "message": line} for name, line, _m in form.error_items()]
-        break
-    return JsonResponse({"entries": taken, "stop": stop, "then": _kept_then(request, game, last)})
-
-
-_KEPT_RECHECK = gettext_lazy("The hand changed since its payments were shown: check them, then save.")
-
-
-def _kept_then(request: HttpRequest, game: Game,
-               last: tuple[entry.Saved, str] | None) -> dict[str, Any] | None:
-    """After a batch: the page's parts after its last hand saved, as an online save
-    answered in place has them, or (the game ended, or its clock) only the address."""
-    if last is None:
-        return None
-    saved, said = last
-    if not saved.time_up:
-        answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
-        if answer is not None:
-            return json.loads(answer.content)
-    messages.success(request, said)
-    if saved.time_up:
-        messages.success(request, _("Time was up and the policy's last hand is played: the game is over."))
-    return {"url": reverse("staff-game", args=[game.pk]) + f"?hand={saved.next_number}"}

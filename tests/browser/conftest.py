@@ -47,7 +47,7 @@ def _why_not() -> str | None:
 # 2026-11-26), the rest in their usual order. pytest-xdist hands tests out in
 # collection order, so a long test begun last kept one worker busy while the
 # other had nothing left: started first, the short ones fill in beside it.
-LONG_FIRST = ("test_tournament_day.py", "test_director_day.py", "test_staff_a11y.py", "test_public_pages.py",
+LONG_FIRST = ("test_event_day.py", "test_director_day.py", "test_staff_a11y.py", "test_public_pages.py",
               "test_phone_entry.py", "test_phone_sanma.py", "test_staff_entry.py", "test_engine_worker.py",
               "test_offline_engine.py", "test_csp.py")
 

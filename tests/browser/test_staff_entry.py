@@ -269,6 +269,41 @@ def test_entry_works_without_javascript(browser: Any, live_server: Any, league_s
         context.close()
 
 
+def test_without_javascript_a_copied_more_asks_the_server_for_its_seat(browser: Any, live_server: Any,
+                                                                       league_setup: dict[str, Any]) -> None:
+    """A fresh page sends seats 2-4's "More" empty (staff_chips.js copies seat 1's);
+    without the script the button in it sends the form as it stands, and the page
+    that comes back has that seat's rarer choices, the taps kept."""
+    from tests.factories import make_game
+
+    game = make_game(league_setup["series"], players=[make_player(n) for n in ("Kai", "Lena", "Mio", "Noor")])
+    context = browser.new_context(viewport={"width": 360, "height": 800}, java_script_enabled=False)
+    page = context.new_page()
+    try:
+        base = live_server.url
+        log_in(page, base, "referee", "table-side-42")
+        page.goto(base + reverse("staff-game", args=[game.pk]))
+        seat = page.locator(".seat-value[data-seat='2']")
+        page.check("#id_outcome_1")  # tsumo
+        page.check("#id_winner_2")
+        seat.locator("details.seat-more > summary").click()
+        expect(seat.locator('input[name="yakuman_2"]')).to_have_count(0)  # empty: the script fills it
+        seat.get_by_role("button", name="Show this seat's rarer choices").click()
+        expect(page.locator("#id_winner_2")).to_be_checked()  # the taps so far, kept
+        assert Hand.objects.filter(game=game).count() == 0  # a look, not a save
+        expect(seat.locator('input[name="yakuman_2"]').first).to_be_attached()
+        seat.locator("details.seat-more > summary").click()
+        seat.locator("summary", has_text="7+").click()
+        page.check('input[name="han_2"][value="8"]')  # baiman: a rarer choice, from the server
+        screenshot(page, "staff-hand-rare-nojs")
+        page.click("button.look[value=preview]")
+        page.click("#save-button")
+        expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
+        assert Hand.objects.get(game=game).summary().startswith("tsumo West 8 han")
+    finally:
+        context.close()
+
+
 def staff_urls(game: Game) -> list[str]:
     return [
         reverse("staff-home"),

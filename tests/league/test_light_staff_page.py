@@ -47,7 +47,9 @@ def test_the_page_sends_the_rare_chips_once_as_data(as_scorer: Client, game: Gam
     for kind in ("yakuman", "yaku", "flags", "pao"):
         assert f'data-fill="{kind}_0"' in html
     for seat in (1, 2, 3):
-        assert f'<details class="seat-more" data-copy="{seat}"><summary class="chip">More</summary></details>' in html
+        # Empty but for the no-script button that asks for the full form (below).
+        assert (f'<details class="seat-more" data-copy="{seat}"><summary class="chip">More</summary><noscript>'
+                '<button type="submit" name="action" value="more" class="look">') in html
         assert f'name="tiles_{seat}"' not in html and f'name="dora_{seat}"' not in html
     assert rare["pao"]["checked"] == ""  # "nobody", as the full page has it checked
     assert rare["texts"]["yaku"].startswith("Picked yaku and dora fill in the han")
@@ -90,6 +92,42 @@ def test_a_posted_form_has_every_chip_in_every_seat(as_scorer: Client, game: Gam
     assert "rare-chips" not in html and "data-fill" not in html
     for seat in range(4):
         assert f'name="han_{seat}" value="13"' in html and f'name="yaku_{seat}" value="riichi"' in html
+
+
+NO_SCRIPT_BUTTON = {"en": "Show this seat's rarer choices", "ja": "この席のまれな選択肢を表示"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_without_the_script_each_copied_more_asks_for_the_full_form(as_scorer: Client, game: Game,
+                                                                    language: str) -> None:
+    """A fresh page sends seats 2-4's "More" empty for the script to fill; without the
+    script each holds a button of the hand form that sends the form as it stands
+    (a look, never a save), and the page that comes back has every seat's rarer
+    choices, the taps so far kept."""
+    url = reverse("staff-game", args=[game.pk])
+    as_scorer.cookies["django_language"] = language
+    page = as_scorer.get(url)
+    html = page.content.decode()
+    form_html = html[html.index('<form method="post" class="hand-form"'):]
+    form_html = form_html[:form_html.index("</form>")]
+    label = NO_SCRIPT_BUTTON[language]
+    for seat in (1, 2, 3):
+        more = re.search(rf'<details class="seat-more" data-copy="{seat}">(.*?)</details>', form_html, re.S)
+        assert more, seat
+        assert more.group(1).endswith(f'<noscript><button type="submit" name="action" value="more" '
+                                      f'class="look">{label}</button></noscript>'), more.group(1)
+    assert len(page.content) <= BUDGET
+    fields = dict(page.context["form"].initial)
+    back = as_scorer.post(url, {**fields, "outcome": "ron", "winners": ["2"], "loser": "0", "action": "more"})
+    assert back.status_code == 200 and game.hands.count() == 0
+    full = back.content.decode()
+    assert "data-copy" not in full and "data-fill" not in full and "rare-chips" not in full
+    for seat in range(4):
+        for name, value in (("han", "7"), ("fu", "110"), ("yaku", "riichi"), ("yakuman", "kokushi")):
+            assert f'name="{name}_{seat}" value="{value}"' in full, (name, seat)
+        assert f'name="tiles_{seat}"' in full and f'name="dora_{seat}"' in full
+    assert re.search(r'name="outcome" value="ron" id="id_outcome_\d+" checked', full)
+    assert re.search(r'name="winners" value="2" id="id_winners_2" checked', full)
 
 
 def test_a_correction_shows_a_chosen_rare_value_in_full(as_scorer: Client, game: Game) -> None:

@@ -1,9 +1,17 @@
-"""A tournament director's day in Chromium: 32 players registered from a CSV
-file, 8 rounds seated, round 1 started (every table at once), four scorers
-enter their tables, one table runs over time on the dashboard, a substitute
-replaces a no-show, round 2 starts. Screenshots of the dashboard, the
-printouts (each printed page, and the PDFs) and the projector pages at
-projector sizes land in ``artifacts/``.
+"""An event's day at the tables in Chromium (the New event page, stages and
+every standings surface are ``test_director_day.py``'s): a players'
+file with a bad line refused whole, by line; the fixed file imports 33
+players (32 and a substitute) and all check in; 8 rounds seated, round 1
+published and started (every table's game at once). Four scorers, each in
+a browser of their own, enter a hand at tables 1-4; tables 5-8 hand in
+end scores from paper. The clock is moved 91 minutes on: tables 1-3 are
+told time is up, finish their hand and the policy ends their games, while
+the dashboard shows table 4 over time until it finishes too. Round 2: a
+player marked not here is replaced by the substitute, and the round
+starts. Then the standings after round 1 on the dashboard, the printouts
+(one score sheet per table; each printed page and the PDFs), the
+substitute's player page and the projector pages at projector sizes, the
+screenshots in ``artifacts/``.
 
 Rules are ari-ari; the event's ending policy is "finish the current hand,
 then the game ends" (end_after_hand), 90 minutes a round.
