@@ -24,12 +24,14 @@ TABLES = ("league_game", "league_hand", "league_win", "league_penalty", "league_
 
 
 def _reads(queries: list[dict[str, str]]) -> Counter[str]:
-    """The SELECTs of the batch by the table they read first."""
+    """The SELECTs of the batch by the tables they read (each table once a
+    statement, wherever its ``FROM`` or ``JOIN`` stands: the access check reads
+    the game joined with its series, its roles in subqueries)."""
     out: Counter[str] = Counter()
     for q in queries:
-        m = re.match(r'SELECT .*? FROM "?(\w+)"?', q["sql"], re.S)
-        if m and m.group(1) in TABLES:
-            out[m.group(1)] += 1
+        if not q["sql"].lstrip().upper().startswith("SELECT"):
+            continue
+        out.update({t for t in re.findall(r'(?:FROM|JOIN) "?(\w+)"?', q["sql"]) if t in TABLES})
     return out
 
 
