@@ -341,3 +341,40 @@ def test_every_seat_has_its_rarer_values_on_a_fresh_page(page: Page, live_server
     page.get_by_label("Closed tiles with the winning tile").nth(2).fill("234m678p11s55z")
     expect(page.locator("#id_tiles_2")).to_have_value("234m678p11s55z")
     expect(page.locator("#id_tiles_0")).to_have_value("")
+
+
+# The hands column as a reader meets it: its elements, links, labels and words.
+COLUMN = r"""() => {
+  const col = document.querySelector(".columns > div:last-child");
+  const words = (e) => e.textContent.replace(/\s+/g, " ").trim();
+  return {
+    elements: Array.from(col.querySelectorAll("*")).map((e) => e.tagName + "." + e.className),
+    links: Array.from(col.querySelectorAll("a")).map((a) => [a.getAttribute("href"), a.getAttribute("aria-label"), words(a)]),
+    rows: Array.from(col.querySelectorAll("table.hands tbody tr")).map(words),
+    changes: Array.from(col.querySelectorAll("details.history li")).map(words),
+    // Whitespace between blocks aside (rows, list items): the page's markup breaks lines there.
+    text: col.textContent.replace(/\s+/g, ""),
+  };
+}"""
+
+
+def test_the_hands_column_after_each_save_is_the_pages_own(page: Page, live_server: Any,
+                                                           league_setup: dict[str, Any]) -> None:
+    """Past the first hand the save answers with the column's changes (the new
+    row, the links and buttons, the newest change); put in place, the column
+    is what the page loaded afresh shows, hand after hand, past the four rows
+    and the twelve changes the lists keep."""
+    from tests.factories import make_game
+
+    game = make_game(league_setup["series"], players=[make_player(n) for n in ("Gus", "Hana", "Ivan", "Jun")])
+    log_in(page, live_server.url, "referee", "table-side-42")
+    url = live_server.url + reverse("staff-game", args=[game.pk])
+    page.goto(url)
+    fresh = page.context.new_page()
+    for number in range(1, 15):  # draws, the dealer tenpai: the deal stays, the game goes on
+        enter_hand(page, number, "draw", checks=("#id_tenpai_0",))
+        assert page.url.endswith(f"?hand={number + 1}")  # answered in place, no page load
+        placed = page.evaluate(COLUMN)
+        fresh.goto(url)
+        assert placed == fresh.evaluate(COLUMN), number
+    assert len(placed["rows"]) == 4 and len(placed["changes"]) == 12 and placed["rows"][-1].startswith("14")
