@@ -241,8 +241,9 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False
         else:
+            # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
-                        then=lambda *what: held.extend(what), as_read=as_read)
+                        then=lambda *what: held.extend(what), as_read=as_read, savepoint=False)
             # An event round's clock may end the game here (its ending policy).
             time_up = apply_time_policy(game=game, by=by)
             if held and not time_up and players:

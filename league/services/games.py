@@ -129,6 +129,7 @@ def record_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
     key: str | None = None, state: str | None = None, then: AfterSave | None = None,
     check: Callable[[sg.PlayedHand], None] | None = None, as_read: AsRead | None = None,
+    savepoint: bool = True,
 ) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
@@ -147,10 +148,13 @@ def record_hand(
     the server's), so the hand is priced once. ``as_read``, the game as the
     caller read it before the lock, saves reading the hands again when the
     locked row says nothing was written since (``still_as_read``).
+    ``savepoint=False``: inside a caller's transaction that lets any refusal
+    roll the whole of it back (``save_entry``), no savepoint of its own (two
+    statements less).
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         game = lock_game(game)
         known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
         if as_read is not None and still_as_read(game, as_read):
