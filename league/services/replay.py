@@ -19,6 +19,7 @@ from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.errors import AlreadySaved, Conflict, ServiceError
 from league.models import Game, GameAudit, Hand, SaveKey, Seat, Win
+from league.models.statements import Names, for_write, insert, statement
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
 from league.services.signoff import withdraw_signoffs
@@ -31,9 +32,24 @@ from scoring.settlement import MAX_SCORE
 Action = GameAudit.Action
 
 def lock_game(game: Game) -> Game:
+    """The game row read again under its lock, as
+    ``Game.objects.select_for_update().get(pk=...)`` gives it, by a statement
+    built once (every save locks; the ORM's building cost several times the
+    run). On SQLite the transaction's IMMEDIATE mode is the lock."""
     # The row lock is what serialises two scorers on one game: the second
     # waits here until the first commits, then sees its hand and conflicts.
-    return Game.objects.select_for_update().get(pk=game.pk)
+    db = for_write(Game)
+    found = list(Game.objects.raw(_lock_sql(db), [game.pk], using=db.alias))
+    if not found:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    return found[0]
+
+
+@statement
+def _lock_sql(n: Names) -> str:
+    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
+    lock = " FOR UPDATE" if n.db.features.has_select_for_update else ""
+    return f"SELECT {cols} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
 
 
 @dataclass(frozen=True)
@@ -176,13 +192,14 @@ def check_result_bounds(result: sg.GameResult) -> None:
 
 def save_hand(row: Hand, hand: sg.HandInput) -> None:
     wins = row.set_input(hand)
-    new = row.pk is None
-    row.save()
-    if not new:
+    if row.pk is None:
+        insert([row])  # as save() inserts it, by a statement built once
+    else:
+        row.save()
         row.wins.all().delete()
     for w in wins:
         w.hand = row
-    Win.objects.bulk_create(wins)
+    insert(wins)
 
 
 def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from league.models import (
     counting,
 )
 from league.models.stages import first_cut_round, seating_teams
+from league.models.statements import Names, for_read, statement
 from league.seating.pregenerated import pregenerate
 from league.seating.schedule import Quality, SeatingError, assess
 from league.seating.swiss import swiss_round
@@ -390,8 +391,11 @@ def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.
     for a game that is not a table of a started round."""
     # Most games are no table of a round: a bare existence check first, as the
     # joined read's query building costs several times its run (issue 28).
-    if not RoundTable.objects.filter(game_id=game.pk).exists():
-        return None
+    db = for_read(RoundTable)
+    with db.cursor() as cursor:
+        cursor.execute(_is_table_sql(db), [game.pk])
+        if cursor.fetchone() is None:
+            return None
     table = RoundTable.objects.filter(game=game).select_related("round__series__event").first()
     if table is None or table.round.started_at is None:
         return None
@@ -402,6 +406,12 @@ def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.
                    for outcome in game.hands.filter(entered_at__gte=end).order_by("number").values_list("outcome", flat=True)]
     return clock.verdict(table.round.series.event.ending, remaining=(end - now).total_seconds(),
                          hands_after=hands_after)
+
+
+@statement
+def _is_table_sql(n: Names) -> str:
+    """``SELECT 1`` when the game (parameter) is a table of a round."""
+    return f"SELECT 1 FROM {n.table(RoundTable)} WHERE {n.col(RoundTable, 'game')} = %s LIMIT 1"
 
 
 def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | None = None) -> bool:
