@@ -27,7 +27,7 @@ from league import stamps
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
 from league.errors import PriceDiffers, ServiceError
-from league.models import Game, Hand
+from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
@@ -209,6 +209,7 @@ class Saved:
     time_up: bool  # the event clock's policy ended the game with it
     next_number: int
     now: GameNow | None = None  # the game after a new hand's save, as kept for the next read
+    change: GameAudit | None = None  # a new hand's entry in the change history
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
@@ -249,10 +250,10 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             if held and not time_up and players:
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).
-                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held)))
+                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held[:4])))
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
-    return Saved(number, time_up, next_number, kept[0] if kept else None)
+    return Saved(number, time_up, next_number, kept[0] if kept else None, held[4] if held else None)
 
 
 def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:

@@ -121,8 +121,9 @@ def _hand_still(game: Game, number: int, hand: sg.HandInput) -> bool:
     return row is not None and hands_digest([row.to_input()]) == hands_digest([hand])
 
 
-# What a save holds when it is done: the locked game row, every hand, the record, its replay.
-AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult], None]
+# What a save holds when it is done: the locked game row, every hand, the record, its
+# replay, and the change history's entry it wrote.
+AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult, GameAudit], None]
 
 
 def record_hand(
@@ -142,8 +143,8 @@ def record_hand(
     there first). A hand the rules refuse is a ``ServiceError`` naming the
     field. Finishes the game when the ruleset says it is over. ``then`` is
     called inside the transaction with what the save holds (the locked game
-    row, every hand, the record and its replay), so a caller need not read
-    them again. ``check`` is called with the hand as replayed before anything
+    row, every hand, the record, its replay and the audit entry written), so
+    a caller need not read them again. ``check`` is called with the hand as replayed before anything
     is written: what it raises refuses the save (a phone's price that is not
     the server's), so the hand is priced once. ``as_read``, the game as the
     caller read it before the lock, saves reading the hands again when the
@@ -180,10 +181,11 @@ def record_hand(
         keep_entry(game, key, SaveKey.Action.RECORD, number, entry, by)
         # The hand as given, not read back from its new rows: the same input (the save's
         # key check compares the two the same way), without a query for its wins.
-        audit(game, Action.RECORD_HAND, by, hand_number=number, after=state_of(hand, result.hands[number - 1]))
+        change = audit(game, Action.RECORD_HAND, by, hand_number=number,
+                       after=state_of(hand, result.hands[number - 1]))
         sync_result(game, result, by, rows=[*rows, row])
         if then is not None:
-            then(game, [*rows, row], record, result)
+            then(game, [*rows, row], record, result, change)
     return row
 
 

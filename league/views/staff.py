@@ -192,7 +192,8 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     else:
         said = _("Hand %(number)s saved.") % {"number": number}
         if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
-            answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said, new_hand=True)
+            answer = _in_place(request, saved.now or entry.read_game(game), saved.next_number, said,
+                               change=saved.change)
             if answer is not None:
                 return answer
         messages.success(request, said)
@@ -211,7 +212,7 @@ def _price_stop(theirs: list[int]) -> JsonResponse:
 
 
 def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str, *,
-              new_hand: bool = False) -> JsonResponse | None:
+              change: GameAudit | None = None) -> JsonResponse | None:
     """The page's script asked for the save's answer in place: what changed on the
     page (the clock, where the game stands, the hands), the next hand's number and
     state, and the game as the phone's engine reads it (offline.json), instead of a
@@ -219,31 +220,32 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
     kept nothing, the game read again). None when the game is over: the page
     changes shape, and the script goes to the address as before.
 
-    ``new_hand``: one hand was just saved on the page's own state, so the page
-    already lists every hand before it; past the first hand the hands column is
-    answered by its changes alone (``hand``, the new row; ``below``, the links
-    and buttons under the list; ``change``, the history's newest entry), which
-    the script puts in place of the whole column (``hands``) the rest get."""
+    ``change``: the history's entry of the one hand just saved, on the page's
+    own state (the save checked it), so the page already lists every hand
+    before it; past the first hand the hands column is answered by its
+    changes alone (``hand``, the new row; ``below``, the links and buttons
+    under the list; ``change``, that entry), which the script puts in place
+    of the whole column (``hands``) the rest get. The parts use no request
+    (no form, no login): rendered without its context processors."""
     game = now.game
     if now.replayed.next is None or now.next_number != next_number:
         return None
-    changes_only = new_hand and next_number > 2
-    ctx = _game_context(now, history=1 if changes_only else CHANGES)
+    changes_only = change is not None and next_number > 2
+    ctx = _game_context(now, history=[change] if changes_only else CHANGES)
     ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
         # No verdict, no notice: the partial renders nothing then, so it is not rendered.
         "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
-        "state": render_to_string("league/_staff_state.html", ctx, request),
+        "state": render_to_string("league/_staff_state.html", ctx),
     }
     if changes_only:
-        parts["hand"] = render_to_string("league/_staff_hand_row.html", {**ctx, "r": ctx["rows"][-1]}, request)
-        parts["below"] = render_to_string("league/_staff_hands_below.html", ctx, request)
-        parts["change"] = "".join(render_to_string("league/_staff_change.html", {"e": e}, request)
-                                  for e in ctx["history"])
+        parts["hand"] = render_to_string("league/_staff_hand_row.html", {**ctx, "r": ctx["rows"][-1]})
+        parts["below"] = render_to_string("league/_staff_hands_below.html", ctx)
+        parts["change"] = render_to_string("league/_staff_change.html", {"e": change})
     else:
-        parts["hands"] = render_to_string("league/_staff_hands.html", ctx, request)
+        parts["hands"] = render_to_string("league/_staff_hands.html", ctx)
     url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
     # The key is the script's fallback where the browser makes none (crypto.randomUUID).
     response = JsonResponse({"url": url, "number": next_number, "state": now.state, "key": str(uuid.uuid4()),
@@ -316,7 +318,10 @@ class HandRow:
         return [{"name": name, "score": self.played.scores[s]} for s, name in enumerate(self.names)]
 
 
-def _game_context(now: entry.GameNow, *, history: int = CHANGES, **extra: Any) -> dict[str, Any]:
+def _game_context(now: entry.GameNow, *, history: int | list[GameAudit] = CHANGES,
+                  **extra: Any) -> dict[str, Any]:
+    """What the game page and its parts show; ``history``, how many entries of
+    the change history to read, or the entries themselves."""
     game, replayed, names = now.game, now.replayed, now.names
     rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
     state = replayed.next
@@ -344,7 +349,7 @@ def _game_context(now: entry.GameNow, *, history: int = CHANGES, **extra: Any) -
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
-        "history": GameAudit.latest(game.pk, history),
+        "history": GameAudit.latest(game.pk, history) if isinstance(history, int) else history,
         "keep_rows": LAST_HANDS,
         "keep_changes": CHANGES,
         "phone_pricing": settings.PHONE_PRICING,
