@@ -108,6 +108,7 @@ def _read(game: Game) -> tuple[Any, ...]:
     version = game.inputs_version
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
+    _without_wins(rows)
     record = game.record(hands=inputs)
     try:
         replayed = sg.replay(record)
@@ -115,6 +116,16 @@ def _read(game: Game) -> tuple[Any, ...]:
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
     return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs), version
+
+
+def _without_wins(rows: list[Hand]) -> list[Hand]:
+    """The rows as a read keeps them: without their prefetched wins, whose
+    pickled query weighed more than the rows themselves (each save keeps a
+    read and the next request loads it). The inputs hold every win; the one
+    reader of a row's wins, a correction's form, reads its hand's again."""
+    for row in rows:
+        row.__dict__.pop("_prefetched_objects_cache", None)
+    return rows
 
 
 def phone_state(now: GameNow) -> dict[str, Any]:
@@ -271,7 +282,7 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
-    cache.set(_read_key(game, token), parts, READ_SECONDS)
+    cache.set(_read_key(game, token), (_without_wins(rows), *parts[1:]), READ_SECONDS)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]
