@@ -130,11 +130,36 @@ class SaveKey(models.Model):
                                                  db.ops.adapt_datetimefield_value(timezone.now())])
 
 
+    @classmethod
+    def claim(cls, *, game_id: int, key: str, action: str, hand_number: int | None, entry: str,
+              user_id: int | None) -> SaveKey | None:
+        """Store an entry's key unless the game has it already: None when it
+        was new (now stored, as ``keep`` stores it), else the entry stored
+        under it (as ``find`` gives it), left as it was. One statement where
+        the database returns what it inserted (``ON CONFLICT DO NOTHING``):
+        a save's lookup and insert of its key in one. Under the game's lock,
+        so no other save of the game claims between."""
+        db = for_write(cls)
+        if not db.features.can_return_columns_from_insert:
+            found = cls.find(game_id, key)
+            if found is None:
+                cls.keep(game_id=game_id, key=key, action=action, hand_number=hand_number, entry=entry,
+                         user_id=user_id)
+            return found
+        with db.cursor() as cursor:
+            cursor.execute(_save_key_sql(db)[2], [game_id, key, action, hand_number, entry, user_id,
+                                                   db.ops.adapt_datetimefield_value(timezone.now())])
+            if cursor.fetchone() is not None:
+                return None
+        return cls.find(game_id, key)
+
+
 @statement
-def _save_key_sql(n: Names) -> tuple[str, str]:
-    """The key's lookup and its insert."""
+def _save_key_sql(n: Names) -> tuple[str, str, str]:
+    """The key's lookup, its insert, and its insert unless the key is there."""
     cols = n.cols(SaveKey, "game", "key", "action", "hand_number", "entry", "user", "at")
     table, pk = n.table(SaveKey), n.col(SaveKey, "pk")
     find = f"SELECT {pk}, {', '.join(cols)} FROM {table} WHERE {cols[0]} = %s AND {cols[1]} = %s LIMIT 1"
     keep = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})"
-    return find, keep
+    claim = f"{keep} ON CONFLICT ({cols[0]}, {cols[1]}) DO NOTHING RETURNING {pk}"
+    return find, keep, claim

@@ -21,6 +21,7 @@ from league.services.replay import (
     check_next,
     check_open,
     check_state,
+    claim_entry,
     entry_digest,
     hand_result,
     hand_state,
@@ -157,7 +158,8 @@ def record_hand(
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic(savepoint=savepoint):
         game = lock_game(game)
-        known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
+        # The key kept at once (a refusal below rolls it back with the rest).
+        claim_entry(game, key, SaveKey.Action.RECORD, number, entry, by, lambda _: _hand_still(game, number, hand))
         if as_read is not None and still_as_read(game, as_read):
             rows, inputs = as_read.rows, list(as_read.record.hands)
             check_next(game, number, rows)
@@ -178,7 +180,6 @@ def record_hand(
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
-        keep_entry(game, key, SaveKey.Action.RECORD, number, entry, by)
         # The hand as given, not read back from its new rows: the same input (the save's
         # key check compares the two the same way), without a query for its wins.
         change = audit(game, Action.RECORD_HAND, by, hand_number=number,

@@ -125,7 +125,25 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
     """
     if not key:
         return None
-    found = SaveKey.find(game.pk, key)
+    refuse_known(SaveKey.find(game.pk, key), entry, still_saved)
+
+
+def claim_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor,
+                still_saved: Callable[[SaveKey], bool]) -> None:
+    """``known_entry`` and ``keep_entry`` in one statement: the key stored
+    now if it is new, else refused as ``known_entry`` refuses it. The key
+    is kept before the save's other checks, so only a caller whose every
+    refusal rolls the key back with the rest may claim (``record_hand``)."""
+    if not key:
+        return
+    user = user_of(by)
+    refuse_known(SaveKey.claim(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
+                               user_id=user.pk if user is not None else None), entry, still_saved)
+
+
+def refuse_known(found: SaveKey | None, entry: str, still_saved: Callable[[SaveKey], bool]) -> None:
+    """What an entry whose key was ``found`` stored before gets (nothing
+    when it was not): ``AlreadySaved``, or a ``Conflict``."""
     if found is None:
         return None
     if found.entry == entry and still_saved(found):
