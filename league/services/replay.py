@@ -245,7 +245,7 @@ def _results(game: Game) -> dict[str, Any] | None:
 
 
 def _sync_stats(game: Game, result: sg.GameResult) -> None:
-    """Make the seats' hand statistics match the replay: one statement run for
+    """Make the seats' hand statistics match the replay: one statement for
     every seat, nothing read first. A new hand moves every seat's count of
     hands, so reading the seats to skip the unmoved ones would save no write."""
     rows = []
@@ -255,7 +255,28 @@ def _sync_stats(game: Game, result: sg.GameResult) -> None:
         if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
         rows.append([*values, game.pk, seat])
-    _update_seats_by_number(rows, SEAT_STAT_FIELDS)
+    db = for_write(Seat)
+    if db.vendor == "sqlite" and db.Database.sqlite_version_info < (3, 33):
+        _update_seats_by_number(rows, SEAT_STAT_FIELDS)  # no UPDATE ... FROM before SQLite 3.33
+        return
+    with db.cursor() as cursor:
+        cursor.execute(_seat_stats_sql(db, len(rows)), [v for row in rows for v in row])
+
+
+@statement
+def _seat_stats_sql(n: Names, seats: int) -> str:
+    """Every seat's statistics in one ``UPDATE ... FROM (VALUES ...)``, a row
+    of values per seat (the fields', then game and seat): one statement
+    where ``executemany`` ran one per seat (a round trip each on PostgreSQL).
+    A ``VALUES`` list names its columns column1, column2... on both
+    databases."""
+    fields = [*SEAT_STAT_FIELDS, "game", "seat"]
+    sets = ", ".join(f"{n.col(Seat, f)} = v.column{i}" for i, f in enumerate(SEAT_STAT_FIELDS, start=1))
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    table = n.table(Seat)
+    game, seat = len(fields) - 1, len(fields)
+    return (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * seats)}) AS v "
+            f"WHERE {table}.{n.col(Seat, 'game')} = v.column{game} AND {table}.{n.col(Seat, 'seat')} = v.column{seat}")
 
 
 def _update_seats_by_number(rows: Sequence[Sequence[Any]], fields: Sequence[str]) -> None:
