@@ -225,7 +225,9 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
     before it; past the first hand the hands column is answered by its
     changes alone (``hand``, the new row; ``below``, the links and buttons
     under the list; ``change``, that entry), which the script puts in place
-    of the whole column (``hands``) the rest get. The parts use no request
+    of the whole column (``hands``) the rest get; past the second, where the
+    game stands comes with an empty list of earlier hands to correct, and
+    the one hand that list gains (``fix``): the script keeps the page's own. The parts use no request
     (no form, no login): rendered without its context processors."""
     game = now.game
     if now.replayed.next is None or now.next_number != next_number:
@@ -233,6 +235,11 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
     changes_only = change is not None and next_number > 2
     ctx = _game_context(now, history=[change] if changes_only else CHANGES)
     ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+    # From the third hand on the page's list of earlier hands to correct has all but
+    # the one before the new hand: that one alone (``fix``), into the list it holds.
+    fix = ctx["rows"][-2] if changes_only and next_number > 3 else None
+    if fix is not None:
+        ctx["fix_rows"] = []
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
@@ -240,6 +247,8 @@ def _in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: 
         "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
         "state": render_to_string("league/_staff_state.html", ctx),
     }
+    if fix is not None:
+        parts["fix"] = render_to_string("league/_staff_fix_link.html", {**ctx, "r": fix})
     if changes_only:
         parts["hand"] = render_to_string("league/_staff_hand_row.html", {**ctx, "r": ctx["rows"][-1]})
         parts["below"] = render_to_string("league/_staff_hands_below.html", ctx)
@@ -345,6 +354,7 @@ def _game_context(now: entry.GameNow, *, history: int | list[GameAudit] = CHANGE
         "dealer": names[state.dealer] if state else "",
         "seats": seats,
         "rows": rows,
+        "fix_rows": rows[:-1],  # the earlier hands to correct from the top (the last has its own link)
         "results": _results(game, replayed, names),
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",

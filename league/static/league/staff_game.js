@@ -322,7 +322,16 @@
   function inPlace(a) {
     var state = document.querySelector("section.state");
     swap(document.getElementById("clock-notice"), a.parts.clock, state);
+    // The earlier hands to correct: the page's own list and the one hand it gains.
+    var fixes = state && a.parts.fix !== undefined ? state.querySelector("details.fix-other ul") : null;
+    if (a.parts.fix !== undefined && !fixes) { window.location.assign(a.url); return; }
     swap(state, a.parts.state);
+    if (fixes) {
+      var list = document.querySelector("section.state details.fix-other ul"), t = document.createElement("template");
+      t.innerHTML = a.parts.fix.trim();
+      while (fixes.firstChild) list.appendChild(fixes.firstChild);
+      list.appendChild(t.content);
+    }
     var column = document.querySelector(".columns > div:last-child");
     if (column && a.parts.hands !== undefined) column.innerHTML = a.parts.hands;
     else if (column && !placeHand(column, a.parts)) { window.location.assign(a.url); return; }
