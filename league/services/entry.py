@@ -108,7 +108,7 @@ def _read(game: Game) -> tuple[Any, ...]:
     version = game.inputs_version
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
-    _without_wins(rows)
+    _as_kept(rows)
     record = game.record(hands=inputs)
     try:
         replayed = sg.replay(record)
@@ -118,13 +118,16 @@ def _read(game: Game) -> tuple[Any, ...]:
     return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs), version
 
 
-def _without_wins(rows: list[Hand]) -> list[Hand]:
+def _as_kept(rows: list[Hand]) -> list[Hand]:
     """The rows as a read keeps them: without their prefetched wins, whose
-    pickled query weighed more than the rows themselves (each save keeps a
-    read and the next request loads it). The inputs hold every win; the one
-    reader of a row's wins, a correction's form, reads its hand's again."""
+    pickled query weighed more than the rows themselves, nor the related rows
+    they hold (the game, the scorer), pickled again with each (each save
+    keeps a read and the next request loads it). The inputs hold every win;
+    the one reader of a row's wins, a correction's form, reads its hand's
+    again; nothing reads a kept row's game or scorer."""
     for row in rows:
         row.__dict__.pop("_prefetched_objects_cache", None)
+        row._state.fields_cache = {}
     return rows
 
 
@@ -282,7 +285,7 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
-    cache.set(_read_key(game, token), (_without_wins(rows), *parts[1:]), READ_SECONDS)
+    cache.set(_read_key(game, token), (_as_kept(rows), *parts[1:]), READ_SECONDS)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]
