@@ -29,6 +29,7 @@ from league.services.replay import (
     keep_entry,
     known_entry,
     lock_game,
+    lock_game_moving,
     parse_hand,
     replay_game,
     save_hand,
@@ -157,10 +158,11 @@ def record_hand(
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic(savepoint=savepoint):
-        game = lock_game(game)
+        # The version moved as the row is locked (a refusal below rolls it back with the rest).
+        game = lock_game_moving(game)
         # The key kept at once (a refusal below rolls it back with the rest).
         claim_entry(game, key, SaveKey.Action.RECORD, number, entry, by, lambda _: _hand_still(game, number, hand))
-        if as_read is not None and still_as_read(game, as_read):
+        if as_read is not None and still_as_read(game, as_read, moved=True):
             rows, inputs = as_read.rows, list(as_read.record.hands)
             check_next(game, number, rows)
             check_state(rows, state, what=f"this entry for hand {number}", digest=as_read.state)
@@ -184,7 +186,7 @@ def record_hand(
         # key check compares the two the same way), without a query for its wins.
         change = audit(game, Action.RECORD_HAND, by, hand_number=number,
                        after=state_of(hand, result.hands[number - 1]))
-        sync_result(game, result, by, rows=[*rows, row])
+        sync_result(game, result, by, rows=[*rows, row], moved=True)
         if then is not None:
             then(game, [*rows, row], record, result, change)
     return row

@@ -13,7 +13,7 @@ from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
 from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
 from league.models.statements import Names, for_read, for_write, insert, statement
 from league.services.audit import new_game_audit
-from league.services.replay import lock_game
+from league.services.replay import lock_game, lock_game_moving
 from scoring import game as sg
 from tests.factories import draw, make_game, make_scorer, play, ron
 
@@ -132,3 +132,25 @@ def test_the_lock_reads_the_row_the_orm_reads() -> None:
         assert not locked._state.adding
         with pytest.raises(Game.DoesNotExist):
             lock_game(Game(pk=game.pk + 1000))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_that_moves_the_version_reads_the_moved_row() -> None:
+    """A new hand's lock moves the inputs' version in the same statement: the
+    row the ORM reads after it, the version one on; a refusal after it (the
+    transaction rolled back) leaves the version where it was."""
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    before = Game.objects.get(pk=game.pk).inputs_version
+    with transaction.atomic():
+        moved = lock_game_moving(game)
+        orm = Game.objects.get(pk=game.pk)
+        assert {f.attname: getattr(moved, f.attname) for f in Game._meta.concrete_fields} == {
+            f.attname: getattr(orm, f.attname) for f in Game._meta.concrete_fields}
+        assert moved.inputs_version == before + 1
+    with pytest.raises(RuntimeError), transaction.atomic():
+        lock_game_moving(game)
+        raise RuntimeError("refused")
+    assert Game.objects.get(pk=game.pk).inputs_version == before + 1
+    with pytest.raises(Game.DoesNotExist), transaction.atomic():
+        lock_game_moving(Game(pk=game.pk + 1000))
