@@ -259,8 +259,10 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
                         then=lambda *what: held.extend(what), as_read=as_read, savepoint=False)
-            # An event round's clock may end the game here (its ending policy).
-            time_up = apply_time_policy(game=game, by=by)
+            # An event round's clock may end the game here (its ending policy); whether
+            # the game is a table of a round came with the locked row (held[0]).
+            in_round = getattr(held[0], "in_round", None) if held else None
+            time_up = apply_time_policy(game=game, by=by, in_round=None if in_round is None else bool(in_round))
             if held and not time_up and players:
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).

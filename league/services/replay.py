@@ -18,7 +18,7 @@ from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.errors import AlreadySaved, Conflict, ServiceError
-from league.models import Game, GameAudit, Hand, SaveKey, Seat, Win
+from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Win
 from league.models.statements import Names, for_write, insert, statement
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
@@ -58,11 +58,16 @@ def lock_game_moving(game: Game) -> Game:
     update that moves it takes the row's lock and returns the row, one
     statement. The row's version is the moved one; a refusal after it rolls
     the move back with the rest. Where the database returns no rows from an
-    update, the lock and the move are two statements, as before."""
+    update, the lock and the move are two statements, as before.
+
+    The row comes with ``in_round``: whether the game is a table of an
+    event's round (the question the event clock asks after each new hand,
+    ``apply_time_policy(in_round=...)``), read in the same statement."""
     db = for_write(Game)
     if not db.features.can_return_columns_from_insert:
         game = lock_game(game)
         _move_version(game)
+        game.in_round = None  # not read: the clock asks
         return game
     found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
     if not found:
@@ -80,9 +85,12 @@ def _move_version(game: Game) -> None:
 @statement
 def _move_sql(n: Names) -> tuple[str, str]:
     """The version's move, and the move returning the row (parameter: the game)."""
-    version = n.col(Game, "inputs_version")
-    move = f"UPDATE {n.table(Game)} SET {version} = {version} + 1 WHERE {n.col(Game, 'pk')} = %s"
-    return move, f"{move} RETURNING {', '.join(n.q(f.column) for f in Game._meta.concrete_fields)}"
+    version, pk, table = n.col(Game, "inputs_version"), n.col(Game, "pk"), n.table(Game)
+    move = f"UPDATE {table} SET {version} = {version} + 1 WHERE {pk} = %s"
+    in_round = (f"EXISTS (SELECT 1 FROM {n.table(RoundTable)} WHERE {n.col(RoundTable, 'game')} = {table}.{pk}) "
+                f"AS {n.q('in_round')}")
+    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
+    return move, f"{move} RETURNING {cols}, {in_round}"
 
 
 @dataclass(frozen=True)
