@@ -105,20 +105,22 @@ def insert(objs: Sequence[models.Model]) -> None:
     its key (the order the database returns them in, as ``bulk_create``
     takes it). Sends no signal, as ``bulk_create`` sends none; a constraint's
     ``IntegrityError`` is raised as the ORM's insert raises it. For the few
-    rows every save writes, where the ORM's building of the insert cost
-    several times its run (issue 28)."""
+    rows every save writes (a statement is built per number of rows), where
+    the ORM's building of the insert cost several times its run (issue 28)."""
     if not objs:
         return
     model = type(objs[0])
     db = for_write(model)
+    if not db.features.can_return_rows_from_bulk_insert and len(objs) > 1:
+        for obj in objs:  # no keys back from a multi-row insert (SQLite before 3.35): one row a statement
+            insert([obj])
+        return
     fields = _inserted(model)
     params = [f.get_db_prep_save(f.pre_save(obj, True), db) for obj in objs for f in fields]
     with db.cursor() as cursor:
         cursor.execute(_insert_sql(db, model, len(objs)), params)
-        keys = [row[0] for row in cursor.fetchall()] if db.features.can_return_rows_from_bulk_insert else (
-            [db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)] if len(objs) == 1 else [])
-    if len(keys) != len(objs):
-        raise NotImplementedError(f"{db.vendor} returns no keys of a multi-row insert")
+        keys = [row[0] for row in cursor.fetchall()] if db.features.can_return_rows_from_bulk_insert else [
+            db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)]
     for obj, key in zip(objs, keys, strict=True):
         obj.pk = key
         obj._state.adding, obj._state.db = False, db.alias
