@@ -303,7 +303,7 @@
   // the links and buttons below it, and the history's newest entry on top (the list keeps
   // its last few): the column as the whole answer would have it.
   function placeHand(column, parts) {
-    var rows = column.querySelector("table.hands tbody"), changes = column.querySelector("details.history ul");
+    var rows = column.querySelector("table.hands > tbody"), changes = column.querySelector("details.history > ul");
     if (!rows || !changes || !column.querySelector(".buttons")) return false;  // not the page the answer expects
     var t = document.createElement("template");
     t.innerHTML = parts.hand.trim();
@@ -323,11 +323,11 @@
     var state = document.querySelector("section.state");
     swap(document.getElementById("clock-notice"), a.parts.clock, state);
     // The earlier hands to correct: the page's own list and the one hand it gains.
-    var fixes = state && a.parts.fix !== undefined ? state.querySelector("details.fix-other ul") : null;
+    var fixes = state && a.parts.fix !== undefined ? state.querySelector("details.fix-other .fix-panel > ul") : null;
     if (a.parts.fix !== undefined && !fixes) { window.location.assign(a.url); return; }
     swap(state, a.parts.state);
     if (fixes) {
-      var list = document.querySelector("section.state details.fix-other ul"), t = document.createElement("template");
+      var list = document.querySelector("section.state .fix-panel > ul"), t = document.createElement("template");
       t.innerHTML = a.parts.fix.trim();
       while (fixes.firstChild) list.appendChild(fixes.firstChild);
       list.appendChild(t.content);
