@@ -18,13 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import connections, router
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from league.db_rows import Columns, built
 from league.models import Event, Game, Series
+from league.statements import Columns, Names, built, for_read, statement
 
 CREATE_EVENTS = "league.add_series"
 
@@ -44,19 +43,17 @@ def can_score(user: Any, series: Series) -> bool:
         return False
     if user.is_superuser:
         return True
-    with connections[router.db_for_read(Series)].cursor() as cursor:
-        sql = _MAY_SCORE.get(cursor.db.vendor) or _MAY_SCORE.setdefault(cursor.db.vendor, _may_score_sql(cursor.db))
-        cursor.execute(sql, [series.pk, user.pk, series.pk, user.pk])
+    db = for_read(Series)
+    with db.cursor() as cursor:
+        cursor.execute(_may_score_sql(db), [series.pk, user.pk, series.pk, user.pk])
         return cursor.fetchone() is not None
 
 
-_MAY_SCORE: dict[str, str] = {}  # the statement, per database vendor (its quoting)
-
-
-def _may_score_sql(db: Any) -> str:
+@statement
+def _may_score_sql(n: Names) -> str:
     """``SELECT 1`` when the user scores or directs the series (parameters:
-    series, user, series, user), from the models' own table and column names."""
-    q = db.ops.quote_name
+    series, user, series, user)."""
+    q = n.q
     parts = []
     for field in (Series._meta.get_field("scorers"), Series._meta.get_field("directors")):
         table = q(field.remote_field.through._meta.db_table)
@@ -98,7 +95,7 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
     statement built once (every staff game request and every live preview
     asks it; the ORM's building of the join cost several times its run)."""
     user = request.user
-    db = connections[router.db_for_read(Game)]
+    db = for_read(Game)
     sql, game_cols, series_cols = built(db, "game-for-scorer", _game_for_scorer_sql)
     who = user.pk if getattr(user, "is_authenticated", False) else None
     with db.cursor() as cursor:

@@ -25,11 +25,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import check_password
-from django.db import connections, router
 from django.http import HttpRequest
 
-from league.db_rows import Columns, built
 from league.sessions import take_user_read
+from league.statements import Columns, built, for_read
 
 DEMO_LOGIN = "scorer"
 DEMO_PASSWORD = "scorer"
@@ -66,7 +65,7 @@ def user_row(user_id: Any) -> Any:
     read and converted by the database's own converters (a SQLite datetime
     made aware, a boolean), through a statement built once."""
     model = get_user_model()
-    db = connections[router.db_for_read(model)]
+    db = for_read(model)
     sql, cols = built(db, "user", _user_select)
     with db.cursor() as cursor:
         cursor.execute(sql, [model._meta.pk.get_db_prep_value(user_id, db)])

@@ -28,12 +28,10 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
 from django.core.exceptions import ValidationError
 from django.core.signals import request_finished
-from django.db import connections, router
 from django.utils import timezone
 
-from league.db_rows import Columns, built
+from league.statements import Columns, built, for_read
 
-_LOAD: dict[str, str] = {}  # the statement, per database vendor (its quoting)
 # Session key -> the user id its data named when this process last read it.
 _USER_OF: dict[str, str] = {}
 USER_HINTS = 4096
@@ -41,29 +39,28 @@ USER_HINTS = 4096
 _READ = threading.local()
 
 
-def _load_sql(db: Any, model: Any) -> str:
+def _load_sql(db: Any, user: Columns | None = None) -> str:
     """The session's data if its row is there and not expired (parameters:
-    key, now), from the model's own table and column names."""
+    key, now), from the model's own table and column names; with ``user``,
+    and that user's row beside it if there is one (parameters: user id, key,
+    now)."""
+    from django.contrib.sessions.models import Session
+
     q = db.ops.quote_name
-    meta = model._meta
+    meta = Session._meta
     data, key, expires = (q(meta.get_field(f).column) for f in ("session_data", "session_key", "expire_date"))
-    return f"SELECT s.{data} FROM {q(meta.db_table)} s WHERE s.{key} = %s AND s.{expires} > %s"
+    select, joined = f"s.{data}", ""
+    if user is not None:
+        users = user.model._meta
+        select += f", {user.sql}"
+        joined = f" LEFT JOIN {q(users.db_table)} u ON u.{q(users.pk.column)} = %s"
+    return f"SELECT {select} FROM {q(meta.db_table)} s{joined} WHERE s.{key} = %s AND s.{expires} > %s"
 
 
 def _load_with_user_sql(db: Any) -> tuple[str, Columns]:
-    """The same, and the user row with the given id beside it, if there is one
-    (parameters: user id, key, now)."""
-    from django.contrib.sessions.models import Session
-
-    user = get_user_model()
-    cols = Columns(db, user, "u")
-    q = db.ops.quote_name
-    plain = _load_sql(db, Session)
-    select, where = plain.split(" FROM ", 1)
-    table, condition = where.split(" WHERE ", 1)
-    sql = (f"{select}, {cols.sql} FROM {table} LEFT JOIN {q(user._meta.db_table)} u "
-           f"ON u.{q(user._meta.pk.column)} = %s WHERE {condition}")
-    return sql, cols
+    """``_load_sql`` with the user row beside the session's, and its columns."""
+    cols = Columns(db, get_user_model(), "u")
+    return _load_sql(db, cols), cols
 
 
 def take_user_read(user_id: Any) -> tuple[bool, Any]:
@@ -98,7 +95,7 @@ class SessionStore(DbSessionStore):
         row = None
         user_read = None
         if key is not None:
-            db = connections[router.db_for_read(self.model)]
+            db = for_read(self.model)
             now = db.ops.adapt_datetimefield_value(timezone.now())
             hint = _USER_OF.get(key)
             user_id = self._hinted_id(hint, db)
@@ -110,7 +107,7 @@ class SessionStore(DbSessionStore):
                 if row is not None:
                     user_read = (hint, None if row[1] is None else cols.build(db, row[1:]))
             else:
-                sql = _LOAD.get(db.vendor) or _LOAD.setdefault(db.vendor, _load_sql(db, self.model))
+                sql = built(db, "session", _load_sql)
                 with db.cursor() as cursor:
                     cursor.execute(sql, [key, now])
                     row = cursor.fetchone()
@@ -136,7 +133,7 @@ class SessionStore(DbSessionStore):
         if hint is None:
             return None
         user = get_user_model()
-        if router.db_for_read(user) != db.alias:
+        if for_read(user) is not db:
             return None
         try:
             return user._meta.pk.get_db_prep_value(user._meta.pk.to_python(hint), db)

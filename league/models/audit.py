@@ -3,14 +3,13 @@ that make a scorer's save idempotent."""
 
 from __future__ import annotations
 
-import functools
-
 from django.conf import settings
-from django.db import connection, connections, models, router
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from league.models.games import Game
+from league.statements import Names, for_read, for_write, statement
 
 
 class GameAudit(models.Model):
@@ -61,7 +60,8 @@ class GameAudit(models.Model):
         statement built once, not by the ORM on every staff page and every
         save's answer in place, where building the query cost more than
         running it. The other fields load on first use."""
-        return list(cls.objects.raw(_latest_sql(), [game_id, count]))
+        db = for_read(cls)
+        return list(cls.objects.raw(_latest_sql(db), [game_id, count], using=db.alias))
 
     def get_action_display(self) -> str:
         """The action's label, as Django's own display gives it (the stored value
@@ -74,13 +74,11 @@ class GameAudit(models.Model):
             return self.action
 
 
-@functools.cache
-def _latest_sql() -> str:
-    meta = GameAudit._meta
-    q = connection.ops.quote_name  # one quoting for the databases Tenbou runs on (SQLite, PostgreSQL)
-    cols = ", ".join(q(meta.get_field(f).column) for f in ("id", "game", "action", "hand_number", "username", "at"))
-    at, pk, game = (q(meta.get_field(f).column) for f in ("at", "id", "game"))
-    return (f"SELECT {cols} FROM {q(meta.db_table)} WHERE {game} = %s "
+@statement
+def _latest_sql(n: Names) -> str:
+    cols = ", ".join(n.cols(GameAudit, "id", "game", "action", "hand_number", "username", "at"))
+    at, pk, game = n.cols(GameAudit, "at", "id", "game")
+    return (f"SELECT {cols} FROM {n.table(GameAudit)} WHERE {game} = %s "
             f"ORDER BY {at} DESC, {pk} DESC LIMIT %s")
 
 
@@ -116,7 +114,8 @@ class SaveKey(models.Model):
         ``filter(game=..., key=...).first()`` finds it, by a statement built
         once: every save asks (issue 28), and the ORM's building of the query
         cost several times its running."""
-        found = list(cls.objects.raw(_save_key_sql()[0], [game_id, key]))
+        db = for_read(cls)
+        found = list(cls.objects.raw(_save_key_sql(db)[0], [game_id, key], using=db.alias))
         return found[0] if found else None
 
     @classmethod
@@ -125,20 +124,42 @@ class SaveKey(models.Model):
         """Store an entry's key, as ``objects.create`` would (``at`` now; no
         signal listens), by a statement built once; the constraint's
         ``IntegrityError`` is raised as the ORM's insert raises it."""
-        db = connections[router.db_for_write(cls)]
+        db = for_write(cls)
         with db.cursor() as cursor:
-            cursor.execute(_save_key_sql()[1], [game_id, key, action, hand_number, entry, user_id,
+            cursor.execute(_save_key_sql(db)[1], [game_id, key, action, hand_number, entry, user_id,
                                                  db.ops.adapt_datetimefield_value(timezone.now())])
 
 
-@functools.cache
-def _save_key_sql() -> tuple[str, str]:
-    """The key's lookup and its insert, from the model's names."""
-    meta = SaveKey._meta
-    q = connection.ops.quote_name
-    names = ("game", "key", "action", "hand_number", "entry", "user", "at")
-    cols = [q(meta.get_field(f).column) for f in names]
-    table, pk = q(meta.db_table), q(meta.pk.column)
+    @classmethod
+    def claim(cls, *, game_id: int, key: str, action: str, hand_number: int | None, entry: str,
+              user_id: int | None) -> SaveKey | None:
+        """Store an entry's key unless the game has it already: None when it
+        was new (now stored, as ``keep`` stores it), else the entry stored
+        under it (as ``find`` gives it), left as it was. One statement where
+        the database returns what it inserted (``ON CONFLICT DO NOTHING``):
+        a save's lookup and insert of its key in one. Under the game's lock,
+        so no other save of the game claims between."""
+        db = for_write(cls)
+        if not db.features.can_return_columns_from_insert:
+            found = cls.find(game_id, key)
+            if found is None:
+                cls.keep(game_id=game_id, key=key, action=action, hand_number=hand_number, entry=entry,
+                         user_id=user_id)
+            return found
+        with db.cursor() as cursor:
+            cursor.execute(_save_key_sql(db)[2], [game_id, key, action, hand_number, entry, user_id,
+                                                   db.ops.adapt_datetimefield_value(timezone.now())])
+            if cursor.fetchone() is not None:
+                return None
+        return cls.find(game_id, key)
+
+
+@statement
+def _save_key_sql(n: Names) -> tuple[str, str, str]:
+    """The key's lookup, its insert, and its insert unless the key is there."""
+    cols = n.cols(SaveKey, "game", "key", "action", "hand_number", "entry", "user", "at")
+    table, pk = n.table(SaveKey), n.col(SaveKey, "pk")
     find = f"SELECT {pk}, {', '.join(cols)} FROM {table} WHERE {cols[0]} = %s AND {cols[1]} = %s LIMIT 1"
     keep = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})"
-    return find, keep
+    claim = f"{keep} ON CONFLICT ({cols[0]}, {cols[1]}) DO NOTHING RETURNING {pk}"
+    return find, keep, claim

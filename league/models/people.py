@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import connections, models, router
+from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from league import stamps
 from league.db_bounds import MIN_GAMES
 from league.models.validators import validate_rules, within
+from league.statements import Names, for_write, statement
 from scoring.rules import Ruleset, get_ruleset
 
 if TYPE_CHECKING:
@@ -177,13 +178,10 @@ def series_changed(
         # One statement built from the model's names, run as it is: the ORM's
         # update() building cost ten times its running on every change (a
         # hand's save among them). An update sends no signal either way.
-        db = connections[router.db_for_write(Series)]
-        opts = Series._meta
-        q = db.ops.quote_name
-        version, pk = q(opts.get_field("version").column), q(opts.pk.column)
+        db = for_write(Series)
         with db.cursor() as cursor:
-            cursor.execute(f"UPDATE {q(opts.db_table)} SET {version} = {version} + 1 "
-                           f"WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", ids)
+            update, pk = _bump_sql(db)
+            cursor.execute(f"{update} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", ids)
         if results:
             # In the caller's transaction, after the row update (whose lock orders one
             # series' changes as their commits): the note of the rounds touched
@@ -191,3 +189,11 @@ def series_changed(
             touched = sorted(set(rounds)) if rounds is not None else None
             stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
     stamps.publish_on_commit(ids, slugs=slugs, results=results)
+
+
+@statement
+def _bump_sql(n: Names) -> tuple[str, str]:
+    """The version bump without its ``WHERE`` (whose list of series varies in
+    length), and the primary key's column for it."""
+    version = n.col(Series, "version")
+    return f"UPDATE {n.table(Series)} SET {version} = {version} + 1", n.col(Series, "pk")

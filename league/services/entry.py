@@ -26,7 +26,7 @@ from league import stamps
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
 from league.errors import PriceDiffers, ServiceError
-from league.models import Game, Hand
+from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
@@ -136,6 +136,7 @@ def _read(game: Game) -> tuple[Any, ...]:
     version = game.inputs_version
     rows = hands_of(game)
     inputs = [r.to_input() for r in rows]
+    _as_kept(rows)
     record = game.record(hands=inputs)
     try:
         replayed = sg.replay(record)
@@ -143,6 +144,19 @@ def _read(game: Game) -> tuple[Any, ...]:
         raise ServiceError.from_scoring(err) from None
     seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
     return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs), version
+
+
+def _as_kept(rows: list[Hand]) -> list[Hand]:
+    """The rows as a read keeps them: without their prefetched wins, whose
+    pickled query weighed more than the rows themselves, nor the related rows
+    they hold (the game, the scorer), pickled again with each (each save
+    keeps a read and the next request loads it). The inputs hold every win;
+    the one reader of a row's wins, a correction's form, reads its hand's
+    again; nothing reads a kept row's game or scorer."""
+    for row in rows:
+        row.__dict__.pop("_prefetched_objects_cache", None)
+        row._state.fields_cache = {}
+    return rows
 
 
 def phone_state(now: GameNow) -> dict[str, Any]:
@@ -237,6 +251,7 @@ class Saved:
     time_up: bool  # the event clock's policy ended the game with it
     next_number: int
     now: GameNow | None = None  # the game after a new hand's save, as kept for the next read
+    change: GameAudit | None = None  # a new hand's entry in the change history
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
@@ -268,17 +283,20 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
             time_up = False
         else:
+            # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
-                        then=lambda *what: held.extend(what), as_read=as_read)
-            # An event round's clock may end the game here (its ending policy).
-            time_up = apply_time_policy(game=game, by=by)
+                        then=lambda *what: held.extend(what), as_read=as_read, savepoint=False)
+            # An event round's clock may end the game here (its ending policy); whether
+            # the game is a table of a round came with the locked row (held[0]).
+            in_round = getattr(held[0], "in_round", None) if held else None
+            time_up = apply_time_policy(game=game, by=by, in_round=None if in_round is None else bool(in_round))
             if held and not time_up and players:
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).
-                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held)))
+                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held[:4])))
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
-    return Saved(number, time_up, next_number, kept[0] if kept else None)
+    return Saved(number, time_up, next_number, kept[0] if kept else None, held[4] if held else None)
 
 
 def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
@@ -296,7 +314,7 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
-    cache.set(_read_key(game, token), parts, READ_SECONDS)
+    cache.set(_read_key(game, token), (_as_kept(rows), *parts[1:]), READ_SECONDS)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]

@@ -21,6 +21,7 @@ from league.services.replay import (
     check_next,
     check_open,
     check_state,
+    claim_entry,
     entry_digest,
     hand_result,
     hand_state,
@@ -28,6 +29,7 @@ from league.services.replay import (
     keep_entry,
     known_entry,
     lock_game,
+    lock_game_moving,
     parse_hand,
     replay_game,
     save_hand,
@@ -121,14 +123,16 @@ def _hand_still(game: Game, number: int, hand: sg.HandInput) -> bool:
     return row is not None and hands_digest([row.to_input()]) == hands_digest([hand])
 
 
-# What a save holds when it is done: the locked game row, every hand, the record, its replay.
-AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult], None]
+# What a save holds when it is done: the locked game row, every hand, the record, its
+# replay, and the change history's entry it wrote.
+AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult, GameAudit], None]
 
 
 def record_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
     key: str | None = None, state: str | None = None, then: AfterSave | None = None,
     check: Callable[[sg.PlayedHand], None] | None = None, as_read: AsRead | None = None,
+    savepoint: bool = True,
 ) -> Hand:
     """Add hand ``number``, which the caller believes comes next.
 
@@ -141,19 +145,24 @@ def record_hand(
     there first). A hand the rules refuse is a ``ServiceError`` naming the
     field. Finishes the game when the ruleset says it is over. ``then`` is
     called inside the transaction with what the save holds (the locked game
-    row, every hand, the record and its replay), so a caller need not read
-    them again. ``check`` is called with the hand as replayed before anything
+    row, every hand, the record, its replay and the audit entry written), so
+    a caller need not read them again. ``check`` is called with the hand as replayed before anything
     is written: what it raises refuses the save (a phone's price that is not
     the server's), so the hand is priced once. ``as_read``, the game as the
     caller read it before the lock, saves reading the hands again when the
     locked row says nothing was written since (``still_as_read``).
+    ``savepoint=False``: inside a caller's transaction that lets any refusal
+    roll the whole of it back (``save_entry``), no savepoint of its own (two
+    statements less).
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
-    with transaction.atomic():
-        game = lock_game(game)
-        known_entry(game, key, entry, lambda _: _hand_still(game, number, hand))
-        if as_read is not None and still_as_read(game, as_read):
+    with transaction.atomic(savepoint=savepoint):
+        # The version moved as the row is locked (a refusal below rolls it back with the rest).
+        game = lock_game_moving(game)
+        # The key kept at once (a refusal below rolls it back with the rest).
+        claim_entry(game, key, SaveKey.Action.RECORD, number, entry, by, lambda _: _hand_still(game, number, hand))
+        if as_read is not None and still_as_read(game, as_read, moved=True):
             rows, inputs = as_read.rows, list(as_read.record.hands)
             check_next(game, number, rows)
             check_state(rows, state, what=f"this entry for hand {number}", digest=as_read.state)
@@ -173,13 +182,13 @@ def record_hand(
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
         save_hand(row, hand)
-        keep_entry(game, key, SaveKey.Action.RECORD, number, entry, by)
         # The hand as given, not read back from its new rows: the same input (the save's
         # key check compares the two the same way), without a query for its wins.
-        audit(game, Action.RECORD_HAND, by, hand_number=number, after=state_of(hand, result.hands[number - 1]))
-        sync_result(game, result, by, rows=[*rows, row])
+        change = audit(game, Action.RECORD_HAND, by, hand_number=number,
+                       after=state_of(hand, result.hands[number - 1]))
+        sync_result(game, result, by, rows=[*rows, row], moved=True)
         if then is not None:
-            then(game, [*rows, row], record, result)
+            then(game, [*rows, row], record, result, change)
     return row
 
 

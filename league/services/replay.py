@@ -18,10 +18,11 @@ from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.errors import AlreadySaved, Conflict, ServiceError
-from league.models import Game, GameAudit, Hand, SaveKey, Seat, Win
+from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Win
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
 from league.services.signoff import withdraw_signoffs
+from league.statements import Names, for_write, insert, statement
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
@@ -31,9 +32,65 @@ from scoring.settlement import MAX_SCORE
 Action = GameAudit.Action
 
 def lock_game(game: Game) -> Game:
+    """The game row read again under its lock, as
+    ``Game.objects.select_for_update().get(pk=...)`` gives it, by a statement
+    built once (every save locks; the ORM's building cost several times the
+    run). On SQLite the transaction's IMMEDIATE mode is the lock."""
     # The row lock is what serialises two scorers on one game: the second
     # waits here until the first commits, then sees its hand and conflicts.
-    return Game.objects.select_for_update().get(pk=game.pk)
+    db = for_write(Game)
+    found = list(Game.objects.raw(_lock_sql(db), [game.pk], using=db.alias))
+    if not found:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    return found[0]
+
+
+@statement
+def _lock_sql(n: Names) -> str:
+    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
+    lock = " FOR UPDATE" if n.db.features.has_select_for_update else ""
+    return f"SELECT {cols} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
+
+
+def lock_game_moving(game: Game) -> Game:
+    """``lock_game`` for a write of the game's hands, which moves its
+    ``inputs_version`` (``sync_result(moved=True)`` then leaves it): the
+    update that moves it takes the row's lock and returns the row, one
+    statement. The row's version is the moved one; a refusal after it rolls
+    the move back with the rest. Where the database returns no rows from an
+    update, the lock and the move are two statements, as before.
+
+    The row comes with ``in_round``: whether the game is a table of an
+    event's round (the question the event clock asks after each new hand,
+    ``apply_time_policy(in_round=...)``), read in the same statement."""
+    db = for_write(Game)
+    if not db.features.can_return_columns_from_insert:
+        game = lock_game(game)
+        _move_version(game)
+        game.in_round = None  # not read: the clock asks
+        return game
+    found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
+    if not found:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    return found[0]
+
+
+def _move_version(game: Game) -> None:
+    db = for_write(Game)
+    with db.cursor() as cursor:
+        cursor.execute(_move_sql(db)[0], [game.pk])
+    game.inputs_version += 1
+
+
+@statement
+def _move_sql(n: Names) -> tuple[str, str]:
+    """The version's move, and the move returning the row (parameter: the game)."""
+    version, pk, table = n.col(Game, "inputs_version"), n.col(Game, "pk"), n.table(Game)
+    move = f"UPDATE {table} SET {version} = {version} + 1 WHERE {pk} = %s"
+    in_round = (f"EXISTS (SELECT 1 FROM {n.table(RoundTable)} WHERE {n.col(RoundTable, 'game')} = {table}.{pk}) "
+                f"AS {n.q('in_round')}")
+    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
+    return move, f"{move} RETURNING {cols}, {in_round}"
 
 
 @dataclass(frozen=True)
@@ -54,10 +111,11 @@ def record_columns(game: Game) -> tuple[Any, ...]:
     return (game.rules, game.end, game.final_scores, game.final_riichi_sticks)
 
 
-def still_as_read(game: Game, as_read: AsRead) -> bool:
+def still_as_read(game: Game, as_read: AsRead, *, moved: bool = False) -> bool:
     """Is the locked ``game`` as ``as_read`` read it? Every write of hands or
     penalties moves ``inputs_version`` (``sync_result``), under this lock."""
-    return game.inputs_version == as_read.version and record_columns(game) == as_read.columns
+    # ``moved``: the row was locked by moving its version (``lock_game_moving``).
+    return game.inputs_version - moved == as_read.version and record_columns(game) == as_read.columns
 
 
 def check_next(game: Game, number: int, rows: Sequence[Hand] | None = None) -> None:
@@ -109,7 +167,25 @@ def known_entry(game: Game, key: str | None, entry: str, still_saved: Callable[[
     """
     if not key:
         return None
-    found = SaveKey.find(game.pk, key)
+    refuse_known(SaveKey.find(game.pk, key), entry, still_saved)
+
+
+def claim_entry(game: Game, key: str | None, action: str, number: int | None, entry: str, by: Actor,
+                still_saved: Callable[[SaveKey], bool]) -> None:
+    """``known_entry`` and ``keep_entry`` in one statement: the key stored
+    now if it is new, else refused as ``known_entry`` refuses it. The key
+    is kept before the save's other checks, so only a caller whose every
+    refusal rolls the key back with the rest may claim (``record_hand``)."""
+    if not key:
+        return
+    user = user_of(by)
+    refuse_known(SaveKey.claim(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
+                               user_id=user.pk if user is not None else None), entry, still_saved)
+
+
+def refuse_known(found: SaveKey | None, entry: str, still_saved: Callable[[SaveKey], bool]) -> None:
+    """What an entry whose key was ``found`` stored before gets (nothing
+    when it was not): ``AlreadySaved``, or a ``Conflict``."""
     if found is None:
         return None
     if found.entry == entry and still_saved(found):
@@ -176,13 +252,14 @@ def check_result_bounds(result: sg.GameResult) -> None:
 
 def save_hand(row: Hand, hand: sg.HandInput) -> None:
     wins = row.set_input(hand)
-    new = row.pk is None
-    row.save()
-    if not new:
+    if row.pk is None:
+        insert([row])  # as save() inserts it, by a statement built once
+    else:
+        row.save()
         row.wins.all().delete()
     for w in wins:
         w.hand = row
-    Win.objects.bulk_create(wins)
+    insert(wins)
 
 
 def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
@@ -210,7 +287,7 @@ def _results(game: Game) -> dict[str, Any] | None:
 
 
 def _sync_stats(game: Game, result: sg.GameResult) -> None:
-    """Make the seats' hand statistics match the replay: one statement run for
+    """Make the seats' hand statistics match the replay: one statement for
     every seat, nothing read first. A new hand moves every seat's count of
     hands, so reading the seats to skip the unmoved ones would save no write."""
     rows = []
@@ -220,7 +297,28 @@ def _sync_stats(game: Game, result: sg.GameResult) -> None:
         if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
         rows.append([*values, game.pk, seat])
-    _update_seats_by_number(rows, SEAT_STAT_FIELDS)
+    db = for_write(Seat)
+    if db.vendor == "sqlite" and db.Database.sqlite_version_info < (3, 33):
+        _update_seats_by_number(rows, SEAT_STAT_FIELDS)  # no UPDATE ... FROM before SQLite 3.33
+        return
+    with db.cursor() as cursor:
+        cursor.execute(_seat_stats_sql(db, len(rows)), [v for row in rows for v in row])
+
+
+@statement
+def _seat_stats_sql(n: Names, seats: int) -> str:
+    """Every seat's statistics in one ``UPDATE ... FROM (VALUES ...)``, a row
+    of values per seat (the fields', then game and seat): one statement
+    where ``executemany`` ran one per seat (a round trip each on PostgreSQL).
+    A ``VALUES`` list names its columns column1, column2... on both
+    databases."""
+    fields = [*SEAT_STAT_FIELDS, "game", "seat"]
+    sets = ", ".join(f"{n.col(Seat, f)} = v.column{i}" for i, f in enumerate(SEAT_STAT_FIELDS, start=1))
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    table = n.table(Seat)
+    game, seat = len(fields) - 1, len(fields)
+    return (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([one] * seats)}) AS v "
+            f"WHERE {table}.{n.col(Seat, 'game')} = v.column{game} AND {table}.{n.col(Seat, 'seat')} = v.column{seat}")
 
 
 def _update_seats_by_number(rows: Sequence[Sequence[Any]], fields: Sequence[str]) -> None:
@@ -267,20 +365,16 @@ def _sync_hand_results(game: Game, result: sg.GameResult, rows: Sequence[Hand] |
 
 
 def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAudit.Action | None = None,
-                rows: Sequence[Hand] | None = None) -> None:
+                rows: Sequence[Hand] | None = None, moved: bool = False) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
-    sign-offs (``league.services.signoff``)."""
+    sign-offs (``league.services.signoff``). ``moved``: the game was locked
+    by ``lock_game_moving``, which moved its inputs' version already."""
     # Every write of hands or penalties comes here: the inputs' version moves
     # with it, so a save's earlier read of the game is known to be out of date.
-    # A plain statement: the ORM's update costs ten times its run in query building.
-    opts, qn = Game._meta, connection.ops.quote_name
-    column = qn(opts.get_field("inputs_version").column)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {qn(opts.db_table)} SET {column} = {column} + 1 WHERE {qn(opts.pk.column)} = %s",
-                       [game.pk])
-    game.inputs_version += 1
+    if not moved:
+        _move_version(game)
     _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:

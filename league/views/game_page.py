@@ -38,6 +38,7 @@ def ended_by(game: Game, reason: sg.EndReason | None) -> str:
 
 
 LAST_HANDS = 4  # the hands the game page lists; "All N hands" shows the rest
+CHANGES = 12  # the entries of the change history the page lists
 
 
 def dashboard_url(game: Game) -> str:
@@ -46,14 +47,26 @@ def dashboard_url(game: Game) -> str:
     return f"{reverse('event-dashboard', args=[game.series.slug])}?round={game.round_number}#table-{game.table}"
 
 
-def in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> JsonResponse | None:
+def in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: str, *,
+             change: GameAudit | None = None) -> JsonResponse | None:
     """The page's script asked for the save's answer in place: what changed on the
     page (the clock, where the game stands, the hands), the next hand's number and
     state, and the game as the phone's engine reads it (offline.json), instead of a
     redirect and the whole page again. ``now`` is what the save held (or, when it
     kept nothing, the game read again). None when the game is over: the page
-    changes shape, and the script goes to the address as before."""
-    answer = in_place_answer(request, now, next_number, said)
+    changes shape, and the script goes to the address as before.
+
+    ``change``: the history's entry of the one hand just saved, on the page's
+    own state (the save checked it), so the page already lists every hand
+    before it; past the first hand the hands column is answered by its
+    changes alone (``hand``, the new row; ``below``, the links and buttons
+    under the list; ``change``, that entry), which the script puts in place
+    of the whole column (``hands``) the rest get; past the second, where the
+    game stands comes with an empty list of earlier hands to correct, and
+    the one hand that list gains (``fix``): the script keeps the page's own.
+    The parts use no request (no form, no login): rendered without its
+    context processors."""
+    answer = in_place_answer(request, now, next_number, said, change=change)
     if answer is None:
         return None
     response = JsonResponse(answer)
@@ -61,21 +74,36 @@ def in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: s
     return response
 
 
-def in_place_answer(request: HttpRequest, now: entry.GameNow, next_number: int, said: str) -> dict[str, Any] | None:
-    """The answer in place (``in_place``) as data: the kept batch's ``then``."""
+def in_place_answer(request: HttpRequest, now: entry.GameNow, next_number: int, said: str, *,
+                    change: GameAudit | None = None) -> dict[str, Any] | None:
+    """The answer in place (``in_place``) as data: the kept batch's ``then``
+    (which passes no ``change``: the whole column)."""
     game = now.game
     if now.replayed.next is None or now.next_number != next_number:
         return None
-    ctx = game_context(now)
+    changes_only = change is not None and next_number > 2
+    ctx = game_context(now, history=[change] if changes_only else CHANGES)
     ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+    # From the third hand on the page's list of earlier hands to correct has all but
+    # the one before the new hand: that one alone (``fix``), into the list it holds.
+    fix = ctx["rows"][-2] if changes_only and next_number > 3 else None
+    if fix is not None:
+        ctx["fix_rows"] = []
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
     parts = {
         # No verdict, no notice: the partial renders nothing then, so it is not rendered.
         "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
-        "state": render_to_string("league/_staff_state.html", ctx, request),
-        "hands": render_to_string("league/_staff_hands.html", ctx, request),
+        "state": render_to_string("league/_staff_state.html", ctx),
     }
+    if fix is not None:
+        parts["fix"] = render_to_string("league/_staff_fix_link.html", {**ctx, "r": fix})
+    if changes_only:
+        parts["hand"] = render_to_string("league/_staff_hand_row.html", {**ctx, "r": ctx["rows"][-1]})
+        parts["below"] = render_to_string("league/_staff_hands_below.html", ctx)
+        parts["change"] = render_to_string("league/_staff_change.html", {"e": change})
+    else:
+        parts["hands"] = render_to_string("league/_staff_hands.html", ctx)
     url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"
     # The key is the script's fallback where the browser makes none (crypto.randomUUID).
     return {"url": url, "number": next_number, "state": now.state, "key": str(uuid.uuid4()),
@@ -144,7 +172,10 @@ class HandRow:
         return [{"name": name, "score": self.played.scores[s]} for s, name in enumerate(self.names)]
 
 
-def game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
+def game_context(now: entry.GameNow, *, history: int | list[GameAudit] = CHANGES,
+                 **extra: Any) -> dict[str, Any]:
+    """What the game page and its parts show; ``history``, how many entries of
+    the change history to read, or the entries themselves."""
     game, replayed, names = now.game, now.replayed, now.names
     rows = [HandRow(h, p, names) for h, p in zip(now.rows, replayed.hands, strict=False)]
     state = replayed.next
@@ -168,11 +199,14 @@ def game_context(now: entry.GameNow, **extra: Any) -> dict[str, Any]:
         "dealer": names[state.dealer] if state else "",
         "seats": seats,
         "rows": rows,
+        "fix_rows": rows[:-1],  # the earlier hands to correct from the top (the last has its own link)
         "results": results(game, replayed, names),
         "any_penalty": bool(replayed.settlement and any(replayed.settlement.penalties)),
         "ended_by": ended_by(game, replayed.ended_by) if replayed.finished else "",
         "penalties": list(now.record.penalties),  # those in force, as read: the page shows their count
-        "history": GameAudit.latest(game.pk, 12),
+        "history": GameAudit.latest(game.pk, history) if isinstance(history, int) else history,
+        "keep_rows": LAST_HANDS,
+        "keep_changes": CHANGES,
         "phone_pricing": settings.PHONE_PRICING,
         **extra,
     }

@@ -162,7 +162,8 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int
     else:
         said = _("Hand %(number)s saved.") % {"number": number}
         if not saved.time_up and request.headers.get("X-Tenbou-In-Place"):
-            answer = in_place(request, saved.now or entry.read_game(game), saved.next_number, said)
+            answer = in_place(request, saved.now or entry.read_game(game), saved.next_number, said,
+                              change=saved.change)
             if answer is not None:
                 return answer
         messages.success(request, said)

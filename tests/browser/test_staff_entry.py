@@ -376,3 +376,45 @@ def test_every_seat_has_its_rarer_values_on_a_fresh_page(page: Page, live_server
     page.get_by_label("Closed tiles with the winning tile").nth(2).fill("234m678p11s55z")
     expect(page.locator("#id_tiles_2")).to_have_value("234m678p11s55z")
     expect(page.locator("#id_tiles_0")).to_have_value("")
+
+
+# A part of the page as a reader meets it: its elements, links, labels and words.
+COLUMN = r"""(where) => {
+  const col = document.querySelector(where);
+  const words = (e) => e.textContent.replace(/\s+/g, " ").trim();
+  return {
+    elements: Array.from(col.querySelectorAll("*")).map((e) => e.tagName + "." + e.className),
+    links: Array.from(col.querySelectorAll("a")).map((a) => [a.getAttribute("href"), a.getAttribute("aria-label"), words(a)]),
+    rows: Array.from(col.querySelectorAll("table.hands tbody tr")).map(words),
+    changes: Array.from(col.querySelectorAll("details.history li")).map(words),
+    // Whitespace between blocks aside (rows, list items): the page's markup breaks lines there.
+    text: col.textContent.replace(/\s+/g, ""),
+  };
+}"""
+
+
+def test_the_hands_column_after_each_save_is_the_pages_own(page: Page, live_server: Any,
+                                                           league_setup: dict[str, Any]) -> None:
+    """Past the first hand the save answers with the column's changes (the new
+    row, the links and buttons, the newest change), past the second with
+    where the game stands less the earlier hands to correct, and the one hand
+    that list gains; put in place, the column and where the game stands are
+    what the page loaded afresh shows, hand after hand, past the four rows
+    and the twelve changes the lists keep."""
+    from tests.factories import make_game
+
+    game = make_game(league_setup["series"], players=[make_player(n) for n in ("Gus", "Hana", "Ivan", "Jun")])
+    log_in(page, live_server.url, "referee", "table-side-42")
+    url = live_server.url + reverse("staff-game", args=[game.pk])
+    page.goto(url)
+    fresh = page.context.new_page()
+    for number in range(1, 15):  # draws, the dealer tenpai: the deal stays, the game goes on
+        enter_hand(page, number, "draw", checks=("#id_tenpai_0",))
+        assert page.url.endswith(f"?hand={number + 1}")  # answered in place, no page load
+        fresh.goto(url)
+        for where in (".columns > div:last-child", "section.state"):
+            placed = page.evaluate(COLUMN, where)
+            assert placed == fresh.evaluate(COLUMN, where), (number, where)
+        placed = page.evaluate(COLUMN, ".columns > div:last-child")
+    assert len(placed["rows"]) == 4 and len(placed["changes"]) == 12 and placed["rows"][-1].startswith("14")
+    expect(page.locator("section.state details.fix-other li")).to_have_count(13)  # hands 1 to 13

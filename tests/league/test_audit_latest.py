@@ -63,3 +63,28 @@ def test_save_key_find_and_keep_are_the_orms() -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         SaveKey.keep(game_id=game.pk, key="k-1", action="record", hand_number=4, entry="g" * 64, user_id=None)
     assert SaveKey.objects.filter(game=game).count() == 2
+
+
+def test_save_key_claim_stores_a_new_key_and_finds_a_known_one() -> None:
+    """A save's key lookup and insert in one statement: a new key is stored as
+    ``keep`` stores it and gives None; a known one gives the stored entry,
+    unchanged. A save refused after its claim keeps no key (the rollback)."""
+    from league.errors import Conflict
+    from league.models import SaveKey
+    from league.services import entry as services
+    from tests.factories import make_scorer
+
+    game = make_game()
+    user = make_scorer(game.series, username="key-claimer")
+    assert SaveKey.claim(game_id=game.pk, key="c-1", action="record", hand_number=1, entry="a" * 64,
+                         user_id=user.pk) is None
+    stored = SaveKey.objects.get(game=game, key="c-1")
+    assert (stored.action, stored.hand_number, stored.entry, stored.user_id) == ("record", 1, "a" * 64, user.pk)
+    again = SaveKey.claim(game_id=game.pk, key="c-1", action="correct", hand_number=2, entry="b" * 64, user_id=None)
+    assert again is not None and (again.pk, again.action, again.hand_number, again.entry, again.user_id) == (
+        stored.pk, "record", 1, "a" * 64, user.pk)
+    assert SaveKey.objects.filter(game=game).count() == 1
+    # A stale save (another state) is refused after its key was claimed: no key stays.
+    with pytest.raises(Conflict):
+        services.save_entry(game=game, number=1, hand=draw(0), editing=False, key="c-2", state="not-the-state")
+    assert not SaveKey.objects.filter(game=game, key="c-2").exists() and not game.hands.exists()

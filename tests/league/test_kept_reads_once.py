@@ -24,14 +24,18 @@ TABLES = ("league_game", "league_hand", "league_win", "league_penalty", "league_
 
 
 def _reads(queries: list[dict[str, str]]) -> Counter[str]:
-    """The SELECTs of the batch by the tables they read (each table once a
-    statement, wherever its ``FROM`` or ``JOIN`` stands: the access check reads
-    the game joined with its series, its roles in subqueries)."""
+    """The statements of the batch that read rows, by the tables they read
+    (each table once a statement): a SELECT wherever its ``FROM`` or ``JOIN``
+    stands (the access check reads the game joined with its series, its roles
+    in subqueries), and an ``UPDATE ... RETURNING`` its table (a new hand's
+    lock moves the game's version and reads the row in one statement)."""
     out: Counter[str] = Counter()
     for q in queries:
-        if not q["sql"].lstrip().upper().startswith("SELECT"):
-            continue
-        out.update({t for t in re.findall(r'(?:FROM|JOIN) "?(\w+)"?', q["sql"]) if t in TABLES})
+        sql = q["sql"].lstrip()
+        if sql.upper().startswith("SELECT"):
+            out.update({t for t in re.findall(r'(?:FROM|JOIN) "?(\w+)"?', sql) if t in TABLES})
+        elif (m := re.match(r'UPDATE "?(\w+)"? .* RETURNING ', sql, re.S)) and m.group(1) in TABLES:
+            out[m.group(1)] += 1
     return out
 
 

@@ -106,3 +106,40 @@ def test_the_answer_is_json_a_script_can_read(as_scorer: Client, game: Game) -> 
     answer = _save(as_scorer, reverse("staff-game", args=[game.pk]), TSUMO, **IN_PLACE)
     assert answer["Content-Type"] == "application/json"
     assert set(json.loads(answer.content)) == {"url", "number", "state", "key", "message", "parts", "game"}
+
+
+def test_a_later_hand_answers_with_the_columns_changes_alone(as_scorer: Client, game: Game) -> None:
+    """Past the first hand the page lists every earlier hand already: the answer
+    sends the new row, what sits below the list and the history's newest entry,
+    each the next page's own markup, in place of the whole column."""
+    url = reverse("staff-game", args=[game.pk])
+    play(game, [draw(0)] * 5)  # five hands: the page lists the last four
+    body = _save(as_scorer, url, TSUMO, **IN_PLACE).json()
+    assert body["number"] == 7 and set(body["parts"]) == {"clock", "state", "fix", "hand", "below", "change"}
+    page = as_scorer.get(body["url"]).content.decode()
+    for part in ("fix", "hand", "below", "change"):
+        assert body["parts"][part].strip() and body["parts"][part].strip() in page, part
+    # Where the game stands, less its list of earlier hands to correct (the page's
+    # own, which the script keeps), and the one hand that list gains: hand 5.
+    head, tail = body["parts"]["state"].split("<ul></ul>")
+    assert head in page and tail in page
+    listed = page.split(head, 1)[1].split(tail, 1)[0]
+    assert listed.startswith("<ul><li>") and listed.endswith(body["parts"]["fix"] + "</ul>")
+    assert [f"/hands/{n}/" in listed for n in range(1, 7)] == [True] * 5 + [False]
+    assert "/hands/5/" in body["parts"]["fix"]
+    assert body["parts"]["hand"].startswith("<tr><td>6<br>") and "/hands/6/" in body["parts"]["hand"]
+    assert "All 6 hands" in body["parts"]["below"] and "Undo hand 6" in body["parts"]["below"]
+    assert body["parts"]["change"].count("<li>") == 1 and "Record hand 6 by" in body["parts"]["change"]
+    # What the script trims to: the page's own list lengths.
+    assert '<tbody data-keep="4">' in page and '<ul data-keep="12">' in page
+
+
+def test_the_first_hand_answers_with_the_whole_column(as_scorer: Client, game: Game) -> None:
+    url = reverse("staff-game", args=[game.pk])
+    first = _save(as_scorer, url, TSUMO, **IN_PLACE).json()
+    assert set(first["parts"]) == {"clock", "state", "hands"}  # the page had "No hand yet", no list
+    # The second: the list of hands, whole where the game stands (no earlier hand to correct before).
+    second = _save(as_scorer, url, {"outcome": "draw", "tenpai": ["0"]}, **IN_PLACE).json()
+    assert set(second["parts"]) == {"clock", "state", "hand", "below", "change"}
+    assert second["parts"]["state"] in as_scorer.get(second["url"]).content.decode()
+    # (A kept batch answers with the whole column too: tests/league/test_kept_batch.py.)

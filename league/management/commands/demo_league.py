@@ -221,7 +221,7 @@ def play_game(rng: random.Random, game: Game, first: list[HandInput], *, stop_af
     number = 1
     saved: list[sg.GameResult] = []
 
-    def keep(game: Game, rows: Any, record: Any, result: sg.GameResult) -> None:
+    def keep(game: Game, rows: Any, record: Any, result: sg.GameResult, change: Any) -> None:
         saved.append(result)  # the game replayed by the save itself: no need to read it again
 
     while not state.finished and (stop_after is None or number <= stop_after):

@@ -37,6 +37,7 @@ from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game
 from league.services.replay import lock_game
 from league.standings.event import event_standings
+from league.statements import Names, for_read, statement
 
 
 @dataclass(frozen=True)
@@ -385,12 +386,19 @@ def set_clock(*, round: Round, minutes: int | None = None, started_at: datetime.
     return rnd
 
 
-def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.Verdict | None:
+def clock_verdict(game: Game, *, now: datetime.datetime | None = None,
+                  in_round: bool | None = None) -> clock.Verdict | None:
     """What the event's clock and ending policy say for ``game`` now; None
-    for a game that is not a table of a started round."""
+    for a game that is not a table of a started round. ``in_round``: whether
+    the game is a table of a round, when the caller read it (None: asked)."""
     # Most games are no table of a round: a bare existence check first, as the
     # joined read's query building costs several times its run (issue 28).
-    if not RoundTable.objects.filter(game_id=game.pk).exists():
+    if in_round is None:
+        db = for_read(RoundTable)
+        with db.cursor() as cursor:
+            cursor.execute(_is_table_sql(db), [game.pk])
+            in_round = cursor.fetchone() is not None
+    if not in_round:
         return None
     table = RoundTable.objects.filter(game=game).select_related("round__series__event").first()
     if table is None or table.round.started_at is None:
@@ -404,10 +412,19 @@ def clock_verdict(game: Game, *, now: datetime.datetime | None = None) -> clock.
                          hands_after=hands_after)
 
 
-def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | None = None) -> bool:
+@statement
+def _is_table_sql(n: Names) -> str:
+    """``SELECT 1`` when the game (parameter) is a table of a round."""
+    return f"SELECT 1 FROM {n.table(RoundTable)} WHERE {n.col(RoundTable, 'game')} = %s LIMIT 1"
+
+
+def apply_time_policy(*, game: Game, by: Actor = None, now: datetime.datetime | None = None,
+                      in_round: bool | None = None) -> bool:
     """End ``game`` if the clock's policy says its last hand is played; returns
-    whether it ended. Called after every recorded hand. Locks the game row."""
-    verdict = clock_verdict(game, now=now)
+    whether it ended. Called after every recorded hand. Locks the game row.
+    ``in_round``: whether the game is a table of a round, as the caller read
+    it under the game's lock (``lock_game_moving``); None, asked here."""
+    verdict = clock_verdict(game, now=now, in_round=in_round)
     if verdict is None or not verdict.game_over:
         return False
     with transaction.atomic():

@@ -299,12 +299,42 @@
     else if (old) old.remove();
     else if (fresh && before) before.parentNode.insertBefore(fresh, before);
   }
+  // A new hand past the first: its row under the others (the list keeps its last few),
+  // the links and buttons below it, and the history's newest entry on top (the list keeps
+  // its last few): the column as the whole answer would have it.
+  function placeHand(column, parts) {
+    var rows = column.querySelector("table.hands > tbody"), changes = column.querySelector("details.history > ul");
+    if (!rows || !changes || !column.querySelector(".buttons")) return false;  // not the page the answer expects
+    var t = document.createElement("template");
+    t.innerHTML = parts.hand.trim();
+    rows.appendChild(t.content.firstElementChild);
+    while (rows.rows.length > Number(rows.dataset.keep)) rows.deleteRow(0);
+    var all = column.querySelector("p.all-hands");
+    if (all) all.remove();
+    t.innerHTML = parts.below.trim();
+    column.querySelector(".buttons").replaceWith(t.content);
+    t = document.createElement("template");
+    t.innerHTML = parts.change.trim();
+    changes.insertBefore(t.content, changes.firstElementChild);
+    while (changes.children.length > Number(changes.dataset.keep)) changes.lastElementChild.remove();
+    return true;
+  }
   function inPlace(a) {
     var state = document.querySelector("section.state");
     swap(document.getElementById("clock-notice"), a.parts.clock, state);
+    // The earlier hands to correct: the page's own list and the one hand it gains.
+    var fixes = state && a.parts.fix !== undefined ? state.querySelector("details.fix-other .fix-panel > ul") : null;
+    if (a.parts.fix !== undefined && !fixes) { window.location.assign(a.url); return; }
     swap(state, a.parts.state);
+    if (fixes) {
+      var list = document.querySelector("section.state .fix-panel > ul"), t = document.createElement("template");
+      t.innerHTML = a.parts.fix.trim();
+      while (fixes.firstChild) list.appendChild(fixes.firstChild);
+      list.appendChild(t.content);
+    }
     var column = document.querySelector(".columns > div:last-child");
-    if (column) column.innerHTML = a.parts.hands;
+    if (column && a.parts.hands !== undefined) column.innerHTML = a.parts.hands;
+    else if (column && !placeHand(column, a.parts)) { window.location.assign(a.url); return; }
     seq++;  // a preview still on its way is for the hand just saved
     clearTimeout(timer);
     form.reset();

@@ -309,6 +309,21 @@ def test_end_after_hand_ends_the_game_after_the_first_hand_past_time_and_extra_t
     assert event.apply_time_policy(game=game) is True
 
 
+def test_a_saved_hand_past_time_ends_the_game_in_its_own_transaction() -> None:
+    """The save asks the clock with what its lock read (whether the game is a
+    table of a round): a table past time ends with the hand; a game of no
+    round is never asked about a clock."""
+    from league.services import entry
+
+    series = make_event(8, ending="end_after_hand")
+    game = _timed_game(series, minutes_ago=61)
+    saved = entry.save_entry(game=game, number=1, hand=tsumo(1, 2, 30), editing=False)
+    game.refresh_from_db()
+    assert saved.time_up and (game.status, game.end) == (Game.Status.FINISHED, Game.End.EARLY)
+    other = make_game(make_series())
+    assert entry.save_entry(game=other, number=1, hand=tsumo(1, 2, 30), editing=False).time_up is False
+
+
 def test_hands_before_time_do_not_count_and_no_policy_never_ends_a_game() -> None:
     series = make_event(8, ending="none")
     game = _timed_game(series, minutes_ago=61)

@@ -1,0 +1,174 @@
+"""Statements built once from a model's own table and column names, cached
+per database alias (issue 28).
+
+On this project's small queries Django's building of a query costs several
+times its running, so the few statements every save or staff request runs
+are written out once and run with parameters. ``@statement`` makes a builder
+of SQL into a lookup by connection: the builder is given a ``Names`` for that
+connection (its own quoting) and runs once per alias; a statement is always
+run on the connection it was built for.
+
+    @statement
+    def _bump(n: Names) -> str:
+        version, pk = n.col(Series, "version"), n.col(Series, "id")
+        return f"UPDATE {n.table(Series)} SET {version} = {version} + 1 WHERE {pk} = %s"
+
+    db = for_write(Series)
+    with db.cursor() as cursor:
+        cursor.execute(_bump(db), [series_id])
+
+A statement holds names, never values: every value is a parameter.
+
+Whole rows read this way (``Columns``: a model's concrete columns under a
+table alias, and the instance the ORM would build from them, through the
+ORM compiler's own converters) are built once per connection (``built``):
+the converters are bound to the connection's own operations.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import connections, models, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+SQL = TypeVar("SQL")
+
+
+class Names:
+    """A model's table and column names, quoted for one connection."""
+
+    def __init__(self, db: BaseDatabaseWrapper) -> None:
+        self.db = db
+        self.q: Callable[[str], str] = db.ops.quote_name
+
+    def table(self, model: type[models.Model]) -> str:
+        return self.q(model._meta.db_table)
+
+    def col(self, model: type[models.Model], field: str) -> str:
+        """The column of ``field`` (a name as the model spells it; ``pk`` too)."""
+        meta = model._meta
+        return self.q((meta.pk if field == "pk" else meta.get_field(field)).column)
+
+    def cols(self, model: type[models.Model], *fields: str) -> list[str]:
+        return [self.col(model, f) for f in fields]
+
+
+class Statement(Generic[SQL]):
+    """A builder's SQL, built at most once per database alias (and per the
+    further arguments a builder takes, such as a model: hashable values that
+    name what is built, never a value the statement runs with)."""
+
+    def __init__(self, build: Callable[..., SQL]) -> None:
+        self.build = build
+        self.built: dict[tuple[Any, ...], SQL] = {}
+        functools.update_wrapper(self, build)
+
+    def __call__(self, db: BaseDatabaseWrapper, *names: Any) -> SQL:
+        key = (db.alias, *names)
+        try:
+            return self.built[key]
+        except KeyError:
+            sql = self.built[key] = self.build(Names(db), *names)
+            return sql
+
+
+def statement(build: Callable[..., SQL]) -> Statement[SQL]:
+    """Decorate a builder of SQL from ``Names``: see the module's docstring."""
+    return Statement(build)
+
+
+def for_read(model: type[models.Model], **hints: Any) -> BaseDatabaseWrapper:
+    """The connection the router reads ``model`` from."""
+    return connections[router.db_for_read(model, **hints)]
+
+
+def for_write(model: type[models.Model], **hints: Any) -> BaseDatabaseWrapper:
+    """The connection the router writes ``model`` to."""
+    return connections[router.db_for_write(model, **hints)]
+
+
+def _inserted(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    """The columns an insert writes: every concrete field but a database-made key."""
+    return [f for f in model._meta.concrete_fields if not (f.primary_key and f.db_returning)]
+
+
+@statement
+def _insert_sql(n: Names, model: type[models.Model], rows: int) -> str:
+    cols = ", ".join(n.q(f.column) for f in _inserted(model))
+    one = "(" + ", ".join(["%s"] * len(_inserted(model))) + ")"
+    returning = f" RETURNING {n.col(model, 'pk')}" if n.db.features.can_return_rows_from_bulk_insert else ""
+    return f"INSERT INTO {n.table(model)} ({cols}) VALUES {', '.join([one] * rows)}{returning}"
+
+
+def insert(objs: Sequence[models.Model]) -> None:
+    """Insert new rows of one model, one statement, as ``bulk_create`` would
+    (its values: each field's ``pre_save`` for an insert, so ``auto_now_add``
+    is set, prepared for the database as the ORM prepares them) and give each
+    its key (the order the database returns them in, as ``bulk_create``
+    takes it). Sends no signal, as ``bulk_create`` sends none; a constraint's
+    ``IntegrityError`` is raised as the ORM's insert raises it. For the few
+    rows every save writes (a statement is built per number of rows), where
+    the ORM's building of the insert cost several times its run (issue 28)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    db = for_write(model)
+    if not db.features.can_return_rows_from_bulk_insert and len(objs) > 1:
+        for obj in objs:  # no keys back from a multi-row insert (SQLite before 3.35): one row a statement
+            insert([obj])
+        return
+    fields = _inserted(model)
+    params = [f.get_db_prep_save(f.pre_save(obj, True), db) for obj in objs for f in fields]
+    with db.cursor() as cursor:
+        cursor.execute(_insert_sql(db, model, len(objs)), params)
+        keys = [row[0] for row in cursor.fetchall()] if db.features.can_return_rows_from_bulk_insert else [
+            db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)]
+    for obj, key in zip(objs, keys, strict=True):
+        obj.pk = key
+        obj._state.adding, obj._state.db = False, db.alias
+
+class Columns:
+    """A model's concrete columns in a hand-built ``SELECT`` under a table
+    ``alias``, and how to build the instance from their values."""
+
+    def __init__(self, db: Any, model: type[models.Model], alias: str) -> None:
+        q = db.ops.quote_name
+        meta = model._meta
+        fields = meta.concrete_fields
+        self.model = model
+        self.sql = ", ".join(f"{alias}.{q(f.column)}" for f in fields)
+        self.width = len(fields)
+        self.names = [f.attname for f in fields]
+        self.converters: list[tuple[list[Any], Any]] = []
+        for f in fields:
+            col = f.get_col(meta.db_table)
+            self.converters.append((db.ops.get_db_converters(col) + col.get_db_converters(db), col))
+
+    def build(self, db: Any, values: Sequence[Any]) -> Any:
+        """The instance, as the ORM builds it from the same row."""
+        out = []
+        for value, (convs, col) in zip(values, self.converters, strict=True):
+            for conv in convs:
+                value = conv(value, col, db)
+            out.append(value)
+        return self.model.from_db(db.alias, self.names, out)
+
+
+# Per connection (one per thread): the converters are bound to the
+# connection's own operations, as the ORM's compiler takes them.
+_BUILT: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def built(db: Any, name: str, make: Callable[[Any], Any]) -> Any:
+    """``make(db)``, once per connection and ``name``."""
+    per_db = _BUILT.get(db)
+    if per_db is None:
+        per_db = _BUILT[db] = {}
+    value = per_db.get(name)
+    if value is None:
+        value = per_db[name] = make(db)
+    return value

@@ -1,0 +1,156 @@
+"""Statements built from a model's names (``league.statements``): built
+once per database alias, each with the quoting of the connection it runs on;
+the rows every save inserts (``insert``) and the row it locks (``lock_game``)
+are the ORM's."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connections, transaction
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
+
+from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
+from league.services.audit import new_game_audit
+from league.services.replay import lock_game, lock_game_moving
+from league.statements import Names, for_read, for_write, insert, statement
+from scoring import game as sg
+from tests.factories import draw, make_game, make_scorer, play, ron
+
+
+def _wrapper(cls: type, alias: str) -> object:
+    # A backend's wrapper quotes without connecting: nothing here touches a database.
+    return cls({"NAME": "x", "USER": "", "PASSWORD": "", "HOST": "", "PORT": "", "OPTIONS": {},
+                "TIME_ZONE": None, "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False, "AUTOCOMMIT": True,
+                "ATOMIC_REQUESTS": False, "TEST": {}, "ENGINE": ""}, alias=alias)
+
+
+class _Quoted:
+    """The connection's own quoting, told apart from every other's."""
+
+    def __init__(self, alias: str, mark: str) -> None:
+        self.alias, self.mark = alias, mark
+
+        class Ops:
+            @staticmethod
+            def quote_name(name: str) -> str:
+                return f"{mark}{name}{mark}"
+
+        self.ops = Ops()
+
+
+def test_a_statement_is_built_once_per_alias() -> None:
+    built: list[str] = []
+
+    @statement
+    def bump(n: Names) -> str:
+        built.append(n.db.alias)
+        return f"UPDATE {n.table(Series)} SET {n.col(Series, 'version')} = 0 WHERE {n.col(Series, 'pk')} = %s"
+
+    one, other = _wrapper(SQLite, "one"), _wrapper(PostgreSQL, "other")
+    assert bump(one) == bump(one) == 'UPDATE "league_series" SET "version" = 0 WHERE "id" = %s'
+    assert bump(other) == 'UPDATE "league_series" SET "version" = 0 WHERE "id" = %s'
+    assert built == ["one", "other"]
+
+
+def test_a_statement_quotes_with_the_connection_it_runs_on() -> None:
+    @statement
+    def find(n: Names) -> str:
+        return f"SELECT {', '.join(n.cols(SaveKey, 'pk', 'game', 'key'))} FROM {n.table(SaveKey)}"
+
+    assert find(_Quoted("a", "`")) == "SELECT `id`, `game_id`, `key` FROM `league_savekey`"
+    assert find(_Quoted("b", '"')) == 'SELECT "id", "game_id", "key" FROM "league_savekey"'
+    # Each alias keeps its own: the first is not handed to the second.
+    assert find(_Quoted("a", "!")) == "SELECT `id`, `game_id`, `key` FROM `league_savekey`"
+
+
+def test_the_connections_are_the_routers() -> None:
+    assert for_read(GameAudit) is connections["default"]
+    assert for_write(SaveKey) is connections["default"]
+
+
+# -- the rows every save writes and reads through statements ----------------------------------
+
+# Columns each insert sets itself (keys; the time of the insert).
+MADE = {"id", "entered_at", "updated_at", "at"}
+
+
+def _row(obj: object) -> dict:
+    """The row as stored, read back through the ORM, less what each insert makes."""
+    fresh = type(obj).objects.get(pk=obj.pk)
+    return {f.attname: getattr(fresh, f.attname) for f in fresh._meta.concrete_fields if f.attname not in MADE}
+
+
+@pytest.mark.django_db
+def test_insert_writes_the_rows_the_orm_writes() -> None:
+    """A hand with two wins (JSON columns, nulls, a key) and its audit entry:
+    the same rows as ``save()`` and ``bulk_create`` write, each given its key
+    and its ``auto_now_add`` time, and a duplicate refused by the constraint."""
+    game = make_game()
+    user = make_scorer(game.series, username="inserter")
+    hand = sg.HandInput(outcome=sg.Ron(loser=2, wins=(sg.Win(winner=0, han=3, fu=40), sg.Win(winner=3, han=13))),
+                        riichi=(0, 2), yaku={"0": ["riichi"]}, note="double ron, %s and 'quotes'")
+    rows = []
+    for number, way in ((1, "orm"), (2, "statement")):
+        row = Hand(game=game, number=number, entered_by=user, result={"deltas": [1, -1, 0, 0]})
+        wins = row.set_input(hand)
+        if way == "orm":
+            row.save()
+        else:
+            insert([row])
+        for w in wins:
+            w.hand = row
+        Win.objects.bulk_create(wins) if way == "orm" else insert(wins)
+        assert row.pk is not None and not row._state.adding and row.entered_at is not None
+        assert all(w.pk is not None for w in wins)
+        rows.append((row, wins))
+    (orm, orm_wins), (mine, my_wins) = rows
+    assert {**_row(orm), "number": 2} == _row(mine)
+    assert [{**_row(w), "hand_id": mine.pk} for w in orm_wins] == [_row(w) for w in my_wins]
+    assert [w.pk for w in my_wins] == list(mine.wins.order_by("pk").values_list("pk", flat=True))
+    entries = [new_game_audit(game, "record_hand", user, hand_number=n, after={"hand": n, "x": [1, None]})
+               for n in (1, 2)]
+    entries[0].save()
+    insert([entries[1]])
+    assert {**_row(entries[0]), "hand_number": 2, "after": {"hand": 2, "x": [1, None]}} == _row(entries[1])
+    assert entries[1].at is not None
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert([Hand(game=game, number=2, outcome="draw")])
+    assert game.hands.count() == 2
+    insert([])  # nothing to insert: no statement
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_reads_the_row_the_orm_reads() -> None:
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30), draw(0)])
+    with transaction.atomic():
+        locked = lock_game(game)
+        orm = Game.objects.select_for_update().get(pk=game.pk)
+        assert {f.attname: getattr(locked, f.attname) for f in Game._meta.concrete_fields} == {
+            f.attname: getattr(orm, f.attname) for f in Game._meta.concrete_fields}
+        assert not locked._state.adding
+        with pytest.raises(Game.DoesNotExist):
+            lock_game(Game(pk=game.pk + 1000))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_that_moves_the_version_reads_the_moved_row() -> None:
+    """A new hand's lock moves the inputs' version in the same statement: the
+    row the ORM reads after it, the version one on; a refusal after it (the
+    transaction rolled back) leaves the version where it was."""
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    before = Game.objects.get(pk=game.pk).inputs_version
+    with transaction.atomic():
+        moved = lock_game_moving(game)
+        orm = Game.objects.get(pk=game.pk)
+        assert {f.attname: getattr(moved, f.attname) for f in Game._meta.concrete_fields} == {
+            f.attname: getattr(orm, f.attname) for f in Game._meta.concrete_fields}
+        assert moved.inputs_version == before + 1
+    with pytest.raises(RuntimeError), transaction.atomic():
+        lock_game_moving(game)
+        raise RuntimeError("refused")
+    assert Game.objects.get(pk=game.pk).inputs_version == before + 1
+    with pytest.raises(Game.DoesNotExist), transaction.atomic():
+        lock_game_moving(Game(pk=game.pk + 1000))
