@@ -327,10 +327,10 @@
     if (a.parts.fix !== undefined && !fixes) { window.location.assign(a.url); return; }
     swap(state, a.parts.state);
     if (fixes) {
-      var list = document.querySelector("section.state .fix-panel > ul"), t = document.createElement("template");
+      var into = document.querySelector("section.state .fix-panel > ul"), t = document.createElement("template");
       t.innerHTML = a.parts.fix.trim();
-      while (fixes.firstChild) list.appendChild(fixes.firstChild);
-      list.appendChild(t.content);
+      while (fixes.firstChild) into.appendChild(fixes.firstChild);
+      into.appendChild(t.content);
     }
     var column = document.querySelector(".columns > div:last-child");
     if (column && a.parts.hands !== undefined) column.innerHTML = a.parts.hands;
