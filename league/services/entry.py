@@ -82,7 +82,12 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
-    if parts is None:
+    # A read kept from before a write the row has seen is read again: the
+    # stamp alone may not have moved past it. A save publishes its stamp
+    # after its commit; a save of the same game by another worker that
+    # commits and publishes in between is then under the first's stamp,
+    # which the first's kept read (``_keep_saved``) is filed under.
+    if parts is None or parts[-1] < game.inputs_version:
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
     rows, inputs, players, record, replayed, state, version = parts
