@@ -3,6 +3,8 @@ each case here failed before its fix."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.db import transaction
 
@@ -44,3 +46,67 @@ def test_a_save_published_after_a_later_one_does_not_serve_its_older_read() -> N
     now = entry.read_game(row)
     assert now.next_number == 3 and len(now.rows) == 2
     assert now.state == entry.read_game(row, fresh=True).state
+
+
+def _at_once(*saves) -> list[object]:  # noqa: ANN002
+    """Run each save from its own connection, all released at once."""
+    import threading
+
+    from django.db import connection
+
+    barrier = threading.Barrier(len(saves))
+    outcomes: list[object] = [None] * len(saves)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            outcomes[i] = saves[i]()
+        except Exception as err:  # noqa: BLE001 - the test inspects what each save got
+            outcomes[i] = err
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(saves))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return outcomes
+
+
+needs_postgres = pytest.mark.skipif(
+    "postgresql" not in __import__("django.conf").conf.settings.DATABASES["default"]["ENGINE"],
+    reason="needs PostgreSQL row locks (SQLite serialises all writers)")
+
+
+@needs_postgres
+@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize("same", [True, False], ids=["one-key-one-hand", "one-key-two-hands"])
+def test_two_saves_on_one_read_with_one_key_at_once(attempt: int, same: bool) -> None:
+    """The save's fast path (the request's read, ``now=``; the key claimed
+    by ``INSERT ... ON CONFLICT DO NOTHING``) raced from two connections:
+    one hand stored, the other told it was saved already (the same entry)
+    or refused (another entry under the key), the version moved once."""
+    from league.errors import AlreadySaved, Conflict
+    from league.models import Hand, SaveKey
+
+    game = make_game()
+    entry.save_entry(game=game, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-0",
+                     state=entry.read_game(game).state, players=entry.read_game(game).players,
+                     now=entry.read_game(game))
+    hands = [tsumo(1, 3, 30), tsumo(1, 3, 30) if same else ron(2, 3, 2, 30)]
+
+    def save(hand) -> Callable[[], object]:  # noqa: ANN001
+        row = Game.objects.get(pk=game.pk)
+        now = entry.read_game(row, fresh=True)
+        return lambda: entry.save_entry(game=row, number=2, hand=hand, editing=False, key="k-race",
+                                        state=now.state, players=now.players, now=now)
+
+    outcomes = _at_once(*(save(h) for h in hands))
+    saved = [o for o in outcomes if isinstance(o, entry.Saved)]
+    refused = [o for o in outcomes if isinstance(o, AlreadySaved if same else Conflict)]
+    assert (len(saved), len(refused)) == (1, 1), outcomes
+    row = Game.objects.get(pk=game.pk)
+    assert row.inputs_version == 2 and row.hands.count() == 2
+    assert SaveKey.objects.filter(game=game, key="k-race").count() == 1
+    assert Hand.objects.get(game=game, number=2).result == entry.read_game(row, fresh=True).rows[1].result
