@@ -110,3 +110,29 @@ def test_two_saves_on_one_read_with_one_key_at_once(attempt: int, same: bool) ->
     assert row.inputs_version == 2 and row.hands.count() == 2
     assert SaveKey.objects.filter(game=game, key="k-race").count() == 1
     assert Hand.objects.get(game=game, number=2).result == entry.read_game(row, fresh=True).rows[1].result
+
+
+def test_a_substitute_seated_after_the_read_is_named_after_the_first_save() -> None:
+    """A director seats a substitute (allowed until the first hand) while the
+    scorer's page holds a read naming the registered player; the scorer then
+    saves hand 1 on that read. The save kept its request's names as the
+    game's next read, under the stamp it published: every page after it
+    named the player who is not there, and each later save kept those names
+    again (``players`` from its request's read)."""
+    from league.models import Seat
+    from league.services import event
+    from tests.league.services.test_event import make_event, ready, reg
+
+    series = make_event(8, subs=1)
+    rnd = ready(series)[0]
+    game = event.start_round(round=rnd)[1]
+    row = Game.objects.get(pk=game.pk)
+    read = entry.read_game(row)  # the scorer's page
+    event.substitute(seat=rnd.seats.get(table__number=2, wind=3), substitute=reg(series, 9))
+    sub = reg(series, 9).player.name
+    assert Seat.objects.get(game=game, seat=3).player.name == sub
+    entry.save_entry(game=row, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-sub",
+                     state=read.state, players=read.players, now=read)
+    after = entry.read_game(Game.objects.get(pk=game.pk))
+    assert after.players[3] == sub
+    assert after.players == entry.read_game(Game.objects.get(pk=game.pk), fresh=True).players

@@ -35,7 +35,7 @@ from league.services.audit import Actor
 from league.services.event.common import TABLE, Action, ensure_event, lock_series, log
 from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game
-from league.services.replay import lock_game
+from league.services.replay import lock_game, lock_game_moving
 from league.standings.event import event_standings
 from league.statements import Names, for_read, statement
 
@@ -326,7 +326,10 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
         before = seat.substitute.name if seat.substitute else None
         game = seat.table.game
         if game is not None:
-            game = lock_game(game)
+            # The seat's player is part of what a read of the game holds (its
+            # names): the inputs' version moves, so a save on an older read
+            # does not keep that read's names as the game's next read.
+            game = lock_game_moving(game)
             if game.hands.exists() or game.is_finished:
                 raise ServiceError("game_begun", f"table {seat.table.number} has recorded hands: a substitute can "
                                    "only take a seat before the first hand", field="seat")
