@@ -136,3 +136,31 @@ def test_a_substitute_seated_after_the_read_is_named_after_the_first_save() -> N
     after = entry.read_game(Game.objects.get(pk=game.pk))
     assert after.players[3] == sub
     assert after.players == entry.read_game(Game.objects.get(pk=game.pk), fresh=True).players
+
+
+@pytest.mark.parametrize("change", ["rename", "merge"])
+def test_a_player_renamed_after_the_read_is_named_after_the_save(change: str) -> None:
+    """As a substitute: a player's name corrected (or the row merged into
+    another person's) while the scorer's page holds a read of the game, then
+    a save on that read. The save kept the request's old names under its
+    new stamp, and each later save kept them again."""
+    from league.models import Player, Seat
+    from league.services import merge_players
+
+    game = make_game()
+    row = Game.objects.get(pk=game.pk)
+    read = entry.read_game(row)
+    player = Seat.objects.get(game=game, seat=2).player
+    if change == "rename":
+        player.name = "Corrected Name"
+        player.save()
+        shown = "Corrected Name"
+    else:
+        keep = Player.objects.create(name="Kept Row")
+        merge_players(keep=keep, merge=player, reason="one person")
+        shown = "Kept Row"
+    entry.save_entry(game=row, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-rename",
+                     state=read.state, players=read.players, now=read)
+    after = entry.read_game(Game.objects.get(pk=game.pk))
+    assert after.players[2] == shown
+    assert after.players == entry.read_game(Game.objects.get(pk=game.pk), fresh=True).players
