@@ -164,3 +164,84 @@ def test_a_player_renamed_after_the_read_is_named_after_the_save(change: str) ->
     after = entry.read_game(Game.objects.get(pk=game.pk))
     assert after.players[2] == shown
     assert after.players == entry.read_game(Game.objects.get(pk=game.pk), fresh=True).players
+
+
+# -- stamps: what a reader inside a transaction sees ------------------------------------------
+
+
+def _token(series_id: int) -> str:
+    from league import stamps
+
+    return stamps.stamp(series_id).token
+
+
+def test_djangos_pending_callbacks_have_the_shape_stamps_reads() -> None:
+    """``stamps._publish_pending`` reads the connection's ``run_on_commit``
+    (Django's internal list of ``(savepoint ids, callback, robust)``): if a
+    Django upgrade changes it, this fails by name, where a reader inside a
+    transaction would silently stop seeing its own change."""
+    from django.db import connection
+
+    def callback() -> None:
+        pass
+
+    with transaction.atomic():
+        transaction.on_commit(callback)
+        transaction.on_commit(callback, robust=True)
+        plain, robust = connection.run_on_commit[-2:]
+        assert isinstance(plain, tuple) and plain[1] is callback and robust[1] is callback, (
+            "Django's run_on_commit changed shape: league.stamps._publish_pending must follow it")
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize("how", ["robust", "durable", "savepoint"])
+def test_a_reader_inside_sees_the_change_and_the_commit_publishes_again(how: str) -> None:
+    """Among other ``on_commit`` callbacks (a robust one), in a durable
+    block, or from inside a savepoint that is kept: a reader inside the
+    transaction sees the change's stamp, and the commit publishes another."""
+    from league import stamps
+
+    sid = make_game().series_id
+    before = _token(sid)
+    ran: list[str] = []
+    with transaction.atomic(durable=how == "durable"):
+        transaction.on_commit(lambda: ran.append("robust"), robust=True)
+        if how == "savepoint":
+            with transaction.atomic():
+                stamps.publish_on_commit([sid])
+        else:
+            stamps.publish_on_commit([sid])
+        transaction.on_commit(lambda: ran.append("after"), robust=how == "robust")
+        early = _token(sid)
+        assert early != before
+    assert ran == ["robust", "after"]
+    assert _token(sid) not in (before, early)
+
+
+def test_a_savepoint_rolled_back_after_a_reader_asked_publishes_nothing_more() -> None:
+    """A reader inside published the savepoint's change early; the savepoint
+    is rolled back: the commit publishes nothing more for it (the early
+    stamp stays: pages under it were computed from committed data), and a
+    change kept beside it is published at the commit."""
+    from league import stamps
+
+    sid, other = make_game().series_id, make_game().series_id
+    before_other = _token(other)
+    with transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            stamps.publish_on_commit([sid], results=False)
+            early = _token(sid)
+            raise RuntimeError("rolled back")
+        assert _token(sid) == early
+        stamps.publish_on_commit([other], results=False)
+    assert _token(sid) == early
+    assert _token(other) != before_other
+
+
+def test_a_change_in_autocommit_is_published_at_once() -> None:
+    from league import stamps
+
+    sid = make_game().series_id
+    before = _token(sid)
+    stamps.publish_on_commit([sid])
+    assert stamps.store().get(f"stamp-{sid}").split(":")[0] != before
