@@ -245,3 +245,25 @@ def test_a_change_in_autocommit_is_published_at_once() -> None:
     before = _token(sid)
     stamps.publish_on_commit([sid])
     assert stamps.store().get(f"stamp-{sid}").split(":")[0] != before
+
+
+def test_one_key_in_two_games_saves_in_each() -> None:
+    """An entry key is the game's (the constraint is per game): the same
+    key sent for another game is that game's new entry, claimed there, and
+    sent again to the first it is known there."""
+    from league.errors import AlreadySaved
+    from league.models import SaveKey
+
+    games = [make_game(), make_game()]
+    for game in games:
+        now = entry.read_game(game)
+        saved = entry.save_entry(game=game, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-shared-key",
+                                 state=now.state, players=now.players, now=now)
+        assert saved.number == 1
+    assert SaveKey.objects.filter(key="k-shared-key").count() == 2
+    assert [g.hands.count() for g in games] == [1, 1]
+    row = Game.objects.get(pk=games[0].pk)
+    with pytest.raises(AlreadySaved):
+        entry.save_entry(game=row, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-shared-key",
+                         state=entry.read_game(Game.objects.get(pk=games[1].pk)).state, players=None)
+    assert Game.objects.get(pk=games[0].pk).inputs_version == 1  # the refusal moved nothing
