@@ -267,3 +267,71 @@ def test_one_key_in_two_games_saves_in_each() -> None:
         entry.save_entry(game=row, number=1, hand=ron(1, 0, 2, 30), editing=False, key="k-shared-key",
                          state=entry.read_game(Game.objects.get(pk=games[1].pk)).state, players=None)
     assert Game.objects.get(pk=games[0].pk).inputs_version == 1  # the refusal moved nothing
+
+
+@needs_postgres
+def test_a_substitute_and_a_first_hands_save_at_once_do_not_deadlock() -> None:
+    """A save takes the game's lock, then the series' row (its version); a
+    substitute took the series' first, then the game's: a save of hand 1
+    and a substitute at the same table at once deadlocked, and PostgreSQL
+    broke it by failing one of them. The save here holds the game's lock
+    until the substitute is seen waiting, then moves the series' version."""
+    import threading
+
+    from django.db import connection
+
+    from league.models import Seat, series_changed
+    from league.services import event
+    from league.services.replay import lock_game_moving
+    from tests.league.services.test_event import make_event, ready, reg
+
+    series = make_event(8, subs=1)
+    rnd = ready(series)[0]
+    game = event.start_round(round=rnd)[1]
+    seat = rnd.seats.get(table__number=2, wind=3)
+    sub = reg(series, 9)
+    locked, pids = threading.Event(), []
+    outcomes: list[object] = [None, None]
+
+    def waiting(pid: int) -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+            row = cursor.fetchone()
+        return row is not None and row[0] == "Lock"
+
+    def save() -> None:
+        try:
+            with transaction.atomic():
+                lock_game_moving(game)
+                locked.set()
+                for _ in range(2000):  # until the substitute waits on a lock (at most 20 s)
+                    if pids and waiting(pids[0]):
+                        break
+                    threading.Event().wait(0.01)
+                series_changed([series.pk])
+            outcomes[0] = "saved"
+        except Exception as err:  # noqa: BLE001 - the test inspects it
+            outcomes[0] = err
+        finally:
+            connection.close()
+
+    def substitute() -> None:
+        try:
+            locked.wait(20)
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                pids.append(cursor.fetchone()[0])
+            event.substitute(seat=seat, substitute=sub)
+            outcomes[1] = "seated"
+        except Exception as err:  # noqa: BLE001 - the test inspects it
+            outcomes[1] = err
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save), threading.Thread(target=substitute)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert outcomes == ["saved", "seated"]
+    assert Seat.objects.get(game=game, seat=3).player == sub.player

@@ -299,9 +299,13 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
 
     The substitute must be registered in the event, not dropped, checked in,
     and not playing elsewhere in this round or in an unfinished game.
-    Locks the series row (and the game's, in a started round).
+    Locks the series row (and the game's, in a started round: first, as a
+    save takes the game's lock and then the series' row; the other order
+    deadlocked with a save of hand 1).
     """
     with transaction.atomic():
+        started = RoundSeat.objects.filter(pk=seat.pk).values_list("table__game", flat=True).first()
+        locked = None if started is None else lock_game_moving(Game(pk=started))
         lock_series(seat.round.series)
         seat = RoundSeat.objects.select_related("round", "table", "registration", "substitute").get(pk=seat.pk)
         rnd = seat.round
@@ -329,7 +333,8 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
             # The seat's player is part of what a read of the game holds (its
             # names): the inputs' version moves, so a save on an older read
             # does not keep that read's names as the game's next read.
-            game = lock_game_moving(game)
+            # Locked above, or (a round started since) now, after the series.
+            game = locked if locked is not None and locked.pk == game.pk else lock_game_moving(game)
             if game.hands.exists() or game.is_finished:
                 raise ServiceError("game_begun", f"table {seat.table.number} has recorded hands: a substitute can "
                                    "only take a seat before the first hand", field="seat")
