@@ -23,7 +23,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from league.models import Event, Game, Series
-from league.statements import Columns, Names, built, for_read, statement
+from league.statements import Columns, Names, built, fits, for_read, statement
 
 CREATE_EVENTS = "league.add_series"
 
@@ -98,6 +98,8 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
     db = for_read(Game)
     sql, game_cols, series_cols = built(db, "game-for-scorer", _game_for_scorer_sql)
     who = user.pk if getattr(user, "is_authenticated", False) else None
+    if not fits(Game._meta.pk, pk, db):
+        raise Http404("No Game matches the given query.")  # as the ORM's get finds none
     with db.cursor() as cursor:
         cursor.execute(sql, [who, who, Game._meta.pk.get_db_prep_value(pk, db)])
         row = cursor.fetchone()

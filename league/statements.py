@@ -91,6 +91,16 @@ def for_write(model: type[models.Model], **hints: Any) -> BaseDatabaseWrapper:
     return connections[router.db_for_write(model, **hints)]
 
 
+def fits(field: models.Field[Any, Any], value: Any, db: BaseDatabaseWrapper) -> bool:
+    """Whether an integer ``value`` fits ``field``'s column on ``db``. The
+    ORM's lookups find nothing for a value out of the column's range (Django
+    5.0 on); a statement's parameter out of range raises instead (SQLite's
+    ``OverflowError``, PostgreSQL's ``DataError``), so a number from a URL
+    (``<int:pk>`` takes any length) is checked before it is run."""
+    low, high = db.ops.integer_field_range(field.get_internal_type())
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 def _inserted(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     """The columns an insert writes: every concrete field but a database-made key."""
     return [f for f in model._meta.concrete_fields if not (f.primary_key and f.db_returning)]

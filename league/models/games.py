@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Min, Q, Sum
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import timezone
@@ -126,6 +126,17 @@ class Game(models.Model):
             kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
                                        if not f.primary_key and f.name != "inputs_version"]
         super().save(*args, **kwargs)
+
+    @classmethod
+    def players_changed(cls, player_ids: Iterable[int]) -> None:
+        """Move the inputs' version of every unfinished game these players
+        sit in: a read of a game holds its players' names
+        (``services.entry.read_game``), so a save on a read from before a
+        rename, a merge or a substitute reads them again rather than keep
+        the old ones as the game's next read. Call it before changing the
+        seats: it takes the games' row locks first, as a save does."""
+        cls.objects.filter(seats__player__in=list(player_ids)).exclude(status=cls.Status.FINISHED).update(
+            inputs_version=F("inputs_version") + 1)
 
     @property
     def is_finished(self) -> bool:

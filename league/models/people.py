@@ -53,7 +53,10 @@ class Player(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        new = self._state.adding
         super().save(*args, **kwargs)
+        if not new:  # a read of an unfinished game holds the names: its inputs' version moves
+            self.seats.model._meta.get_field("game").related_model.players_changed([self.pk])
         # Names show on every cached page of the series this player played
         # in: an edit moves their versions, so a rename shows at once.
         played_in = self.seats.values_list("game__series_id", flat=True).distinct()

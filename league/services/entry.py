@@ -32,7 +32,7 @@ from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
 from league.services.games import correct_hand, record_hand
 from league.services.previews import HandPreview
-from league.services.replay import AsRead, hands_of, record_columns, refusal
+from league.services.replay import AsRead, hands_of, record_columns, refusal, still_as_read
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
@@ -82,7 +82,12 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
-    if parts is None:
+    # A read kept from before a write the row has seen is read again: the
+    # stamp alone may not have moved past it. A save publishes its stamp
+    # after its commit; a save of the same game by another worker that
+    # commits and publishes in between is then under the first's stamp,
+    # which the first's kept read (``_keep_saved``) is filed under.
+    if parts is None or parts[-1] < game.inputs_version:
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
     rows, inputs, players, record, replayed, state, version = parts
@@ -142,8 +147,12 @@ def _read(game: Game) -> tuple[Any, ...]:
         replayed = sg.replay(record)
     except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
         raise ServiceError.from_scoring(err) from None
-    seats = sorted(game.seats.select_related("player"), key=lambda s: s.seat)
-    return rows, inputs, [s.player.name for s in seats], record, replayed, hands_digest(inputs), version
+    return rows, inputs, _players(game), record, replayed, hands_digest(inputs), version
+
+
+def _players(game: Game) -> list[str]:
+    """The names of the game's players, East first."""
+    return [s.player.name for s in sorted(game.seats.select_related("player"), key=lambda s: s.seat)]
 
 
 def _as_kept(rows: list[Hand]) -> list[Hand]:
@@ -291,6 +300,10 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
             in_round = getattr(held[0], "in_round", None) if held else None
             time_up = apply_time_policy(game=game, by=by, in_round=None if in_round is None else bool(in_round))
             if held and not time_up and players:
+                if as_read is None or not still_as_read(held[0], as_read, moved=True):
+                    # The request's names are those of an older read of the game (a
+                    # substitute seated since moves the version): read them again.
+                    players = _players(held[0])
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).
                 transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held[:4])))

@@ -19,7 +19,7 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from league.errors import ServiceError
-from league.models import Player, PlayerMerge, Registration, Seat, SignOff, series_changed
+from league.models import Game, Player, PlayerMerge, Registration, Seat, SignOff, series_changed
 from league.services.audit import Actor, user_of
 
 # A cell or mapping value of exactly "#12" names the player with id 12: the
@@ -104,6 +104,7 @@ def merge_players(*, keep: Player, merge: Player, reason: str, by: Actor = None)
                 "a": a, "b": b, "series": both.first().series.name}, field="merge")
         series = set(Seat.objects.filter(player=merge).values_list("game__series_id", flat=True))
         series |= set(Registration.objects.filter(player=merge).values_list("series_id", flat=True))
+        Game.players_changed([merge.pk])  # the games' locks first, as a save takes them
         moved = {
             "seats": Seat.objects.filter(player=merge).update(player=keep),
             "signoffs": SignOff.objects.filter(player=merge).update(player=keep),

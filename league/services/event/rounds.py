@@ -35,7 +35,7 @@ from league.services.audit import Actor
 from league.services.event.common import TABLE, Action, ensure_event, lock_series, log
 from league.services.event.registration import drop_player
 from league.services.games import finish_game, start_game
-from league.services.replay import lock_game
+from league.services.replay import lock_game, lock_game_moving
 from league.standings.event import event_standings
 from league.statements import Names, for_read, statement
 
@@ -299,9 +299,13 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
 
     The substitute must be registered in the event, not dropped, checked in,
     and not playing elsewhere in this round or in an unfinished game.
-    Locks the series row (and the game's, in a started round).
+    Locks the series row (and the game's, in a started round: first, as a
+    save takes the game's lock and then the series' row; the other order
+    deadlocked with a save of hand 1).
     """
     with transaction.atomic():
+        started = RoundSeat.objects.filter(pk=seat.pk).values_list("table__game", flat=True).first()
+        locked = None if started is None else lock_game_moving(Game(pk=started))
         lock_series(seat.round.series)
         seat = RoundSeat.objects.select_related("round", "table", "registration", "substitute").get(pk=seat.pk)
         rnd = seat.round
@@ -326,7 +330,11 @@ def substitute(*, seat: RoundSeat, substitute: Registration | None, by: Actor = 
         before = seat.substitute.name if seat.substitute else None
         game = seat.table.game
         if game is not None:
-            game = lock_game(game)
+            # The seat's player is part of what a read of the game holds (its
+            # names): the inputs' version moves, so a save on an older read
+            # does not keep that read's names as the game's next read.
+            # Locked above, or (a round started since) now, after the series.
+            game = locked if locked is not None and locked.pk == game.pk else lock_game_moving(game)
             if game.hands.exists() or game.is_finished:
                 raise ServiceError("game_begun", f"table {seat.table.number} has recorded hands: a substitute can "
                                    "only take a seat before the first hand", field="seat")
