@@ -128,6 +128,32 @@ def test_finding_3_two_scorers_the_second_gets_the_conflict_page_not_a_save_butt
     assert game.hands.count() == 1 and game.hands.get().outcome == "draw"
 
 
+@pytest.mark.parametrize("correction", [False, True])
+def test_the_conflict_page_gives_its_reason_in_japanese(game: Game, scorer: User, correction: bool) -> None:
+    """Walked at 360 px in Japanese (issue 28): the second scorer's conflict page said
+    "hand 3 cannot be recorded: the next hand of this game is 4 (has someone else just
+    entered it?)" in English inside its Japanese sentence; a stale correction likewise
+    ("... was made while the game stood differently"). The services' reason is now given
+    in the reader's language, as an undo's already was (engine_words.refusal)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(scorer)
+    play(game, [ron(0, 1, 3, 40)])
+    url = reverse("staff-edit-hand", args=[game.pk, 1]) if correction else reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    play(game, [ron(1, 2, 2, 30)])  # another scorer saves hand 2 meanwhile
+    mine = {**base, "outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "4", "fu_1": "30"}
+    for checked in ("", "whatever"):  # with no price, and with one the phone's engine gave
+        response = client.post(url, {**mine, "action": "save", "checked": checked}, HTTP_X_TENBOU_ENTRY="1")
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "入力は保存されませんでした" in html
+        reason = "対局が変わりました" if correction else "この局には別の入力が先に保存されました"
+        assert reason in html
+        for english in ("cannot be recorded", "someone else", "stood differently", "another scorer"):
+            assert english not in html, english
+    assert game.hands.count() == 2 and game.hands.get(number=1).wins.get().han == 3
+
+
 def test_finding_3_back_button_refill_is_not_saved_as_the_next_hand(as_scorer: Client, game: Game) -> None:
     url = reverse("staff-game", args=[game.pk])
     base = fresh(as_scorer, url)
