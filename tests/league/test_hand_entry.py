@@ -154,6 +154,24 @@ def test_the_conflict_page_gives_its_reason_in_japanese(game: Game, scorer: User
     assert game.hands.count() == 2 and game.hands.get(number=1).wins.get().han == 3
 
 
+def test_where_the_game_stands_is_one_japanese_phrase(game: Game, scorer: User) -> None:
+    """Walked at 360 px in Japanese (issue 28): the state line read "東1局, 0本場, 供託なし",
+    English commas between its translated parts. It is one phrase to translate now, on the
+    page and in the save's answer in place (the same partial)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    html = client.get(url).content.decode()
+    assert "東1局、0本場、供託なし" in html and "東1局, " not in html
+    data = {**fresh(client, url), "outcome": "draw", "tenpai": ["1"], "riichi": ["1"]}
+    shown = client.post(url, {**data, "action": "preview"})
+    answer = client.post(url, {**data, "action": "save", "checked": shown.context["digest"]},
+                         HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+    assert answer.status_code == 200 and answer["X-Tenbou-Saved"] == "in-place"
+    state = answer.json()["parts"]["state"]
+    assert "東2局、1本場、供託1本" in state and "本場, " not in state, state
+
+
 def test_finding_3_back_button_refill_is_not_saved_as_the_next_hand(as_scorer: Client, game: Game) -> None:
     url = reverse("staff-game", args=[game.pk])
     base = fresh(as_scorer, url)
