@@ -243,3 +243,37 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
         assert fits_or_says, f"{lang} {zoom}%: the hands table is cut with no sign that it scrolls"
         fits(page, f"{lang} {zoom}% hands")
         names_whole(page, f"{lang} {zoom}% hands")
+
+
+SPLIT_PHRASES = r"""() => [...document.querySelectorAll('.state .line p')].flatMap(p => {
+  const out = [], walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  for (let t; (t = walker.nextNode());) {
+    const re = /第\d+局|[東南西北]\d+局|\d+本場|供託なし/g;
+    for (let m; (m = re.exec(t.data));) {
+      const r = document.createRange();
+      r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_the_state_line_keeps_japanese_phrases_whole(browser: Browser, live_server: Any) -> None:
+    """Walked in Japanese at 360 px (issue 28): from hand 3 to 10 of Club night the state
+    line broke "第3局" over two lines ("第3 / 局・親は東 Alice"), beside the correction link.
+    Each phrase (第N局, 東N局, N本場, 供託なし) now stays on one line, the page no wider."""
+    from tests.browser.phone import club_night
+
+    game = club_night("referee")
+    for page in phone_page(browser, locale="ja"):
+        page.goto(live_server.url + reverse("login"))
+        page.fill("#id_username", "referee")
+        page.fill("#id_password", "table-side-42")
+        page.click("button[type=submit]")
+        url = live_server.url + reverse("staff-game", args=[game.pk])
+        for number in range(1, 11):
+            page.goto(url)
+            assert page.evaluate(SPLIT_PHRASES) == [], (number, page.locator(".state .line").inner_text())
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], number
+            play(game, [draw(0, 1, 2, 3)])  # all tenpai: the dealer keeps the deal, a honba more
