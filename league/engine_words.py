@@ -126,6 +126,9 @@ REFUSALS: dict[str, str] = {
     "invalid_flag": _("A ticked situation is not possible here"),
     "invalid_rules": _("The ruleset is not valid"),
     "stale": _("The game changed since this was loaded"),
+    # the services' refusals a scorer meets on the conflict page (issue 28's walk)
+    "stale_entry": _("The game changed since this was loaded"),
+    "hand_conflict": _("Another entry for this hand was saved first"),
     # the New event page and the roles (issue 32): each names its field
     "invalid_name": _("Name: give the event a name"),
     "duplicate_name": _("Name: another series already has this name"),

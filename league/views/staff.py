@@ -120,7 +120,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
             except services.Conflict as err:
-                return conflict_page(request, game, form, editing=editing, reason=err.message)
+                return conflict_page(request, game, form, editing=editing, reason=refusal(err.code, err.message))
             except services.ServiceError as err:
                 if err.code == "game_over" and not editing:
                     return conflict_page(request, game, form, editing=editing)  # another scorer's hand ended it

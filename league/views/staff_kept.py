@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from league import services
 from league.access import game_for_scorer
+from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
 from league.errors import PriceDiffers
 from league.forms import HandForm
@@ -99,7 +100,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
                 now = None  # nothing written here: read the game as a new request would
                 continue
             except services.Conflict as err:
-                stop = {"kind": "conflict", "reason": err.message}
+                stop = {"kind": "conflict", "reason": refusal(err.code, err.message)}
             except services.ServiceError as err:
                 if err.code == "game_over":
                     stop = {"kind": "conflict", "reason": ""}

@@ -45,7 +45,9 @@ def game(db: None) -> Game:
 
 
 def fits(page: Page, state: str) -> None:
-    """The page no wider than the screen; the Save bar and Save wholly on it, Save 44 px or more."""
+    """The page no wider than the screen; the Save bar and Save wholly on it, Save 44 px or more.
+    An open "7+", "80+" or "More" is a full-width bar 32 px high that closes it (staff.css):
+    a tap target, but not a chip."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
     for what in (".savebar", "#save-button"):
@@ -60,7 +62,7 @@ def fits(page: Page, state: str) -> None:
     assert save and save["width"] >= 44 and save["height"] >= 44, (state, save)
     # Every chip shown is a tap target of 44 x 44 or more, and shows its words whole.
     small = page.evaluate("""() => [...document.querySelectorAll('.hand-form label.chip, .hand-form summary.chip')]
-        .filter(c => c.checkVisibility())
+        .filter(c => c.checkVisibility() && !(c.tagName === 'SUMMARY' && c.parentElement.open))
         .map(c => [c.textContent.trim(), c.getBoundingClientRect(), c.scrollWidth > c.clientWidth + 1])
         .filter(([t, r, cut]) => r.width < 44 || r.height < 44 || cut)
         .map(([t, r, cut]) => `${t} ${r.width}x${r.height}${cut ? ' cut' : ''}`)""")
@@ -134,6 +136,34 @@ def chip_names_unbroken(page: Page, state: str) -> None:
     assert widths[0] != widths[1], (state, widths)  # "Aiko Tanak" and "Aiko Takah" at the least
 
 
+LATIN_UNBROKEN = """(sel) => [...document.querySelectorAll(sel)].filter(s => s.checkVisibility()).flatMap(s => {
+      const text = s.firstChild, words = [], re = /[\\x21-\\x7e\\u00c0-\\u024f]+/g;
+      for (let m; (m = re.exec(text.data));) {
+        const r = document.createRange();
+        r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) words.push(m[0]);
+      }
+      return words;
+    })"""
+
+
+def rare_values_fit(page: Page, state: str) -> None:
+    """A seat's rare values open (issue 28's walk): 7+ and 80+ under their rows, a copied
+    "More" (staff_chips.js) and its yakuman's own "More". The page stays no wider than the
+    screen (the open 13+ stood past its edge) and no yakuman's Latin word breaks inside
+    itself ("Daisange|n", "(tsuuiiso|u)"); Japanese may break between its characters."""
+    seat = page.locator('.seat-value[data-seat="2"]')
+    tap(page, "han_2", 1)  # fu shows for 1 to 4 han
+    for name in ("han_2", "fu_2"):
+        seat.locator(f"details.chip-more:has(input[name={name}]) > summary").tap()
+    seat.locator("details.seat-more > summary").tap()
+    seat.locator("details.chip-more:has(input[name=yakuman_2]) > summary").tap()
+    expect(seat.locator("label.chip:has(input[name=yakuman_2])").last).to_be_visible()
+    fits(page, state)
+    broken = page.evaluate(LATIN_UNBROKEN, ".seat-more label.chip:has(input[name^=yakuman]) > span")
+    assert broken == [], (state, "yakuman", broken)
+
+
 def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: Game) -> None:
     page, base = phone, live_server.url
     page.goto(base + reverse("login"))
@@ -160,6 +190,8 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
             fits(page, f"{lang} {zoom}% {w + 1} winners")
         chip_names_unbroken(page, f"{lang} {zoom}% winners")
         shot(f"{zoom}-3-winners")
+        rare_values_fit(page, f"{lang} {zoom}% rare values open")
+        shot(f"{zoom}-rare")
         # Save with no loser and no han: the errors by their fields, the bar still whole.
         page.locator("#save-button").dispatch_event("click")
         expect(page.locator(".field.has-error").first).to_be_visible()
@@ -211,3 +243,37 @@ def test_the_hand_form_fits_in_every_state(phone: Page, live_server: Any, game: 
         assert fits_or_says, f"{lang} {zoom}%: the hands table is cut with no sign that it scrolls"
         fits(page, f"{lang} {zoom}% hands")
         names_whole(page, f"{lang} {zoom}% hands")
+
+
+SPLIT_PHRASES = r"""() => [...document.querySelectorAll('.state .line p')].flatMap(p => {
+  const out = [], walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  for (let t; (t = walker.nextNode());) {
+    const re = /第\d+局|[東南西北]\d+局|\d+本場|供託なし/g;
+    for (let m; (m = re.exec(t.data));) {
+      const r = document.createRange();
+      r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_the_state_line_keeps_japanese_phrases_whole(browser: Browser, live_server: Any) -> None:
+    """Walked in Japanese at 360 px (issue 28): from hand 3 to 10 of Club night the state
+    line broke "第3局" over two lines ("第3 / 局・親は東 Alice"), beside the correction link.
+    Each phrase (第N局, 東N局, N本場, 供託なし) now stays on one line, the page no wider."""
+    from tests.browser.phone import club_night
+
+    game = club_night("referee")
+    for page in phone_page(browser, locale="ja"):
+        page.goto(live_server.url + reverse("login"))
+        page.fill("#id_username", "referee")
+        page.fill("#id_password", "table-side-42")
+        page.click("button[type=submit]")
+        url = live_server.url + reverse("staff-game", args=[game.pk])
+        for number in range(1, 11):
+            page.goto(url)
+            assert page.evaluate(SPLIT_PHRASES) == [], (number, page.locator(".state .line").inner_text())
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], number
+            play(game, [draw(0, 1, 2, 3)])  # all tenpai: the dealer keeps the deal, a honba more

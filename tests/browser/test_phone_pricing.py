@@ -82,6 +82,14 @@ def test_taps_make_no_preview_request_and_the_save_is_one_post(phone: Page, live
         expect(page.locator("#preview [data-priced=phone]")).to_have_attribute("data-digest", theirs["digest"])
         mine = shown(page)
         assert mine == theirs  # the same payments, the same words in the save bar
+        # Each seat's change and score after on a line of its own, whole (issue 28's walk:
+        # laid out as the four score boxes, "North / Dave / +2,000 / → / 27,000" took five).
+        lines = page.locator("#preview [data-priced=phone] ul.scores").evaluate("""ul => [...ul.children].map(li => {
+            const r = document.createRange(); r.selectNodeContents(li);
+            return [li.getBoundingClientRect().top, new Set([...r.getClientRects()].map(q => Math.round(q.top))).size];
+        })""")
+        assert len(lines) == 4 and all(n == 1 for _, n in lines), lines
+        assert all(b[0] > a[0] for a, b in zip(lines, lines[1:], strict=False)), lines
         assert [p for p in counter.paths if p.endswith("/preview/")] == [f"/staff/games/{game.pk}/preview/"]
         expect(page.locator("#save-status")).to_contain_text(mine["summary"].split(" · ")[0])
         counter.paths.clear()

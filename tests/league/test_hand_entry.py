@@ -128,6 +128,50 @@ def test_finding_3_two_scorers_the_second_gets_the_conflict_page_not_a_save_butt
     assert game.hands.count() == 1 and game.hands.get().outcome == "draw"
 
 
+@pytest.mark.parametrize("correction", [False, True])
+def test_the_conflict_page_gives_its_reason_in_japanese(game: Game, scorer: User, correction: bool) -> None:
+    """Walked at 360 px in Japanese (issue 28): the second scorer's conflict page said
+    "hand 3 cannot be recorded: the next hand of this game is 4 (has someone else just
+    entered it?)" in English inside its Japanese sentence; a stale correction likewise
+    ("... was made while the game stood differently"). The services' reason is now given
+    in the reader's language, as an undo's already was (engine_words.refusal)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(scorer)
+    play(game, [ron(0, 1, 3, 40)])
+    url = reverse("staff-edit-hand", args=[game.pk, 1]) if correction else reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    play(game, [ron(1, 2, 2, 30)])  # another scorer saves hand 2 meanwhile
+    mine = {**base, "outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "4", "fu_1": "30"}
+    for checked in ("", "whatever"):  # with no price, and with one the phone's engine gave
+        response = client.post(url, {**mine, "action": "save", "checked": checked}, HTTP_X_TENBOU_ENTRY="1")
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "入力は保存されませんでした" in html
+        reason = "対局が変わりました" if correction else "この局には別の入力が先に保存されました"
+        assert reason in html
+        for english in ("cannot be recorded", "someone else", "stood differently", "another scorer"):
+            assert english not in html, english
+    assert game.hands.count() == 2 and game.hands.get(number=1).wins.get().han == 3
+
+
+def test_where_the_game_stands_is_one_japanese_phrase(game: Game, scorer: User) -> None:
+    """Walked at 360 px in Japanese (issue 28): the state line read "東1局, 0本場, 供託なし",
+    English commas between its translated parts. It is one phrase to translate now, on the
+    page and in the save's answer in place (the same partial)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    html = client.get(url).content.decode()
+    assert "東1局、0本場、供託なし" in html and "東1局, " not in html
+    data = {**fresh(client, url), "outcome": "draw", "tenpai": ["1"], "riichi": ["1"]}
+    shown = client.post(url, {**data, "action": "preview"})
+    answer = client.post(url, {**data, "action": "save", "checked": shown.context["digest"]},
+                         HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+    assert answer.status_code == 200 and answer["X-Tenbou-Saved"] == "in-place"
+    state = answer.json()["parts"]["state"]
+    assert "東2局、1本場、供託1本" in state and "本場, " not in state, state
+
+
 def test_finding_3_back_button_refill_is_not_saved_as_the_next_hand(as_scorer: Client, game: Game) -> None:
     url = reverse("staff-game", args=[game.pk])
     base = fresh(as_scorer, url)

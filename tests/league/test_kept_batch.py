@@ -114,6 +114,19 @@ def test_a_stale_kept_hand_stops_the_batch_with_the_conflict_page(as_scorer: Cli
     assert game.hands.count() == 1
 
 
+def test_a_stale_kept_hands_conflict_page_gives_its_reason_in_japanese(as_scorer: Client, game: Game) -> None:
+    """The batch's conflict page words the services' reason in the reader's language, as the
+    save's does (issue 28's walk found it in English inside the Japanese sentence)."""
+    entries = kept_batch(as_scorer, game, SIX[:2])
+    other = kept_batch(as_scorer, game, [{"outcome": "draw", "tenpai": ["1"]}])
+    assert send(as_scorer, game, other).json()["stop"] is None
+    html = send(as_scorer, game, entries, HTTP_ACCEPT_LANGUAGE="ja").json()["stop"]["html"]
+    assert "この局には別の入力が先に保存されました" in html
+    for english in ("cannot be recorded", "someone else", "stood differently", "another scorer"):
+        assert english not in html, english
+    assert game.hands.count() == 1
+
+
 def test_an_entry_the_form_refuses_stops_with_its_field_named(as_scorer: Client, game: Game) -> None:
     entries = kept_batch(as_scorer, game, SIX[:2])
     entries[1]["fields"] = {"outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "25"}  # no such hand
