@@ -60,10 +60,11 @@ def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
                 hand_index: int | None = None, after: sg.GameResult | None = None) -> sg.GameResult:
     """``record`` replayed with ``inputs`` as its hands, each held to the
     database's bounds first; ``after``: the replay of its first hands, gone
-    on from (``scoring.game.replay``). Raises :class:`Refused`."""
+    on from (``scoring.game.replay``), whose hands are not held to the
+    bounds again (they were stored: they fit). Raises :class:`Refused`."""
     try:
-        for i, hand in enumerate(inputs):
-            check_hand_bounds(hand, f"hands[{i}]")
+        for i in range(len(after.hands) if after is not None else 0, len(inputs)):
+            check_hand_bounds(inputs[i], f"hands[{i}]")
         return sg.replay(dataclasses.replace(record, hands=tuple(inputs)), after=after)
     except ScoringError as err:
         field, message = caller_field(err, hand_index)

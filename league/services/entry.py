@@ -116,13 +116,17 @@ def read_game_held(game: Game) -> GameNow:
         now = read_game(game)
         if now.version != game.inputs_version:  # the cache's read is from before a change its stamp missed
             now = read_game(game, fresh=True)
-        if len(_HELD) >= HELD_READS:
-            _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
-        _HELD[key] = (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version)
+        _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version))
         return now
     rows, inputs, players, record, replayed, state, version = parts
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
+
+
+def _hold(key: tuple[str, int], parts: tuple[Any, ...]) -> None:
+    if len(_HELD) >= HELD_READS:
+        _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
+    _HELD[key] = parts
 
 
 def _read_key(game: Game, token: str | None = None) -> str:
@@ -327,7 +331,12 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
-    cache.set(_read_key(game, token), (_as_kept(rows), *parts[1:]), READ_SECONDS)
+    key = _read_key(game, token)
+    cache.set(key, (_as_kept(rows), *parts[1:]), READ_SECONDS)
+    # And held in this process for the next hand's live previews (``read_game_held``),
+    # which then unpickle nothing: nothing that holds these parts changes them (the
+    # page's answer and a kept batch's next save read them; a save builds new lists).
+    _hold((key, game.inputs_version), parts)
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]

@@ -12,6 +12,7 @@ fragments equal) without building sixty bound fields per tap."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.utils.translation import gettext_lazy
@@ -57,9 +58,9 @@ class PostedHand:
 
     def __init__(self, now: entry.GameNow, number: int, data: Any) -> None:
         self.game, self.names = now.game, now.names
-        rules = now.game.ruleset()
-        # The Django fields only for their labels (built once per rules, names and language).
-        self.fields = hand_fields(rules, now.names)
+        # The read's rules, the row's as built (the read is kept under the row's rules):
+        # not built again from the row's JSON on every tap.
+        rules = self.rules = now.record.rules
         values, field_errors = clean_fields(rules, dict(data.lists()), bookkeeping=True)
         read = HandEntry(rules, now.names, now.table_state(number), values, has_errors=bool(field_errors))
         self.errors: dict[str, list[str]] = {name: [m for m, _code in items] for name, items in field_errors.items()}
@@ -67,6 +68,12 @@ class PostedHand:
             self.errors.setdefault(name or "__all__", []).extend(m for m, _code in items)
         self.cleaned_data = values
         self.win_seats, self.hand, self.counted = read.win_seats, read.hand, read.counted
+
+    @functools.cached_property
+    def fields(self) -> dict[str, Any]:
+        """The Django fields, only for the labels of error lines (built once per
+        rules, names and language): a hand that prices asks none."""
+        return hand_fields(self.rules, self.names)
 
     def is_valid(self) -> bool:
         return not self.errors

@@ -15,7 +15,7 @@ from django.db.models import F
 from league.models import Game
 from league.services import entry
 from tests.factories import play, ron, tsumo
-from tests.league.test_save_reads_once import DOORS, prepared
+from tests.league.test_save_reads_once import DOORS, prepared, save_on
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +69,32 @@ def test_the_held_reads_are_bounded(game: Game, monkeypatch: pytest.MonkeyPatch)
         Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
         _held(game)
     assert len(entry._HELD) <= 2
+
+
+# Real commits: a save hands its read to the held reads only once its commit has run.
+@pytest.mark.django_db(transaction=True)
+def test_the_next_hands_first_preview_takes_the_saves_read(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    entry._HELD.clear()
+    saved = save_on(entry.read_game(Game.objects.get(pk=game.pk), fresh=True))
+    assert saved.now is not None
+    # Neither the cache nor the database is asked: the save's own read, not a copy.
+    monkeypatch.setattr(entry.cache, "get", lambda *a, **k: pytest.fail("the cache was asked"))
+    monkeypatch.setattr(entry, "_read", lambda *a, **k: pytest.fail("the hands were read"))
+    first = _held(game)
+    assert first.record is saved.now.record and first.replayed is saved.now.replayed
+    monkeypatch.undo()
+    assert _parts(first) == _read(game)
+    assert first.next_number == 4 and first.version == Game.objects.get(pk=game.pk).inputs_version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_save_hands_nothing_on(game: Game) -> None:
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    now = entry.read_game(Game.objects.get(pk=game.pk), fresh=True)
+    entry._HELD.clear()
+    play(game, [ron(2, 1, 3, 30)])  # another scorer's hand 3 first
+    with pytest.raises(Exception):  # noqa: B017, PT011 (the refusal's kind is test_save_reads_once's)
+        save_on(now)
+    assert not entry._HELD
+    assert _parts(_held(game)) == _read(game)

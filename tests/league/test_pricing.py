@@ -58,3 +58,21 @@ def test_an_impossible_hand_is_refused_on_the_entered_hands_field() -> None:
 def test_the_pricer_loads_without_django() -> None:
     code = "import sys, league.entry.pricing, league.entry.phone; assert 'django' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_new_hand_is_held_to_the_bounds_and_the_stored_ones_are_not_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from league.entry import pricing
+
+    stored = record(ron(1, 0, 2, 30), ron(2, 1, 3, 30))
+    replayed = sg.replay(stored)
+    with pytest.raises(Refused) as refused:  # past MAX_HAN: the database could not hold it
+        price_hand(stored, ron(1, 0, 10**6, 30), 3, title="t", is_finished=False, stored=replayed)
+    assert refused.value.field == "outcome.wins[0].han" and refused.value.code == "out_of_range"
+    checked: list[str] = []
+    monkeypatch.setattr(pricing, "check_hand_bounds", lambda hand, field: checked.append(field))
+    price_hand(stored, ron(3, 2, 1, 30), 3, title="t", is_finished=False, stored=replayed)
+    assert checked == ["hands[2]"]  # played on from the stored replay: its hands came from the database
+    checked.clear()
+    price_hand(stored, ron(3, 2, 1, 30), 3, title="t", is_finished=False)  # no replay given: every hand
+    assert checked == ["hands[0]", "hands[1]", "hands[2]"]
