@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                   "league.csv_cells",
                                   "league.backup", "league.webhooks")),
     ("presentation", ("league.forms", "league.templatetags", "league.tables", "league.script_words",
-                      "league.round_names", "league.preview_fragment")),
+                      "league.round_names")),
     ("web", ("league.views", "league.middleware", "league.admin")),
     ("entry points", ("league.urls", "league.apps", "league.wsgi", "league.management", "league.migrations")),
 )
