@@ -389,6 +389,22 @@ def test_correction_lists_every_later_hand_whose_payments_change(as_scorer: Clie
     assert [c["number"] for c in changes] == [2]
 
 
+def test_a_later_hand_that_moves_reads_as_one_japanese_phrase(game: Game, scorer: User) -> None:
+    """The correction's list of later hands wrote "東2局, 0本場" with an English comma in
+    Japanese (the scorer's walk at 360 px, issue 28): the round and honba are one phrase."""
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 2, 30)])
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(scorer)
+    url = reverse("staff-edit-hand", args=[game.pk, 1])
+    shown = client.post(url, {**fresh(client, url), "action": "preview", "editing": "1", "outcome": "ron",
+                              "winners": ["1"], "loser": "0", "han_1": "2", "fu_1": "30"})
+    [change] = shown.context["later_changes"]
+    assert change["moved"]
+    html = shown.content.decode()
+    assert "東1局、1本場 → 東2局、0本場" in html
+    assert "本場, " not in html and "局, " not in html
+
+
 def test_finish_shows_places_uma_oka_and_points_before_confirming(as_scorer: Client, game: Game) -> None:
     play(game, [ron(0, 1, 3, 40)])
     page = as_scorer.get(reverse("staff-finish", args=[game.pk]))
