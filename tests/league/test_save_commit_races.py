@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.conf import settings
 from django.db import transaction
 
 from league.models import Game
@@ -74,9 +75,11 @@ def _at_once(*saves) -> list[object]:  # noqa: ANN002
     return outcomes
 
 
-needs_postgres = pytest.mark.skipif(
-    "postgresql" not in __import__("django.conf").conf.settings.DATABASES["default"]["ENGINE"],
-    reason="needs PostgreSQL row locks (SQLite serialises all writers)")
+def needs_postgres(test: Callable[..., None]) -> Callable[..., None]:
+    """Marked ``postgres`` as the project's other races are, and skipped on SQLite."""
+    skip = pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"],
+                              reason="needs PostgreSQL row locks (SQLite serialises all writers)")
+    return pytest.mark.postgres(skip(test))
 
 
 @needs_postgres
