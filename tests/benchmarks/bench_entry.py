@@ -228,16 +228,32 @@ NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "page": "sta
          "preview": "live preview", "save": "save", "save_seen": "save with seen"}
 
 
-def _child(code: Path, hands: int, database_url: str | None = None) -> dict[str, Any]:
+def before_and_after(script: str, flags: list[str], before: Path, before_db: str | None,
+                     rounds: int) -> dict[str, dict[str, Any]]:
+    """``script`` (a benchmark of this folder) run with ``flags`` once a round
+    on the tree ``before`` and then on this one, each in a fresh process
+    (``--rounds 1 --json``; ``TENBOU_BENCH_CODE`` names the tree it imports),
+    ``before_db`` the DATABASE_URL of the tree before when the two trees'
+    migrations differ. Each figure of ``cpu`` is the best median of the
+    rounds, on its own; the rest is the first round's. The three benchmarks
+    of the entry (this one, bench_preview.py, bench_kept.py) share it."""
     import json
     import subprocess
 
-    env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    out = subprocess.run([sys.executable, __file__, "--hands", str(hands), "--rounds", "1", "--json"],
-                         env=env, check=True, capture_output=True, text=True, cwd=code)
-    return json.loads(out.stdout.splitlines()[-1])
+    here = Path(__file__).resolve().parents[2]
+    both: dict[str, dict[str, Any]] = {}
+    for _ in range(rounds):
+        for label, code in (("before", before.resolve()), ("after", here)):
+            env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
+            if label == "before" and before_db:
+                env["DATABASE_URL"] = before_db
+            out = subprocess.run([sys.executable, script, *flags, "--rounds", "1", "--json"],
+                                 env=env, check=True, capture_output=True, text=True, cwd=code)
+            m = json.loads(out.stdout.splitlines()[-1])
+            kept = both.setdefault(label, m)
+            for k, v in m["cpu"].items():
+                kept["cpu"][k] = min(kept["cpu"][k], v)
+    return both
 
 
 def _table(label: str, m: dict[str, Any]) -> None:
@@ -276,15 +292,7 @@ def main() -> None:
     if args.before:
         import json
 
-        here = Path(__file__).resolve().parents[2]
-        both: dict[str, dict[str, Any]] = {}
-        for _ in range(args.rounds):
-            for label, code in (("before", args.before.resolve()), ("after", here)):
-                m = _child(code, args.hands, args.before_db if label == "before" else None)
-                kept = both.setdefault(label, m)
-                for k in (*REQUESTS, "page_needed"):  # the best median of the rounds, each request on its own
-                    if k in m["cpu"]:
-                        kept["cpu"][k] = min(kept["cpu"][k], m["cpu"][k])
+        both = before_and_after(__file__, ["--hands", str(args.hands)], args.before, args.before_db, args.rounds)
         print(f"{args.hands} hands x {args.rounds} rounds, best median CPU ms; load average "
               + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         for label, m in both.items():

@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,28 +36,6 @@ from typing import Any
 ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
 sys.path.insert(0, str(ROOT))
 
-# Hands that end no East game: tsumo, draw, ron, tsumo, ron, draw, again.
-HANDS = [
-    {"outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"},
-    {"outcome": "draw", "tenpai": ["0", "2"]},
-    {"outcome": "ron", "winners": ["2"], "loser": "0", "han_2": "1", "fu_2": "30"},
-    {"outcome": "tsumo", "winner": "3", "han_3": "3", "fu_3": "40"},
-    {"outcome": "ron", "winners": ["0"], "loser": "3", "han_0": "2", "fu_0": "40"},
-    {"outcome": "draw", "tenpai": ["1", "3"]},
-]
-
-
-def _setup(db_dir: str) -> None:
-    if not os.environ.get("DATABASE_URL"):
-        os.environ["DATABASE_URL"] = f"sqlite:///{db_dir}/bench-kept.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
-    os.environ.setdefault("VERSIONS_DIR", db_dir)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def _timed(fn: Any) -> tuple[float, float, Any]:
@@ -88,6 +65,7 @@ class Bench:
 
         from league.entry.phone import apply, price
         from tests.factories import make_game
+        from tests.league.test_kept_batch import SIX as HANDS  # six hands of an East game, none ending it
 
         game = make_game(self.series, self.players)
         state = self.client.get(reverse("staff-offline-game", args=[game.pk])).json()
@@ -113,6 +91,8 @@ class Bench:
 
 def measure(batches: int, rounds: int, size: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-kept-") as tmp:
+        from tests.benchmarks.bench_entry import _setup
+
         _setup(tmp)
         from django.db import connection
 
@@ -128,16 +108,6 @@ def measure(batches: int, rounds: int, size: int) -> dict[str, Any]:
                 walls.setdefault(k, []).extend(r[f"{k}_wall"] for r in runs)
         return {"vendor": connection.vendor, "size": size, "cpu": best,
                 "wall": {k: statistics.median(v) for k, v in walls.items()}}
-
-
-def _child(code: Path, args: argparse.Namespace, database_url: str | None) -> dict[str, Any]:
-    env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    out = subprocess.run([sys.executable, __file__, "--batches", str(args.batches), "--rounds", "1",
-                          "--size", str(args.size), "--json"],
-                         env=env, check=True, capture_output=True, text=True, cwd=code)
-    return json.loads(out.stdout.splitlines()[-1])
 
 
 def _line(label: str, m: dict[str, Any]) -> None:
@@ -160,14 +130,10 @@ def main() -> None:
                         "migrations differ")
     args = parser.parse_args()
     if args.before:
-        here = Path(__file__).resolve().parents[2]
-        both: dict[str, dict[str, Any]] = {}
-        for _ in range(args.rounds):
-            for label, code in (("before", args.before.resolve()), ("after", here)):
-                m = _child(code, args, args.before_db if label == "before" else None)
-                kept = both.setdefault(label, m)
-                for k in kept["cpu"]:  # the best median of the rounds
-                    kept["cpu"][k] = min(kept["cpu"][k], m["cpu"][k])
+        from tests.benchmarks.bench_entry import before_and_after
+
+        both = before_and_after(__file__, ["--batches", str(args.batches), "--size", str(args.size)], args.before,
+                                args.before_db, args.rounds)
         print(f"{args.batches} batches x {args.rounds} rounds, best median CPU ms; load average "
               + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         for label, m in both.items():

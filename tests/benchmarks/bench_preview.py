@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -88,15 +87,6 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
         return {"vendor": connection.vendor, "cpu": best}
 
 
-def _child(code: Path, args: argparse.Namespace, database_url: str | None) -> dict[str, Any]:
-    env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
-    if database_url:
-        env["DATABASE_URL"] = database_url
-    out = subprocess.run([sys.executable, __file__, "--hands", str(args.hands), "--taps", str(args.taps),
-                          "--rounds", "1", "--json"], env=env, check=True, capture_output=True, text=True, cwd=code)
-    return json.loads(out.stdout.splitlines()[-1])
-
-
 def _table(label: str, m: dict[str, Any]) -> None:
     cpu = m["cpu"]
     print(f"-- {label} ({m['vendor']})")
@@ -117,14 +107,10 @@ def main() -> None:
     load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.before:
         # The script is run from this tree in both; each imports the measured tree's helpers.
-        here = Path(__file__).resolve().parents[2]
-        both: dict[str, dict[str, Any]] = {}
-        for _ in range(args.rounds):
-            for label, code in (("before", args.before.resolve()), ("after", here)):
-                m = _child(code, args, args.before_db if label == "before" else None)
-                kept = both.setdefault(label, m)
-                for k in KEYS:
-                    kept["cpu"][k] = min(kept["cpu"][k], m["cpu"][k])
+        from tests.benchmarks.bench_entry import before_and_after
+
+        both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps)], args.before,
+                                args.before_db, args.rounds)
         print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
         for label, m in both.items():
             _table(label, m)
