@@ -90,10 +90,7 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     if parts is None or parts[-1] < game.inputs_version:
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
-    rows, inputs, players, record, replayed, state, version = parts
-    # The winds in the reader's language: the players' names are kept, not the labels.
-    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
-    return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
+    return _now(game, parts)
 
 
 # The live previews' reads held in this process as read (the cache would
@@ -118,6 +115,13 @@ def read_game_held(game: Game) -> GameNow:
             now = read_game(game, fresh=True)
         _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version))
         return now
+    return _now(game, parts)
+
+
+def _now(game: Game, parts: tuple[Any, ...]) -> GameNow:
+    """The game as read from the parts a read keeps (``_read``'s tuple), each
+    seat named with its wind in the reader's language (the players' names
+    are kept, not the labels)."""
     rows, inputs, players, record, replayed, state, version = parts
     names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
@@ -337,9 +341,8 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     # which then unpickle nothing: nothing that holds these parts changes them (the
     # page's answer and a kept batch's next save read them; a save builds new lists).
     _hold((key, game.inputs_version), parts)
-    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
     # The caller's row (its series already read), which the save moved on as it locked its own.
-    return [GameNow(caller, rows, inputs, names, players, record, replayed, parts[-2], parts[-1])]
+    return [_now(caller, parts)]
 
 
 def _int(value: Any) -> int | None:
