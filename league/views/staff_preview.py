@@ -7,7 +7,8 @@ yet, or that the form was built on an older state of the game.
 Issue 28 keeps it cheap: the game and whether the login may score it in one
 statement built once (``league.access.game_for_scorer``), the game as read
 held in this process under the cache's key (``services.entry.read_game_held``),
-one pricing.
+one pricing, and the preview's markup built by the function the page calls
+(``league.templatetags.hand_preview``), no template rendered.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.template.loader import render_to_string
 
 from league.access import game_for_scorer
 from league.services import entry
+from league.templatetags.hand_preview import preview_html
 from league.views.access import staff_required
 from league.views.entry_form import PostedHand, priced
 from league.views.params import int_param
@@ -43,7 +44,6 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _fragment(context: dict[str, Any]) -> HttpResponse:
-    # Without the request: the fragment reads nothing the context processors
-    # add (user, permissions, messages, language info), which cost more than
-    # the rest of its rendering.
-    return HttpResponse(render_to_string("league/staff_preview.html", context))
+    # The page's own markup (``{% hand_preview %}``), with no template: it
+    # reads nothing the context processors add (user, messages, language info).
+    return HttpResponse(preview_html(context))

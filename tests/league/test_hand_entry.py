@@ -19,7 +19,6 @@ from django.urls import reverse
 
 from league import services
 from league.models import Game, GameAudit, SaveKey
-from scoring.game import hand_to_dict
 from tests.factories import draw, make_players, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
@@ -513,14 +512,20 @@ def test_every_field_of_the_hand_form_reaches_the_engine_for_every_seat(as_score
     hidden = fresh(as_scorer, reverse("staff-game", args=[game.pk]))
 
     def seen(data: dict[str, Any]) -> Any:
-        """What the server makes of an entry: the engine's input and the payments, or the refusal."""
+        """What the server makes of an entry, as the preview's fragment says it: the
+        engine's input (its digest), the payments and the counted lines, or the refusal."""
         response = as_scorer.post(url, {**hidden, **data})
         assert response.status_code == 200
-        form = response.context["form"]
-        if form.errors:
-            return ("refused", dict(form.errors))
-        return (hand_to_dict(form.hand), [r["delta"] for r in response.context["preview_rows"]],
-                response.context["counted"])
+        html = response.content.decode()
+        if 'data-errors="1"' in html:
+            errors: dict[str, list[str]] = {}
+            for field, message in re.findall(r'<li data-field="([^"]*)" data-message="([^"]*)">', html):
+                errors.setdefault(field, []).append(message)
+            return ("refused", errors)
+        shown = re.search(r'data-digest="([^"]+)" data-deltas="([^"]*)"', html)
+        assert shown, html
+        counted = re.search(r'<ul class="counted">(.*?)</ul>', html)
+        return (shown.group(1), shown.group(2).split(), re.findall(r"<li>(.*?)</li>", counted.group(1)) if counted else [])
 
     fields = set()
     for field, base, changed in _variations(seat):

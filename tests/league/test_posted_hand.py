@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 from django.http import QueryDict
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from league import services
 from league.entry.fields import field_specs
 from league.models import Game
 from league.services import entry
+from league.templatetags.hand_preview import preview_html
 from league.views.entry_form import PostedHand, hand_form, priced
 from tests.factories import make_game, make_players, make_series
 from tests.offline.games import random_game, random_sanma_game
@@ -59,7 +59,7 @@ def _mangled(rng: random.Random, fields: dict[str, Any], names: list[str]) -> di
 def _fragment(now: entry.GameNow, number: int, editing: int | None, data: Any, posted: bool) -> str:
     form: Any = PostedHand(now, number, data) if posted else hand_form(now, number, data=data)
     ctx = {"form": form, "names": form.names, **priced(now, form, number if editing else None)}
-    return render_to_string("league/staff_preview.html", ctx)
+    return preview_html(ctx)
 
 
 def _both_equal(game: Game, fields: dict[str, Any], editing: int | None) -> tuple[str, Any]:

@@ -150,7 +150,7 @@ def test_preview_shows_the_payment_in_words(as_scorer: Client, game: Game) -> No
     response = as_scorer.post(url, hand_post(3, outcome="ron", winners=["1"], loser="0", han_1="3", fu_1="40",
                                              riichi=["1"]))
     html = response.content.decode()
-    east, south = response.context["names"][:2]
+    east, south = as_scorer.get(reverse("staff-game", args=[game.pk])).context["names"][:2]
     # E1-2: South rons the dealer: 5,200 + 2 x 300 honba; South's own stick and nothing else on the table.
     assert f"{east} pays {south} 5,200 + 600" in html
     assert f"{south} takes 1 riichi stick (1,000)" in html

@@ -1,0 +1,126 @@
+"""The hand preview's markup, in one place: what the posted hand pays, why
+it cannot be saved yet, or that the form was built on an older state of the
+game. The staff game page places it with ``{% hand_preview %}`` (the
+context its form view builds); the live preview (``views.staff_preview``)
+answers it as a fragment from the same context. One function, so the page
+and every tap's answer cannot drift apart.
+
+Built in Python rather than by a template because the live preview is
+priced per tap (issue 28): the template's node renders cost more than the
+rest of the preview's own work. The output is the template's, byte for byte
+(tests/league/test_hand_preview.py): every value escaped as ``{{ }}`` does,
+our translated words placed as ``{% translate %}`` places them (they are
+ours, not the user's), each ``{% blocktranslate %}`` msgid kept as it was so
+the catalogue's translations stay in use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from league.round_names import round_name
+from league.templatetags.league import delta, score
+from league.templatetags.staff import honba, pay_summary, sticks
+
+register = template.Library()
+
+
+def _e(value: Any) -> str:
+    """As ``{{ value }}`` writes it: text escaped, safe text as it is."""
+    return conditional_escape(value)
+
+
+@register.simple_tag(takes_context=True)
+def hand_preview(context: template.Context) -> SafeString:
+    """``{% hand_preview %}``: the preview of the page's form."""
+    return preview_html(context)
+
+
+def preview_html(ctx: Mapping[str, Any]) -> SafeString:
+    """The preview for a context of ``views.entry_form.priced`` (with ``form``
+    and ``names``), or ``{"form": now, "stale": True}`` for the stale notice."""
+    form = ctx.get("form")
+    if ctx.get("stale"):
+        url = reverse("staff-game", args=[form.game.pk])
+        words = gettext(
+            '<strong>This form was made before the game last changed</strong> (another scorer, or the Back '
+            'button). Nothing was saved. <a href="%(game_url)s">Load the game as it is now</a>.'
+        ) % {"game_url": _e(url)}
+        body = f'\n<div class="preview pending" data-stale="1">\n  <p>{words}</p>\n</div>\n'
+    elif form is not None and form.is_bound and form.errors:
+        items = "".join(f'<li data-field="{_e(name)}" data-message="{_e(message)}">{_e(line)}</li>'
+                        for name, line, message in form.error_items())
+        body = (f'\n<div class="preview pending" data-errors="1">\n  <p><strong>{gettext("Before it can be saved:")}'
+                f'</strong></p>\n  <ul class="errorlist">{items}</ul>\n</div>\n')
+    elif ctx.get("preview"):
+        body = _priced(ctx)
+    elif form is not None and form.is_bound:
+        body = f'\n<div class="preview pending"><p>{gettext("Choose what happened to see what is paid.")}</p></div>\n'
+    else:
+        body = ""
+    return mark_safe(f"\n{body}\n")
+
+
+def _priced(ctx: Mapping[str, Any]) -> str:
+    shown, rows = ctx["preview"], ctx["preview_rows"]
+    out = [
+        f'\n<div class="preview" data-digest="{_e(ctx["digest"])}" data-deltas="{" ".join(str(r["delta"]) for r in rows)}"'
+        f' data-summary="{_e(pay_summary(rows))}">\n'
+        f'  <h3>{gettext("Hand %(number)s pays") % {"number": _e(shown.number)}}</h3>\n  ',
+    ]
+    if counted := ctx.get("counted"):
+        out.append('<ul class="counted">' + "".join(f"<li>{_e(line)}</li>" for line in counted) + "</ul>")
+    out.append('\n  <ul class="payments">' + "".join(f"<li>{_e(line)}</li>" for line in ctx["payments"]) + "</ul>\n")
+    out.append(
+        f'  <div class="table-wrap" tabindex="0" role="region" aria-label="{gettext("Scores before and after")}">'
+        f'<table>\n    <thead><tr><th>{gettext("Seat")}</th><th class="num">{gettext("Before")}</th>'
+        f'<th class="num">{gettext("Change")}</th><th class="num">{gettext("After")}</th></tr></thead>\n    <tbody>'
+    )
+    for r in rows:
+        sign = "pos" if r["delta"] > 0 else "neg" if r["delta"] < 0 else ""
+        out.append(f'\n      <tr><td>{_e(r["name"])}</td><td class="num">{score(r["before"])}</td>\n'
+                   f'        <td class="num {sign}">{delta(r["delta"])}</td>\n'
+                   f'        <td class="num">{score(r["after"])}</td></tr>\n    ')
+    out.append("</tbody>\n  </table></div>\n  ")
+    if later := ctx.get("later_changes"):
+        out.append(f'\n  <h4>{gettext("Later hands whose payments change")}</h4>\n  <ul class="later">')
+        for c in later:
+            where = _round(c["round"], c["honba"])
+            if c["moved"]:
+                where += " → " + _round(c["new_round"], c["new_honba"])
+            seats = "; ".join(
+                f'{_e(s["name"])} {delta(s["before"])} → '
+                + (gettext("no longer played") if s["after"] is None else delta(s["after"]))
+                for s in c["seats"]
+            )
+            out.append(f'\n    <li>{gettext("Hand %(number)s") % {"number": _e(c["number"])}} ({where}):\n'
+                       f"      {seats}</li>\n  ")
+        out.append("</ul>\n  ")
+    elif shown.before:
+        none_later = gettext("No later hand's payments change.")
+        out.append(f"\n  <p>{none_later}</p>\n  ")
+    out.append("\n  ")
+    game = shown.game
+    if ended := ctx.get("preview_ended"):
+        out.append(f'\n  <p><strong>{gettext("This ends the game:")}</strong> {_e(ended)}.</p>\n  ')
+    elif game.next and shown.number == len(game.hands):
+        nxt = game.next
+        words = gettext("Next: %(round)s, %(honba)s, %(sticks)s; %(dealer)s deals.") % {
+            "round": _e(round_name(nxt.round_label)), "honba": _e(honba(nxt.honba)),
+            "sticks": _e(sticks(nxt.riichi_sticks)), "dealer": _e(ctx["preview_dealer"])}
+        out.append(f"\n  <p>{words}</p>\n  ")
+    elif game.next:
+        final = " · ".join(f'{_e(r["name"])} {score(r["score"])}' for r in ctx["final_rows"])
+        out.append(f'\n  <p>{gettext("After replaying the rest:")} {final}.</p>\n  ')
+    out.append("\n</div>\n")
+    return "".join(out)
+
+
+def _round(label: str, n: int) -> str:
+    return gettext("%(round)s, %(honba)s") % {"round": _e(round_name(label)), "honba": _e(honba(n))}
