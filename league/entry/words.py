@@ -38,7 +38,7 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
             parts = wins.setdefault((t.payer, t.receiver), [0, 0])
             parts[t.kind is K.HONBA] += t.amount
     done: set[tuple[int, int]] = set()
-    notes = {K.NOTEN: _("noten"), K.NAGASHI: _("nagashi mangan"), K.CHOMBO: _("chombo")}
+    notes = (K.NOTEN, K.NAGASHI, K.CHOMBO)  # in words only when paid: most hands pay none of them
     for t in kyoku.transfers:
         if t.kind in (K.HAND, K.HONBA) and t.payer is not None and t.receiver is not None:
             key = (t.payer, t.receiver)
@@ -52,7 +52,8 @@ def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:
         elif t.kind in notes and t.payer is not None and t.receiver is not None:
             lines.append(_("%(payer)s pays %(receiver)s %(amount)s (%(why)s)") % {
                 "payer": names[t.payer], "receiver": names[t.receiver], "amount": f"{t.amount:,}",
-                "why": notes[t.kind]})
+                "why": _("noten") if t.kind is K.NOTEN else _("nagashi mangan") if t.kind is K.NAGASHI
+                else _("chombo")})
         elif t.kind is K.STICKS and t.receiver is not None:
             n = t.amount // RIICHI_STICK
             lines.append(ngettext("%(who)s takes %(n)d riichi stick (%(amount)s)",

@@ -187,10 +187,14 @@ def phone_state(now: GameNow) -> dict[str, Any]:
 # -- what an entry claims -----------------------------------------------------------------
 
 
-def claimed(post: Any, now: GameNow) -> Any:
+def claimed(post: Any, now: GameNow, *, mutable: bool = True) -> Any:
     """The posted entry (a mutable copy); one that claims no state (a
     hand-made post, or the first look without JavaScript) is taken as built
-    on the state now, unless it is a save."""
+    on the state now, unless it is a save. ``mutable=False`` (the live
+    preview, which changes nothing it is given): the post itself when it
+    claims a state, as copying it cost more than the rest of the protocol."""
+    if not mutable and post.get("state"):
+        return post
     data = post.copy()
     if not data.get("state") and data.get("action") != "save":
         data["state"] = now.state

@@ -35,7 +35,7 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
     editing = int_param(request.POST.get("editing"))
     now = entry.read_game_held(game)
     number = editing or now.next_number
-    data = entry.claimed(request.POST, now)
+    data = entry.claimed(request.POST, now, mutable=False)
     if entry.is_stale(data, now, number, editing) or entry.is_gone(now, editing):
         # The stale notice links the game as it is now: all it reads is ``form.game``.
         return _fragment({"form": now, "stale": True})
