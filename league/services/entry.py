@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.translation import get_language
 
 from league import stamps
 from league.entry.digest import hand_digest, read_seen
@@ -123,8 +124,22 @@ def _now(game: Game, parts: tuple[Any, ...]) -> GameNow:
     seat named with its wind in the reader's language (the players' names
     are kept, not the labels)."""
     rows, inputs, players, record, replayed, state, version = parts
-    names = [f"{WIND_NAMES[s]} {name}" for s, name in enumerate(players)]
+    names = [f"{wind} {name}" for wind, name in zip(_winds(), players, strict=False)]
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
+
+
+_WINDS: dict[str | None, tuple[str, ...]] = {}
+
+
+def _winds() -> tuple[str, ...]:
+    """The winds in the active language, looked up once per language: four
+    catalogue lookups per request otherwise (each reads the language through
+    asgiref's Local), for every read of a game."""
+    language = get_language()
+    winds = _WINDS.get(language)
+    if winds is None:
+        winds = _WINDS[language] = tuple(str(w) for w in WIND_NAMES)
+    return winds
 
 
 def _hold(key: tuple[str, int], parts: tuple[Any, ...]) -> None:
@@ -260,7 +275,10 @@ def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
     phone's offline engine prices with the same function
     (``league.entry.pricing.price_hand``). Raises what the save would."""
     try:
-        return price_hand(now.record, hand, number, title=str(now.game), is_finished=now.game.is_finished,
+        # The title is worded only for the refusal that names it (a finished game):
+        # the series' name and a catalogue lookup on every tap otherwise.
+        finished = now.game.is_finished
+        return price_hand(now.record, hand, number, title=str(now.game) if finished else "", is_finished=finished,
                           stored=now.replayed)
     except Refused as err:
         raise refusal(err) from None
