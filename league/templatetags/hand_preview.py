@@ -11,7 +11,8 @@ rest of the preview's own work. The output is the template's, byte for byte
 (tests/league/test_hand_preview.py): every value escaped as ``{{ }}`` does,
 our translated words placed as ``{% translate %}`` places them (they are
 ours, not the user's), each ``{% blocktranslate %}`` msgid kept as it was so
-the catalogue's translations stay in use."""
+the catalogue's translations stay in use. No ``gettext`` inside an f-string:
+``makemessages`` (xgettext) would not find it."""
 
 from __future__ import annotations
 
@@ -44,10 +45,11 @@ def _words() -> dict[str, Any]:
         words = _WORDS[language] = {
             "pays": gettext("Hand %(number)s pays"),
             "table": (
-                f'  <div class="table-wrap" tabindex="0" role="region" aria-label="{gettext("Scores before and after")}">'
-                f'<table>\n    <thead><tr><th>{gettext("Seat")}</th><th class="num">{gettext("Before")}</th>'
-                f'<th class="num">{gettext("Change")}</th><th class="num">{gettext("After")}</th></tr></thead>\n    <tbody>'
-            ),
+                '  <div class="table-wrap" tabindex="0" role="region" aria-label="{}"><table>\n    <thead><tr>'
+                '<th>{}</th><th class="num">{}</th><th class="num">{}</th><th class="num">{}</th></tr></thead>\n'
+                "    <tbody>"
+            ).format(gettext("Scores before and after"), gettext("Seat"), gettext("Before"), gettext("Change"),
+                 gettext("After")),
             "later": gettext("Later hands whose payments change"),
             "hand": gettext("Hand %(number)s"),
             "gone": gettext("no longer played"),
@@ -103,12 +105,14 @@ def preview_html(ctx: Mapping[str, Any]) -> SafeString:
     elif form is not None and form.is_bound and form.errors:
         items = "".join(f'<li data-field="{_e(name)}" data-message="{_e(message)}">{_e(line)}</li>'
                         for name, line, message in form.error_items())
-        body = (f'\n<div class="preview pending" data-errors="1">\n  <p><strong>{gettext("Before it can be saved:")}'
+        before_saved = gettext("Before it can be saved:")
+        body = (f'\n<div class="preview pending" data-errors="1">\n  <p><strong>{before_saved}'
                 f'</strong></p>\n  <ul class="errorlist">{items}</ul>\n</div>\n')
     elif ctx.get("preview"):
         body = _priced(ctx)
     elif form is not None and form.is_bound:
-        body = f'\n<div class="preview pending"><p>{gettext("Choose what happened to see what is paid.")}</p></div>\n'
+        choose = gettext("Choose what happened to see what is paid.")
+        body = f'\n<div class="preview pending"><p>{choose}</p></div>\n'
     else:
         body = ""
     return mark_safe(f"\n{body}\n")
