@@ -34,7 +34,8 @@ register = template.Library()
 
 
 # The words that do not change with the hand, looked up once per language:
-# a dozen catalogue lookups were a third of the markup's cost per tap.
+# a dozen catalogue lookups (each reads the language through asgiref's Local)
+# were most of the markup's cost per tap.
 _WORDS: dict[str | None, dict[str, Any]] = {}
 
 
