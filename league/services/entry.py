@@ -30,7 +30,7 @@ from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
-from league.services.games import correct_hand, record_hand
+from league.services.games import HandSaved, correct_hand, record_hand
 from league.services.previews import HandPreview
 from league.services.replay import AsRead, hands_of, record_columns, refusal, still_as_read
 from scoring import game as sg
@@ -287,7 +287,7 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     ``now``: the game as the request read it; a new hand's save uses its
     hands when the game's ``inputs_version``, under the lock, says they are
     still the stored ones, and reads them again otherwise."""
-    held: list[Any] = []
+    held: list[HandSaved] = []
     kept: list[GameNow] = []
     check = None if seen is None else _seen_check(read_seen(seen))
     # What the request read, which the save uses if the game's inputs have not moved since.
@@ -302,22 +302,24 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
         else:
             # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
-                        then=lambda *what: held.extend(what), as_read=as_read, savepoint=False)
+                        then=held.append, as_read=as_read, savepoint=False)
+            saved = held[0] if held else None
             # An event round's clock may end the game here (its ending policy); whether
-            # the game is a table of a round came with the locked row (held[0]).
-            in_round = getattr(held[0], "in_round", None) if held else None
+            # the game is a table of a round came with the locked row.
+            in_round = getattr(saved.game, "in_round", None) if saved else None
             time_up = apply_time_policy(game=game, by=by, in_round=None if in_round is None else bool(in_round))
-            if held and not time_up and players:
-                if as_read is None or not still_as_read(held[0], as_read, moved=True):
+            if saved and not time_up and players:
+                if as_read is None or not still_as_read(saved.game, as_read, moved=True):
                     # The request's names are those of an older read of the game (a
                     # substitute seated since moves the version): read them again.
-                    players = _players(held[0])
+                    players = _players(saved.game)
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).
-                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held[:4])))
+                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, saved)))
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
-    return Saved(number, time_up, next_number, kept[0] if kept else None, held[4] if held else None)
+    return Saved(number, time_up, next_number, kept[0] if kept else None,
+                 held[0].change if held else None)
 
 
 def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
@@ -327,8 +329,8 @@ def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]
     return check
 
 
-def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
-                replayed: sg.GameResult) -> list[GameNow]:
+def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[GameNow]:
+    game, rows, record, replayed = saved.game, saved.rows, saved.record, saved.replayed
     token = stamps.published(game.series_id)
     if token is None:
         return []  # another change came after this one: the next request reads the game
