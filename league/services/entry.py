@@ -82,37 +82,46 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
-    # A read kept from before a write the row has seen is read again: the
-    # stamp alone may not have moved past it. A save publishes its stamp
-    # after its commit; a save of the same game by another worker that
-    # commits and publishes in between is then under the first's stamp,
-    # which the first's kept read (``_keep_saved``) is filed under.
-    if parts is None or parts[-1] < game.inputs_version:
+    if parts is None or not is_current(parts[-1], game):
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
     return _now(game, parts)
 
 
+def is_current(version: int, game: Game) -> bool:
+    """May a read made at ``version`` (``GameNow.version``: the game's
+    ``inputs_version`` read with the row, before the hands) stand for the row
+    ``game``? Only if no write the row has seen came after it: an older read
+    is read again. The one rule of every kept read (``read_game``'s cache,
+    ``read_game_held``'s process).
+
+    The key a read is kept under (the series' stamp) alone may not have moved
+    past a write: a save publishes its stamp after its commit, and a save of
+    the same game by another worker that commits and publishes in between is
+    then under the first's stamp, which the first's kept read
+    (``_keep_saved``) is filed under. A read newer than the row (the row was
+    read before another save) stands: its hands are at least the row's, and
+    a save checks again under the lock (``still_as_read``)."""
+    return version >= game.inputs_version
+
+
 # The live previews' reads held in this process as read (the cache would
 # unpickle them on every tap): under the cache's own key (the series' stamp
-# and the row's record columns) and the game's ``inputs_version`` read with
-# the row, so a change made in another worker is seen as the cache sees it.
-_HELD: dict[tuple[str, int], tuple[Any, ...]] = {}
+# and the row's record columns) and by the same rule (``is_current``), so a
+# change made in another worker is seen as the cache sees it.
+_HELD: dict[str, tuple[Any, ...]] = {}
 HELD_READS = 64
 
 
 def read_game_held(game: Game) -> GameNow:
     """``read_game`` for the live preview, which changes nothing it is given:
     the parts of the read are shared by the requests of this process that
-    find the same key, never copied. A read from the cache made at another
-    ``inputs_version`` than the row's is read again from the database. A request that may change what it holds
+    find the same key, never copied. A request that may change what it holds
     (a save keeps ``Hand.result`` in step) uses ``read_game``."""
-    key = (_read_key(game), game.inputs_version)
+    key = _read_key(game)
     parts = _HELD.get(key)
-    if parts is None:
+    if parts is None or not is_current(parts[-1], game):
         now = read_game(game)
-        if now.version != game.inputs_version:  # the cache's read is from before a change its stamp missed
-            now = read_game(game, fresh=True)
         _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version))
         return now
     return _now(game, parts)
@@ -127,7 +136,7 @@ def _now(game: Game, parts: tuple[Any, ...]) -> GameNow:
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
 
 
-def _hold(key: tuple[str, int], parts: tuple[Any, ...]) -> None:
+def _hold(key: str, parts: tuple[Any, ...]) -> None:
     if len(_HELD) >= HELD_READS:
         _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
     _HELD[key] = parts
@@ -342,7 +351,7 @@ def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[Game
     # And held in this process for the next hand's live previews (``read_game_held``),
     # which then unpickle nothing: nothing that holds these parts changes them (the
     # page's answer and a kept batch's next save read them; a save builds new lists).
-    _hold((key, game.inputs_version), parts)
+    _hold(key, parts)
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [_now(caller, parts)]
 
