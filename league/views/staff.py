@@ -272,6 +272,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
     if not game.is_finished:
         try:
             ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
+            ctx["any_penalty"] = any(r["penalty"] for r in ctx["results"])
         except services.ServiceError as err:
             ctx["cannot"] = err.message
     return render(request, "league/staff_finish.html", ctx)

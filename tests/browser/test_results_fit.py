@@ -1,14 +1,15 @@
 """The end of a game fits a 360 x 740 phone in English and Japanese (issue 28).
 
 Once a game has ended, the staff game page shows its result table (place,
-player, points, score, uma, oka, and a penalty column when one was given):
-in English at 360 px it scrolled sideways, the Oka column past the screen's
-edge. Element boxes, not screenshots: neither the page nor the table's own
+player, points, score, uma, oka, and a penalty column when one was given);
+the page that ends a game early shows the same table as it would end now
+(one partial, ``_staff_results.html``). In English at 360 px it scrolled
+sideways, the Oka column past the screen's edge. Element boxes, not screenshots: neither the page nor the table's own
 box scrolls sideways, at the browser's own text size and at 130% (the
 reader's text size setting: the root font size, which every rem follows);
 every figure is shown whole on one line, each player's name whole. The seats
 are named to be hard (a 20-plus-character name). Shots:
-``artifacts/results-<en|ja>-<100|130>-<plain|penalty>-360.png``.
+``artifacts/results-<en|ja>-<100|130>-<page>-360.png``.
 """
 
 from __future__ import annotations
@@ -37,21 +38,27 @@ def phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     yield from phone_page(browser, locale=request.param)
 
 
-def _ended(series: Any, table: str, *, penalty: bool) -> Game:
+def _played(series: Any, table: str, *, penalty: bool, hands: int = 8) -> Game:
     game = make_game(series, players=[make_player(f"{n} {table}" if n == "Bo" else n) for n in NAMES], table=table)
     if penalty:  # the widest table: a fifth figure column
         services.add_penalty(game=game, seat=0, points=-20000, reason="slow play")
-    play(game, hanchan_passing_deal())
+    play(game, hanchan_passing_deal()[:hands])
     game.refresh_from_db()
-    assert game.is_finished
+    assert game.is_finished == (hands == 8)
     return game
 
 
 @pytest.fixture
-def games(db: None) -> dict[str, Game]:
+def pages(db: None) -> dict[str, tuple[str, int]]:
+    """Each page with a result table, and the table's columns."""
     series = make_series("ari-ari", slug="fit-end", name="Club night")
     series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    return {"plain": _ended(series, "1", penalty=False), "penalty": _ended(series, "2", penalty=True)}
+    ended, fined = _played(series, "1", penalty=False), _played(series, "2", penalty=True)
+    live, live_fined = _played(series, "3", penalty=False, hands=5), _played(series, "4", penalty=True, hands=5)
+    return {"ended": (reverse("staff-game", args=[ended.pk]), 6),
+            "ended-penalty": (reverse("staff-game", args=[fined.pk]), 7),
+            "finish": (reverse("staff-finish", args=[live.pk]), 6),
+            "finish-penalty": (reverse("staff-finish", args=[live_fined.pk]), 7)}
 
 
 NOT_WHOLE = """() => [...document.querySelectorAll('table.results td, table.results th')].filter(c => {
@@ -60,6 +67,16 @@ NOT_WHOLE = """() => [...document.querySelectorAll('table.results td, table.resu
       const figure = c.classList.contains('num') || c.cellIndex === 0;
       return c.scrollWidth > c.clientWidth + 1 || (figure && lines > 1);
     }).map(c => c.textContent.trim())"""
+
+
+# Each figure's label on one line: the figure's text starts less than two of the label's
+# font sizes below the top of its cell's content (the label comes first, a block).
+LABEL_BROKEN = """() => [...document.querySelectorAll('table.results td[data-label]')].filter(c => {
+      const r = document.createRange(); r.selectNodeContents(c);
+      const style = getComputedStyle(c), label = getComputedStyle(c, '::before');
+      const top = c.getBoundingClientRect().top + parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth);
+      return label.display === 'block' && r.getBoundingClientRect().top - top >= 2 * parseFloat(label.fontSize);
+    }).map(c => c.dataset.label)"""
 
 
 def results_fit(page: Page, state: str) -> None:
@@ -71,26 +88,28 @@ def results_fit(page: Page, state: str) -> None:
     box = wrap.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, box)
     assert page.evaluate(NOT_WHOLE) == [], state
+    assert page.evaluate(LABEL_BROKEN) == [], state
     shown = " ".join(page.locator("table.results tbody").inner_text().split())
     for name in NAMES[:3]:
         assert name in shown, (state, name)
 
 
-def test_the_result_table_fits_a_phone(phone: Page, live_server: Any, games: dict[str, Game]) -> None:
+def test_the_result_table_fits_a_phone(phone: Page, live_server: Any, pages: dict[str, tuple[str, int]]) -> None:
     page, base = phone, live_server.url
     page.goto(base + reverse("login"))
     page.fill("#id_username", "referee")
     page.fill("#id_password", "table-side-42")
     page.click("button[type=submit]")
     lang = page.locator("html").get_attribute("lang")
-    for kind, game in games.items():
-        page.goto(base + reverse("staff-game", args=[game.pk]))
-        assert page.locator("table.results thead th").count() == (7 if kind == "penalty" else 6)
+    for kind, (url, columns) in pages.items():
+        page.goto(base + url)
+        assert page.locator("table.results thead th").count() == columns
         for zoom in ("100", "130"):
             page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
             if SCREENSHOTS:
                 ARTIFACTS.mkdir(exist_ok=True)
-                page.locator("section.state").screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-{kind}-360.png"))
+                page.locator("table.results").scroll_into_view_if_needed()
+                page.screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-{kind}-360.png"))
             results_fit(page, f"{lang} {zoom}% {kind}")
         # On a wide screen it is a table as before: a header row, one line per player.
         page.set_viewport_size({"width": 1280, "height": 800})
