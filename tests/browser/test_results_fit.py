@@ -4,7 +4,9 @@ Once a game has ended, the staff game page shows its result table (place,
 player, points, score, uma, oka, and a penalty column when one was given);
 the page that ends a game early shows the same table as it would end now
 (one partial, ``_staff_results.html``). In English at 360 px it scrolled
-sideways, the Oka column past the screen's edge. Element boxes, not screenshots: neither the page nor the table's own
+sideways, the Oka column past the screen's edge. The sign-off's table (place,
+score, points by seat; the staff's page and a player's own link) did too
+with a long name. Element boxes, not screenshots: neither the page nor the table's own
 box scrolls sideways, at the browser's own text size and at 130% (the
 reader's text size setting: the root font size, which every rem follows);
 every figure is shown whole on one line, each player's name whole. The seats
@@ -49,19 +51,22 @@ def _played(series: Any, table: str, *, penalty: bool, hands: int = 8) -> Game:
 
 
 @pytest.fixture
-def pages(db: None) -> dict[str, tuple[str, int]]:
-    """Each page with a result table, and the table's columns."""
+def pages(db: None) -> dict[str, tuple[str, str, int]]:
+    """Each page with a result table, the table, and its columns."""
     series = make_series("ari-ari", slug="fit-end", name="Club night")
     series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
     ended, fined = _played(series, "1", penalty=False), _played(series, "2", penalty=True)
     live, live_fined = _played(series, "3", penalty=False, hands=5), _played(series, "4", penalty=True, hands=5)
-    return {"ended": (reverse("staff-game", args=[ended.pk]), 6),
-            "ended-penalty": (reverse("staff-game", args=[fined.pk]), 7),
-            "finish": (reverse("staff-finish", args=[live.pk]), 6),
-            "finish-penalty": (reverse("staff-finish", args=[live_fined.pk]), 7)}
+    return {"ended": (reverse("staff-game", args=[ended.pk]), "table.results", 6),
+            "ended-penalty": (reverse("staff-game", args=[fined.pk]), "table.results", 7),
+            "finish": (reverse("staff-finish", args=[live.pk]), "table.results", 6),
+            "finish-penalty": (reverse("staff-finish", args=[live_fined.pk]), "table.results", 7),
+            # The sign-off's result table: the staff's page, and a seat's own link on a player's phone.
+            "signoff": (reverse("staff-signoff", args=[ended.pk]), "table.result-table", 5),
+            "signoff-link": (reverse("signoff-link", args=[services.seat_link_token(ended, 0)]), "table.result-table", 5)}
 
 
-NOT_WHOLE = """() => [...document.querySelectorAll('table.results td, table.results th')].filter(c => {
+NOT_WHOLE = """(table) => [...document.querySelectorAll(`${table} td, ${table} th`)].filter(c => {
       const r = document.createRange(); r.selectNodeContents(c);
       const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top))).size;
       const figure = c.classList.contains('num') || c.cellIndex === 0;
@@ -71,7 +76,7 @@ NOT_WHOLE = """() => [...document.querySelectorAll('table.results td, table.resu
 
 # Each figure's label on one line: the figure's text starts less than two of the label's
 # font sizes below the top of its cell's content (the label comes first, a block).
-LABEL_BROKEN = """() => [...document.querySelectorAll('table.results td[data-label]')].filter(c => {
+LABEL_BROKEN = """(table) => [...document.querySelectorAll(`${table} td[data-label]`)].filter(c => {
       const r = document.createRange(); r.selectNodeContents(c);
       const style = getComputedStyle(c), label = getComputedStyle(c, '::before');
       const top = c.getBoundingClientRect().top + parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth);
@@ -79,43 +84,43 @@ LABEL_BROKEN = """() => [...document.querySelectorAll('table.results td[data-lab
     }).map(c => c.dataset.label)"""
 
 
-def results_fit(page: Page, state: str) -> None:
+def results_fit(page: Page, table: str, state: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
-    wrap = page.locator(".table-wrap:has(table.results)")
+    wrap = page.locator(f".table-wrap:has({table})")
     scroll, client = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
     assert scroll <= client, f"{state}: the result table is {scroll} px in a {client} px box: it scrolls sideways"
     box = wrap.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, box)
-    assert page.evaluate(NOT_WHOLE) == [], state
-    assert page.evaluate(LABEL_BROKEN) == [], state
-    shown = " ".join(page.locator("table.results tbody").inner_text().split())
+    assert page.evaluate(NOT_WHOLE, table) == [], state
+    assert page.evaluate(LABEL_BROKEN, table) == [], state
+    shown = " ".join(page.locator(f"{table} tbody").inner_text().split())
     for name in NAMES[:3]:
         assert name in shown, (state, name)
 
 
-def test_the_result_table_fits_a_phone(phone: Page, live_server: Any, pages: dict[str, tuple[str, int]]) -> None:
+def test_the_result_table_fits_a_phone(phone: Page, live_server: Any, pages: dict[str, tuple[str, str, int]]) -> None:
     page, base = phone, live_server.url
     page.goto(base + reverse("login"))
     page.fill("#id_username", "referee")
     page.fill("#id_password", "table-side-42")
     page.click("button[type=submit]")
     lang = page.locator("html").get_attribute("lang")
-    for kind, (url, columns) in pages.items():
+    for kind, (url, table, columns) in pages.items():
         page.goto(base + url)
-        assert page.locator("table.results thead th").count() == columns
+        assert page.locator(f"{table} thead th").count() == columns
         for zoom in ("100", "130"):
             page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
             if SCREENSHOTS:
                 ARTIFACTS.mkdir(exist_ok=True)
-                page.locator("table.results").scroll_into_view_if_needed()
+                page.locator(table).scroll_into_view_if_needed()
                 page.screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-{kind}-360.png"))
-            results_fit(page, f"{lang} {zoom}% {kind}")
+            results_fit(page, table, f"{lang} {zoom}% {kind}")
         # On a wide screen it is a table as before: a header row, one line per player.
         page.set_viewport_size({"width": 1280, "height": 800})
         page.evaluate("document.documentElement.style.fontSize = ''")
-        assert page.locator("table.results thead th").first.is_visible()
-        tops = page.evaluate("""() => [...document.querySelectorAll('table.results tbody tr')].map(
-            tr => new Set([...tr.cells].map(c => Math.round(c.getBoundingClientRect().top))).size)""")
+        assert page.locator(f"{table} thead th").first.is_visible()
+        tops = page.evaluate("""(table) => [...document.querySelectorAll(`${table} tbody tr`)].map(
+            tr => new Set([...tr.cells].map(c => Math.round(c.getBoundingClientRect().top))).size)""", table)
         assert tops == [1, 1, 1, 1], (lang, kind, tops)
         page.set_viewport_size(PHONE)
