@@ -56,6 +56,11 @@ class Names:
     def cols(self, model: type[models.Model], *fields: str) -> list[str]:
         return [self.col(model, f) for f in fields]
 
+    def row(self, model: type[models.Model]) -> str:
+        """Every concrete column of ``model``, in the order ``Model.objects.raw``
+        builds the instance from (a whole row read or returned)."""
+        return ", ".join(self.q(f.column) for f in model._meta.concrete_fields)
+
 
 class Statement(Generic[SQL]):
     """A builder's SQL, built at most once per database alias (and per the
@@ -79,6 +84,21 @@ class Statement(Generic[SQL]):
 def statement(build: Callable[..., SQL]) -> Statement[SQL]:
     """Decorate a builder of SQL from ``Names``: see the module's docstring."""
     return Statement(build)
+
+
+def returns_rows_from_update(db: BaseDatabaseWrapper) -> bool:
+    """Whether ``UPDATE ... RETURNING`` gives rows back on ``db``. Django 5.2
+    names no feature for it: ``can_return_columns_from_insert`` is about
+    inserts (MariaDB returns rows from an insert and a delete, not from an
+    update; Oracle's ``RETURNING ... INTO`` fills variables, no rows).
+    PostgreSQL has it since 8.2; SQLite since 3.35.0, whose RETURNING came to
+    INSERT, UPDATE and DELETE at once (the version Django's own insert test
+    reads). Anything else: no."""
+    if db.vendor == "postgresql":
+        return True
+    if db.vendor == "sqlite":
+        return db.Database.sqlite_version_info >= (3, 35)
+    return False
 
 
 def for_read(model: type[models.Model], **hints: Any) -> BaseDatabaseWrapper:

@@ -16,6 +16,7 @@ docs/architecture.md, "The path of one hand" and "Locks".
 from league.errors import AlreadySaved, Conflict, ServiceError
 from league.services.audit import Actor
 from league.services.games import (
+    HandSaved,
     correct_hand,
     finish_game,
     preview_finish,
@@ -61,6 +62,7 @@ from league.services.signoff import (
 
 __all__ = [
     "merge_players",  # issue 38
+    "HandSaved",  # issue 28
     "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
     "add_penalty", "cancel_penalty", "check_hand_bounds", "check_penalty", "check_penalty_total",
     "check_penalty_values", "check_result_bounds", "correct_hand", "describe_discrepancy", "describe_entry",

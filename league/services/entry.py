@@ -31,7 +31,7 @@ from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
 from league.services.event.rounds import apply_time_policy
-from league.services.games import correct_hand, record_hand
+from league.services.games import HandSaved, correct_hand, record_hand
 from league.services.previews import HandPreview
 from league.services.replay import AsRead, hands_of, record_columns, refusal, still_as_read
 from scoring import game as sg
@@ -83,37 +83,46 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
-    # A read kept from before a write the row has seen is read again: the
-    # stamp alone may not have moved past it. A save publishes its stamp
-    # after its commit; a save of the same game by another worker that
-    # commits and publishes in between is then under the first's stamp,
-    # which the first's kept read (``_keep_saved``) is filed under.
-    if parts is None or parts[-1] < game.inputs_version:
+    if parts is None or not is_current(parts[-1], game):
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
     return _now(game, parts)
 
 
+def is_current(version: int, game: Game) -> bool:
+    """May a read made at ``version`` (``GameNow.version``: the game's
+    ``inputs_version`` read with the row, before the hands) stand for the row
+    ``game``? Only if no write the row has seen came after it: an older read
+    is read again. The one rule of every kept read (``read_game``'s cache,
+    ``read_game_held``'s process).
+
+    The key a read is kept under (the series' stamp) alone may not have moved
+    past a write: a save publishes its stamp after its commit, and a save of
+    the same game by another worker that commits and publishes in between is
+    then under the first's stamp, which the first's kept read
+    (``_keep_saved``) is filed under. A read newer than the row (the row was
+    read before another save) stands: its hands are at least the row's, and
+    a save checks again under the lock (``still_as_read``)."""
+    return version >= game.inputs_version
+
+
 # The live previews' reads held in this process as read (the cache would
 # unpickle them on every tap): under the cache's own key (the series' stamp
-# and the row's record columns) and the game's ``inputs_version`` read with
-# the row, so a change made in another worker is seen as the cache sees it.
-_HELD: dict[tuple[str, int], tuple[Any, ...]] = {}
+# and the row's record columns) and by the same rule (``is_current``), so a
+# change made in another worker is seen as the cache sees it.
+_HELD: dict[str, tuple[Any, ...]] = {}
 HELD_READS = 64
 
 
 def read_game_held(game: Game) -> GameNow:
     """``read_game`` for the live preview, which changes nothing it is given:
     the parts of the read are shared by the requests of this process that
-    find the same key, never copied. A read from the cache made at another
-    ``inputs_version`` than the row's is read again from the database. A request that may change what it holds
+    find the same key, never copied. A request that may change what it holds
     (a save keeps ``Hand.result`` in step) uses ``read_game``."""
-    key = (_read_key(game), game.inputs_version)
+    key = _read_key(game)
     parts = _HELD.get(key)
-    if parts is None:
+    if parts is None or not is_current(parts[-1], game):
         now = read_game(game)
-        if now.version != game.inputs_version:  # the cache's read is from before a change its stamp missed
-            now = read_game(game, fresh=True)
         _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version))
         return now
     return _now(game, parts)
@@ -142,7 +151,7 @@ def _winds() -> tuple[str, ...]:
     return winds
 
 
-def _hold(key: tuple[str, int], parts: tuple[Any, ...]) -> None:
+def _hold(key: str, parts: tuple[Any, ...]) -> None:
     if len(_HELD) >= HELD_READS:
         _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
     _HELD[key] = parts
@@ -309,7 +318,7 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     ``now``: the game as the request read it; a new hand's save uses its
     hands when the game's ``inputs_version``, under the lock, says they are
     still the stored ones, and reads them again otherwise."""
-    held: list[Any] = []
+    held: list[HandSaved] = []
     kept: list[GameNow] = []
     check = None if seen is None else _seen_check(read_seen(seen))
     # What the request read, which the save uses if the game's inputs have not moved since.
@@ -324,22 +333,24 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
         else:
             # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
             record_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
-                        then=lambda *what: held.extend(what), as_read=as_read, savepoint=False)
+                        then=held.append, as_read=as_read, savepoint=False)
+            saved = held[0] if held else None
             # An event round's clock may end the game here (its ending policy); whether
-            # the game is a table of a round came with the locked row (held[0]).
-            in_round = getattr(held[0], "in_round", None) if held else None
+            # the game is a table of a round came with the locked row.
+            in_round = getattr(saved.game, "in_round", None) if saved else None
             time_up = apply_time_policy(game=game, by=by, in_round=None if in_round is None else bool(in_round))
-            if held and not time_up and players:
-                if as_read is None or not still_as_read(held[0], as_read, moved=True):
+            if saved and not time_up and players:
+                if as_read is None or not still_as_read(saved.game, as_read, moved=True):
                     # The request's names are those of an older read of the game (a
                     # substitute seated since moves the version): read them again.
-                    players = _players(held[0])
+                    players = _players(saved.game)
                 # What the save holds is the game's next read: kept once the
                 # commit has published the series' new stamp (stamps.published).
-                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, *held[:4])))
+                transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, saved)))
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
-    return Saved(number, time_up, next_number, kept[0] if kept else None, held[4] if held else None)
+    return Saved(number, time_up, next_number, kept[0] if kept else None,
+                 held[0].change if held else None)
 
 
 def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
@@ -349,8 +360,8 @@ def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]
     return check
 
 
-def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], record: sg.GameRecord,
-                replayed: sg.GameResult) -> list[GameNow]:
+def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[GameNow]:
+    game, rows, record, replayed = saved.game, saved.rows, saved.record, saved.replayed
     token = stamps.published(game.series_id)
     if token is None:
         return []  # another change came after this one: the next request reads the game
@@ -362,7 +373,7 @@ def _keep_saved(caller: Game, players: list[str], game: Game, rows: list[Hand], 
     # And held in this process for the next hand's live previews (``read_game_held``),
     # which then unpickle nothing: nothing that holds these parts changes them (the
     # page's answer and a kept batch's next save read them; a save builds new lists).
-    _hold((key, game.inputs_version), parts)
+    _hold(key, parts)
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [_now(caller, parts)]
 

@@ -123,9 +123,19 @@ def _hand_still(game: Game, number: int, hand: sg.HandInput) -> bool:
     return row is not None and hands_digest([row.to_input()]) == hands_digest([hand])
 
 
-# What a save holds when it is done: the locked game row, every hand, the record, its
-# replay, and the change history's entry it wrote.
-AfterSave = Callable[[Game, list[Hand], sg.GameRecord, sg.GameResult, GameAudit], None]
+@dataclasses.dataclass(frozen=True)
+class HandSaved:
+    """What a new hand's save holds when it is done, handed to ``record_hand``'s
+    ``then`` inside the transaction so a caller need not read it again."""
+
+    game: Game  # the game row as locked (its inputs_version moved by the save)
+    rows: list[Hand]  # every hand, the new one last
+    record: sg.GameRecord  # the record replayed, the new hand included
+    replayed: sg.GameResult
+    change: GameAudit  # the change history's entry the save wrote
+
+
+AfterSave = Callable[[HandSaved], None]
 
 
 def record_hand(
@@ -144,9 +154,9 @@ def record_hand(
     ``Conflict``, as is a ``number`` that is not next (another scorer got
     there first). A hand the rules refuse is a ``ServiceError`` naming the
     field. Finishes the game when the ruleset says it is over. ``then`` is
-    called inside the transaction with what the save holds (the locked game
-    row, every hand, the record, its replay and the audit entry written), so
-    a caller need not read them again. ``check`` is called with the hand as replayed before anything
+    called inside the transaction with what the save holds (a ``HandSaved``:
+    the locked game row, every hand, the record, its replay and the audit
+    entry written), so a caller need not read them again. ``check`` is called with the hand as replayed before anything
     is written: what it raises refuses the save (a phone's price that is not
     the server's), so the hand is priced once. ``as_read``, the game as the
     caller read it before the lock, saves reading the hands again when the
@@ -188,7 +198,7 @@ def record_hand(
                        after=state_of(hand, result.hands[number - 1]))
         sync_result(game, result, by, rows=[*rows, row], moved=True)
         if then is not None:
-            then(game, [*rows, row], record, result, change)
+            then(HandSaved(game=game, rows=[*rows, row], record=record, replayed=result, change=change))
     return row
 
 

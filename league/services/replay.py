@@ -22,7 +22,7 @@ from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Win
 from league.services import webhooks
 from league.services.audit import Actor, audit, user_of
 from league.services.signoff import withdraw_signoffs
-from league.statements import Names, for_write, insert, statement
+from league.statements import Names, for_write, insert, returns_rows_from_update, statement
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
@@ -47,9 +47,8 @@ def lock_game(game: Game) -> Game:
 
 @statement
 def _lock_sql(n: Names) -> str:
-    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
     lock = " FOR UPDATE" if n.db.features.has_select_for_update else ""
-    return f"SELECT {cols} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
+    return f"SELECT {n.row(Game)} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
 
 
 def lock_game_moving(game: Game) -> Game:
@@ -64,7 +63,7 @@ def lock_game_moving(game: Game) -> Game:
     event's round (the question the event clock asks after each new hand,
     ``apply_time_policy(in_round=...)``), read in the same statement."""
     db = for_write(Game)
-    if not db.features.can_return_columns_from_insert:
+    if not returns_rows_from_update(db):
         game = lock_game(game)
         _move_version(game)
         game.in_round = None  # not read: the clock asks
@@ -89,8 +88,7 @@ def _move_sql(n: Names) -> tuple[str, str]:
     move = f"UPDATE {table} SET {version} = {version} + 1 WHERE {pk} = %s"
     in_round = (f"EXISTS (SELECT 1 FROM {n.table(RoundTable)} WHERE {n.col(RoundTable, 'game')} = {table}.{pk}) "
                 f"AS {n.q('in_round')}")
-    cols = ", ".join(n.q(f.column) for f in Game._meta.concrete_fields)
-    return move, f"{move} RETURNING {cols}, {in_round}"
+    return move, f"{move} RETURNING {n.row(Game)}, {in_round}"
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,15 @@ from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.views.access import staff_required
 from league.views.entry_form import hand_form, priced
-from league.views.game_page import LAST_HANDS, conflict_page, dashboard_url, game_context, in_place, results
+from league.views.game_page import (
+    LAST_HANDS,
+    HandRow,
+    conflict_page,
+    dashboard_url,
+    game_context,
+    in_place,
+    results,
+)
 from league.views.params import int_param
 
 
@@ -200,8 +208,6 @@ def _to_game(request: HttpRequest, game: Game, next_number: int) -> HttpResponse
 @staff_required
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_for_scorer(request, pk)
-    last = game.hands.order_by("-number").prefetch_related("wins").first()
-    _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
             # The number and state again under the lock: a hand saved since is not undone,
@@ -220,8 +226,10 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Hand %(number)s undone.") % {"number": number})
         return redirect("staff-game", pk=game.pk)
-    ctx = {"game": game, "series": game.series, "last": last, "state": state, "key": str(uuid.uuid4()),
-           "text": services.describe_entry(last.to_input(), seat_names(game)) if last else ""}
+    now = entry.read_game(game)
+    # The hand in the words the hands list gives it (HandRow.text): the scorer confirms what they see there.
+    last = HandRow(now.rows[-1], now.replayed.hands[-1], now.names) if now.rows else None
+    ctx = {"game": game, "series": game.series, "last": last, "state": now.state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_undo.html", ctx)
 
 
@@ -264,6 +272,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
     if not game.is_finished:
         try:
             ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
+            ctx["any_penalty"] = any(r["penalty"] for r in ctx["results"])
         except services.ServiceError as err:
             ctx["cannot"] = err.message
     return render(request, "league/staff_finish.html", ctx)

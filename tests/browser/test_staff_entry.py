@@ -182,8 +182,9 @@ def test_scorer_enters_a_full_hanchan(page: Page, live_server: Any, league_setup
     #   Dave  25,000 ->  -5.0 + 10      =  +5.0
     #   Alice 22,400 ->  -7.6 - 10      = -17.6
     #   Carol 12,200 -> -17.8 - 30      = -47.8      (sum 0)
+    # Cell by cell: on a phone the table is one block per player (table.stacked), not a line of tabs.
     rows = page.locator("table.results tbody tr")
-    assert [r.split("\t") for r in rows.all_inner_texts()] == [
+    assert [[c.strip() for c in r.locator("td, th").all_inner_texts()] for r in rows.all()] == [
         ["1", S, "+60.4", "40,400", "+30.0", "+20.0"],
         ["2", N, "+5.0", "25,000", "+10.0", "0.0"],
         ["3", E, "-17.6", "22,400", "-10.0", "0.0"],

@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 
 from league.models import Game
 from league.services import entry
-from tests.factories import play, ron, tsumo
+from tests.factories import make_game, play, ron, tsumo
 from tests.league.test_save_reads_once import DOORS, prepared, save_on
 
 pytestmark = pytest.mark.django_db
@@ -65,10 +67,43 @@ def test_a_change_made_in_another_worker_is_seen_by_its_inputs_version(game: Gam
 def test_the_held_reads_are_bounded(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(entry, "HELD_READS", 2)
     entry._HELD.clear()
-    for _ in range(3):
-        Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
-        _held(game)
+    for each in (game, make_game(game.series), make_game(game.series)):
+        _held(each)
     assert len(entry._HELD) <= 2
+
+
+# One rule for both kept reads (``entry.is_current``): the cache's and the process's.
+READERS = {"read_game": entry.read_game, "read_game_held": entry.read_game_held}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_read_older_than_the_row_is_read_again(game: Game, reader: str) -> None:
+    play(game, [ron(1, 0, 2, 30)])
+    entry._HELD.clear()
+    before = READERS[reader](Game.objects.get(pk=game.pk))
+    # A write this process's stamp has not seen (another worker's): only the row says so.
+    Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
+    row = Game.objects.get(pk=game.pk)
+    with CaptureQueriesContext(connection) as again:
+        after = READERS[reader](row)
+    assert len(again.captured_queries) == 4  # hands, wins, penalties, seats: read again
+    assert after.version == before.version + 1 == row.inputs_version
+    assert entry.is_current(after.version, row) and not entry.is_current(before.version, row)
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_read_newer_than_the_row_stands(game: Game, reader: str) -> None:
+    # The row was read before another worker's write whose read is kept: its
+    # hands are at least the row's, and a save checks again under the lock.
+    play(game, [ron(1, 0, 2, 30)])
+    entry._HELD.clear()
+    older = Game.objects.get(pk=game.pk)
+    Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
+    newer = READERS[reader](Game.objects.get(pk=game.pk))
+    with CaptureQueriesContext(connection) as again:
+        now = READERS[reader](older)
+    assert again.captured_queries == []
+    assert now.version == newer.version == older.inputs_version + 1
 
 
 # Real commits: a save hands its read to the held reads only once its commit has run.

@@ -6,14 +6,17 @@ are the ORM's."""
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, connections, transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, connections, transaction
+from django.db.backends.dummy.base import DatabaseWrapper as Unknown
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
+from django.test.utils import CaptureQueriesContext
 
 from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
 from league.services.audit import new_game_audit
 from league.services.replay import lock_game, lock_game_moving
-from league.statements import Names, for_read, for_write, insert, statement
+from league.statements import Names, for_read, for_write, insert, returns_rows_from_update, statement
 from scoring import game as sg
 from tests.factories import draw, make_game, make_scorer, play, ron
 
@@ -154,3 +157,57 @@ def test_the_lock_that_moves_the_version_reads_the_moved_row() -> None:
     assert Game.objects.get(pk=game.pk).inputs_version == before + 1
     with pytest.raises(Game.DoesNotExist), transaction.atomic():
         lock_game_moving(Game(pk=game.pk + 1000))
+
+
+def test_update_returning_is_known_per_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django 5.2 names no feature for ``UPDATE ... RETURNING``; its insert's
+    (``can_return_columns_from_insert``) is true of MariaDB, which returns no
+    rows from an update. PostgreSQL always, SQLite from 3.35.0, else never."""
+    sqlite = _wrapper(SQLite, "sqlite")
+    assert returns_rows_from_update(_wrapper(PostgreSQL, "pg")) is True
+    assert returns_rows_from_update(sqlite) is (sqlite.Database.sqlite_version_info >= (3, 35))
+    assert returns_rows_from_update(_wrapper(Unknown, "unknown")) is False
+    monkeypatch.setattr(sqlite.Database, "sqlite_version_info", (3, 34, 1))
+    assert returns_rows_from_update(sqlite) is False
+    monkeypatch.setattr(sqlite.Database, "sqlite_version_info", (3, 35, 0))
+    assert returns_rows_from_update(sqlite) is True
+
+
+def _moved_with_statements(game: Game) -> tuple[Game, Game, list[str]]:
+    with transaction.atomic(), CaptureQueriesContext(connection) as ran:
+        moved = lock_game_moving(game)
+    # SQLite logs its BEGIN IMMEDIATE (and COMMIT); PostgreSQL's are implicit.
+    ran_here = [q["sql"] for q in ran.captured_queries if q["sql"].split()[0] not in ("BEGIN", "COMMIT")]
+    return moved, Game.objects.get(pk=game.pk), ran_here
+
+
+def _columns(game: Game) -> dict[str, object]:
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_that_moves_the_version_is_one_statement_on_both_databases() -> None:
+    # On this project's databases (PostgreSQL; SQLite 3.35 or later, as every
+    # supported Python ships) the move, the lock and the row are one UPDATE ... RETURNING.
+    assert returns_rows_from_update(connection), f"{connection.vendor} returns no rows from an update here"
+    game = make_game()
+    before = Game.objects.get(pk=game.pk).inputs_version
+    moved, orm, statements = _moved_with_statements(game)
+    assert [sql.split()[0] for sql in statements] == ["UPDATE"] and " RETURNING " in statements[0]
+    assert _columns(moved) == _columns(orm) and moved.inputs_version == before + 1
+    assert not moved.in_round and moved.in_round is not None  # read: not a table of a round (SQLite says 0)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("sqlite" not in settings.DATABASES["default"]["ENGINE"], reason="an older SQLite, told as such")
+def test_the_lock_that_moves_the_version_without_update_returning(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What SQLite before 3.35 gets: the lock, then the move, two statements, the same row.
+    monkeypatch.setattr(connection.Database, "sqlite_version_info", (3, 34, 1))
+    game = make_game()
+    before = Game.objects.get(pk=game.pk).inputs_version
+    moved, orm, statements = _moved_with_statements(game)
+    assert [sql.split()[0] for sql in statements] == ["SELECT", "UPDATE"]
+    assert not any(" RETURNING " in sql for sql in statements)
+    assert _columns(moved) == _columns(orm) and moved.inputs_version == before + 1
+    assert moved.in_round is None  # not read: the clock asks

@@ -221,8 +221,8 @@ def play_game(rng: random.Random, game: Game, first: list[HandInput], *, stop_af
     number = 1
     saved: list[sg.GameResult] = []
 
-    def keep(game: Game, rows: Any, record: Any, result: sg.GameResult, change: Any) -> None:
-        saved.append(result)  # the game replayed by the save itself: no need to read it again
+    def keep(done: services.HandSaved) -> None:
+        saved.append(done.replayed)  # the game replayed by the save itself: no need to read it again
 
     while not state.finished and (stop_after is None or number <= stop_after):
         candidates = first if number == 1 and first else []

@@ -268,3 +268,32 @@ def test_the_digest_ties_a_save_to_the_hand_shown() -> None:
     assert entry.digest(a) == entry.digest(sg.HandInput(sg.Draw(tenpai=(0,))))
     assert entry.digest(a) != entry.digest(b)
     assert len(entry.digest(a)) == 16
+
+
+def test_a_save_hands_on_what_it_holds_by_name() -> None:
+    # record_hand's ``then`` gets one named record of what the save holds (issue 28's
+    # leftover: it was a positional tuple read as held[0], held[:4], held[4]).
+    game = make_game()
+    play(game, [ron(1, 0, 2, 30)])
+    held: list[services.HandSaved] = []
+    row = services.record_hand(game=game, number=2, hand=tsumo(1, 3, 30), then=held.append)
+    [saved] = held
+    stored = Game.objects.get(pk=game.pk)
+    assert saved.game.pk == game.pk and saved.game.inputs_version == stored.inputs_version
+    assert [r.number for r in saved.rows] == [1, 2] and saved.rows[-1] is row
+    assert saved.record.hands == tuple(stored.record().hands)
+    assert saved.replayed == stored.replay()
+    assert (saved.change.action, saved.change.hand_number) == ("record_hand", 2)
+    assert saved.change == stored.audit.order_by("-pk").first()
+    with pytest.raises(AttributeError):
+        saved.replayed = None  # type: ignore[misc]  # frozen: the save's own record
+
+
+def test_save_entry_answers_with_the_change_the_save_wrote(django_capture_on_commit_callbacks) -> None:
+    game = make_game()
+    now = entry.read_game(Game.objects.select_related("series").get(pk=game.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        done = entry.save_entry(game=now.game, number=1, hand=ron(1, 0, 2, 30), editing=False,
+                                state=now.state, players=now.players, now=now)
+    assert done.change is not None and done.change == game.audit.order_by("-pk").first()
+    assert (done.number, done.next_number, done.time_up) == (1, 2, False)
