@@ -1,6 +1,7 @@
 """Tenbou's middleware, one module, in the order of ``settings.MIDDLEWARE``:
 ``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
 (a public page from the cache before the rest of the chain),
+``SessionMiddleware`` (Django's, giving the session store the path),
 ``AnonymousLimitMiddleware``, ``SlidingSessionMiddleware`` (a login that lasts
 the event) and ``DeliveryThreadMiddleware`` (the webhooks' thread).
 
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -141,6 +143,16 @@ class CachedPageMiddleware:
                     response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
                 return response
         return self.get_response(request)
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, telling the session store the request's path, so its one
+    statement also reads the game a scorer is scoring on that game's URLs
+    (``league.sessions``, issue 28)."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        super().process_request(request)
+        request.session.for_path = request.path_info  # type: ignore[attr-defined]
 
 
 REFRESH_SECONDS = 3600
