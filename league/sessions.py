@@ -29,10 +29,17 @@ otherwise; so a tap, a save or a page of the game being scored costs one
 statement for session, user and game, every row still as stored now. The
 game's part of the statement is given by ``league.access`` (``carry_game``):
 this module sits below the models.
+
+The data read is decoded as Django decodes it (signature checked, then
+JSON); a process remembers, per exact stored string, the JSON it checked
+(``_CHECKED``), so the same row read again costs a ``json.loads`` and not a
+new signature check: the same bytes under the same key check the same, and
+a changed or tampered row is a new string, checked anew.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,6 +48,7 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
 from django.core.exceptions import ValidationError
 from django.core.signals import request_finished
+from django.core.signing import JSONSerializer
 from django.utils import timezone
 
 from league.statements import Columns, built, for_read
@@ -50,6 +58,9 @@ _USER_OF: dict[str, str] = {}
 USER_HINTS = 4096
 # The user row read with this request's session: (user id, user or None).
 _READ = threading.local()
+# A session row's stored data -> its JSON, once its signature checked (``decode``).
+_CHECKED: dict[str, str] = {}
+CHECKED_ROWS = 4096
 # Session key -> the game it was last allowed to score in this process
 # (league.access), and the start of the path under which it was (its URLs').
 _GAME_OF: dict[str, tuple[int, str]] = {}
@@ -209,6 +220,19 @@ class SessionStore(DbSessionStore):
             if user_read is not None and user_read[0] == str(named):
                 _READ.value = user_read
                 self._carried = carried
+        return data
+
+    def decode(self, session_data: str) -> dict[str, Any]:
+        """Django's ``decode``, its signature check done once per stored
+        string in this process; a fresh dict on every call."""
+        checked = _CHECKED.get(session_data)
+        if checked is not None:
+            return json.loads(checked)  # type: ignore[no-any-return]
+        data: dict[str, Any] = super().decode(session_data)
+        if data and self.serializer is JSONSerializer:  # {} is also what a bad signature gives: never kept
+            if len(_CHECKED) >= CHECKED_ROWS:
+                _CHECKED.clear()  # a bound, not a policy
+            _CHECKED[session_data] = json.dumps(data, separators=(",", ":"))
         return data
 
     def _hinted_id(self, hint: str | None, db: Any) -> Any:
