@@ -99,9 +99,8 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
 
     A session that scored this game last in this process brought the same
     row on a request under the game's URLs, read in its own statement of
-    this request (``league.sessions``:
-    the same columns, the right to score read with the user's row): then no
-    second statement runs. Anything else (another game, another user, a
+    this request (``league.sessions``: the same columns, the right to score
+    read with the user's row): then no second statement runs. Anything else (another game, another user, a
     game no longer there) is read here, so the 404 and the 403 are as ever."""
     user = request.user
     db = for_read(Game)

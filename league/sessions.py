@@ -22,13 +22,14 @@ A session that scored a game in this process last (another hint: the
 session key's game id and the start of that game's staff URLs) reads, on a
 request under those URLs, that game's row, its series' and whether the user
 may score it in the same statement (LEFT JOINs: nothing is refused here).
-The request's path is given to the store by ``league.middleware
-.SessionMiddleware`` (``for_path``); other requests read no game. ``league.access.game_for_scorer`` takes them (``carried_game``) only
-for that game and that user, within this request, and reads the game itself
-otherwise; so a tap, a save or a page of the game being scored costs one
-statement for session, user and game, every row still as stored now. The
-game's part of the statement is given by ``league.access`` (``carry_game``):
-this module sits below the models.
+The request's path is given to the store by
+``league.middleware.SessionMiddleware`` (``for_path``); other requests read
+no game. ``league.access.game_for_scorer`` takes those values
+(``carried_game``) only for that game and that user, within this request,
+and reads the game itself otherwise; so a tap, a save or a page of the game
+being scored costs one statement for session, user and game, every row
+still as stored now. The game's part of the statement is given by
+``league.access`` (``carry_game``): this module sits below the models.
 
 The data read is decoded as Django decodes it (signature checked, then
 JSON); a process remembers, per exact stored string, the JSON it checked
@@ -65,8 +66,8 @@ CHECKED_ROWS = 4096
 # (league.access), and the start of the path under which it was (its URLs').
 _GAME_OF: dict[str, tuple[int, str]] = {}
 # The game's part of the session's statement, given by league.access
-# (``carry_game``): db -> (select list, joins with one parameter, the game's
-# id) or None when the games live in another database.
+# (``carry_game``): (db, the user's alias) -> (select list, joins with one
+# parameter: the game's id), or None when the games live in another database.
 _CARRY: list[Callable[[Any, str], tuple[str, str] | None]] = []
 
 
