@@ -1,7 +1,7 @@
 """Tenbou's middleware, one module, in the order of ``settings.MIDDLEWARE``:
 ``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
 (a public page from the cache before the rest of the chain),
-``SessionMiddleware`` (Django's, giving the session store the path),
+``SessionPathMiddleware`` (the request's path for the session store),
 ``AnonymousLimitMiddleware``, ``SlidingSessionMiddleware`` (a login that lasts
 the event) and ``DeliveryThreadMiddleware`` (the webhooks' thread).
 
@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -145,14 +144,22 @@ class CachedPageMiddleware:
         return self.get_response(request)
 
 
-class SessionMiddleware(DjangoSessionMiddleware):
-    """Django's, telling the session store the request's path, so its one
+class SessionPathMiddleware:
+    """Right after Django's SessionMiddleware, before anything reads the
+    session: tells the session store the request's path, so its one
     statement also reads the game a scorer is scoring on that game's URLs
-    (``league.sessions``, issue 28)."""
+    (``league.sessions``, issue 28). A middleware of its own, not a
+    subclass of Django's: Django's deploy checks look for its
+    SessionMiddleware by name."""
 
-    def process_request(self, request: HttpRequest) -> None:
-        super().process_request(request)
-        request.session.for_path = request.path_info  # type: ignore[attr-defined]
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        session = getattr(request, "session", None)
+        if session is not None:
+            session.for_path = request.path_info
+        return self.get_response(request)
 
 
 REFRESH_SECONDS = 3600

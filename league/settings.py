@@ -145,8 +145,9 @@ MIDDLEWARE = [
     # by WhiteNoise: the middleware below has nothing to do for it, and cost
     # more than the page (league/views/cached.py says why it may skip them).
     "league.middleware.CachedPageMiddleware",
-    # Django's, which also tells the session store the request's path (league/sessions.py).
-    "league.middleware.SessionMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The request's path for the session store, before anything reads the session (league/sessions.py).
+    "league.middleware.SessionPathMiddleware",
     # After sessions, before common (Django's order): the language of each
     # request, from the switch's cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
