@@ -23,7 +23,7 @@ session key's game id and the start of that game's staff URLs) reads, on a
 request under those URLs, that game's row, its series' and whether the user
 may score it in the same statement (LEFT JOINs: nothing is refused here).
 The request's path is given to the store by
-``league.middleware.SessionPathMiddleware`` (``for_path``); other requests read
+``league.middleware.SlidingSessionMiddleware`` (``for_path``), before it first reads the session; other requests read
 no game. ``league.access.game_for_scorer`` takes those values
 (``carried_game``) only for that game and that user, within this request,
 and reads the game itself otherwise; so a tap, a save or a page of the game
@@ -164,7 +164,7 @@ class SessionStore(DbSessionStore):
         super().__init__(session_key)
         _READ.value = None  # a new store is a new request (or a script's own)
         self._carried: tuple[int, str, Sequence[Any]] | None = None
-        self.for_path = ""  # the request's path (league.middleware.SessionPathMiddleware)
+        self.for_path = ""  # the request's path (league.middleware.SlidingSessionMiddleware)
 
     def load(self) -> dict[str, Any]:
         """The session's data, or ``{}`` (and no key: a new session is made on

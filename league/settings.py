@@ -146,8 +146,6 @@ MIDDLEWARE = [
     # more than the page (league/views/cached.py says why it may skip them).
     "league.middleware.CachedPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The request's path for the session store, before anything reads the session (league/sessions.py).
-    "league.middleware.SessionPathMiddleware",
     # After sessions, before common (Django's order): the language of each
     # request, from the switch's cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
