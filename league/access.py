@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from league.models import Event, Game, Series
+from league.sessions import carried_game, carry_game, note_game
 from league.statements import Columns, Names, built, fits, for_read, statement
 
 CREATE_EVENTS = "league.add_series"
@@ -93,16 +95,25 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
     score the series (else 403): what ``get_object_or_404(Game.objects
     .select_related("series"), pk=pk)`` and ``can_score`` give, in one
     statement built once (every staff game request and every live preview
-    asks it; the ORM's building of the join cost several times its run)."""
+    asks it; the ORM's building of the join cost several times its run).
+
+    A session that scored this game last in this process brought the same
+    row on a request under the game's URLs, read in its own statement of
+    this request (``league.sessions``: the same columns, the right to score
+    read with the user's row): then no second statement runs. Anything else (another game, another user, a
+    game no longer there) is read here, so the 404 and the 403 are as ever."""
     user = request.user
     db = for_read(Game)
     sql, game_cols, series_cols = built(db, "game-for-scorer", _game_for_scorer_sql)
     who = user.pk if getattr(user, "is_authenticated", False) else None
     if not fits(Game._meta.pk, pk, db):
         raise Http404("No Game matches the given query.")  # as the ORM's get finds none
-    with db.cursor() as cursor:
-        cursor.execute(sql, [who, who, Game._meta.pk.get_db_prep_value(pk, db)])
-        row = cursor.fetchone()
+    session = getattr(request, "session", None)
+    row = None if who is None else carried_game(session, pk, who)
+    if row is None or row[game_cols.names.index(Game._meta.pk.attname)] is None:  # not carried, or gone: read here
+        with db.cursor() as cursor:
+            cursor.execute(sql, [who, who, Game._meta.pk.get_db_prep_value(pk, db)])
+            row = cursor.fetchone()
     if row is None:
         raise Http404("No Game matches the given query.")
     game = game_cols.build(db, row[:game_cols.width])
@@ -110,7 +121,20 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
     Game._meta.get_field("series").set_cached_value(game, series)
     if not (getattr(user, "is_authenticated", False) and (user.is_superuser or row[-1])):
         raise PermissionDenied("You do not score this series.")
+    note_game(session, pk, request.path_info)
     return game
+
+
+def _roles_sql(db: Any, series: str, user: str) -> str:
+    """Whether ``user`` (SQL: a parameter or a column) scores or directs the
+    series under the alias ``series``: a boolean."""
+    q = db.ops.quote_name
+    roles = []
+    for field in (Series._meta.get_field("scorers"), Series._meta.get_field("directors")):
+        table = q(field.remote_field.through._meta.db_table)
+        roles.append(f"EXISTS (SELECT 1 FROM {table} r WHERE r.{q(field.m2m_column_name())} = "
+                     f"{series}.{q(Series._meta.pk.column)} AND r.{q(field.m2m_reverse_name())} = {user})")
+    return f"({' OR '.join(roles)})"
 
 
 def _game_for_scorer_sql(db: Any) -> tuple[str, Columns, Columns]:
@@ -118,16 +142,31 @@ def _game_for_scorer_sql(db: Any) -> tuple[str, Columns, Columns]:
     directs the series (parameters: user, user, game)."""
     q = db.ops.quote_name
     games, series = Columns(db, Game, "g"), Columns(db, Series, "s")
-    roles = []
-    for field in (Series._meta.get_field("scorers"), Series._meta.get_field("directors")):
-        table = q(field.remote_field.through._meta.db_table)
-        roles.append(f"EXISTS (SELECT 1 FROM {table} r WHERE r.{q(field.m2m_column_name())} = s.{q(Series._meta.pk.column)} "
-                     f"AND r.{q(field.m2m_reverse_name())} = %s)")
     link = q(Game._meta.get_field("series").column)
-    sql = (f"SELECT {games.sql}, {series.sql}, ({' OR '.join(roles)}) FROM {q(Game._meta.db_table)} g "
+    sql = (f"SELECT {games.sql}, {series.sql}, {_roles_sql(db, 's', '%s')} FROM {q(Game._meta.db_table)} g "
            f"JOIN {q(Series._meta.db_table)} s ON s.{q(Series._meta.pk.column)} = g.{link} "
            f"WHERE g.{q(Game._meta.pk.column)} = %s")
     return sql, games, series
+
+
+def _game_in_session(db: Any, user: str) -> tuple[str, str] | None:
+    """The part of the session's statement that carries a game
+    (``league.sessions``): the same columns as ``_game_for_scorer_sql``, in
+    the same order, every one NULL when the game is gone; the user is the
+    session's user row under the alias ``user`` (one parameter: the game)."""
+    if for_read(Game) is not db or for_read(Series) is not db:
+        return None
+    q = db.ops.quote_name
+    games, series = Columns(db, Game, "g"), Columns(db, Series, "gs")
+    users = get_user_model()._meta
+    link = q(Game._meta.get_field("series").column)
+    select = f"{games.sql}, {series.sql}, {_roles_sql(db, 'gs', f'{user}.{q(users.pk.column)}')}"
+    joins = (f" LEFT JOIN {q(Game._meta.db_table)} g ON g.{q(Game._meta.pk.column)} = %s"
+             f" LEFT JOIN {q(Series._meta.db_table)} gs ON gs.{q(Series._meta.pk.column)} = g.{link}")
+    return select, joins
+
+
+carry_game(_game_in_session)
 
 
 def _as_event(series: Series) -> Series:

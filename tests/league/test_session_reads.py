@@ -19,6 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from league import sessions
 from league.auth import NoDemoLoginBackend, user_row
 from league.sessions import SessionStore, take_user_read
 
@@ -194,3 +195,23 @@ def test_a_deleted_user_read_with_the_session_is_none(logged_in: Client, scorer:
     User.objects.filter(pk=scorer.pk).delete()
     SessionStore(key).load()
     assert take_user_read(scorer.pk) == (True, None)
+
+
+def test_a_session_read_again_decodes_as_djangos_and_anew() -> None:
+    """The signature is checked once per stored string (``_CHECKED``): the
+    same row read again gives what Django gives, a fresh dict each time; a
+    row changed or tampered with is checked anew."""
+    key = _saved_session(seen=3, names=["Ōno", "Ida"])
+    first = SessionStore(key).load()
+    first["names"].append("changed in place")  # a request changing its own copy
+    again = SessionStore(key).load()
+    assert again == DjangoStore(key).load() == {"seen": 3, "names": ["Ōno", "Ida"]}
+    data = Session.objects.get(session_key=key).session_data
+    assert data in sessions._CHECKED
+    signed, _, _ = data.rpartition(":")
+    Session.objects.filter(session_key=key).update(session_data=signed + ":tampered")
+    assert SessionStore(key).load() == DjangoStore(key).load() == {}
+    store = SessionStore(key)
+    store["seen"] = 4
+    store.save()
+    assert SessionStore(key).load() == DjangoStore(key).load() == {"seen": 4}

@@ -1,0 +1,173 @@
+"""Where a logged-in request's CPU goes, phase by phase (issue 28).
+
+    python tests/benchmarks/bench_phases.py [--requests 400]
+
+Not collected by pytest. In process through Django's test client, set up as
+``bench_entry.py`` sets up (a throwaway SQLite file, or DATABASE_URL), after
+the scorer has opened a game's page. For each kind of request (a bare GET
+``/healthz``, the same logged in, a logged-in POST of the preview's body to
+``/healthz``, a live preview tap) it prints the median CPU of the request and,
+per request on average:
+
+- each middleware's own time: a marker between every two middleware of
+  ``settings.MIDDLEWARE`` takes ``time.process_time_ns()`` on the way in and
+  out; a middleware's share is its time in both directions less the inner
+  chain's (the innermost segment is URL resolving, ``process_view`` and the
+  view; the outermost the test client and the handler);
+- the inclusive time of a few named functions (the session's load and
+  decode, every cursor's ``execute``, Django's ``get_user``, the backend's,
+  the session hash, the CSRF and CSP hooks, the body's parsing, the game's
+  read): wrapped with a timer.
+
+cProfile misattributes at this scale (its own cost per call is of the order
+of the calls measured); these timers cost about a microsecond each. The
+session's read is lazy: it runs where ``request.user`` is first read
+(``SlidingSessionMiddleware``), so its time shows in that middleware's share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+_now = time.process_time_ns
+MARKS: list[tuple[int, str, int]] = []
+TIMED: dict[str, int] = {}
+
+
+class Marker:
+    """Put between every two middleware; the handler builds the chain from
+    the innermost out, so the first one built is the innermost."""
+
+    built = 0
+    count = 1
+
+    def __init__(self, get_response: Callable[[Any], Any]) -> None:
+        self.get_response = get_response
+        self.depth = Marker.count - 1 - Marker.built % Marker.count  # 0: the outermost
+        Marker.built += 1
+
+    def __call__(self, request: Any) -> Any:
+        MARKS.append((self.depth, "in", _now()))
+        response = self.get_response(request)
+        MARKS.append((self.depth, "out", _now()))
+        return response
+
+
+def _timed(owner: Any, name: str, label: str) -> None:
+    original = getattr(owner, name)
+
+    @functools.wraps(original)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = _now()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            TIMED[label] = TIMED.get(label, 0) + _now() - start
+
+    setattr(owner, name, timed)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=400)
+    args = parser.parse_args()
+    from tests.benchmarks import bench_entry as be
+
+    with tempfile.TemporaryDirectory(prefix="bench-phases-") as tmp:
+        be._setup(tmp)
+        from django.conf import settings
+
+        chain = list(settings.MIDDLEWARE)
+        # The module as the handler imports the markers by name (run as a
+        # script, this file is also __main__: its counters are not those).
+        import tests.benchmarks.bench_phases as me
+
+        marker = "tests.benchmarks.bench_phases.Marker"
+        settings.MIDDLEWARE = [m for name in chain for m in (marker, name)] + [marker]
+        me.Marker.count = len(chain) + 1
+        me._wrap_functions()
+        from django.db import connection
+        from django.urls import reverse
+
+        bench = be.Bench()
+        url = reverse("staff-game", args=[bench.game.pk])
+        page = bench.client.get(url)
+        body = be._body({**be._hidden(page.content.decode()), **be._hand(0)})
+        preview = reverse("staff-preview", args=[bench.game.pk])
+        kinds = {
+            "bare GET /healthz": lambda: bench.trivial.get("/healthz"),
+            "logged-in GET /healthz": lambda: bench.client.get("/healthz"),
+            "logged-in POST /healthz (preview's body)": lambda: bench.client.post(
+                "/healthz", *body, HTTP_X_TENBOU_ENTRY="1"),
+            "preview tap": lambda: bench.client.post(preview, *body, HTTP_X_TENBOU_ENTRY="1"),
+        }
+        names = ["(test client and handler)", *chain, "(resolve, process_view, view)"]
+        print(f"{connection.vendor}, {args.requests} requests each; load average "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for kind, request in kinds.items():
+            for _ in range(50):
+                request()
+            me.TIMED.clear()
+            totals: list[float] = []
+            shares: dict[int, list[int]] = {}
+            for _ in range(args.requests):
+                me.MARKS.clear()
+                start = _now()
+                request()
+                end = _now()
+                totals.append((end - start) / 1e6)
+                into = {d: t for d, way, t in me.MARKS if way == "in"}
+                out = {d: t for d, way, t in me.MARKS if way == "out"}
+                last = len(into) - 1
+                shares.setdefault(0, []).append(into[0] - start + end - out[0])
+                for d in range(last):
+                    shares.setdefault(d + 1, []).append(into[d + 1] - into[d] + out[d] - out[d + 1])
+                shares.setdefault(last + 1, []).append(out[last] - into[last])
+            print(f"\n== {kind}: median {statistics.median(totals):.3f} ms")
+            print("   ms/request (mean)  middleware's own share")
+            for d, spent in sorted(shares.items()):
+                print(f"   {statistics.mean(spent) / 1e6:8.4f}  {names[d]}")
+            print("   ms/request (mean)  function, inclusive")
+            for label, spent_ns in me.TIMED.items():
+                print(f"   {spent_ns / args.requests / 1e6:8.4f}  {label}")
+
+
+def _wrap_functions() -> None:
+    import csp.middleware
+    from django.contrib import auth as django_auth
+    from django.contrib.auth import models as auth_models
+    from django.db.backends import utils as db_utils
+    from django.http import request as http_request
+    from django.middleware import csrf
+
+    from league import access, auth, sessions
+
+    for owner, name, label in (
+        (sessions.SessionStore, "load", "session: load (statement included)"),
+        (sessions.SessionStore, "decode", "session: decode"),
+        (db_utils.CursorWrapper, "execute", "cursor.execute, every statement"),
+        (django_auth, "get_user", "auth.get_user (the session's load included)"),
+        (auth.NoDemoLoginBackend, "get_user", "backend.get_user"),
+        (auth_models.AbstractBaseUser, "get_session_auth_hash", "user.get_session_auth_hash"),
+        (csrf.CsrfViewMiddleware, "process_view", "CSRF process_view"),
+        (csp.middleware.CSPMiddleware, "process_response", "CSP process_response"),
+        (http_request.HttpRequest, "_load_post_and_files", "request body parsed"),
+        (access, "game_for_scorer", "access.game_for_scorer"),
+    ):
+        _timed(owner, name, label)
+
+
+if __name__ == "__main__":
+    main()
