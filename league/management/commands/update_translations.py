@@ -1,0 +1,244 @@
+"""``python manage.py update_translations [--check]``: the one step that keeps
+every language's catalogue (``league/locale/<code>/LC_MESSAGES/django.po``)
+true to the code, and its ``django.mo`` compiled (docs/languages.md).
+
+It runs Django's ``makemessages`` for each language of ``LANGUAGES`` but the
+site's own (English), over the project's sources only (``IGNORED``: not the
+virtualenv, the tests, node_modules, the fetched offline engine, collected
+static files), with three settings of its own:
+
+- no fuzzy matching: a new msgid starts untranslated, never with a guess
+  taken from another message (gettext leaves a fuzzy guess out of the
+  compiled file anyway; it only misleads whoever translates);
+- locations by file only (``#: league/views/staff.py``): a moved line changes
+  nothing in the catalogue;
+- no obsolete (``#~``) entries: a msgid the code no longer marks is dropped,
+  and printed with its translation, so that a string still shown at run time
+  (passed through a variable) is noticed, and marked where it is defined
+  (``gettext_noop``).
+
+Before it, the catalogue is made mergeable: a msgid that two merged blocks
+both add is kept once (their translations must agree), an obsolete entry
+comes back to life (if the code marks it again, its translation is kept),
+and the ``# issue <N>`` comments that head the engineers' blocks are removed
+(the blocks dissolve into their places). After it, each ``django.mo`` is
+compiled with polib, as the project always has. It says what happened:
+translations kept, msgids new, msgids dropped, and fails (exit status 1)
+while an entry is untranslated or fuzzy: translate those, run it again.
+
+``--check`` changes nothing: it runs the same step in a scratch copy of the
+sources and fails when the committed catalogue differs from what the step
+makes there: a msgid the code marks missing or untranslated, an entry the
+code no longer marks, a translation the step would change, a msgid twice.
+``tests/league/test_translations_current.py`` runs it; it needs gettext's
+tools (``apt-get install gettext``), as ``makemessages`` does.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polib
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.commands import makemessages
+
+# Directory names never read for messages (nor copied by --check): besides
+# makemessages' own (hidden ones, *.pyc), whatever is not the project's source.
+IGNORED = (".venv", "venv", "tests", "node_modules", "offline_assets", "staticfiles", "artifacts", "build", "dist",
+           "*.egg-info", "__pycache__")
+ISSUE_COMMENT = re.compile(r"^issue \d+$")
+
+Key = tuple[str | None, str]  # (msgctxt, msgid)
+
+
+class MakeMessages(makemessages.Command):
+    """Django's ``makemessages``, with msgmerge's fuzzy matching off."""
+
+    msgmerge_options = [*makemessages.Command.msgmerge_options, "--no-fuzzy-matching"]
+
+
+def languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def po_path(root: Path, code: str) -> Path:
+    return root / "league" / "locale" / code / "LC_MESSAGES" / "django.po"
+
+
+def translation(entry: polib.POEntry) -> tuple[Any, ...]:
+    return (entry.msgid_plural, entry.msgstr, tuple(sorted(entry.msgstr_plural.items())))
+
+
+def translated(entry: polib.POEntry) -> bool:
+    return entry.translated() and not entry.fuzzy
+
+
+def active(po: polib.POFile) -> dict[Key, polib.POEntry]:
+    return {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
+
+
+def duplicates(po: polib.POFile) -> list[Key]:
+    seen: set[Key] = set()
+    twice = []
+    for e in po:
+        if not e.obsolete:
+            key = (e.msgctxt, e.msgid)
+            if key in seen:
+                twice.append(key)
+            seen.add(key)
+    return twice
+
+
+def prepare(path: Path) -> None:
+    """Make a merged catalogue one msgmerge reads: each msgid once (kept
+    translated), obsolete entries live again, no ``# issue <N>`` comments."""
+    po = polib.pofile(str(path), wrapwidth=79)
+    kept: dict[Key, polib.POEntry] = {}
+    changed = False
+    for entry in list(po):
+        key = (entry.msgctxt, entry.msgid)
+        lines = entry.tcomment.splitlines()
+        if any(ISSUE_COMMENT.match(line.strip()) for line in lines):
+            entry.tcomment = "\n".join(line for line in lines if not ISSUE_COMMENT.match(line.strip()))
+            changed = True
+        if entry.obsolete:
+            entry.obsolete = False
+            changed = True
+        first = kept.get(key)
+        if first is None:
+            kept[key] = entry
+            continue
+        changed = True
+        if translated(entry) and translated(first) and translation(entry) != translation(first):
+            raise CommandError(f"{path}: msgid {entry.msgid!r} is translated twice, differently: "
+                               f"{first.msgstr or first.msgstr_plural!r} and {entry.msgstr or entry.msgstr_plural!r}; "
+                               "keep one")
+        if translated(entry) and not translated(first):
+            po.remove(first)
+            kept[key] = entry
+        else:
+            po.remove(entry)
+    if changed:
+        po.save(str(path))
+
+
+@dataclass
+class Report:
+    code: str
+    kept: int = 0
+    new: list[str] = field(default_factory=list)
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    untranslated: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"{self.code}: {self.kept} translations kept, {len(self.new)} msgids new, "
+               f"{len(self.dropped)} dropped, {len(self.changed)} translations changed, "
+               f"{len(self.untranslated)} to translate"]
+        out += [f"  new: {m!r}" for m in self.new]
+        out += [f"  dropped (the code no longer marks it): {m!r} = {s!r}" for m, s in self.dropped]
+        out += [f"  changed: {m!r}" for m in self.changed]
+        out += [f"  to translate: {m!r}" for m in self.untranslated]
+        return out
+
+
+def update(root: Path, verbosity: int = 0) -> list[Report]:
+    """Run the step on the tree at ``root`` (this process's own tree: its
+    settings name the locale directory) and compile each ``.mo``."""
+    before = {code: polib.pofile(str(po_path(root, code))) for code in languages()}
+    for code in languages():
+        prepare(po_path(root, code))
+    cwd = os.getcwd()
+    os.chdir(root)  # makemessages reads the directory it runs in
+    try:
+        call_command(MakeMessages(), locale=languages(), ignore_patterns=list(IGNORED), add_location="file",
+                     no_obsolete=True, verbosity=verbosity)
+    finally:
+        os.chdir(cwd)
+    reports = []
+    for code in languages():
+        path = po_path(root, code)
+        after = polib.pofile(str(path))
+        new = active(after)
+        old_all = {(e.msgctxt, e.msgid): e for e in before[code]}  # obsolete ones too
+        report = Report(code)
+        for key, entry in new.items():
+            if key not in old_all:
+                report.new.append(entry.msgid)
+            elif translated(old_all[key]) and translation(old_all[key]) != translation(entry):
+                report.changed.append(entry.msgid)
+            elif translated(entry):
+                report.kept += 1
+            if not translated(entry):
+                report.untranslated.append(entry.msgid)
+        report.dropped = [(e.msgid, e.msgstr or str(e.msgstr_plural)) for key, e in old_all.items()
+                          if key not in new]
+        after.save_as_mofile(str(path.with_suffix(".mo")))
+        reports.append(report)
+    return reports
+
+
+def check_tree(root: Path) -> list[str]:
+    """What is wrong with the committed catalogues of the tree at ``root``:
+    the step, run in a scratch copy, would make them differ (empty: nothing)."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="tenbou-messages-") as scratch:
+        copy = Path(scratch) / "tree"
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*IGNORED, ".*", "*.pyc", "db.sqlite3"))
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "PYTHONDONTWRITEBYTECODE": "1"}
+        run = subprocess.run([sys.executable, "manage.py", "update_translations"], cwd=copy, env=env,
+                             capture_output=True, text=True)
+        if run.returncode not in (0, 1) or (run.returncode == 1 and "to translate" not in run.stderr):
+            raise CommandError(f"update_translations failed in a scratch copy:\n{run.stdout}\n{run.stderr}")
+        for code in languages():
+            committed = polib.pofile(str(po_path(root, code)))
+            made = active(polib.pofile(str(po_path(copy, code))))
+            mine = active(committed)
+            where = f"{code} ({po_path(root, code).relative_to(root)})"
+            problems += [f"{where}: msgid {k[1]!r} is in the catalogue twice" for k in duplicates(committed)]
+            problems += [f"{where}: msgid {k[1]!r} is marked in the code but missing" for k in made if k not in mine]
+            problems += [f"{where}: msgid {k[1]!r} is no longer marked in the code (shown at run time? mark it "
+                         "with gettext_noop where it is defined; else delete it)" for k in mine if k not in made]
+            problems += [f"{where}: msgid {e.msgid!r} is obsolete (#~)" for e in committed.obsolete_entries()]
+            for key, entry in made.items():
+                if key in mine and not translated(mine[key]):
+                    problems.append(f"{where}: msgid {key[1]!r} is untranslated or fuzzy")
+                elif key in mine and translation(mine[key]) != translation(entry):
+                    problems.append(f"{where}: msgid {key[1]!r}: the step would change its translation")
+    return problems
+
+
+class Command(BaseCommand):
+    help = ("Bring each language's django.po in step with the messages the code marks (makemessages) and "
+            "compile its django.mo; --check only says whether that would change anything.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--check", action="store_true",
+                            help="Change nothing; fail when the committed catalogues are not what the step makes.")
+
+    def handle(self, *args: Any, check: bool = False, **options: Any) -> None:
+        root = Path(settings.BASE_DIR)
+        if check:
+            problems = check_tree(root)
+            if problems:
+                raise CommandError("the catalogues are not in step with the code; run "
+                                   "`python manage.py update_translations` (docs/languages.md):\n  "
+                                   + "\n  ".join(problems))
+            self.stdout.write("The catalogues are in step with the code.")
+            return
+        reports = update(root, verbosity=max(0, options["verbosity"] - 1))
+        for report in reports:
+            self.stdout.write("\n".join(report.lines()))
+        missing = [m for r in reports for m in r.untranslated]
+        if missing:
+            raise CommandError(f"{len(missing)} to translate: fill their msgstr in the .po, then run this again")
