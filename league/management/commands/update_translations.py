@@ -26,6 +26,9 @@ compiled with polib, as the project always has. It says what happened:
 translations kept, msgids new, msgids dropped, and fails (exit status 1)
 while an entry is untranslated or fuzzy: translate those, run it again.
 
+``--compile`` only compiles each ``.mo`` from its ``.po`` as it stands (a
+branch that added its block at the end; no gettext needed).
+
 ``--check`` changes nothing: it runs the same step in a scratch copy of the
 sources and fails when the committed catalogue differs from what the step
 makes there: a msgid the code marks missing or untranslated, an entry the
@@ -155,9 +158,12 @@ class Report:
 def update(root: Path, verbosity: int = 0) -> list[Report]:
     """Run the step on the tree at ``root`` (this process's own tree: its
     settings name the locale directory) and compile each ``.mo``."""
-    before = {code: polib.pofile(str(po_path(root, code))) for code in languages()}
-    for code in languages():
-        prepare(po_path(root, code))
+    before = {}
+    for code in languages():  # a new language's .po is made by makemessages
+        path = po_path(root, code)
+        before[code] = polib.pofile(str(path)) if path.exists() else polib.POFile()
+        if path.exists():
+            prepare(path)
     cwd = os.getcwd()
     os.chdir(root)  # makemessages reads the directory it runs in
     try:
@@ -188,18 +194,29 @@ def update(root: Path, verbosity: int = 0) -> list[Report]:
     return reports
 
 
+def copy_sources(root: Path, dest: Path) -> None:
+    """Copy what the step reads (and runs) of the tree at ``root`` to ``dest``."""
+    shutil.copytree(root, dest, ignore=shutil.ignore_patterns(*IGNORED, ".*", "*.pyc", "*.sqlite3"))
+
+
+def run_in(tree: Path) -> subprocess.CompletedProcess[str]:
+    """Run the step as a command in another tree (its own settings and locale)."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "PYTHONDONTWRITEBYTECODE": "1"}
+    run = subprocess.run([sys.executable, "manage.py", "update_translations"], cwd=tree, env=env,
+                         capture_output=True, text=True)
+    if run.returncode not in (0, 1) or (run.returncode == 1 and "to translate" not in run.stderr):
+        raise CommandError(f"update_translations failed in {tree}:\n{run.stdout}\n{run.stderr}")
+    return run
+
+
 def check_tree(root: Path) -> list[str]:
     """What is wrong with the committed catalogues of the tree at ``root``:
     the step, run in a scratch copy, would make them differ (empty: nothing)."""
     problems = []
     with tempfile.TemporaryDirectory(prefix="tenbou-messages-") as scratch:
         copy = Path(scratch) / "tree"
-        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*IGNORED, ".*", "*.pyc", "db.sqlite3"))
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "PYTHONDONTWRITEBYTECODE": "1"}
-        run = subprocess.run([sys.executable, "manage.py", "update_translations"], cwd=copy, env=env,
-                             capture_output=True, text=True)
-        if run.returncode not in (0, 1) or (run.returncode == 1 and "to translate" not in run.stderr):
-            raise CommandError(f"update_translations failed in a scratch copy:\n{run.stdout}\n{run.stderr}")
+        copy_sources(root, copy)
+        run_in(copy)
         for code in languages():
             committed = polib.pofile(str(po_path(root, code)))
             made = active(polib.pofile(str(po_path(copy, code))))
@@ -225,9 +242,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true",
                             help="Change nothing; fail when the committed catalogues are not what the step makes.")
+        parser.add_argument("--compile", action="store_true", dest="compile_only",
+                            help="Only compile each django.mo from its django.po, as it stands (no gettext needed).")
 
-    def handle(self, *args: Any, check: bool = False, **options: Any) -> None:
+    def handle(self, *args: Any, check: bool = False, compile_only: bool = False, **options: Any) -> None:
         root = Path(settings.BASE_DIR)
+        if compile_only:
+            for code in languages():
+                path = po_path(root, code)
+                polib.pofile(str(path)).save_as_mofile(str(path.with_suffix(".mo")))
+                self.stdout.write(f"{code}: compiled {path.with_suffix('.mo').relative_to(root)}")
+            return
         if check:
             problems = check_tree(root)
             if problems:

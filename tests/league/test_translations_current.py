@@ -1,0 +1,82 @@
+"""The translation catalogues are the ones `python manage.py update_translations`
+makes (docs/languages.md): every msgid the code marks is in them, translated,
+and they hold nothing the code no longer marks. A translation that is in the
+.po but not marked where its English is written is dropped by makemessages,
+so leaving it there would put English back on a Japanese page at the next
+regeneration.
+
+Both tests run gettext's tools (makemessages needs them) on a scratch copy of
+the sources; CI installs them and sets TENBOU_REQUIRE_GETTEXT=1 (.ci/run), so
+there they run, never skip."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+
+from league.management.commands.update_translations import check_tree, copy_sources, po_path, run_in
+
+ROOT = Path(settings.BASE_DIR)
+TOOLS = ("xgettext", "msgmerge", "msguniq", "msgattrib")
+
+pytestmark = pytest.mark.skipif(
+    not all(shutil.which(t) for t in TOOLS) and not os.environ.get("TENBOU_REQUIRE_GETTEXT"),
+    reason="gettext's tools are not installed (apt-get install gettext); CI requires them")
+
+
+def test_the_committed_catalogues_are_what_the_step_makes() -> None:
+    assert check_tree(ROOT) == [], "run: python manage.py update_translations"
+
+
+def _entry(po: polib.POFile, msgid: str) -> polib.POEntry:
+    found = [e for e in po if e.msgid == msgid]
+    assert len(found) == 1, msgid
+    return found[0]
+
+
+def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path: Path) -> None:
+    """A copy of the tree whose .po is what a merge of parallel branches and
+    a careless edit leave: the check names each fault; the step then puts
+    the merged blocks in place and keeps every translation still marked."""
+    tree = tmp_path / "tree"
+    copy_sources(ROOT, tree)
+    path = po_path(tree, "ja")
+    po = polib.pofile(str(path))
+    original = {e.msgid: e.msgstr for e in po}
+    missing, merged, twice, revived = ("Enter a whole number.", "Enter a valid value.", "Enter a list of values.",
+                                       "Null characters are not allowed.")
+    po.remove(_entry(po, missing))
+    moved = _entry(po, merged)  # a branch's block at the very end, as docs/languages.md asks
+    po.remove(moved)
+    moved.tcomment, moved.occurrences = "issue 99", []
+    po.append(moved)
+    po.append(polib.POEntry(msgid=twice, msgstr=original[twice]))  # another branch added it too
+    _entry(po, revived).obsolete = True  # a plain makemessages run, while the string was not marked
+    po.append(polib.POEntry(msgid="Words the code never marks", msgstr="コードにない言葉"))
+    po.save(str(path))
+
+    problems = check_tree(tree)
+    assert any(f"{missing!r} is marked in the code but missing" in p for p in problems), problems
+    assert any(f"{twice!r} is in the catalogue twice" in p for p in problems), problems
+    assert any(f"{revived!r} is obsolete" in p for p in problems), problems
+    assert any("'Words the code never marks' is no longer marked" in p for p in problems), problems
+    assert not any(merged in p for p in problems), problems  # a block in the right words is in step
+    assert len(problems) == 5, problems  # the obsolete one is missing too
+
+    run = run_in(tree)
+    assert run.returncode == 1 and f"to translate: {missing!r}" in run.stdout, run.stdout + run.stderr
+    assert "dropped (the code no longer marks it): 'Words the code never marks'" in run.stdout
+    made = polib.pofile(str(path))
+    for msgid in (merged, twice, revived):
+        assert _entry(made, msgid).msgstr == original[msgid] and not _entry(made, msgid).obsolete
+    assert _entry(made, missing).msgstr == ""
+    assert not any(e.msgid == "Words the code never marks" for e in made)
+    assert "# issue 99" not in path.read_text(encoding="utf-8")
+    assert _entry(made, merged).occurrences == [("league/entry/fields.py", "")]  # back in its place
+    compiled = polib.mofile(str(path.with_suffix(".mo")))
+    assert {e.msgid for e in compiled} >= {merged, twice, revived} and missing not in {e.msgid for e in compiled}
