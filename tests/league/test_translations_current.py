@@ -58,6 +58,8 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
     po.append(polib.POEntry(msgid=twice, msgstr=original[twice]))  # another branch added it too
     _entry(po, revived).obsolete = True  # a plain makemessages run, while the string was not marked
     po.append(polib.POEntry(msgid="Words the code never marks", msgstr="コードにない言葉"))
+    misnamed = "Ensure this value is greater than or equal to %(limit_value)s."
+    _entry(po, misnamed).msgstr = "%(limit)s以上の値を入力してください。"  # would fail when shown: KeyError
     po.save(str(path))
 
     problems = check_tree(tree)
@@ -65,8 +67,10 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
     assert any(f"{twice!r} is in the catalogue twice" in p for p in problems), problems
     assert any(f"{revived!r} is obsolete" in p for p in problems), problems
     assert any("'Words the code never marks' is no longer marked" in p for p in problems), problems
+    assert any(f"{misnamed!r}: '%(limit)s以上の値を入力してください。' fills in ['limit'], the English ['limit_value']"
+               in p for p in problems), problems
     assert not any(merged in p for p in problems), problems  # a block in the right words is in step
-    assert len(problems) == 5, problems  # the obsolete one is missing too
+    assert len(problems) == 6, problems  # the obsolete one is missing too
 
     run = run_in(tree)
     assert run.returncode == 1 and f"to translate: {missing!r}" in run.stdout, run.stdout + run.stderr

@@ -32,7 +32,9 @@ branch that added its block at the end; no gettext needed).
 ``--check`` changes nothing: it runs the same step in a scratch copy of the
 sources and fails when the committed catalogue differs from what the step
 makes there: a msgid the code marks missing or untranslated, an entry the
-code no longer marks, a translation the step would change, a msgid twice.
+code no longer marks, a translation the step would change, a msgid twice,
+a translation that fills in other names than its English (``%(name)s``,
+``{name}``) or holds a bare ``%``.
 ``tests/league/test_translations_current.py`` runs it; it needs gettext's
 tools (``apt-get install gettext``), as ``makemessages`` does.
 """
@@ -232,7 +234,45 @@ def check_tree(root: Path) -> list[str]:
                     problems.append(f"{where}: msgid {key[1]!r} is untranslated or fuzzy")
                 elif key in mine and translation(mine[key]) != translation(entry):
                     problems.append(f"{where}: msgid {key[1]!r}: the step would change its translation")
+                elif key in mine:
+                    problems += [f"{where}: msgid {key[1]!r}: {p}" for p in placeholder_faults(entry, mine[key])]
     return problems
+
+
+# A printf directive of Python's % (named or not), and a str.format field.
+PERCENT = re.compile(r"%(?:\((\w+)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?([diouxXeEfFgGcrsa%])")
+BRACE = re.compile(r"\{(\w*)(?:[.\[!:][^{}]*)?\}")
+
+
+def placeholders(text: str, brace: bool) -> list[str] | None:
+    """The names a message fills in, or None when a % is not a directive."""
+    if brace:
+        return sorted(BRACE.findall(text.replace("{{", "").replace("}}", "")))
+    names = []
+    for match in PERCENT.finditer(text):
+        if match.group(2) != "%":
+            names.append(match.group(1) or "%" + match.group(2))
+    if text.count("%") != sum(m.group(0).count("%") for m in PERCENT.finditer(text)):
+        return None
+    return sorted(names)
+
+
+def placeholder_faults(made: polib.POEntry, mine: polib.POEntry) -> list[str]:
+    """A translation must fill in what its English does (the flags are
+    xgettext's, from the code): a name missing loses a number, a name or a %
+    too many fails when the page is made."""
+    brace = "python-brace-format" in made.flags
+    if not brace and "python-format" not in made.flags:
+        return []
+    english = set(placeholders(made.msgid, brace) or []) | set(placeholders(made.msgid_plural, brace) or [])
+    faults = []
+    for form in (dict(mine.msgstr_plural) if mine.msgid_plural else {0: mine.msgstr}).values():
+        names = placeholders(form, brace)
+        if names is None:
+            faults.append(f"a % in {form!r} is not a directive (write %%)")
+        elif set(names) - english or (not mine.msgid_plural and set(names) != english):
+            faults.append(f"{form!r} fills in {sorted(set(names))}, the English {sorted(english)}")
+    return faults
 
 
 class Command(BaseCommand):
