@@ -69,8 +69,9 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
     assert any("'Words the code never marks' is no longer marked" in p for p in problems), problems
     assert any(f"{misnamed!r}: '%(limit)s以上の値を入力してください。' fills in ['limit'], the English ['limit_value']"
                in p for p in problems), problems
+    assert any("django.mo is not this .po compiled" in p for p in problems), problems  # edited, not compiled
     assert not any(merged in p for p in problems), problems  # a block in the right words is in step
-    assert len(problems) == 6, problems  # the obsolete one is missing too
+    assert len(problems) == 7, problems  # the obsolete one is missing too
 
     run = run_in(tree)
     assert run.returncode == 1 and f"to translate: {missing!r}" in run.stdout, run.stdout + run.stderr

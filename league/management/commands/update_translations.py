@@ -34,7 +34,7 @@ sources and fails when the committed catalogue differs from what the step
 makes there: a msgid the code marks missing or untranslated, an entry the
 code no longer marks, a translation the step would change, a msgid twice,
 a translation that fills in other names than its English (``%(name)s``,
-``{name}``) or holds a bare ``%``.
+``{name}``) or holds a bare ``%``, a ``.mo`` that is not its ``.po`` compiled.
 ``tests/league/test_translations_current.py`` runs it; it needs gettext's
 tools (``apt-get install gettext``), as ``makemessages`` does.
 """
@@ -196,6 +196,15 @@ def update(root: Path, verbosity: int = 0) -> list[Report]:
     return reports
 
 
+def compiled_in_step(path: Path) -> bool:
+    """Whether the ``.mo`` beside ``path`` holds what the ``.po`` translates."""
+    mo = path.with_suffix(".mo")
+    if not mo.exists():
+        return False
+    wanted = {(e.msgctxt, e.msgid): translation(e) for e in polib.pofile(str(path)).translated_entries()}
+    return {(e.msgctxt, e.msgid): translation(e) for e in polib.mofile(str(mo)) if e.msgid} == wanted
+
+
 def copy_sources(root: Path, dest: Path) -> None:
     """Copy what the step reads (and runs) of the tree at ``root`` to ``dest``."""
     shutil.copytree(root, dest, ignore=shutil.ignore_patterns(*IGNORED, ".*", "*.pyc", "*.sqlite3"))
@@ -220,10 +229,15 @@ def check_tree(root: Path) -> list[str]:
         copy_sources(root, copy)
         run_in(copy)
         for code in languages():
+            where = f"{code} ({po_path(root, code).relative_to(root)})"
+            if not po_path(root, code).exists():
+                problems.append(f"{where}: there is no catalogue")
+                continue
             committed = polib.pofile(str(po_path(root, code)))
             made = active(polib.pofile(str(po_path(copy, code))))
             mine = active(committed)
-            where = f"{code} ({po_path(root, code).relative_to(root)})"
+            if not compiled_in_step(po_path(root, code)):
+                problems.append(f"{where}: django.mo is not this .po compiled (update_translations --compile)")
             problems += [f"{where}: msgid {k[1]!r} is in the catalogue twice" for k in duplicates(committed)]
             problems += [f"{where}: msgid {k[1]!r} is marked in the code but missing" for k in made if k not in mine]
             problems += [f"{where}: msgid {k[1]!r} is no longer marked in the code (shown at run time? mark it "
