@@ -53,7 +53,7 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
     po.remove(_entry(po, missing))
     moved = _entry(po, merged)  # a branch's block at the very end, as docs/languages.md asks
     po.remove(moved)
-    moved.tcomment, moved.occurrences = "issue 99", []
+    moved.tcomment, moved.occurrences = "issue 99 (a branch)", []
     po.append(moved)
     po.append(polib.POEntry(msgid=twice, msgstr=original[twice]))  # another branch added it too
     _entry(po, revived).obsolete = True  # a plain makemessages run, while the string was not marked

@@ -61,7 +61,7 @@ from django.core.management.commands import makemessages
 # makemessages' own (hidden ones, *.pyc), whatever is not the project's source.
 IGNORED = (".venv", "venv", "tests", "node_modules", "offline_assets", "staticfiles", "artifacts", "build", "dist",
            "*.egg-info", "__pycache__")
-ISSUE_COMMENT = re.compile(r"^issue \d+$")
+ISSUE_COMMENT = re.compile(r"^issue \d+\b")  # a block's header: "# issue 28", "# issue 28 (the preview)"
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
 
