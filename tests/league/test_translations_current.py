@@ -5,9 +5,9 @@ and they hold nothing the code no longer marks. A translation that is in the
 so leaving it there would put English back on a Japanese page at the next
 regeneration.
 
-Both tests run gettext's tools (makemessages needs them) on a scratch copy of
-the sources; CI installs them and sets TENBOU_REQUIRE_GETTEXT=1 (.ci/run), so
-there they run, never skip."""
+The tests of the whole step run gettext's tools (makemessages needs them) on
+a scratch copy of the sources; CI installs them and sets
+TENBOU_REQUIRE_GETTEXT=1 (.ci/run), so there they run, never skip."""
 
 from __future__ import annotations
 
@@ -18,17 +18,61 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
+from django.core.management.base import CommandError
 
-from league.management.commands.update_translations import check_tree, copy_sources, po_path, run_in
+from league.management.commands.update_translations import (
+    check_tree,
+    copy_sources,
+    placeholder_faults,
+    placeholders,
+    po_path,
+    prepare,
+    run_in,
+)
 
 ROOT = Path(settings.BASE_DIR)
 TOOLS = ("xgettext", "msgmerge", "msguniq", "msgattrib")
 
-pytestmark = pytest.mark.skipif(
+needs_gettext = pytest.mark.skipif(
     not all(shutil.which(t) for t in TOOLS) and not os.environ.get("TENBOU_REQUIRE_GETTEXT"),
     reason="gettext's tools are not installed (apt-get install gettext); CI requires them")
 
 
+def test_placeholders_are_read_as_python_fills_them() -> None:
+    assert placeholders("%(a)s of %(b)d, 50%% done, %d left", brace=False) == ["%d", "a", "b"]
+    assert placeholders("50% done", brace=False) == ["%d"]  # "% d" is a directive to Python too
+    assert placeholders("100%", brace=False) is None  # a bare %: the page fails
+    assert placeholders("{game}: {x:.1f} {{literal}}", brace=True) == ["game", "x"]
+    english = polib.POEntry(msgid="%(n)d of %(total)d", flags=["python-format"])
+    assert placeholder_faults(english, polib.POEntry(msgid=english.msgid, msgstr="%(total)d中%(n)d")) == []
+    assert placeholder_faults(english, polib.POEntry(msgid=english.msgid, msgstr="%(n)d件")) == [
+        "'%(n)d件' fills in ['n'], the English ['n', 'total']"]
+    plural = polib.POEntry(msgid="one hand", msgid_plural="%(n)d hands", flags=["python-format"])
+    assert placeholder_faults(plural, polib.POEntry(msgid="one hand", msgid_plural="%(n)d hands",
+                                                    msgstr_plural={0: "%(n)d局"})) == []
+    assert placeholder_faults(polib.POEntry(msgid="100%"), polib.POEntry(msgid="100%", msgstr="100%")) == []
+
+
+HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+def test_a_merged_catalogue_is_made_readable_before_msgmerge(tmp_path: Path) -> None:
+    """What a union merge of two branches leaves: a msgid twice (once
+    untranslated), an obsolete entry, block headers. No gettext needed."""
+    path = tmp_path / "django.po"
+    path.write_text(HEADER + 'msgid "Kept"\nmsgstr ""\n\n# issue 28 (a branch)\nmsgid "Kept"\nmsgstr "残る"\n\n'
+                    '#~ msgid "Back"\n#~ msgstr "戻る"\n\n# a translator\'s note\n# issue 31\nmsgid "Noted"\n'
+                    'msgstr "注記"\n', encoding="utf-8")
+    prepare(path)
+    po = polib.pofile(str(path))
+    assert [(e.msgid, e.msgstr, e.obsolete, e.tcomment) for e in po] == [
+        ("Kept", "残る", False, ""), ("Back", "戻る", False, ""), ("Noted", "注記", False, "a translator's note")]
+    path.write_text(HEADER + 'msgid "Kept"\nmsgstr "残る"\n\nmsgid "Kept"\nmsgstr "残ります"\n', encoding="utf-8")
+    with pytest.raises(CommandError, match="'Kept' is translated twice, differently: '残る' and '残ります'"):
+        prepare(path)
+
+
+@needs_gettext
 def test_the_committed_catalogues_are_what_the_step_makes() -> None:
     assert check_tree(ROOT) == [], "run: python manage.py update_translations"
 
@@ -39,6 +83,7 @@ def _entry(po: polib.POFile, msgid: str) -> polib.POEntry:
     return found[0]
 
 
+@needs_gettext
 def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path: Path) -> None:
     """A copy of the tree whose .po is what a merge of parallel branches and
     a careless edit leave: the check names each fault; the step then puts
