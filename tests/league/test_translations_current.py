@@ -105,9 +105,16 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
     po.append(polib.POEntry(msgid="Words the code never marks", msgstr="コードにない言葉"))
     misnamed = "Ensure this value is greater than or equal to %(limit_value)s."
     _entry(po, misnamed).msgstr = "%(limit)s以上の値を入力してください。"  # would fail when shown: KeyError
+    hidden = "Words in an f-string"  # xgettext cannot see the call: the step must keep it, and say so
+    (tree / "league" / "hidden_words.py").write_text(
+        f'from django.utils.translation import gettext\n\nLINE = f"<b>{{gettext({hidden!r})}}</b>"\n', encoding="utf-8")
+    original[hidden] = "f文字列の言葉"
+    po.append(polib.POEntry(msgid=hidden, msgstr=original[hidden]))
     po.save(str(path))
 
     problems = check_tree(tree)
+    assert any(f"{hidden!r} is passed to gettext inside an f-string at league/hidden_words.py:3" in p
+               for p in problems), problems
     assert any(f"{missing!r} is marked in the code but missing" in p for p in problems), problems
     assert any(f"{twice!r} is in the catalogue twice" in p for p in problems), problems
     assert any(f"{revived!r} is obsolete" in p for p in problems), problems
@@ -116,17 +123,19 @@ def test_a_catalogue_out_of_step_is_found_and_a_merged_one_regenerated(tmp_path:
                in p for p in problems), problems
     assert any("django.mo is not this .po compiled" in p for p in problems), problems  # edited, not compiled
     assert not any(merged in p for p in problems), problems  # a block in the right words is in step
-    assert len(problems) == 7, problems  # the obsolete one is missing too
+    assert len(problems) == 8, problems  # the obsolete one is missing too
 
     run = run_in(tree)
-    assert run.returncode == 1 and f"to translate: {missing!r}" in run.stdout, run.stdout + run.stderr
+    assert run.returncode == 3 and f"to translate: {missing!r}" in run.stdout, run.stdout + run.stderr
+    assert f"hidden from xgettext, kept: {hidden!r} (league/hidden_words.py:3" in run.stdout
+    assert "gettext inside an f-string, which xgettext does not read, at league/hidden_words.py:3" in run.stderr
     assert "dropped (the code no longer marks it): 'Words the code never marks'" in run.stdout
     made = polib.pofile(str(path))
-    for msgid in (merged, twice, revived):
+    for msgid in (merged, twice, revived, hidden):
         assert _entry(made, msgid).msgstr == original[msgid] and not _entry(made, msgid).obsolete
     assert _entry(made, missing).msgstr == ""
     assert not any(e.msgid == "Words the code never marks" for e in made)
     assert "# issue 99" not in path.read_text(encoding="utf-8")
     assert _entry(made, merged).occurrences == [("league/entry/fields.py", "")]  # back in its place
     compiled = polib.mofile(str(path.with_suffix(".mo")))
-    assert {e.msgid for e in compiled} >= {merged, twice, revived} and missing not in {e.msgid for e in compiled}
+    assert {e.msgid for e in compiled} >= {merged, twice, revived, hidden} and missing not in {e.msgid for e in compiled}

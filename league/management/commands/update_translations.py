@@ -23,8 +23,13 @@ comes back to life (if the code marks it again, its translation is kept),
 and the ``# issue <N>`` comments that head the engineers' blocks are removed
 (the blocks dissolve into their places). After it, each ``django.mo`` is
 compiled with polib, as the project always has. It says what happened:
-translations kept, msgids new, msgids dropped, and fails (exit status 1)
+translations kept, msgids new, msgids dropped, and fails (exit status 3)
 while an entry is untranslated or fuzzy: translate those, run it again.
+
+xgettext reads an f-string as a plain string, so ``f"{gettext('Before')}"``
+is invisible to it: the step finds such calls itself (``fstring_calls``),
+keeps their entries (their translations from before) and fails (exit status
+3) until each call is taken out of its f-string.
 
 ``--compile`` only compiles each ``.mo`` from its ``.po`` as it stands (a
 branch that added its block at the end; no gettext needed).
@@ -41,6 +46,8 @@ tools (``apt-get install gettext``), as ``makemessages`` does.
 
 from __future__ import annotations
 
+import ast
+import fnmatch
 import os
 import re
 import shutil
@@ -64,6 +71,7 @@ IGNORED = (".venv", "venv", "tests", "node_modules", "offline_assets", "staticfi
 ISSUE_COMMENT = re.compile(r"^issue \d+\b")  # a block's header: "# issue 28", "# issue 28 (the preview)"
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
+NEEDS_WORK = 3  # the exit status while something is to translate or to fix in the code
 
 
 class MakeMessages(makemessages.Command):
@@ -106,15 +114,17 @@ def duplicates(po: polib.POFile) -> list[Key]:
 
 def prepare(path: Path) -> None:
     """Make a merged catalogue one msgmerge reads: each msgid once (kept
-    translated), obsolete entries live again, no ``# issue <N>`` comments."""
+    translated), obsolete entries live again, no ``# issue <N>`` comments
+    (nor the step's note on a call xgettext cannot see)."""
     po = polib.pofile(str(path), wrapwidth=79)
     kept: dict[Key, polib.POEntry] = {}
     changed = False
     for entry in list(po):
         key = (entry.msgctxt, entry.msgid)
         lines = entry.tcomment.splitlines()
-        if any(ISSUE_COMMENT.match(line.strip()) for line in lines):
-            entry.tcomment = "\n".join(line for line in lines if not ISSUE_COMMENT.match(line.strip()))
+        ours = [line for line in lines if ISSUE_COMMENT.match(line.strip()) or line.strip() == HIDDEN_NOTE]
+        if ours:  # the step's own notes: made again below where they still hold
+            entry.tcomment = "\n".join(line for line in lines if line not in ours)
             changed = True
         if entry.obsolete:
             entry.obsolete = False
@@ -137,6 +147,90 @@ def prepare(path: Path) -> None:
         po.save(str(path))
 
 
+# The functions makemessages reads (Django's xgettext keywords), and where each
+# takes its (context, msgid).
+KEYWORDS = {"gettext": 0, "gettext_lazy": 0, "gettext_noop": 0, "_": 0, "ngettext": 0, "ngettext_lazy": 0,
+            "pgettext": 1, "pgettext_lazy": 1, "npgettext": 1, "npgettext_lazy": 1}
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A marked message that xgettext cannot see: a call inside an f-string
+    (gettext's Python reader takes an f-string for a plain string)."""
+
+    where: str
+    context: str | None
+    msgid: str
+    plural: str
+
+
+def fstring_calls(root: Path) -> list[Hidden]:
+    """Every gettext-family call with literal words inside an f-string, in the
+    Python files the step reads."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames
+                             if not d.startswith(".") and not any(fnmatch.fnmatch(d, p) for p in IGNORED))
+        for name in sorted(filenames):
+            if not name.endswith(".py"):
+                continue
+            path = Path(dirpath) / name
+            try:
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            for fstring in ast.walk(tree):
+                if not isinstance(fstring, ast.JoinedStr):
+                    continue
+                for call in ast.walk(fstring):
+                    if not isinstance(call, ast.Call):
+                        continue
+                    func = call.func
+                    fname = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                    if fname not in KEYWORDS:
+                        continue
+                    at = KEYWORDS[fname]
+                    words = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                             for a in call.args]
+                    if len(words) <= at or words[at] is None:
+                        continue
+                    plural = words[at + 1] if fname.startswith(("ngettext", "npgettext")) and len(words) > at + 1 \
+                        else None
+                    found.append(Hidden(f"{path.relative_to(root)}:{call.lineno}", words[0] if at else None,
+                                        words[at], plural or ""))
+    return found
+
+
+HIDDEN_NOTE = "xgettext cannot see it: a call inside an f-string"
+
+
+def keep_hidden(path: Path, before: dict[Key, polib.POEntry], hidden: list[Hidden]) -> list[Hidden]:
+    """Append to the regenerated ``.po`` an entry for each message xgettext
+    could not see (its translation from before, else empty), so that nothing
+    is lost while the call is fixed; returns those appended."""
+    made = active(polib.pofile(str(path)))
+    added: dict[Key, polib.POEntry] = {}
+    for h in hidden:
+        key = (h.context, h.msgid)
+        if key in made or key in added:
+            continue
+        old = before.get(key)
+        entry = polib.POEntry(msgctxt=h.context, msgid=h.msgid, msgid_plural=h.plural,
+                              msgstr=old.msgstr if old else "",
+                              msgstr_plural=dict(old.msgstr_plural) if old and h.plural else ({0: ""} if h.plural else {}),
+                              occurrences=[(h.where.rsplit(":", 1)[0], "")],
+                              flags=list(old.flags) if old else [],
+                              tcomment=HIDDEN_NOTE)
+        entry.flags = [f for f in entry.flags if f != "fuzzy"]
+        entry.obsolete = False
+        added[key] = entry
+    if added:
+        with path.open("a", encoding="utf-8") as f:
+            for entry in added.values():
+                f.write("\n" + entry.__unicode__(wrapwidth=79) + "\n")
+    return [h for h in hidden if (h.context, h.msgid) in added]
+
+
 @dataclass
 class Report:
     code: str
@@ -145,6 +239,7 @@ class Report:
     dropped: list[tuple[str, str]] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     untranslated: list[str] = field(default_factory=list)
+    hidden: list[Hidden] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [f"{self.code}: {self.kept} translations kept, {len(self.new)} msgids new, "
@@ -154,6 +249,8 @@ class Report:
         out += [f"  dropped (the code no longer marks it): {m!r} = {s!r}" for m, s in self.dropped]
         out += [f"  changed: {m!r}" for m in self.changed]
         out += [f"  to translate: {m!r}" for m in self.untranslated]
+        out += [f"  hidden from xgettext, kept: {h.msgid!r} ({h.where}: gettext inside an f-string; call it "
+                "outside, into a variable)" for h in self.hidden]
         return out
 
 
@@ -173,13 +270,15 @@ def update(root: Path, verbosity: int = 0) -> list[Report]:
                      no_obsolete=True, verbosity=verbosity)
     finally:
         os.chdir(cwd)
+    calls = fstring_calls(root)
     reports = []
     for code in languages():
         path = po_path(root, code)
+        old_all = {(e.msgctxt, e.msgid): e for e in before[code]}  # obsolete ones too
+        hidden = keep_hidden(path, old_all, calls)
         after = polib.pofile(str(path))
         new = active(after)
-        old_all = {(e.msgctxt, e.msgid): e for e in before[code]}  # obsolete ones too
-        report = Report(code)
+        report = Report(code, hidden=hidden)
         for key, entry in new.items():
             if key not in old_all:
                 report.new.append(entry.msgid)
@@ -215,7 +314,7 @@ def run_in(tree: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "PYTHONDONTWRITEBYTECODE": "1"}
     run = subprocess.run([sys.executable, "manage.py", "update_translations"], cwd=tree, env=env,
                          capture_output=True, text=True)
-    if run.returncode not in (0, 1) or (run.returncode == 1 and "to translate" not in run.stderr):
+    if run.returncode not in (0, NEEDS_WORK):
         raise CommandError(f"update_translations failed in {tree}:\n{run.stdout}\n{run.stderr}")
     return run
 
@@ -228,6 +327,7 @@ def check_tree(root: Path) -> list[str]:
         copy = Path(scratch) / "tree"
         copy_sources(root, copy)
         run_in(copy)
+        calls = fstring_calls(root)
         for code in languages():
             where = f"{code} ({po_path(root, code).relative_to(root)})"
             if not po_path(root, code).exists():
@@ -236,6 +336,9 @@ def check_tree(root: Path) -> list[str]:
             committed = polib.pofile(str(po_path(root, code)))
             made = active(polib.pofile(str(po_path(copy, code))))
             mine = active(committed)
+            problems += [f"{where}: msgid {h.msgid!r} is passed to gettext inside an f-string at {h.where}, which "
+                         "xgettext does not read, and nowhere else: call it outside the f-string" for h in calls
+                         if HIDDEN_NOTE in made.get((h.context, h.msgid), polib.POEntry()).tcomment]
             if not compiled_in_step(po_path(root, code)):
                 problems.append(f"{where}: django.mo is not this .po compiled (update_translations --compile)")
             problems += [f"{where}: msgid {k[1]!r} is in the catalogue twice" for k in duplicates(committed)]
@@ -319,5 +422,12 @@ class Command(BaseCommand):
         for report in reports:
             self.stdout.write("\n".join(report.lines()))
         missing = [m for r in reports for m in r.untranslated]
+        hidden = sorted({h.where for r in reports for h in r.hidden})
+        faults = []
         if missing:
-            raise CommandError(f"{len(missing)} to translate: fill their msgstr in the .po, then run this again")
+            faults.append(f"{len(missing)} to translate: fill their msgstr in the .po, then run this again")
+        if hidden:
+            faults.append(f"gettext inside an f-string, which xgettext does not read, at {', '.join(hidden)}: "
+                          "call it outside the f-string (into a variable), then run this again")
+        if faults:
+            raise CommandError("; ".join(faults), returncode=NEEDS_WORK)
