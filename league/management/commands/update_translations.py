@@ -422,7 +422,8 @@ class Command(BaseCommand):
         for report in reports:
             self.stdout.write("\n".join(report.lines()))
         missing = [m for r in reports for m in r.untranslated]
-        hidden = sorted({h.where for r in reports for h in r.hidden})
+        hidden = sorted({h.where for r in reports for h in r.hidden},
+                        key=lambda w: (w.rsplit(":", 1)[0], int(w.rsplit(":", 1)[1])))
         faults = []
         if missing:
             faults.append(f"{len(missing)} to translate: fill their msgstr in the .po, then run this again")
