@@ -1,4 +1,4 @@
-"""``python manage.py update_translations [--check]``: the one step that keeps
+"""``python manage.py update_translations [--check | --compile]``: the one step that keeps
 every language's catalogue (``league/locale/<code>/LC_MESSAGES/django.po``)
 true to the code, and its ``django.mo`` compiled (docs/languages.md).
 
@@ -37,7 +37,8 @@ branch that added its block at the end; no gettext needed).
 ``--check`` changes nothing: it runs the same step in a scratch copy of the
 sources and fails when the committed catalogue differs from what the step
 makes there: a msgid the code marks missing or untranslated, an entry the
-code no longer marks, a translation the step would change, a msgid twice,
+code no longer marks, a msgid only a call inside an f-string asks for, a
+translation the step would change, a msgid twice,
 a translation that fills in other names than its English (``%(name)s``,
 ``{name}``) or holds a bare ``%``, a ``.mo`` that is not its ``.po`` compiled.
 ``tests/league/test_translations_current.py`` runs it; it needs gettext's
@@ -215,13 +216,14 @@ def keep_hidden(path: Path, before: dict[Key, polib.POEntry], hidden: list[Hidde
         if key in made or key in added:
             continue
         old = before.get(key)
+        if old is not None and not translated(old):
+            old = None  # a fuzzy guess stays out
         entry = polib.POEntry(msgctxt=h.context, msgid=h.msgid, msgid_plural=h.plural,
                               msgstr=old.msgstr if old else "",
                               msgstr_plural=dict(old.msgstr_plural) if old and h.plural else ({0: ""} if h.plural else {}),
                               occurrences=[(h.where.rsplit(":", 1)[0], "")],
                               flags=list(old.flags) if old else [],
                               tcomment=HIDDEN_NOTE)
-        entry.flags = [f for f in entry.flags if f != "fuzzy"]
         entry.obsolete = False
         added[key] = entry
     if added:
