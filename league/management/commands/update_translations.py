@@ -395,6 +395,7 @@ def placeholder_faults(made: polib.POEntry, mine: polib.POEntry) -> list[str]:
 
 
 class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # as makemessages: the catalogue needs no URL or model checks
     help = ("Bring each language's django.po in step with the messages the code marks (makemessages) and "
             "compile its django.mo; --check only says whether that would change anything.")
 
