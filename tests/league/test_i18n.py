@@ -22,7 +22,7 @@ LOCALE = Path(settings.LOCALE_PATHS[0])
 
 @pytest.mark.parametrize("code", [c for c, _ in settings.LANGUAGES if c != settings.LANGUAGE_CODE])
 def test_compiled_catalogue_matches_its_po(code: str) -> None:
-    """The .mo is committed (CI has no gettext tools), so it must say what the .po says."""
+    """The .mo is committed (a deployment needs no gettext tools), so it must say what the .po says."""
     po = polib.pofile(str(LOCALE / code / "LC_MESSAGES" / "django.po"))
     mo = polib.mofile(str(LOCALE / code / "LC_MESSAGES" / "django.mo"))
     compiled = {(e.msgctxt, e.msgid): (e.msgstr, tuple(sorted(e.msgstr_plural.items()))) for e in mo}
