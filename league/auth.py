@@ -18,6 +18,7 @@ own statement (``league.sessions``).
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import check_password
+from django.core.cache import cache
 from django.http import HttpRequest
 
 from league.sessions import take_user_read
@@ -38,10 +40,27 @@ DEMO_PASSWORD = "scorer"
 def has_demo_password(encoded: str) -> bool:
     """Whether a stored password hash is the published demo password.
 
-    Memoised on the hash, so a session check costs one hashing per process,
-    not one per request.
+    The answer depends on the stored hash alone (its salt and iterations are
+    in it), so it is kept: in this process, and in the shared cache for the
+    other workers. Checking costs one run of the password hasher (about
+    0.2 s of CPU with Django's PBKDF2); kept per process only, every login
+    paid it again on its first request to each worker, the slowest saves
+    of an event's first minutes (issue 28, docs/deploy.md). A changed
+    password is another hash, checked anew.
     """
-    return bool(encoded) and check_password(DEMO_PASSWORD, encoded)
+    if not encoded:
+        return False
+    key = "demo-password:" + hashlib.sha256(encoded.encode()).hexdigest()
+    known = cache.get(key)
+    if known is None:
+        known = check_password(DEMO_PASSWORD, encoded)
+        cache.set(key, known, DEMO_CHECK_SECONDS)
+    return bool(known)
+
+
+# How long the shared cache keeps a hash's answer: a day (an event's), after
+# which a worker new to a login checks it once more.
+DEMO_CHECK_SECONDS = 24 * 3600
 
 
 class NoDemoLoginBackend(ModelBackend):
