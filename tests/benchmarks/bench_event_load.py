@@ -1,14 +1,28 @@
 """An event day's load on the production set-up: PostgreSQL, Redis, gunicorn.
 
-50 scorers each save a hand every few seconds as the staff page's script does,
-while 500 spectators poll the
-series page's live part every 30 s with the ETag they hold (If-None-Match), as
-the page's live refresh does. Reported: p50 and p99 of a save, a preview, a
-scorer's game page and a spectator's poll, the errors, and the same requests
-with no load first (one scorer, one spectator), in the same run.
+Scorers each save a hand as the staff page's script does while spectators poll
+the series page's live part every 30 s with the ETag they hold
+(If-None-Match), as the page's live refresh does. Three phases, in one run:
+
+1. warm-up, not counted: twice as many scorers as gunicorn has workers, at
+   once, each the game page, offline.json and five saves, beside as many
+   spectators polling, so every worker has served every kind of request
+   (imports, templates, connections) before anything is timed;
+2. no load, the baseline: one scorer at a time, game after game (20 hands a
+   game, which busts no one), a hand every 0.5-1.5 s, ``--idle-saves`` saves
+   in all (120: enough for a p99 to be a percentile and not the slowest
+   save), beside one spectator polling every 0.5 s;
+3. under load: every scorer starts together, as at a round's start (its first
+   hand, with the game page and offline.json, after ``--pause`` seconds, as
+   each later one), while the spectators arrive over 30 s and then poll every
+   30 s.
+
+Reported for phases 2 and 3: p50, p99 and max of each kind of request and the
+errors; the save's loaded p99 over its unloaded p99; the slowest saves, each
+with the requests started while it waited; the CPU of each part.
 
     python tests/benchmarks/bench_event_load.py [--seconds 90] [--scorers 50] [--spectators 500] [--workers 4]
-        [--pause 2 6]
+        [--pause 2 6] [--idle-saves 120] [--timeline CSV] [--access-log FILE]
 
 How a scorer's phone enters a hand (``--phone``):
 
@@ -144,11 +158,13 @@ def redis(port: int | None = None) -> Iterator[str]:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int) -> Iterator[str]:
+def gunicorn(env: dict[str, str], workers: int, access_log: str | None = None) -> Iterator[str]:
     """gunicorn on a free loopback port; yields its base URL once /healthz answers."""
     port = free_port()
+    logging = ["--access-logfile", access_log, "--access-logformat", "%(p)s %(m)s %(U)s %(s)s %(D)s"] \
+        if access_log else []
     server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}",
-                               "--workers", str(workers), "--log-level", "warning"], cwd=REPO, env=env)
+                               "--workers", str(workers), "--log-level", "warning", *logging], cwd=REPO, env=env)
     PIDS["gunicorn"] = server.pid
     base = f"http://127.0.0.1:{port}"
     try:
@@ -196,9 +212,15 @@ class Stats:
         self.times: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        # Every request as (start, seconds, kind, status), start counted from the
+        # phase's clock: where the slow ones fall against the rest (--timeline).
+        self.started = time.perf_counter()
+        self.timeline: list[tuple[float, float, str, int]] = []
 
     def timed(self, kind: str, started: float, status: int, ok: bool) -> None:
-        self.times[kind].append(time.perf_counter() - started)
+        took = time.perf_counter() - started
+        self.times[kind].append(took)
+        self.timeline.append((started - self.started, took, kind, status))
         self.statuses[kind][status] += 1
         if not ok:
             self.errors[kind] += 1
@@ -356,6 +378,7 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
             return await log_in(base, n)
 
     clients = await asyncio.gather(*(gated(n) for n in range(scorers)))
+    stats.started = time.perf_counter()  # the timeline's zero: every scorer logged in
     until = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
@@ -391,6 +414,61 @@ def report(title: str, stats: Stats) -> None:
         print(f"  other errors: {dict(other)}")
 
 
+async def warm_up(base: str, games: list[int], spectators: int) -> Stats:
+    """Every worker made to serve each kind of request before anything is timed:
+    as many scorers as games, each the game page, offline.json and five saves
+    in quick succession, beside as many spectators polling every 0.5 s."""
+    return await run_phase(base, games, len(games), spectators, 120, (0.05, 0.2), hands=5, polls=10)
+
+
+async def idle_phase(base: str, games: list[int], hands_per_game: int, pause: tuple[float, float]) -> Stats:
+    """One scorer at a time, game after game (a game of ``hands_per_game`` hands
+    ends no one), a hand every ``pause`` seconds, and one spectator polling the
+    live part every 0.5 s: no two saves at once, so the save's own time."""
+    stats = Stats()
+    watcher = asyncio.create_task(_watch(base, stats))
+    try:
+        for n, game in enumerate(games):
+            client = await log_in(base, n)
+            await scorer(client, n, game, stats, time.monotonic() + 3600, pause, hands_per_game)
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+    return stats
+
+
+async def _watch(base: str, stats: Stats) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        await spectator(client, "/series/load/?partial=1", stats, time.monotonic() + 3600, 0.5, 0)
+
+
+def slowest(stats: Stats, kind: str, share: float = 0.01, shown: int = 12) -> None:
+    """The slowest ``share`` of ``kind`` (at least one), each with what the
+    clients had started while it was waiting: where a tail comes from."""
+    mine = sorted((row for row in stats.timeline if row[2] == kind), key=lambda row: -row[1])
+    if not mine:
+        return
+    slow = mine[:max(1, min(shown, round(len(mine) * share)))]
+    print(f"  the slowest {len(slow)} of {len(mine)} {kind}s: at (s into the phase), took; and the requests "
+          "started while each waited")
+    for start, took, _, status in sorted(slow):
+        during: dict[str, int] = defaultdict(int)
+        for other_start, _, other_kind, _ in stats.timeline:
+            if start - 0.05 <= other_start <= start + took:
+                during[other_kind] += 1
+        during[kind] -= 1
+        beside = ", ".join(f"{k} {v}" for k, v in sorted(during.items()) if v)
+        print(f"    {start:7.1f} s {took * 1000:6.0f} ms ({status})  {beside}")
+
+
+def write_timeline(path: str, phases: dict[str, Stats]) -> None:
+    with open(path, "w") as f:
+        f.write("phase,start_s,ms,kind,status\n")
+        for name, stats in phases.items():
+            for start, took, kind, status in sorted(stats.timeline):
+                f.write(f"{name},{start:.3f},{took * 1000:.1f},{kind},{status}\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=90)
@@ -401,37 +479,53 @@ def main() -> None:
                         help="seconds between a scorer's hands (a real table: 20 60)")
     parser.add_argument("--phone", choices=("engine", "server"), default="engine",
                         help="engine: priced on the phone, one save per hand; server: page, preview, save")
+    parser.add_argument("--idle-saves", type=int, default=120,
+                        help="saves of the unloaded phase, one at a time, 20 to a game (at least 100 for a p99)")
+    parser.add_argument("--idle-pause", type=float, nargs=2, default=(0.5, 1.5), metavar=("MIN", "MAX"),
+                        help="seconds between two saves of the unloaded phase")
+    parser.add_argument("--timeline", metavar="CSV", help="write every timed request (phase, start, ms, kind, status)")
+    parser.add_argument("--access-log", metavar="FILE", help="gunicorn's access log: worker pid, request, status, us")
     args = parser.parse_args()
 
+    hands_per_game = 20  # hand(): 20 hands bust no one
+    idle_games = -(-args.idle_saves // hands_per_game)
+    warm_games = 2 * args.workers
     with postgres() as database_url, redis() as cache_url:
         env = {**os.environ, "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
                "DATABASE_URL": database_url, "CACHE_URL": cache_url, "DJANGO_SETTINGS_MODULE": "league.settings"}
         manage = [PY, "manage.py"]
         subprocess.run(manage + ["migrate", "-v", "0"], cwd=REPO, env=env, check=True)
         made = subprocess.run(manage + ["shell", "--no-imports", "-c",
-                                        SETUP.format(tables=args.scorers + 1, password=PASSWORD)],
+                                        SETUP.format(tables=args.scorers + idle_games + warm_games,
+                                                     password=PASSWORD)],
                               cwd=REPO, env=env, check=True, capture_output=True, text=True)
         games = [int(line.split()[2]) for line in made.stdout.splitlines() if line.startswith("game ")]
-        with gunicorn(env, args.workers) as base:
+        loaded_games, idle_at = games[:args.scorers], games[args.scorers:args.scorers + idle_games]
+        warm_at = games[args.scorers + idle_games:]
+        with gunicorn(env, args.workers, args.access_log) as base:
             print(f"gunicorn {args.workers} workers on 127.0.0.1, PostgreSQL {database_url.rsplit(':', 1)[0]}:*, "
-                  f"Redis cache; {os.cpu_count()} cores shared with the clients")
-            # Baseline: one scorer (its own game) and one spectator, nothing else running.
-            print(f"scorers' phones: {args.phone}")
-            idle = asyncio.run(run_phase(base, games[args.scorers:], 1, 1, 120, (0.2, 0.2), hands=12, polls=40,
-                                         phone=args.phone))
-            report("no load: one scorer (12 hands), one spectator (40 polls, 0.5 s apart)", idle)
+                  f"Redis cache; {os.cpu_count()} cores shared with the clients; scorers' phones: {args.phone}")
+            warm = asyncio.run(warm_up(base, warm_at, warm_games))
+            print(f"warm-up (not counted): {warm_games} scorers at once, each the game page, offline.json and "
+                  f"5 saves, beside {warm_games} spectators polling 10 times: "
+                  f"{sum(len(t) for t in warm.times.values())} requests, every worker served each kind")
+            idle = asyncio.run(idle_phase(base, idle_at, hands_per_game, tuple(args.idle_pause)))
+            report(f"no load: one scorer at a time ({idle_games} games of {hands_per_game} hands, a hand every "
+                   f"{args.idle_pause[0]:g}-{args.idle_pause[1]:g} s), one spectator (a poll every 0.5 s)", idle)
+            print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
             started = time.monotonic()
             cpu_before = {name: cpu_of(pid) for name, pid in PIDS.items()}
             clients_before = time.process_time()
-            loaded = asyncio.run(run_phase(base, games, args.scorers, args.spectators, args.seconds,
+            loaded = asyncio.run(run_phase(base, loaded_games, args.scorers, args.spectators, args.seconds,
                                            tuple(args.pause), phone=args.phone))
             took = time.monotonic() - started
             used = {"clients (this process)": time.process_time() - clients_before,
                     **{name: cpu_of(pid) - cpu_before[name] for name, pid in PIDS.items()}}
             load = os.getloadavg()
             saves = len(loaded.times["save"]) - loaded.errors.get("save", 0)
-            report(f"under load: {args.scorers} scorers (a hand every {args.pause[0]:g}-{args.pause[1]:g} s), "
-                   f"{args.spectators} spectators (a poll every 30 s), {took:.0f} s: {saves} hands saved", loaded)
+            report(f"under load: {args.scorers} scorers starting together (a hand every "
+                   f"{args.pause[0]:g}-{args.pause[1]:g} s, the first too), {args.spectators} spectators "
+                   f"(arriving over 30 s, then a poll every 30 s), {took:.0f} s: {saves} hands saved", loaded)
             cores = os.cpu_count() or 1
             print("  CPU during the loaded phase, share of the machine's {} cores: {}".format(
                 cores, ", ".join(f"{name} {100 * sec / (took * cores):.0f}%" for name, sec in used.items())))
@@ -443,6 +537,9 @@ def main() -> None:
                 if idle.times[kind] and loaded.times[kind]:
                     ratio = percentile(loaded.times[kind], 50) / percentile(idle.times[kind], 50)
                     print(f"  {kind}: p50 {ratio:.1f}x the unloaded p50")
+            slowest(loaded, "save")
+            if args.timeline:
+                write_timeline(args.timeline, {"idle": idle, "loaded": loaded})
 
 
 if __name__ == "__main__":
