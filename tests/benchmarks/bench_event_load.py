@@ -159,11 +159,14 @@ def redis(port: int | None = None) -> Iterator[str]:
 
 @contextmanager
 def gunicorn(env: dict[str, str], workers: int, access_log: str | None = None) -> Iterator[str]:
-    """gunicorn on a free loopback port; yields its base URL once /healthz answers."""
+    """gunicorn on a free loopback port; yields its base URL once /healthz answers.
+    Each worker notes its full garbage collections (gen 2) in GC_DIR (``collections``)."""
     port = free_port()
     logging = ["--access-logfile", access_log, "--access-logformat", "%(p)s %(m)s %(U)s %(s)s %(D)s"] \
         if access_log else []
-    server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}",
+    config = Path(GC_DIR) / "gunicorn_conf.py"
+    config.write_text(GC_HOOK.format(dir=GC_DIR))
+    server = subprocess.Popen([PY, "-m", "gunicorn", "league.wsgi", "--bind", f"127.0.0.1:{port}", "-c", str(config),
                                "--workers", str(workers), "--log-level", "warning", *logging], cwd=REPO, env=env)
     PIDS["gunicorn"] = server.pid
     base = f"http://127.0.0.1:{port}"
@@ -180,6 +183,44 @@ def gunicorn(env: dict[str, str], workers: int, access_log: str | None = None) -
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+GC_DIR = tempfile.mkdtemp(prefix="tenbou-load-gc-")
+# A gunicorn config: each worker appends "wall-clock end, ms" of every full collection to a file of its own.
+GC_HOOK = """
+import gc, os, time
+
+def post_fork(server, worker):
+    log = open(os.path.join({dir!r}, f"gc-{{os.getpid()}}.log"), "a", buffering=1)
+    began = [0.0]
+
+    def noted(phase, info):
+        if phase == "start":
+            began[0] = time.perf_counter()
+        elif info["generation"] == 2:
+            log.write(f"{{time.time():.3f}} {{1000 * (time.perf_counter() - began[0]):.1f}}\\n")
+
+    gc.callbacks.append(noted)
+"""
+
+
+def collections(since: float, until: float) -> list[float]:
+    """The workers' full collections between two wall-clock times, in ms."""
+    found = []
+    for name in glob.glob(os.path.join(GC_DIR, "gc-*.log")):
+        with open(name) as f:
+            for line in f:
+                at, ms = line.split()
+                if since <= float(at) <= until:
+                    found.append(float(ms))
+    return found
+
+
+def report_collections(since: float, until: float) -> None:
+    found = collections(since, until)
+    print(f"  gunicorn workers' full garbage collections: {len(found)}"
+          + (f", p50 {percentile(found, 50):.0f} ms, max {max(found):.0f} ms, {sum(found):.0f} ms in all"
+             if found else ""))
 
 
 SETUP = """
@@ -214,7 +255,7 @@ class Stats:
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         # Every request as (start, seconds, kind, status), start counted from the
         # phase's clock: where the slow ones fall against the rest (--timeline).
-        self.started = time.perf_counter()
+        self.started, self.wall = time.perf_counter(), time.time()
         self.timeline: list[tuple[float, float, str, int]] = []
 
     def timed(self, kind: str, started: float, status: int, ok: bool) -> None:
@@ -378,7 +419,7 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
             return await log_in(base, n)
 
     clients = await asyncio.gather(*(gated(n) for n in range(scorers)))
-    stats.started = time.perf_counter()  # the timeline's zero: every scorer logged in
+    stats.started, stats.wall = time.perf_counter(), time.time()  # the timeline's zero: every scorer logged in
     until = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
@@ -449,8 +490,8 @@ def slowest(stats: Stats, kind: str, share: float = 0.01, shown: int = 12) -> No
     if not mine:
         return
     slow = mine[:max(1, min(shown, round(len(mine) * share)))]
-    print(f"  the slowest {len(slow)} of {len(mine)} {kind}s: at (s into the phase), took; and the requests "
-          "started while each waited")
+    print(f"  the slowest {len(slow)} of {len(mine)} {kind}s: at (s into the phase), took; the requests "
+          "started while each waited; the workers' full collections")
     for start, took, _, status in sorted(slow):
         during: dict[str, int] = defaultdict(int)
         for other_start, _, other_kind, _ in stats.timeline:
@@ -458,6 +499,9 @@ def slowest(stats: Stats, kind: str, share: float = 0.01, shown: int = 12) -> No
                 during[other_kind] += 1
         during[kind] -= 1
         beside = ", ".join(f"{k} {v}" for k, v in sorted(during.items()) if v)
+        gc_ms = collections(stats.wall + start, stats.wall + start + took)
+        if gc_ms:
+            beside += f"; full collections ending meanwhile: {' '.join(f'{ms:.0f} ms' for ms in gc_ms)}"
         print(f"    {start:7.1f} s {took * 1000:6.0f} ms ({status})  {beside}")
 
 
@@ -509,10 +553,15 @@ def main() -> None:
             print(f"warm-up (not counted): {warm_games} scorers at once, each the game page, offline.json and "
                   f"5 saves, beside {warm_games} spectators polling 10 times: "
                   f"{sum(len(t) for t in warm.times.values())} requests, every worker served each kind")
+            idle_began = time.time()
             idle = asyncio.run(idle_phase(base, idle_at, hands_per_game, tuple(args.idle_pause)))
+            idle_ended = time.time()
             report(f"no load: one scorer at a time ({idle_games} games of {hands_per_game} hands, a hand every "
                    f"{args.idle_pause[0]:g}-{args.idle_pause[1]:g} s), one spectator (a poll every 0.5 s)", idle)
+            report_collections(idle_began, idle_ended)
+            slowest(idle, "save", shown=3)
             print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+            loaded_began = time.time()
             started = time.monotonic()
             cpu_before = {name: cpu_of(pid) for name, pid in PIDS.items()}
             clients_before = time.process_time()
@@ -522,6 +571,7 @@ def main() -> None:
             used = {"clients (this process)": time.process_time() - clients_before,
                     **{name: cpu_of(pid) - cpu_before[name] for name, pid in PIDS.items()}}
             load = os.getloadavg()
+            loaded_ended = time.time()
             saves = len(loaded.times["save"]) - loaded.errors.get("save", 0)
             report(f"under load: {args.scorers} scorers starting together (a hand every "
                    f"{args.pause[0]:g}-{args.pause[1]:g} s, the first too), {args.spectators} spectators "
@@ -529,6 +579,7 @@ def main() -> None:
             cores = os.cpu_count() or 1
             print("  CPU during the loaded phase, share of the machine's {} cores: {}".format(
                 cores, ", ".join(f"{name} {100 * sec / (took * cores):.0f}%" for name, sec in used.items())))
+            report_collections(loaded_began, loaded_ended)
             print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in load))
             if idle.times["save"] and loaded.times["save"]:
                 ratio = percentile(loaded.times["save"], 99) / percentile(idle.times["save"], 99)
@@ -540,6 +591,7 @@ def main() -> None:
             slowest(loaded, "save")
             if args.timeline:
                 write_timeline(args.timeline, {"idle": idle, "loaded": loaded})
+    shutil.rmtree(GC_DIR, ignore_errors=True)
 
 
 if __name__ == "__main__":
