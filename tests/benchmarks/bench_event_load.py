@@ -6,8 +6,9 @@ the series page's live part every 30 s with the ETag they hold
 
 1. warm-up, not counted: twice as many scorers as gunicorn has workers, at
    once, each the game page, offline.json and five saves, beside as many
-   spectators polling, so every worker has served every kind of request
-   (imports, templates, connections) before anything is timed;
+   spectators polling 60 times, so every worker has served every kind of
+   request (imports, templates, connections), and more than the 100 after
+   which it freezes what it keeps (league/wsgi.py), before anything is timed;
 2. no load, the baseline: one scorer at a time, game after game (20 hands a
    game, which busts no one), a hand every 0.5-1.5 s, ``--idle-saves`` saves
    in all (120: enough for a p99 to be a percentile and not the slowest
@@ -458,8 +459,10 @@ def report(title: str, stats: Stats) -> None:
 async def warm_up(base: str, games: list[int], spectators: int) -> Stats:
     """Every worker made to serve each kind of request before anything is timed:
     as many scorers as games, each the game page, offline.json and five saves
-    in quick succession, beside as many spectators polling every 0.5 s."""
-    return await run_phase(base, games, len(games), spectators, 120, (0.05, 0.2), hands=5, polls=10)
+    in quick succession, beside as many spectators polling every 0.5 s, 60
+    times each: past a worker's first 100 requests, after which it freezes
+    what it keeps out of the garbage collector (league/wsgi.py)."""
+    return await run_phase(base, games, len(games), spectators, 120, (0.05, 0.2), hands=5, polls=60)
 
 
 async def idle_phase(base: str, games: list[int], hands_per_game: int, pause: tuple[float, float]) -> Stats:
@@ -551,7 +554,7 @@ def main() -> None:
                   f"Redis cache; {os.cpu_count()} cores shared with the clients; scorers' phones: {args.phone}")
             warm = asyncio.run(warm_up(base, warm_at, warm_games))
             print(f"warm-up (not counted): {warm_games} scorers at once, each the game page, offline.json and "
-                  f"5 saves, beside {warm_games} spectators polling 10 times: "
+                  f"5 saves, beside {warm_games} spectators polling 60 times: "
                   f"{sum(len(t) for t in warm.times.values())} requests, every worker served each kind")
             idle_began = time.time()
             idle = asyncio.run(idle_phase(base, idle_at, hands_per_game, tuple(args.idle_pause)))
