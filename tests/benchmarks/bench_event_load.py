@@ -258,6 +258,9 @@ class Stats:
         # phase's clock: where the slow ones fall against the rest (--timeline).
         self.started, self.wall = time.perf_counter(), time.time()
         self.timeline: list[tuple[float, float, str, int]] = []
+        # The clients' own event loop, late by this much (start, seconds): a
+        # lag is counted in every request then in flight, whatever the server did.
+        self.lags: list[tuple[float, float]] = []
 
     def timed(self, kind: str, started: float, status: int, ok: bool) -> None:
         took = time.perf_counter() - started
@@ -266,6 +269,22 @@ class Stats:
         self.statuses[kind][status] += 1
         if not ok:
             self.errors[kind] += 1
+
+
+async def watch_loop(stats: Stats) -> None:
+    """How late this process's event loop wakes from a 50 ms sleep, all phase long."""
+    while True:
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.05)
+        stats.lags.append((t0 - stats.started, time.perf_counter() - t0 - 0.05))
+
+
+def report_lag(stats: Stats) -> None:
+    lags = [lag for _, lag in stats.lags]
+    if lags:
+        at = max(stats.lags, key=lambda row: row[1])[0]
+        print(f"  the clients' event loop late: p50 {percentile(lags, 50) * 1000:.0f} ms, p99 "
+              f"{percentile(lags, 99) * 1000:.0f} ms, max {max(lags) * 1000:.0f} ms (at {at:.0f} s)")
 
 
 async def log_in(base: str, n: int) -> httpx.AsyncClient:
@@ -421,6 +440,7 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
 
     clients = await asyncio.gather(*(gated(n) for n in range(scorers)))
     stats.started, stats.wall = time.perf_counter(), time.time()  # the timeline's zero: every scorer logged in
+    watcher = asyncio.create_task(watch_loop(stats))
     until = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=spectators + 10, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as crowd:
@@ -431,6 +451,7 @@ async def run_phase(base: str, games: list[int], scorers: int, spectators: int, 
         tasks += [spectator(crowd, "/series/load/?partial=1", stats, until, every,
                             rng.uniform(0, every) if polls is None else 0, polls) for _ in range(spectators)]
         await asyncio.gather(*tasks)
+    watcher.cancel()
     return stats
 
 
@@ -471,13 +492,15 @@ async def idle_phase(base: str, games: list[int], hands_per_game: int, pause: tu
     live part every 0.5 s: no two saves at once, so the save's own time."""
     stats = Stats()
     watcher = asyncio.create_task(_watch(base, stats))
+    loop_watcher = asyncio.create_task(watch_loop(stats))
     try:
         for n, game in enumerate(games):
             client = await log_in(base, n)
             await scorer(client, n, game, stats, time.monotonic() + 3600, pause, hands_per_game)
     finally:
         watcher.cancel()
-        await asyncio.gather(watcher, return_exceptions=True)
+        loop_watcher.cancel()
+        await asyncio.gather(watcher, loop_watcher, return_exceptions=True)
     return stats
 
 
@@ -502,6 +525,9 @@ def slowest(stats: Stats, kind: str, share: float = 0.01, shown: int = 12) -> No
                 during[other_kind] += 1
         during[kind] -= 1
         beside = ", ".join(f"{k} {v}" for k, v in sorted(during.items()) if v)
+        late = max((lag for at, lag in stats.lags if start <= at <= start + took), default=0.0)
+        if late > 0.02:
+            beside += f"; the clients' loop late by up to {late * 1000:.0f} ms"
         gc_ms = collections(stats.wall + start, stats.wall + start + took)
         if gc_ms:
             beside += f"; full collections ending meanwhile: {' '.join(f'{ms:.0f} ms' for ms in gc_ms)}"
@@ -562,6 +588,7 @@ def main() -> None:
             report(f"no load: one scorer at a time ({idle_games} games of {hands_per_game} hands, a hand every "
                    f"{args.idle_pause[0]:g}-{args.idle_pause[1]:g} s), one spectator (a poll every 0.5 s)", idle)
             report_collections(idle_began, idle_ended)
+            report_lag(idle)
             slowest(idle, "save", shown=3)
             print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
             loaded_began = time.time()
@@ -583,6 +610,7 @@ def main() -> None:
             print("  CPU during the loaded phase, share of the machine's {} cores: {}".format(
                 cores, ", ".join(f"{name} {100 * sec / (took * cores):.0f}%" for name, sec in used.items())))
             report_collections(loaded_began, loaded_ended)
+            report_lag(loaded)
             print("  load average (1, 5, 15 min) at its end: " + " ".join(f"{x:.2f}" for x in load))
             if idle.times["save"] and loaded.times["save"]:
                 ratio = percentile(loaded.times["save"], 99) / percentile(idle.times["save"], 99)
