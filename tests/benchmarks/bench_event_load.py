@@ -622,8 +622,10 @@ def main() -> None:
             slowest(loaded, "save")
             if args.timeline:
                 write_timeline(args.timeline, {"idle": idle, "loaded": loaded})
-    shutil.rmtree(GC_DIR, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(GC_DIR, ignore_errors=True)
