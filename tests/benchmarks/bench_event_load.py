@@ -718,7 +718,8 @@ def main() -> None:
     parser.add_argument("--idle-pause", type=float, nargs=2, default=(0.5, 1.5), metavar=("MIN", "MAX"),
                         help="seconds between two saves of the unloaded phase")
     parser.add_argument("--timeline", metavar="CSV", help="write every timed request (phase, start, ms, kind, status)")
-    parser.add_argument("--access-log", metavar="FILE", help="gunicorn's access log: worker pid, request, status, us")
+    parser.add_argument("--access-log", metavar="FILE", help="gunicorn's access log (worker pid, request, status, us, X-Bench-Id, bytes), joined with "
+                             "the clients' times and each request's CPU, SQL and Redis in its worker")
     args = parser.parse_args()
 
     hands_per_game = 20  # hand(): 20 hands bust no one
