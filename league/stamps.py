@@ -3,8 +3,10 @@
 Every change to a series moves ``Series.version`` inside its transaction
 (``league.models.series_changed`` does both), and once that transaction commits it publishes
 a new *stamp*: a token never used before and the time of the change. A
-separate *results* stamp moves only for what finished games decide. Public
-pages are cached under a stamp and carry it in their ETag.
+separate *results* stamp moves only for what finished games decide, and a
+*lineup* stamp for every change but a hand of a game being played (the
+series page shows of such a game its table and seats, which no hand moves).
+Public pages are cached under a stamp and carry it in their ETag.
 
 Promises: a page cached under a stamp holds the committed change (the token is
 published after the commit and the page computed after it is read, in whatever
@@ -291,7 +293,9 @@ def _publish_pending(key: str) -> None:
     _pending.maybe = left
 
 
-def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True) -> None:
+def publish_on_commit(
+    series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True, lineup: bool = True
+) -> None:
     """New stamps for these series (and for the series list) once the
     transaction commits, and before that only if a reader inside the
     transaction asks for one of them (``stamp``).
@@ -302,9 +306,14 @@ def publish_on_commit(series_ids: Iterable[int], *, slugs: Iterable[str] = (), r
     early one lets code that reads inside the same transaction (a test, a
     command that checks its own work) see its change, and costs a
     rolled-back change nothing but a few recomputed pages; a transaction
-    with no such reader (a hand's save) writes the stamps once."""
+    with no such reader (a hand's save) writes the stamps once.
+
+    ``results=False``: the results stamps stay; ``lineup=False`` (a hand of a
+    game being played): the lineup stamps stay too. What moves the results
+    moves the lineup."""
     ids = list(series_ids)
     keys = [f"stamp-{i}" for i in ids] + ([f"results-{i}" for i in ids] if results else [])
+    keys += [f"lineup-{i}" for i in ids] if results or lineup else []
     publication = _Publication([*keys, f"stamp-{EVERYTHING}"])
     # A rename: the slug's lookup goes, and so do the webhooks' note of the series (its slug is in their
     # payloads); at once as well, as their readers (views.cached, services.webhooks) read the store itself.

@@ -164,14 +164,16 @@ class Series(models.Model):
 
 def series_changed(
     series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True,
-    rounds: Iterable[int] | None = None,
+    rounds: Iterable[int] | None = None, lineup: bool = True,
 ) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back;
     ``league.stamps``).
 
     ``results=False`` says the change cannot touch what finished games
-    decide (a hand of a game in progress). ``slugs`` are slugs whose series
+    decide (a game's start, a hand of a game in progress); ``lineup=False``,
+    neither what the series page shows of the games (a hand of a game in
+    progress: its table and seats stay). ``slugs`` are slugs whose series
     may have changed (a rename): their lookups are forgotten too. ``rounds``
     are the only rounds whose results the change touched (a change to the
     games of these rounds and nothing else); None, anything may have moved.
@@ -191,7 +193,7 @@ def series_changed(
             # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
             touched = sorted(set(rounds)) if rounds is not None else None
             stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
-    stamps.publish_on_commit(ids, slugs=slugs, results=results)
+    stamps.publish_on_commit(ids, slugs=slugs, results=results, lineup=lineup)
 
 
 @statement

@@ -22,13 +22,21 @@ IN_PLAY = frozenset({
     GameAudit.Action.START, GameAudit.Action.RECORD_HAND, GameAudit.Action.CORRECT_HAND,
     GameAudit.Action.UNDO_HAND,
 })
+# Of those, what leaves the series' lineup alone too: the series page shows a
+# game being played as its table and seats, which a hand does not move (a
+# start adds a game to it). With 64 tables saving, the page and its live part
+# were computed again, and every spectator's poll answered 200, after each hand.
+HANDS_IN_PLAY = IN_PLAY - {GameAudit.Action.START}
 
 
-def bump_version(series_id: int, *, results: bool = True, rounds: list[int] | None = None) -> None:
+def bump_version(
+    series_id: int, *, results: bool = True, rounds: list[int] | None = None, lineup: bool = True
+) -> None:
     """Move the series' version now and its pages' stamp after the commit;
     ``results=False``: nothing a finished game decides has changed;
-    ``rounds``: the only rounds whose results may have (``series_changed``)."""
-    series_changed([series_id], results=results, rounds=rounds)
+    ``lineup=False``: nor anything the series page shows (``series_changed``);
+    ``rounds``: the only rounds whose results may have."""
+    series_changed([series_id], results=results, rounds=rounds, lineup=lineup)
 
 
 def user_of(by: Actor) -> Any:
@@ -48,7 +56,8 @@ def audit(
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
     # A change to one game touches its round alone (a game never changes round).
-    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number])
+    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number],
+                 lineup=action not in HANDS_IN_PLAY or game.is_finished)
     entry = new_game_audit(game, action, by, hand_number=hand_number, before=before, after=after)
     insert([entry])  # as save() inserts it, by a statement built once (every change writes one)
     return entry

@@ -201,7 +201,7 @@ class Page(NamedTuple):
     series_of: Callable[..., int | str | None]
     params: Params
     fragment: Callable[[Mapping[str, str]], bool]
-    kind: str  # the stamp it is cached under: "stamp", or "results" (stamps.stamp)
+    kind: str  # the stamp it is cached under: "stamp", "results" or "lineup" (stamps.stamp)
 
 
 class Lookup(NamedTuple):
@@ -271,6 +271,7 @@ def series_for_game(game_id: int) -> int | None:
 def public_page(
     series_of: Callable[..., int | str | None], params: Params, *,
     fragment: Callable[[Mapping[str, str]], bool] = lambda query: False, results: bool = False,
+    lineup: bool = False,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponseBase]]:
     """Serve a public view whole from the cache.
 
@@ -283,13 +284,16 @@ def public_page(
     everyone. ``results=True`` caches the page under the series' results
     stamp: for a page that shows nothing a hand in a game still being played
     changes (the event pages: seats, rounds, the clock's end, finished
-    results), so a hand entered at any table leaves it cached. A page found
+    results), so a hand entered at any table leaves it cached. ``lineup=True``
+    caches it under the series' lineup stamp: for a page that shows of a
+    game being played only what no hand changes (the series page: its
+    table and seats), which a game's start moves too. A page found
     in the cache is usually served before it gets here, by
     ``CachedPageMiddleware``; the view runs when it is not there.
     """
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponseBase]:
-        page = Page(series_of, params, fragment, "results" if results else "stamp")
+        page = Page(series_of, params, fragment, "results" if results else "lineup" if lineup else "stamp")
 
         @wraps(view)
         def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:

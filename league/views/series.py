@@ -84,7 +84,7 @@ class SeriesResults:
     {"round": lambda v: whole(v), "date": lambda v: canonical(date_param(v)), "games": lambda v: whole(v),
      "partial": FLAG, "s-sort": SORT, "s-page": lambda v: whole(v), "s-per_page": lambda v: whole(v),
      "q": lambda v: search_param(v), "stats": FLAG},
-    fragment=is_fragment,
+    fragment=is_fragment, lineup=True,
 )
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The series page. ``?round=N`` or ``?date=YYYY-MM-DD`` show the standings

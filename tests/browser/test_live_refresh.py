@@ -48,7 +48,9 @@ def test_live_refresh_sends_a_304_until_a_hand_is_saved(live_server, page: Page,
 
 
 def test_live_refresh_keeps_what_the_reader_set_in_the_standings(live_server, page: Page, demo_league: None) -> None:
-    """A search being typed and "Show every column" survive the swap of the series page's live part."""
+    """A search being typed and "Show every column" survive the swap of the series page's live part.
+    The swap follows a game's end: a hand in a game being played leaves the series page as it was
+    (its lineup stamp, league/stamps.py), and the refresh gets 304."""
     series = Series.objects.get(slug="demo-league")
     game = Game.objects.filter(series=series, status=Game.Status.IN_PROGRESS).first()
     assert game is not None
@@ -58,6 +60,8 @@ def test_live_refresh_keeps_what_the_reader_set_in_the_standings(live_server, pa
     search = page.get_by_role("searchbox", name="Find a player")
     search.fill("Mei")
     services.record_hand(game=game, number=game.hands.count() + 1, hand=draw(0, 1, 2, 3))
+    assert poll(page) == 304
+    services.finish_game(game=game)
     assert poll(page) == 200
     assert page.get_by_label("Show every column").is_checked()
     assert search.input_value() == "Mei"
