@@ -6,7 +6,8 @@ first tap after the page or the save).
 
 Not collected by pytest. In process through Django's test client, on a
 throwaway SQLite file or DATABASE_URL, as ``bench_entry.py`` sets up (its
-helpers are imported from the tree measured). Per hand of a game played as
+helpers are imported from the tree measured): with production's DEBUG=0
+unless the environment sets DEBUG, both trees under ``--before``. Per hand of a game played as
 the page's script plays it: the staff page's GET, then ``--taps`` live
 previews of the same posted hand (the first tap of the hand, then the later
 ones, what a scorer's taps cost while the phone's engine is not pricing),
