@@ -2,7 +2,7 @@
 (issue 28), beside ``bench_entry.py``, which times one preview per hand (the
 first tap after the page or the save).
 
-    python tests/benchmarks/bench_preview.py [--hands 20] [--taps 5] [--before DIR]
+    python tests/benchmarks/bench_preview.py [--hands 20] [--taps 5] [--before DIR] [--clock thread]
 
 Not collected by pytest. In process through Django's test client, on a
 throwaway SQLite file or DATABASE_URL, as ``bench_entry.py`` sets up (its
@@ -17,6 +17,12 @@ to ``/healthz`` (the session, the user and the body, no view work): the floor
 under any preview. Each figure is the median CPU ms over the hands, the best
 of ``--rounds``; ratios are to the bare ``/healthz`` of the same run.
 
+``--clock thread`` times with ``time.thread_time`` (the request's own
+thread) instead of ``process_time`` (every thread of the process: the
+webhooks' delivery thread too, bare requests included; the default, and the
+yardstick of docs/entry.md's figures); both trees of ``--before`` with the
+same clock, this script's own.
+
 ``--before DIR`` runs the same in a copy of the code before (``git archive
 <rev> | tar -x -C DIR``), each round in fresh processes one after the other;
 ``--before-db URL`` gives that copy its own PostgreSQL database.
@@ -30,6 +36,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +48,18 @@ NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "post_in": "
          "first_tap": "preview, first tap", "later_tap": "preview, later taps"}
 
 
-def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
+CLOCKS = {"process": time.process_time, "thread": time.thread_time}
+
+
+def measure(hands: int, taps: int, rounds: int, clock: str = "process") -> dict[str, Any]:
     from tests.benchmarks import bench_entry as be
+
+    now = CLOCKS[clock]
+
+    def cpu(fn: Any) -> tuple[float, Any]:
+        t0 = now()
+        out = fn()
+        return (now() - t0) * 1000, out
 
     with tempfile.TemporaryDirectory(prefix="bench-preview-") as tmp:
         be._setup(tmp)
@@ -64,7 +81,7 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
             preview_url = reverse("staff-preview", args=[bench.game.pk])
             times = []
             for _ in range(taps):
-                ms, shown = be._cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
+                ms, shown = cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
                 assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:500]
                 times.append(ms)
             import re
@@ -74,9 +91,9 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
                                       HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
             assert saved.status_code in (200, 302), saved.status_code
             out = {"first_tap": times[0], "later_tap": statistics.median(times[1:]) if taps > 1 else times[0]}
-            out["healthz"] = be._cpu(lambda: bench.trivial.get("/healthz"))[0]
-            out["healthz_in"] = be._cpu(lambda: bench.client.get("/healthz"))[0]
-            out["post_in"] = be._cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
+            out["healthz"] = cpu(lambda: bench.trivial.get("/healthz"))[0]
+            out["healthz_in"] = cpu(lambda: bench.client.get("/healthz"))[0]
+            out["post_in"] = cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
             return out
 
         for _ in range(5):  # warm
@@ -85,15 +102,15 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
             runs = [hand() for _ in range(hands)]
             for k in KEYS:
                 best[k] = min(best.get(k, float("inf")), statistics.median(r[k] for r in runs))
-        return {"vendor": connection.vendor, "cpu": best}
+        return {"vendor": connection.vendor, "cpu": best, "clock": clock}
 
 
 def _table(label: str, m: dict[str, Any]) -> None:
     cpu = m["cpu"]
     print(f"-- {label} ({m['vendor']})")
-    print(f"{'request':<26}{'CPU ms':>8}{'x bare':>8}")
+    print(f"{'request':<26}{m.get('clock', 'process') + ' ms':>12}{'x bare':>8}")
     for k in KEYS:
-        print(f"{NAMES[k]:<26}{cpu[k]:>8.2f}{cpu[k] / cpu['healthz']:>8.1f}")
+        print(f"{NAMES[k]:<26}{cpu[k]:>12.2f}{cpu[k] / cpu['healthz']:>8.1f}")
 
 
 def main() -> None:
@@ -104,19 +121,21 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--before", type=Path)
     parser.add_argument("--before-db", metavar="URL")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="process")
     args = parser.parse_args()
     load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.before:
         # The script is run from this tree in both; each imports the measured tree's helpers.
         from tests.benchmarks.bench_entry import before_and_after
 
-        both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps)], args.before,
+        both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps),
+                                           "--clock", args.clock], args.before,
                                 args.before_db, args.rounds)
         print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
         for label, m in both.items():
             _table(label, m)
         return
-    m = measure(args.hands, args.taps, args.rounds)
+    m = measure(args.hands, args.taps, args.rounds, args.clock)
     if args.json:
         print(json.dumps(m))
         return
