@@ -5,7 +5,11 @@
 Not collected by pytest. In-process through Django's test client, as the
 issue measured: a throwaway SQLite file (or DATABASE_URL, e.g. a PostgreSQL
 scratch database, whose tables are created and left there), one series, one
-scorer, and games played hand after hand as the staff page's script does it:
+scorer, and games played hand after hand as the staff page's script does it.
+Django runs as in production, DEBUG=0 (its debug cursor otherwise wraps every
+statement), unless the environment sets DEBUG (``DEBUG=1``: the development
+set-up); with DEBUG off a throwaway SECRET_KEY and ALLOWED_HOSTS=testserver
+where the environment has none. ``--before`` runs both trees so. Per hand:
 
 - GET of the staff game page (``staff-game``, after the save's redirect),
 - one live preview (``staff-preview``, what the script posts on every tap),
@@ -56,7 +60,28 @@ ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().pare
 sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repository's root
 
 
+# Production's settings, as far as a process of its own needs them: DEBUG off
+# (with DEBUG on Django wraps every statement in its debug cursor, which keeps
+# the SQL and its time), a key and the test client's host.
+PRODUCTION = {"DEBUG": "0", "SECRET_KEY": "bench-only-" + "k" * 40, "ALLOWED_HOSTS": "testserver"}
+
+
+def production_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with production's DEBUG=0 unless it sets DEBUG itself; with
+    DEBUG off, a SECRET_KEY and ALLOWED_HOSTS (``testserver``) where it has none."""
+    env = dict(env)
+    env.setdefault("DEBUG", PRODUCTION["DEBUG"])
+    if env["DEBUG"].strip().lower() in ("0", "false", "no", "off", ""):
+        env.setdefault("SECRET_KEY", PRODUCTION["SECRET_KEY"])
+        env.setdefault("ALLOWED_HOSTS", PRODUCTION["ALLOWED_HOSTS"])
+    return env
+
+
 def _setup(db_dir: str) -> None:
+    """Django set up as production runs it (``production_env``: DEBUG=0 unless
+    the environment sets DEBUG; ``DEBUG=1`` measures the development set-up),
+    on a throwaway SQLite file unless DATABASE_URL names a database."""
+    os.environ.update(production_env(dict(os.environ)))
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = f"sqlite:///{db_dir}/bench-entry.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
@@ -244,7 +269,9 @@ def before_and_after(script: str, flags: list[str], before: Path, before_db: str
     both: dict[str, dict[str, Any]] = {}
     for _ in range(rounds):
         for label, code in (("before", before.resolve()), ("after", here)):
-            env = {**os.environ, "TENBOU_BENCH_CODE": str(code)}
+            # Both trees with production's DEBUG=0 (unless DEBUG is set): a tree
+            # before this yardstick would otherwise run with DEBUG on.
+            env = {**production_env(dict(os.environ)), "TENBOU_BENCH_CODE": str(code)}
             if label == "before" and before_db:
                 env["DATABASE_URL"] = before_db
             out = subprocess.run([sys.executable, script, *flags, "--rounds", "1", "--json"],

@@ -6,7 +6,8 @@ one POST of several hands (``staff-kept``, queue/sending.js).
 
 Not collected by pytest. In-process through Django's test client, as
 ``bench_entry.py``: a throwaway SQLite file (or DATABASE_URL, a PostgreSQL
-scratch database), one series, one scorer. Each batch is ``--size`` hands of
+scratch database), with production's DEBUG=0 unless the environment sets
+DEBUG, one series, one scorer. Each batch is ``--size`` hands of
 a fresh game, kept as the phone keeps them (each priced by the offline
 engine's own code, ``league.entry.phone``, on the game as the hands before it
 left it, with its key, digest and the payments shown), then sent in one

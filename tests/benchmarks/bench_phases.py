@@ -1,6 +1,7 @@
 """Where a logged-in request's CPU goes, phase by phase (issue 28).
 
-    python tests/benchmarks/bench_phases.py [--requests 400]
+    python tests/benchmarks/bench_phases.py [--requests 400] [--clock thread]
+    python tests/benchmarks/bench_phases.py --taps [--requests 300]   # the live preview's phases
 
 Not collected by pytest. In process through Django's test client, set up as
 ``bench_entry.py`` sets up (a throwaway SQLite file, or DATABASE_URL), after
@@ -18,6 +19,19 @@ per request on average:
   decode, every cursor's ``execute``, Django's ``get_user``, the backend's,
   the session hash, the CSRF and CSP hooks, the body's parsing, the game's
   read): wrapped with a timer.
+
+``--taps``: games played hand after hand as bench_preview.py plays them
+(the page's GET, a first and a later live preview tap of the hand, the save
+answered in place), ``--requests`` hands; only the taps and a bare
+``/healthz`` between them are timed, with the preview view's own steps
+(the game's read, the parse, the pricing, the wording, the markup) timed
+beside the functions above: what a first tap spends, step by step.
+
+``--clock thread``: ``time.thread_time`` instead of ``process_time``, which
+also counts other threads of the process (the webhooks' delivery thread,
+about 0.04 ms a request on average, bare requests too); the benchmarks'
+yardstick stays ``process_time``, this says how much of it is not the
+request's own thread.
 
 cProfile misattributes at this scale (its own cost per call is of the order
 of the calls measured); these timers cost about a microsecond each. The
@@ -82,7 +96,18 @@ def _timed(owner: Any, name: str, label: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--taps", action="store_true",
+                        help="the live preview's first and later taps of hands saved as the page saves them, "
+                             "with the view's own functions timed")
+    parser.add_argument("--clock", choices=("process", "thread"), default="process",
+                        help="process_time (default: every thread's CPU, the webhooks' delivery thread's too) "
+                             "or thread_time (the request's thread only)")
     args = parser.parse_args()
+    global _now
+    _now = time.thread_time_ns if args.clock == "thread" else time.process_time_ns
+    if args.taps:
+        _taps(args.requests, args.clock)
+        return
     from tests.benchmarks import bench_entry as be
 
     with tempfile.TemporaryDirectory(prefix="bench-phases-") as tmp:
@@ -94,6 +119,7 @@ def main() -> None:
         # script, this file is also __main__: its counters are not those).
         import tests.benchmarks.bench_phases as me
 
+        me._now = _now  # the clock chosen, for the markers and timers of that module
         marker = "tests.benchmarks.bench_phases.Marker"
         settings.MIDDLEWARE = [m for name in chain for m in (marker, name)] + [marker]
         me.Marker.count = len(chain) + 1
@@ -142,6 +168,102 @@ def main() -> None:
             print("   ms/request (mean)  function, inclusive")
             for label, spent_ns in me.TIMED.items():
                 print(f"   {spent_ns / args.requests / 1e6:8.4f}  {label}")
+
+
+def _taps(requests: int, clock: str) -> None:
+    """Per hand of games played as bench_preview.py plays them (the page's
+    GET, the first tap, a later tap, the save in place; only the taps timed):
+    each tap's median CPU and the inclusive time of the preview's phases."""
+    from tests.benchmarks import bench_entry as be
+
+    with tempfile.TemporaryDirectory(prefix="bench-phases-") as tmp:
+        be._setup(tmp)
+        import re
+
+        import tests.benchmarks.bench_phases as me
+
+        me._now = _now
+        me._wrap_functions()
+        me._wrap_preview()
+        from django.db import connection
+        from django.urls import reverse
+
+        bench = be.Bench()
+        totals: dict[str, list[float]] = {"first tap": [], "later tap": [], "/healthz": []}
+        timed: dict[str, dict[str, int]] = {k: {} for k in totals}
+
+        def tap(kind: str, fn: Callable[[], Any]) -> Any:
+            me.TIMED.clear()
+            start = _now()
+            out = fn()
+            totals[kind].append((_now() - start) / 1e6)
+            for label, ns in me.TIMED.items():
+                timed[kind][label] = timed[kind].get(label, 0) + ns
+            return out
+
+        def hand(step: int, count: bool) -> None:
+            bench.game.refresh_from_db()
+            if bench.game.is_finished:
+                bench.game = bench._new_game()
+            url = reverse("staff-game", args=[bench.game.pk])
+            page = bench.client.get(url)
+            data = {**be._hidden(page.content.decode()), **be._hand(step)}
+            body = be._body(data)
+            preview = reverse("staff-preview", args=[bench.game.pk])
+            post = lambda: bench.client.post(preview, *body, HTTP_X_TENBOU_ENTRY="1")  # noqa: E731
+            shown = tap("first tap", post)
+            shown = tap("later tap", post)
+            tap("/healthz", lambda: bench.trivial.get("/healthz"))
+            digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
+            saved = bench.client.post(url, *be._body({**data, "action": "save", "checked": digest}),
+                                      HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+            assert saved.status_code in (200, 302), saved.status_code
+            if not count:
+                for k in totals:
+                    totals[k].clear()
+                    timed[k].clear()
+
+        for i in range(20):
+            hand(i, count=False)
+        for i in range(requests):
+            hand(20 + i, count=True)
+        print(f"{connection.vendor}, {requests} hands, clock {clock}; load average "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for kind, spent in totals.items():
+            print(f"\n== {kind}: median {statistics.median(spent):.3f} ms, mean {statistics.mean(spent):.3f}")
+            for label, ns in sorted(timed[kind].items(), key=lambda kv: -kv[1]):
+                print(f"   {ns / requests / 1e6:8.4f}  {label}")
+
+
+def _wrap_preview() -> None:
+    from django.core.cache import caches
+
+    from league import statements
+    from league.services import entry
+    from league.views import entry_form, staff_preview
+
+    for owner, name, label in (
+        (staff_preview, "game_for_scorer", "view: game_for_scorer"),
+        (statements.Columns, "build", "  Columns.build (game, series)"),
+        (entry, "read_game_held", "view: read_game_held"),
+        (entry, "read_game", "  read_game (held missed)"),
+        (entry, "_read_key", "  _read_key"),
+        (entry.stamps, "stamp", "    stamps.stamp"),
+        (type(caches["default"]), "get", "  cache.get"),
+        (entry, "_now", "  entry._now"),
+        (entry, "claimed", "view: claimed"),
+        (entry, "is_stale", "view: is_stale"),
+        (staff_preview, "PostedHand", "view: PostedHand (parse)"),
+        (staff_preview, "priced", "view: priced"),
+        (entry, "preview_entry", "  preview_entry"),
+        (entry, "price_hand", "    price_hand"),
+        (staff_preview, "preview_html", "view: preview_html"),
+        (entry_form, "clean_fields", "    clean_fields"),
+        (entry_form, "HandEntry", "    HandEntry"),
+        (entry_form.services, "describe_payments", "    describe_payments"),
+        (entry, "digest", "    entry.digest"),
+    ):
+        _timed(owner, name, label)
 
 
 def _wrap_functions() -> None:

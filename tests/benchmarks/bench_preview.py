@@ -2,11 +2,12 @@
 (issue 28), beside ``bench_entry.py``, which times one preview per hand (the
 first tap after the page or the save).
 
-    python tests/benchmarks/bench_preview.py [--hands 20] [--taps 5] [--before DIR]
+    python tests/benchmarks/bench_preview.py [--hands 20] [--taps 5] [--before DIR] [--clock thread]
 
 Not collected by pytest. In process through Django's test client, on a
 throwaway SQLite file or DATABASE_URL, as ``bench_entry.py`` sets up (its
-helpers are imported from the tree measured). Per hand of a game played as
+helpers are imported from the tree measured): with production's DEBUG=0
+unless the environment sets DEBUG, both trees under ``--before``. Per hand of a game played as
 the page's script plays it: the staff page's GET, then ``--taps`` live
 previews of the same posted hand (the first tap of the hand, then the later
 ones, what a scorer's taps cost while the phone's engine is not pricing),
@@ -15,6 +16,19 @@ with the scorer's session (GET), and a logged-in POST of the preview's body
 to ``/healthz`` (the session, the user and the body, no view work): the floor
 under any preview. Each figure is the median CPU ms over the hands, the best
 of ``--rounds``; ratios are to the bare ``/healthz`` of the same run.
+
+``--clock thread`` times with ``time.thread_time`` (the request's own
+thread) instead of ``process_time`` (every thread of the process: the
+webhooks' delivery thread too, bare requests included; the default, and the
+yardstick of docs/entry.md's figures); both trees of ``--before`` with the
+same clock, this script's own.
+
+``--after save``: each hand's first tap follows the save of the hand before,
+answered in place (``X-Tenbou-In-Place``), as the page's script goes on
+from one hand to the next, its fields (number, state, key) taken from that
+answer; the page is fetched only when a game starts (or a save was not
+answered in place). The default, ``--after page``, fetches the page before
+every hand (what ``bench_entry.py`` times too).
 
 ``--before DIR`` runs the same in a copy of the code before (``git archive
 <rev> | tar -x -C DIR``), each round in fresh processes one after the other;
@@ -29,6 +43,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +55,18 @@ NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "post_in": "
          "first_tap": "preview, first tap", "later_tap": "preview, later taps"}
 
 
-def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
+CLOCKS = {"process": time.process_time, "thread": time.thread_time}
+
+
+def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: str = "page") -> dict[str, Any]:
     from tests.benchmarks import bench_entry as be
+
+    now = CLOCKS[clock]
+
+    def cpu(fn: Any) -> tuple[float, Any]:
+        t0 = now()
+        out = fn()
+        return (now() - t0) * 1000, out
 
     with tempfile.TemporaryDirectory(prefix="bench-preview-") as tmp:
         be._setup(tmp)
@@ -50,20 +75,25 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
 
         bench = be.Bench()
         best: dict[str, float] = {}
+        answer: list[dict[str, str]] = []  # the last save's answer in place: the next hand's fields
 
         def hand() -> dict[str, float]:
             bench.game.refresh_from_db()
             if bench.game.is_finished:
                 bench.game = bench._new_game()
+                answer.clear()
             url = reverse("staff-game", args=[bench.game.pk])
-            page = bench.client.get(url)
-            data = {**be._hidden(page.content.decode()), **be._hand(bench.step)}
+            if after == "save" and answer:
+                hidden = answer[0]  # as the page's script goes on: the save answered with the next hand's
+            else:
+                hidden = be._hidden(bench.client.get(url).content.decode())
+            data = {**hidden, **be._hand(bench.step)}
             bench.step += 1
             body = be._body(data)
             preview_url = reverse("staff-preview", args=[bench.game.pk])
             times = []
             for _ in range(taps):
-                ms, shown = be._cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
+                ms, shown = cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
                 assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:500]
                 times.append(ms)
             import re
@@ -72,10 +102,14 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
             saved = bench.client.post(url, *be._body({**data, "action": "save", "checked": digest}),
                                       HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
             assert saved.status_code in (200, 302), saved.status_code
+            answer.clear()
+            if saved.headers.get("X-Tenbou-Saved") == "in-place":
+                got = saved.json()
+                answer.append({k: str(got[k]) for k in ("number", "state", "key")})
             out = {"first_tap": times[0], "later_tap": statistics.median(times[1:]) if taps > 1 else times[0]}
-            out["healthz"] = be._cpu(lambda: bench.trivial.get("/healthz"))[0]
-            out["healthz_in"] = be._cpu(lambda: bench.client.get("/healthz"))[0]
-            out["post_in"] = be._cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
+            out["healthz"] = cpu(lambda: bench.trivial.get("/healthz"))[0]
+            out["healthz_in"] = cpu(lambda: bench.client.get("/healthz"))[0]
+            out["post_in"] = cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
             return out
 
         for _ in range(5):  # warm
@@ -84,15 +118,15 @@ def measure(hands: int, taps: int, rounds: int) -> dict[str, Any]:
             runs = [hand() for _ in range(hands)]
             for k in KEYS:
                 best[k] = min(best.get(k, float("inf")), statistics.median(r[k] for r in runs))
-        return {"vendor": connection.vendor, "cpu": best}
+        return {"vendor": connection.vendor, "cpu": best, "clock": clock, "after": after}
 
 
 def _table(label: str, m: dict[str, Any]) -> None:
     cpu = m["cpu"]
-    print(f"-- {label} ({m['vendor']})")
-    print(f"{'request':<26}{'CPU ms':>8}{'x bare':>8}")
+    print(f"-- {label} ({m['vendor']}; first tap after the {m.get('after', 'page')})")
+    print(f"{'request':<26}{m.get('clock', 'process') + ' ms':>12}{'x bare':>8}")
     for k in KEYS:
-        print(f"{NAMES[k]:<26}{cpu[k]:>8.2f}{cpu[k] / cpu['healthz']:>8.1f}")
+        print(f"{NAMES[k]:<26}{cpu[k]:>12.2f}{cpu[k] / cpu['healthz']:>8.1f}")
 
 
 def main() -> None:
@@ -103,19 +137,22 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--before", type=Path)
     parser.add_argument("--before-db", metavar="URL")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="process")
+    parser.add_argument("--after", choices=("page", "save"), default="page")
     args = parser.parse_args()
     load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.before:
         # The script is run from this tree in both; each imports the measured tree's helpers.
         from tests.benchmarks.bench_entry import before_and_after
 
-        both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps)], args.before,
+        both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps),
+                                           "--clock", args.clock, "--after", args.after], args.before,
                                 args.before_db, args.rounds)
         print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
         for label, m in both.items():
             _table(label, m)
         return
-    m = measure(args.hands, args.taps, args.rounds)
+    m = measure(args.hands, args.taps, args.rounds, args.clock, args.after)
     if args.json:
         print(json.dumps(m))
         return

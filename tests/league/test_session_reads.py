@@ -131,6 +131,33 @@ def test_a_changed_password_ends_the_login(logged_in: Client, scorer: User) -> N
     assert _is_logged_out(logged_in)
 
 
+def test_the_session_hash_is_djangos_for_every_password_and_key(scorer: User) -> None:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.test import override_settings
+
+    from league.auth import session_auth_hash
+
+    user = NoDemoLoginBackend().get_user(scorer.pk)
+    assert user is not None
+    assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(user)
+    first = user.get_session_auth_hash()
+    user.set_password("another")  # set on the instance: read at the call, hashed anew
+    assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(user) != first
+    with override_settings(SECRET_KEY="another-key-" + "x" * 40):
+        assert session_auth_hash(user) == AbstractBaseUser.get_session_auth_hash(user)
+        assert session_auth_hash(user) != first
+
+
+def test_a_new_secret_key_ends_the_login_unless_the_old_is_a_fallback(logged_in: Client) -> None:
+    from django.test import override_settings
+
+    old = settings.SECRET_KEY
+    with override_settings(SECRET_KEY="rotated-key-" + "y" * 40, SECRET_KEY_FALLBACKS=[old]):
+        assert not _is_logged_out(logged_in)  # Django's fallback check, then the session moved to the new key
+    with override_settings(SECRET_KEY="rotated-again-" + "z" * 40, SECRET_KEY_FALLBACKS=[]):
+        assert _is_logged_out(logged_in)
+
+
 def test_a_user_made_inactive_is_logged_out(logged_in: Client, scorer: User) -> None:
     User.objects.filter(pk=scorer.pk).update(is_active=False)
     assert _is_logged_out(logged_in)
