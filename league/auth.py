@@ -12,8 +12,7 @@ Every logged-in request asks the backend for its user (``get_user``): the
 row is read on every request, as Django's backend reads it, but with a
 statement built once (``user_row``) where the ORM's building of
 ``get(pk=...)`` cost several times its run (issue 28), or in the session's
-own statement (``league.sessions``). The session's hash it is checked
-against is computed once per password hash and key (``session_auth_hash``).
+own statement (``league.sessions``).
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.http import HttpRequest
-from django.utils.crypto import salted_hmac
 
 from league.sessions import take_user_read
 from league.statements import Columns, built, for_read
@@ -77,31 +75,7 @@ class NoDemoLoginBackend(ModelBackend):
         found, user = take_user_read(user_id)  # read with the session, in this request
         if not found:
             user = user_row(user_id)
-        if user is None or not self.user_can_authenticate(user):
-            return None
-        # Django checks the session's hash against this on every request: an
-        # HMAC of the stored password, the same for the same password and key.
-        user.get_session_auth_hash = functools.partial(session_auth_hash, user)
-        return user
-
-
-def session_auth_hash(user: Any) -> str:
-    """``user.get_session_auth_hash()``, Django's HMAC of the stored password
-    hash under ``SECRET_KEY``, computed once per (password hash, key) in this
-    process: a changed password or key is another pair, hashed anew, so a
-    session made before either change still fails the check. Read at each
-    call (a password set on the instance since counts); the fallback keys'
-    hashes are Django's own (``get_session_auth_fallback_hash``)."""
-    return _session_auth_hash(user.password or "", settings.SECRET_KEY)
-
-
-@functools.lru_cache(maxsize=1024)
-def _session_auth_hash(password: str, secret: str) -> str:
-    return salted_hmac(SESSION_HASH_SALT, password, secret=secret, algorithm="sha256").hexdigest()
-
-
-# The salt of ``AbstractBaseUser._get_session_auth_hash`` (a test holds the two equal).
-SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
+        return user if user is not None and self.user_can_authenticate(user) else None
 
 
 def user_row(user_id: Any) -> Any:

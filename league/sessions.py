@@ -35,7 +35,8 @@ The data read is decoded as Django decodes it (signature checked, then
 JSON); a process remembers, per exact stored string, the JSON it checked
 (``_CHECKED``), so the same row read again costs a ``json.loads`` and not a
 new signature check: the same bytes under the same key check the same, and
-a changed or tampered row is a new string, checked anew.
+a changed or tampered row is a new string, checked anew, and so is every
+row once the signing keys change.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore as DbSessionStore
 from django.core.exceptions import ValidationError
@@ -60,7 +62,9 @@ USER_HINTS = 4096
 # The user row read with this request's session: (user id, user or None).
 _READ = threading.local()
 # A session row's stored data -> its JSON, once its signature checked (``decode``).
-_CHECKED: dict[str, str] = {}
+# Keyed by the signing keys too: a rotated SECRET_KEY (or a fallback taken
+# away) checks every row anew, as Django would.
+_CHECKED: dict[tuple[Any, ...], str] = {}
 CHECKED_ROWS = 4096
 # Session key -> the game it was last allowed to score in this process
 # (league.access), and the start of the path under which it was (its URLs').
@@ -226,14 +230,15 @@ class SessionStore(DbSessionStore):
     def decode(self, session_data: str) -> dict[str, Any]:
         """Django's ``decode``, its signature check done once per stored
         string in this process; a fresh dict on every call."""
-        checked = _CHECKED.get(session_data)
+        known = (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS, session_data)
+        checked = _CHECKED.get(known)
         if checked is not None:
             return json.loads(checked)  # type: ignore[no-any-return]
         data: dict[str, Any] = super().decode(session_data)
         if data and self.serializer is JSONSerializer:  # {} is also what a bad signature gives: never kept
             if len(_CHECKED) >= CHECKED_ROWS:
                 _CHECKED.clear()  # a bound, not a policy
-            _CHECKED[session_data] = json.dumps(data, separators=(",", ":"))
+            _CHECKED[known] = json.dumps(data, separators=(",", ":"))
         return data
 
     def _hinted_id(self, hint: str | None, db: Any) -> Any:
