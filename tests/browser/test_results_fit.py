@@ -129,3 +129,48 @@ def test_the_result_table_fits_a_phone(phone: Page, live_server: Any,
             tr => new Set([...tr.cells].map(c => Math.round(c.getBoundingClientRect().top))).size)""", table)
         assert tops and set(tops) == {1}, (lang, kind, tops)
         page.set_viewport_size(PHONE)
+
+
+def test_the_corrections_preview_fits_a_phone(phone: Page, live_server: Any, db: None) -> None:
+    """A correction's preview (what the hand pays, before and after) on the
+    page that corrects an earlier hand: its table of the seats' scores fitted
+    a wide screen only (316 px in a 308 px box at the browser's text size,
+    411 at 130%, in English with the long name). At the browser's text size
+    it fits; at 130% a long name (broken only between words) may leave it
+    scrolling, inside its focusable, labelled region."""
+    series = make_series("ari-ari", slug="fit-fix", name="Club night")
+    series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
+    game = _played(series, "5", penalty=False, hands=5)
+    page, base = phone, live_server.url
+    page.goto(base + reverse("login"))
+    page.fill("#id_username", "referee")
+    page.fill("#id_password", "table-side-42")
+    page.click("button[type=submit]")
+    lang = page.locator("html").get_attribute("lang")
+    page.goto(base + reverse("staff-edit-hand", args=[game.pk, 1]))
+    table = ".preview table"
+    page.locator(table).wait_for()
+    for zoom in ("100", "130"):
+        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
+        if SCREENSHOTS:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator(table).scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-correction-preview-360.png"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{lang} {zoom}%: the page is {width} px wide"
+        wrap = page.locator(table).locator("xpath=ancestor::div[contains(@class, 'table-wrap')][1]")
+        scroll, client = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+        if zoom == "100":
+            assert scroll <= client, f"{lang} {zoom}%: the preview's table is {scroll} px in a {client} px box"
+        else:
+            assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("role") == "region"
+            assert wrap.get_attribute("aria-label")
+        # Every figure whole on one line, no cell's text past its box; a name may wrap.
+        assert page.evaluate(FIGURES_BROKEN, table) == [], (lang, zoom)
+
+
+FIGURES_BROKEN = """(table) => [...document.querySelectorAll(`${table} td, ${table} th`)].filter(c => {
+      const r = document.createRange(); r.selectNodeContents(c);
+      const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top))).size;
+      return c.scrollWidth > c.clientWidth + 1 || (c.classList.contains('num') && lines > 1);
+    }).map(c => c.textContent.trim())"""
