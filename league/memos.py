@@ -81,8 +81,8 @@ def per_language(make: Callable[[], T]) -> Callable[[], T]:
     the language through asgiref's ``Local``, which costs more than the
     rest of a small answer's work when done per request.
 
-    ``make`` must return the same value whenever it runs in one language;
-    two threads asking at once may both make it, and either is kept."""
+    ``make`` must return the same value, never None, whenever it runs in one
+    language; two threads asking at once may both make it, and either is kept."""
     made: BoundedMap[str | None, T] = BoundedMap(LANGUAGES_BOUND)
 
     @functools.wraps(make)
