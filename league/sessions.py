@@ -54,21 +54,22 @@ from django.core.signals import request_finished
 from django.core.signing import JSONSerializer
 from django.utils import timezone
 
+from league.memos import BoundedMap
 from league.statements import Columns, built, for_read
 
 # Session key -> the user id its data named when this process last read it.
-_USER_OF: dict[str, str] = {}
 USER_HINTS = 4096
+_USER_OF: BoundedMap[str, str] = BoundedMap(USER_HINTS)
 # The user row read with this request's session: (user id, user or None).
 _READ = threading.local()
 # A session row's stored data -> its JSON, once its signature checked (``decode``).
 # Keyed by the signing keys too: a rotated SECRET_KEY (or a fallback taken
 # away) checks every row anew, as Django would.
-_CHECKED: dict[tuple[Any, ...], str] = {}
 CHECKED_ROWS = 4096
+_CHECKED: BoundedMap[tuple[Any, ...], str] = BoundedMap(CHECKED_ROWS)
 # Session key -> the game it was last allowed to score in this process
 # (league.access), and the start of the path under which it was (its URLs').
-_GAME_OF: dict[str, tuple[int, str]] = {}
+_GAME_OF: BoundedMap[str, tuple[int, str]] = BoundedMap(USER_HINTS)
 # The game's part of the session's statement, given by league.access
 # (``carry_game``): (db, the user's alias) -> (select list, joins with one
 # parameter: the game's id), or None when the games live in another database.
@@ -127,8 +128,6 @@ def note_game(session: Any, game_id: int, path: str) -> None:
     key = getattr(session, "session_key", None)
     at = path.find(f"/{game_id}/")
     if isinstance(session, SessionStore) and key is not None and key in _USER_OF and at >= 0:
-        if len(_GAME_OF) >= USER_HINTS and key not in _GAME_OF:
-            _GAME_OF.clear()  # a bound, as for the users
         _GAME_OF[key] = (game_id, path[:at + len(str(game_id)) + 2])
 
 
@@ -219,8 +218,6 @@ class SessionStore(DbSessionStore):
             _USER_OF.pop(key, None)  # type: ignore[arg-type]
             _GAME_OF.pop(key, None)  # type: ignore[arg-type]
         else:
-            if len(_USER_OF) >= USER_HINTS:
-                _USER_OF.clear()  # a bound, not a policy: the next reads learn again
             _USER_OF[key] = str(named)  # type: ignore[index]
             if user_read is not None and user_read[0] == str(named):
                 _READ.value = user_read
@@ -236,8 +233,6 @@ class SessionStore(DbSessionStore):
             return json.loads(checked)  # type: ignore[no-any-return]
         data: dict[str, Any] = super().decode(session_data)
         if data and self.serializer is JSONSerializer:  # {} is also what a bad signature gives: never kept
-            if len(_CHECKED) >= CHECKED_ROWS:
-                _CHECKED.clear()  # a bound, not a policy
             _CHECKED[known] = json.dumps(data, separators=(",", ":"))
         return data
 

@@ -21,12 +21,12 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.utils.translation import get_language
 
 from league import stamps
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
 from league.errors import PriceDiffers, ServiceError
+from league.memos import BoundedMap, per_language
 from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
@@ -110,8 +110,8 @@ def is_current(version: int, game: Game) -> bool:
 # unpickle them on every tap): under the cache's own key (the series' stamp
 # and the row's record columns) and by the same rule (``is_current``), so a
 # change made in another worker is seen as the cache sees it.
-_HELD: dict[str, tuple[Any, ...]] = {}
 HELD_READS = 64
+_HELD: BoundedMap[str, tuple[Any, ...]] = BoundedMap(HELD_READS)
 
 
 def read_game_held(game: Game) -> GameNow:
@@ -137,24 +137,15 @@ def _now(game: Game, parts: tuple[Any, ...]) -> GameNow:
     return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
 
 
-_WINDS: dict[str | None, tuple[str, ...]] = {}
-
-
+@per_language
 def _winds() -> tuple[str, ...]:
     """The winds in the active language, looked up once per language: four
-    catalogue lookups per request otherwise (each reads the language through
-    asgiref's Local), for every read of a game."""
-    language = get_language()
-    winds = _WINDS.get(language)
-    if winds is None:
-        winds = _WINDS[language] = tuple(str(w) for w in WIND_NAMES)
-    return winds
+    catalogue lookups per request otherwise, for every read of a game."""
+    return tuple(str(w) for w in WIND_NAMES)
 
 
 def _hold(key: str, parts: tuple[Any, ...]) -> None:
-    if len(_HELD) >= HELD_READS:
-        _HELD.clear()  # a bound, not a policy: the next previews read from the cache again
-    _HELD[key] = parts
+    _HELD[key] = parts  # bounded: past it, the next previews read from the cache again
 
 
 def _read_key(game: Game, token: str | None = None) -> str:

@@ -24,8 +24,9 @@ from django import template
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
+from league.memos import per_language
 from league.round_names import round_name
 from league.templatetags.league import delta, score
 from league.templatetags.staff import honba, pay_summary, sticks
@@ -36,32 +37,26 @@ register = template.Library()
 # The words that do not change with the hand, looked up once per language:
 # a dozen catalogue lookups (each reads the language through asgiref's Local)
 # were most of the markup's cost per tap.
-_WORDS: dict[str | None, dict[str, Any]] = {}
-
-
+@per_language
 def _words() -> dict[str, Any]:
-    language = get_language()
-    words = _WORDS.get(language)
-    if words is None:
-        words = _WORDS[language] = {
-            "pays": gettext("Hand %(number)s pays"),
-            "table": (
-                '  <div class="table-wrap" tabindex="0" role="region" aria-label="{}"><table>\n    <thead><tr>'
-                '<th>{}</th><th class="num">{}</th><th class="num">{}</th><th class="num">{}</th></tr></thead>\n'
-                "    <tbody>"
-            ).format(gettext("Scores before and after"), gettext("Seat"), gettext("Before"), gettext("Change"),
-                 gettext("After")),
-            "later": gettext("Later hands whose payments change"),
-            "hand": gettext("Hand %(number)s"),
-            "gone": gettext("no longer played"),
-            "none_later": gettext("No later hand's payments change."),
-            "ends": gettext("This ends the game:"),
-            "next": gettext("Next: %(round)s, %(honba)s, %(sticks)s; %(dealer)s deals."),
-            "rest": gettext("After replaying the rest:"),
-            "where": gettext("%(round)s, %(honba)s"),
-            "said": {},  # round names, honba and sticks in words, as said once (a few dozen per language)
-        }
-    return words
+    return {
+        "pays": gettext("Hand %(number)s pays"),
+        "table": (
+            '  <div class="table-wrap" tabindex="0" role="region" aria-label="{}"><table>\n    <thead><tr>'
+            '<th>{}</th><th class="num">{}</th><th class="num">{}</th><th class="num">{}</th></tr></thead>\n'
+            "    <tbody>"
+        ).format(gettext("Scores before and after"), gettext("Seat"), gettext("Before"), gettext("Change"),
+             gettext("After")),
+        "later": gettext("Later hands whose payments change"),
+        "hand": gettext("Hand %(number)s"),
+        "gone": gettext("no longer played"),
+        "none_later": gettext("No later hand's payments change."),
+        "ends": gettext("This ends the game:"),
+        "next": gettext("Next: %(round)s, %(honba)s, %(sticks)s; %(dealer)s deals."),
+        "rest": gettext("After replaying the rest:"),
+        "where": gettext("%(round)s, %(honba)s"),
+        "said": {},  # round names, honba and sticks in words, as said once (a few dozen per language)
+    }
 
 
 def _said(words: dict[str, Any], kind: Any, value: Any) -> str:

@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, NamedTuple
@@ -306,17 +307,27 @@ def public_page(
                 request.GET = _as_get(found.query)
                 live = found.key if found.fragment else _page_key(request, {**found.query, "partial": "1"})
                 request.live_etag = _etags(found.stamp, live)[0]  # type: ignore[attr-defined]
-                response = view(request, **kwargs)
                 if found.visitor_specific:
+                    response = view(request, **kwargs)
                     response["Cache-Control"] = "private, no-cache"
                     patch_vary_headers(response, ("Cookie",))
                     return response
-                if response.status_code != 200 or response.streaming:
-                    return response
-                etag, gzip_etag = _etags(found.stamp, found.key)
-                body = response.content
-                cached = CachedResponse(response["Content-Type"], body, _gzip(body), etag, gzip_etag, found.stamp.changed)
-                cache.set(found.cache_key, cached, PAGE_CACHE_SECONDS)
+
+                def compute() -> CachedResponse | HttpResponseBase:
+                    response = view(request, **kwargs)
+                    if response.status_code != 200 or response.streaming:
+                        return response
+                    etag, gzip_etag = _etags(found.stamp, found.key)
+                    body = response.content
+                    made = CachedResponse(response["Content-Type"], body, _gzip(body), etag, gzip_etag,
+                                          found.stamp.changed)
+                    cache.set(found.cache_key, made, PAGE_CACHE_SECONDS)
+                    return made
+
+                filled = fill_once(found.cache_key, compute)
+                if not isinstance(filled, CachedResponse):
+                    return filled
+                cached = filled
             _remember(found.cache_key, cached)
             return _respond(request, cached)
 
@@ -324,6 +335,46 @@ def public_page(
         return wrapper
 
     return decorate
+
+
+# A page missing from the cache is computed by one request while the others
+# asking for it wait (``fill_once``): how long a computation holds the page
+# (a worker killed in the middle frees it then), and how long another
+# request waits for its copy before computing the page itself.
+FILL_LOCK_SECONDS = 10
+FILL_WAIT_SECONDS = 2.0
+
+
+def fill_once(cache_key: str, compute: Callable[[], CachedResponse | HttpResponseBase]) -> CachedResponse | HttpResponseBase:
+    """``compute()`` for the page under ``cache_key``, run by one request at a
+    time however many miss it at once (when a page goes out of the cache
+    under a thousand spectators, every worker that missed it computed it).
+
+    The first request takes the page's fill lock, ``cache.add`` (atomic in
+    Redis and in the per-process cache, so it holds across workers when the
+    cache is shared, across a worker's threads otherwise) and computes; the
+    others poll the cache for its copy, for at most ``FILL_WAIT_SECONDS``,
+    and compute the page themselves if none comes: the first answered
+    something not cached (a 404, an error) or is too slow. Never a stale
+    copy: a page is only ever served under the stamp it was computed for."""
+    lock = f"filling:{cache_key}"
+    if cache.add(lock, 1, FILL_LOCK_SECONDS):
+        try:
+            return compute()
+        finally:
+            cache.delete(lock)
+    deadline = time.monotonic() + FILL_WAIT_SECONDS
+    pause = 0.005
+    while time.monotonic() < deadline:
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
+        # One round trip; the page is stored before the lock goes, so neither there means no copy is coming.
+        now = cache.get_many([cache_key, lock])
+        if cache_key in now:
+            return now[cache_key]  # type: ignore[no-any-return]
+        if lock not in now:
+            break
+    return compute()
 
 
 def also_serve(callback: Callable[..., HttpResponseBase], view: Callable[..., HttpResponseBase]) -> None:

@@ -137,36 +137,46 @@ def test_the_result_table_fits_a_phone(phone: Page, live_server: Any,
         page.set_viewport_size(PHONE)
 
 
+# A correction's preview names every seat: a 16-character name that cannot break
+# between words, beside the long one that can.
+PREVIEW_NAMES = ("Tomás Ó Súilleabháin", "Aleksandrovskaya", "Aiko Takahashi", "Bo")
+
+
 def test_the_corrections_preview_fits_a_phone(phone: Page, live_server: Any, db: None) -> None:
     """A correction's preview (what the hand pays, before and after) on the
     page that corrects an earlier hand: its table of the seats' scores fitted
     a wide screen only (316 px in a 308 px box at the browser's text size,
     411 at 130%, in English with the long name). At the browser's text size
-    it fits; at 130% a long name (broken only between words) may leave it
-    scrolling, inside its focusable, labelled region."""
+    and at 130%, with a 16-character name that cannot break, the table fits
+    its box (no sideways scroll), every figure whole on one line, every name
+    whole; its region stays focusable and labelled."""
     series = make_series("ari-ari", slug="fit-fix", name="Club night")
     series.scorers.add(User.objects.create_user("referee", password="table-side-42"))
-    game = _played(series, "5", penalty=False, hands=5)
+    game = make_game(series, players=[make_player(n) for n in PREVIEW_NAMES], table="5")
+    play(game, hanchan_passing_deal()[:5])
     page, base = phone, live_server.url
     lang = _log_in(page, base)
     page.goto(base + reverse("staff-edit-hand", args=[game.pk, 1]))
     table = ".preview table"
     page.locator(table).wait_for()
     for zoom in ("100", "130"):
+        state = f"{lang} {zoom}%"
         page.evaluate(f"document.documentElement.style.fontSize = '{zoom}%'")
         if SCREENSHOTS:
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator(table).scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-correction-preview-360.png"))
         width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"], f"{lang} {zoom}%: the page is {width} px wide"
+        assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
         wrap = page.locator(table).locator("xpath=ancestor::div[contains(@class, 'table-wrap')][1]")
         scroll, client = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
-        if zoom == "100":
-            assert scroll <= client, f"{lang} {zoom}%: the preview's table is {scroll} px in a {client} px box"
-        else:
-            assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("role") == "region"
-            assert wrap.get_attribute("aria-label")
-        # Every figure whole on one line, no cell's text past its box; a name (the first column) may wrap.
-        assert page.evaluate(NOT_WHOLE, [table, False]) == [], (lang, zoom)
-
+        assert scroll <= client, f"{state}: the preview's table is {scroll} px in a {client} px box"
+        box = wrap.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, box)
+        assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("role") == "region"
+        assert wrap.get_attribute("aria-label")
+        # Every figure whole on one line, no cell's text past its box; a name may wrap between words.
+        assert page.evaluate(NOT_WHOLE, [table, False]) == [], state
+        shown = " ".join(page.locator(f"{table} tbody").inner_text().split())
+        for name in PREVIEW_NAMES:
+            assert name in shown, (state, name)

@@ -65,7 +65,7 @@ def test_a_change_made_in_another_worker_is_seen_by_its_inputs_version(game: Gam
 
 
 def test_the_held_reads_are_bounded(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(entry, "HELD_READS", 2)
+    monkeypatch.setattr(entry._HELD, "bound", 2)
     entry._HELD.clear()
     for each in (game, make_game(game.series), make_game(game.series)):
         _held(each)

@@ -1,0 +1,139 @@
+"""What a process remembers between requests (league/memos.py, issue 28):
+every map holds at most its bound, a value made per language is made once
+for each language and is that language's, and the process's memos (the
+session store's hints and checked rows, the live preview's held reads, the
+winds and the preview's words) are these types with the bounds they had."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from league import sessions
+from league.memos import LANGUAGES_BOUND, BoundedMap, per_language
+from league.models import Game
+from league.services import entry
+from league.templatetags import hand_preview
+from tests.factories import make_scorer
+
+FILLS: dict[str, Callable[[BoundedMap[int, int], int], None]] = {
+    "item": lambda m, k: m.__setitem__(k, k),
+    "setdefault": lambda m, k: m.setdefault(k, k) and None,
+    "update": lambda m, k: m.update({k: k}),
+    "update by pairs": lambda m, k: m.update([(k, k)]),
+    "update by names": lambda m, k: m.update(**{f"k{k}": k}),  # type: ignore[arg-type]
+    "|=": lambda m, k: m.__ior__({k: k}) and None,
+}
+
+
+@pytest.mark.parametrize("how", sorted(FILLS))
+def test_a_bounded_map_never_holds_more_than_its_bound(how: str) -> None:
+    held = BoundedMap[int, int](3)
+    sizes = []
+    for key in range(10):
+        FILLS[how](held, key)
+        sizes.append(len(held))
+    assert max(sizes) == 3 and sizes == [1, 2, 3, 1, 2, 3, 1, 2, 3, 1]
+    assert held.get(9, held.get("k9")) == 9  # type: ignore[call-overload]  # the newest key is always kept
+
+
+def test_a_full_map_keeps_its_keys_when_one_is_given_a_new_value() -> None:
+    held = BoundedMap[str, int](2)
+    held["a"], held["b"] = 1, 2
+    held["b"] = 3
+    held.setdefault("a", 9)
+    assert held == {"a": 1, "b": 3}
+    held["c"] = 4  # a new key past the bound: the map starts again
+    assert held == {"c": 4}
+
+
+@pytest.mark.parametrize("bound", [0, -1])
+def test_a_bound_below_one_is_refused(bound: int) -> None:
+    with pytest.raises(ValueError, match=rf"^bound: a map must hold at least one key, not {bound}$"):
+        BoundedMap(bound)
+
+
+def test_the_process_memos_are_bounded_maps_with_their_bounds() -> None:
+    assert (sessions._USER_OF.bound, sessions._GAME_OF.bound) == (sessions.USER_HINTS, sessions.USER_HINTS) == (4096,
+                                                                                                             4096)
+    assert sessions._CHECKED.bound == sessions.CHECKED_ROWS == 4096
+    assert entry._HELD.bound == entry.HELD_READS == 64
+    for memo in (sessions._USER_OF, sessions._GAME_OF, sessions._CHECKED, entry._HELD):
+        assert isinstance(memo, BoundedMap)
+
+
+# -- the session store's maps past their bound, through real requests ---------------------
+
+
+@pytest.mark.django_db
+def test_logins_past_the_session_maps_bounds_still_score(series: Any, game: Game,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five scorers on a game, with room for two in each map: every map stays
+    within two, and every scorer still reaches the game's page (a hint
+    forgotten is a slower read, never a refusal)."""
+    for memo in (sessions._USER_OF, sessions._GAME_OF, sessions._CHECKED):
+        monkeypatch.setattr(memo, "bound", 2)
+        memo.clear()
+    clients = []
+    for n in range(5):
+        client = Client()
+        client.force_login(make_scorer(series, username=f"scorer-{n}"))
+        clients.append(client)
+    for _ in range(2):
+        for client in clients:
+            assert client.get(reverse("staff-game", args=[game.pk])).status_code == 200
+            for memo in (sessions._USER_OF, sessions._GAME_OF, sessions._CHECKED):
+                assert 1 <= len(memo) <= 2
+    assert User.objects.filter(username__startswith="scorer-").count() == 5
+
+
+# -- a value per language ---------------------------------------------------------------
+
+
+def test_a_value_is_made_once_per_language() -> None:
+    made: list[str | None] = []
+
+    @per_language
+    def greeting() -> str:
+        made.append(translation.get_language())
+        return translation.gettext("East")
+
+    with translation.override("en"):
+        assert greeting() == greeting() == "East"
+    with translation.override("ja"):
+        assert greeting() == greeting() == "東"
+    with translation.override("en"):
+        assert greeting() == "East"
+    assert made == ["en", "ja"]
+
+
+def test_values_per_language_are_bounded() -> None:
+    @per_language
+    def language() -> str | None:
+        return translation.get_language()
+
+    for n in range(LANGUAGES_BOUND * 2 + 1):
+        with translation.override(f"x{n}"):
+            assert language() == f"x{n}"
+            assert len(language.made) <= LANGUAGES_BOUND  # type: ignore[attr-defined]
+
+
+WORDS_BY_LANGUAGE = {
+    "en": (("East", "South", "West", "North"), "Hand %(number)s"),
+    "ja": (("東", "南", "西", "北"), "第%(number)s局"),
+}
+
+
+@pytest.mark.parametrize("order", [("en", "ja", "en"), ("ja", "en", "ja")])
+def test_switching_language_gives_that_languages_winds_and_preview_words(order: tuple[str, ...]) -> None:
+    for language in order:
+        with translation.override(language):
+            winds, hand = WORDS_BY_LANGUAGE[language]
+            assert entry._winds() == winds
+            assert hand_preview._words()["hand"] == hand
