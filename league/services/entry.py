@@ -217,7 +217,7 @@ def claimed(post: Any, now: GameNow, *, mutable: bool = True) -> Any:
     """The posted entry (a mutable copy); one that claims no state (a
     hand-made post, or the first look without JavaScript) is taken as built
     on the state now, unless it is a save. ``mutable=False`` (the live
-    preview, which changes nothing it is given): the post itself when it
+    preview and a save, which change nothing they are given): the post itself when it
     claims a state, as copying it cost more than the rest of the protocol."""
     if not mutable and post.get("state"):
         return post

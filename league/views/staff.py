@@ -113,7 +113,8 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     notice = ""
     checked: dict[str, Any] = {}
     if request.method == "POST":
-        data = entry.claimed(request.POST, now)
+        # A save changes nothing in its post: no copy of it when it claims a state.
+        data = entry.claimed(request.POST, now, mutable=not saving)
         if data.get("action") == "reuse" and not entry.is_gone(now, editing):
             entry.reuse(data, now, number)
         # A save reads the hand as the live preview does (the one field table, no

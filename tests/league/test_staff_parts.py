@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from league.models import Game
 from league.templatetags.staff_parts import change_html, fix_link_html, hand_row_html, hands_below_html, state_html
@@ -106,6 +106,9 @@ def test_the_parts_are_the_templates_markup(language: str) -> None:
         assert hands_below_html(CTX) == expected["below"]
         assert hands_below_html(ENDED) == expected["below fin"]
         assert change_html(CHANGE) == expected["change"]
+        # The time in the reader's time zone, as the date filter gives it.
+        with timezone.override("Asia/Tokyo"):
+            assert change_html(CHANGE) == expected["change"].replace("23:05", "08:05")
 
 
 @pytest.mark.django_db
