@@ -35,10 +35,10 @@ from league.templatetags.staff import honba, sticks
 register = template.Library()
 
 # The words that do not change with the game, looked up once per language.
-_WORDS: dict[str | None, dict[str, str]] = {}
+_WORDS: dict[str | None, dict[str, Any]] = {}
 
 
-def _words() -> dict[str, str]:
+def _words() -> dict[str, Any]:
     language = get_language()
     words = _WORDS.get(language)
     if words is None:
@@ -59,8 +59,35 @@ def _words() -> dict[str, str]:
             "final": _e(gettext("Enter end scores only…")),
             "penalties": _e(gettext("Penalties")),
             "by": gettext("by %(who)s"),
+            "said": {},  # where a hand stands and rounds in short, as said once (bounded below)
         }
     return words
+
+
+def _where(words: dict[str, Any], state: Any) -> str:
+    """"South 3, 2 honba, 1 stick on the table", escaped, said once per language."""
+    said, key = words["said"], ("where", state.round_label, state.honba, state.riichi_sticks)
+    text = said.get(key)
+    if text is None:
+        text = words["where"] % {"round": _e(round_name(state.round_label)), "honba": _e(honba(state.honba)),
+                                 "sticks": _e(sticks(state.riichi_sticks))}
+        _keep(said, key, text)
+    return text
+
+
+def _short(label: str) -> str:
+    """``round_short`` ("E3", 東3), escaped, said once per language."""
+    said, key = _words()["said"], label
+    text = said.get(key)
+    if text is None:
+        text = _e(round_short(label))
+        _keep(said, key, text)
+    return text
+
+
+def _keep(said: dict[Any, str], key: Any, text: str) -> None:
+    if len(said) < 500:  # a bound, not a policy
+        said[key] = text
 
 
 def _url(name: str, *args: int) -> str:
@@ -97,8 +124,7 @@ def state_html(ctx: Mapping[str, Any]) -> SafeString:
                        f'      <div class="fix-panel"><p>{words["correct_colon"]}</p><ul>{links}</ul></div>\n'
                        "    </details>")
         out.append("</div>")
-    where = words["where"] % {"round": _e(round_name(state.round_label)), "honba": _e(honba(state.honba)),
-                              "sticks": _e(sticks(state.riichi_sticks))}
+    where = _where(words, state)
     who = words["who"] % {"number": len(rows) + 1, "dealer": _e(ctx["dealer"])}
     out.append(f'\n    <p class="where">{where}</p>\n    <p class="who">{who}</p></div>\n  <ul class="scores">\n    ')
     for s in ctx["seats"]:
@@ -114,7 +140,7 @@ def fix_link_html(game_pk: int, r: Any) -> SafeString:
     """An earlier hand to correct, from the top (``r``: a ``HandRow``)."""
     played = r.played
     return mark_safe(f'<li><a href="{_edit_url(game_pk, r.hand.number)}"><span class="sr-only">'
-                     f'{_words()["correct_hand"]} </span>{r.hand.number}<small>{_e(round_short(played.round_label))}'
+                     f'{_words()["correct_hand"]} </span>{r.hand.number}<small>{_short(played.round_label)}'
                      f"-{played.honba}</small></a></li>")
 
 
@@ -125,7 +151,7 @@ def hand_row_html(game_pk: int, r: Any) -> SafeString:
                     f'<span class="pts">{_e(score(s["score"]))}</span></span>' for s in r.after)
     label = words["correct_hand_n"] % {"number": number}
     return mark_safe(
-        f'<tr><td>{number}<br><span class="meta">{_e(round_short(played.round_label))}-{played.honba}</span></td>\n'
+        f'<tr><td>{number}<br><span class="meta">{_short(played.round_label)}-{played.honba}</span></td>\n'
         f'      <td>{_e(r.text)}<br><a href="{_edit_url(game_pk, number)}" aria-label="{label}">'
         f'{words["correct"]}</a></td>\n'
         f'      <td class="num after">{after}</td></tr>\n')
