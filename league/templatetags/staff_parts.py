@@ -34,60 +34,53 @@ from league.templatetags.staff import honba, sticks
 
 register = template.Library()
 
-# The words that do not change with the game, looked up once per language.
-_WORDS: dict[str | None, dict[str, Any]] = {}
-
-
 def _words() -> dict[str, Any]:
-    language = get_language()
-    words = _WORDS.get(language)
-    if words is None:
-        words = _WORDS[language] = {
-            "where_stands": _e(gettext("Where the game stands")),
-            "correct_n": gettext("Correct hand %(number)s…"),
-            "earlier": _e(gettext("Correct an earlier hand")),
-            "correct_colon": _e(gettext("Correct hand:")),
-            "where": gettext("%(round)s, %(honba)s, %(sticks)s"),
-            "who": gettext("Hand %(number)s · <strong>%(dealer)s</strong> deals"),
-            "dealer": _e(gettext("dealer")),
-            "correct_hand_n": gettext("Correct hand %(number)s"),
-            "correct": _e(gettext("Correct…")),
-            "correct_hand": _e(gettext("Correct hand")),
-            "undo": gettext("Undo hand %(number)s…"),
-            "end": _e(gettext("End the game…")),
-            "reopen": _e(gettext("Reopen the game…")),
-            "final": _e(gettext("Enter end scores only…")),
-            "penalties": _e(gettext("Penalties")),
-            "by": gettext("by %(who)s"),
-            "said": {},  # where a hand stands and rounds in short, as said once (bounded below)
-        }
-    return words
+    """The words that do not change with the game, in the active language."""
+    return _words_in(get_language())
 
 
-def _where(words: dict[str, Any], state: Any) -> str:
-    """"South 3, 2 honba, 1 stick on the table", escaped, said once per language."""
-    said, key = words["said"], ("where", state.round_label, state.honba, state.riichi_sticks)
-    text = said.get(key)
-    if text is None:
-        text = words["where"] % {"round": _e(round_name(state.round_label)), "honba": _e(honba(state.honba)),
-                                 "sticks": _e(sticks(state.riichi_sticks))}
-        _keep(said, key, text)
-    return text
+@functools.lru_cache(maxsize=16)
+def _words_in(language: str | None) -> dict[str, Any]:
+    # Looked up once per language (asked while that language is active): a
+    # catalogue lookup reads the language through asgiref's Local each time.
+    return {
+        "where_stands": _e(gettext("Where the game stands")),
+        "correct_n": gettext("Correct hand %(number)s…"),
+        "earlier": _e(gettext("Correct an earlier hand")),
+        "correct_colon": _e(gettext("Correct hand:")),
+        "who": gettext("Hand %(number)s · <strong>%(dealer)s</strong> deals"),
+        "dealer": _e(gettext("dealer")),
+        "correct_hand_n": gettext("Correct hand %(number)s"),
+        "correct": _e(gettext("Correct…")),
+        "correct_hand": _e(gettext("Correct hand")),
+        "undo": gettext("Undo hand %(number)s…"),
+        "end": _e(gettext("End the game…")),
+        "reopen": _e(gettext("Reopen the game…")),
+        "final": _e(gettext("Enter end scores only…")),
+        "penalties": _e(gettext("Penalties")),
+        "by": gettext("by %(who)s"),
+    }
+
+
+def _where(state: Any) -> str:
+    """"South 3, 2 honba, 1 stick on the table", escaped."""
+    return _where_in(get_language(), state.round_label, state.honba, state.riichi_sticks)
+
+
+@functools.lru_cache(maxsize=512)
+def _where_in(language: str | None, label: str, n_honba: int, n_sticks: int) -> str:
+    return gettext("%(round)s, %(honba)s, %(sticks)s") % {
+        "round": _e(round_name(label)), "honba": _e(honba(n_honba)), "sticks": _e(sticks(n_sticks))}
 
 
 def _short(label: str) -> str:
-    """``round_short`` ("E3", 東3), escaped, said once per language."""
-    said, key = _words()["said"], label
-    text = said.get(key)
-    if text is None:
-        text = _e(round_short(label))
-        _keep(said, key, text)
-    return text
+    """``round_short`` ("E3", 東3), escaped."""
+    return _short_in(get_language(), label)
 
 
-def _keep(said: dict[Any, str], key: Any, text: str) -> None:
-    if len(said) < 500:  # a bound, not a policy
-        said[key] = text
+@functools.lru_cache(maxsize=256)
+def _short_in(language: str | None, label: str) -> str:
+    return _e(round_short(label))
 
 
 def _url(name: str, *args: int) -> str:
@@ -124,7 +117,7 @@ def state_html(ctx: Mapping[str, Any]) -> SafeString:
                        f'      <div class="fix-panel"><p>{words["correct_colon"]}</p><ul>{links}</ul></div>\n'
                        "    </details>")
         out.append("</div>")
-    where = _where(words, state)
+    where = _where(state)
     who = words["who"] % {"number": len(rows) + 1, "dealer": _e(ctx["dealer"])}
     out.append(f'\n    <p class="where">{where}</p>\n    <p class="who">{who}</p></div>\n  <ul class="scores">\n    ')
     for s in ctx["seats"]:
