@@ -115,10 +115,12 @@ _HELD: BoundedMap[str, tuple[Any, ...]] = BoundedMap(HELD_READS)
 
 
 def read_game_held(game: Game) -> GameNow:
-    """``read_game`` for the live preview, which changes nothing it is given:
-    the parts of the read are shared by the requests of this process that
-    find the same key, never copied. A request that may change what it holds
-    (a save keeps ``Hand.result`` in step) uses ``read_game``."""
+    """``read_game`` for the live preview and the save, which change nothing
+    they are given: the parts of the read are shared by the requests of this
+    process that find the same key, never copied. A save builds new lists;
+    what it may change in place (a stored ``Hand.result`` out of step with the
+    replay, set in step as it saves) is the committed value, and a save that
+    fails lets go of the read it held (``save_entry``)."""
     key = _read_key(game)
     parts = _HELD.get(key)
     if parts is None or not is_current(parts[-1], game):
@@ -206,7 +208,7 @@ def claimed(post: Any, now: GameNow, *, mutable: bool = True) -> Any:
     """The posted entry (a mutable copy); one that claims no state (a
     hand-made post, or the first look without JavaScript) is taken as built
     on the state now, unless it is a save. ``mutable=False`` (the live
-    preview, which changes nothing it is given): the post itself when it
+    preview and a save, which change nothing they are given): the post itself when it
     claims a state, as copying it cost more than the rest of the protocol."""
     if not mutable and post.get("state"):
         return post
@@ -309,12 +311,26 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     ``now``: the game as the request read it; a new hand's save uses its
     hands when the game's ``inputs_version``, under the lock, says they are
     still the stored ones, and reads them again otherwise."""
-    held: list[HandSaved] = []
-    kept: list[GameNow] = []
     check = None if seen is None else _seen_check(read_seen(seen))
     # What the request read, which the save uses if the game's inputs have not moved since.
     as_read = None if now is None or now.version < 0 else AsRead(
         now.version, record_columns(now.game), now.rows, now.record, now.state)
+    try:
+        return _save_entry(game=game, number=number, hand=hand, editing=editing, by=by, key=key, state=state,
+                           players=players, check=check, as_read=as_read)
+    except BaseException:
+        # A rolled-back save may have set a held row's ``result`` the database
+        # no longer holds: the next request reads the game again.
+        if now is not None:
+            _let_go(now)
+        raise
+
+
+def _save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor, key: str | None,
+                state: str | None, players: list[str] | None, check: Callable[[sg.PlayedHand], None] | None,
+                as_read: AsRead | None) -> Saved:
+    held: list[HandSaved] = []
+    kept: list[GameNow] = []
     # Nothing inside reads a stamp, so the series' new stamps are published
     # once, at the commit (league.stamps.publish_on_commit).
     with transaction.atomic():
@@ -342,6 +358,13 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
     return Saved(number, time_up, next_number, kept[0] if kept else None,
                  held[0].change if held else None)
+
+
+def _let_go(now: GameNow) -> None:
+    """Forget the reads held in this process that share ``now``'s rows."""
+    for key, parts in list(_HELD.items()):
+        if parts[0] is now.rows:
+            _HELD.pop(key, None)
 
 
 def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:

@@ -81,6 +81,9 @@ def _e(value: Any) -> str:
     return conditional_escape(value)
 
 
+as_written = _e  # the same escaping for the page's other parts built in Python (staff_parts)
+
+
 @register.simple_tag(takes_context=True)
 def hand_preview(context: template.Context) -> SafeString:
     """``{% hand_preview %}``: the preview of the page's form."""

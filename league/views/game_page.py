@@ -21,6 +21,7 @@ from league import services, stats
 from league.forms import HandForm
 from league.models import Game, GameAudit, Hand, Series
 from league.services import entry
+from league.templatetags import staff_parts
 from league.templatetags.event import clock_notice
 from league.views.entry_form import ENDED_BY
 from league.views.params import int_param
@@ -91,17 +92,18 @@ def in_place_answer(request: HttpRequest, now: entry.GameNow, next_number: int, 
         ctx["fix_rows"] = []
     # Only a game of an event has a clock (a table of a round): no query for the others.
     clock = clock_notice(game) if game.series.kind == Series.Kind.TOURNAMENT else {}
+    # The parts the page places with the same builders (league.templatetags.staff_parts).
     parts = {
         # No verdict, no notice: the partial renders nothing then, so it is not rendered.
         "clock": render_to_string("league/_event_clock_notice.html", clock) if clock.get("verdict") else "",
-        "state": render_to_string("league/_staff_state.html", ctx),
+        "state": staff_parts.state_html(ctx),
     }
     if fix is not None:
-        parts["fix"] = render_to_string("league/_staff_fix_link.html", {**ctx, "r": fix})
+        parts["fix"] = staff_parts.fix_link_html(game.pk, fix)
     if changes_only:
-        parts["hand"] = render_to_string("league/_staff_hand_row.html", {**ctx, "r": ctx["rows"][-1]})
-        parts["below"] = render_to_string("league/_staff_hands_below.html", ctx)
-        parts["change"] = render_to_string("league/_staff_change.html", {"e": change})
+        parts["hand"] = staff_parts.hand_row_html(game.pk, ctx["rows"][-1])
+        parts["below"] = staff_parts.hands_below_html(ctx)
+        parts["change"] = staff_parts.change_html(change)
     else:
         parts["hands"] = render_to_string("league/_staff_hands.html", ctx)
     url = reverse("staff-game", args=[game.pk]) + f"?hand={next_number}"

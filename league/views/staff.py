@@ -28,7 +28,7 @@ from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, Sta
 from league.models import Game, Hand, Penalty, Series
 from league.services import entry
 from league.views.access import staff_required
-from league.views.entry_form import hand_form, priced
+from league.views.entry_form import PostedHand, hand_form, priced
 from league.views.game_page import (
     LAST_HANDS,
     HandRow,
@@ -104,17 +104,29 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
-    now = entry.read_game(game)
+    # A save changes nothing it reads (it builds new lists), so it reads as the
+    # live preview does, from this process when the read is held here
+    # (``read_game_held``): nothing to unpickle.
+    saving = request.method == "POST" and request.POST.get("action") == "save"
+    now = entry.read_game_held(game) if saving else entry.read_game(game)
     number = editing or now.next_number
     notice = ""
     checked: dict[str, Any] = {}
     if request.method == "POST":
-        data = entry.claimed(request.POST, now)
+        # A save changes nothing in its post: no copy of it when it claims a state.
+        data = entry.claimed(request.POST, now, mutable=not saving)
         if data.get("action") == "reuse" and not entry.is_gone(now, editing):
             entry.reuse(data, now, number)
-        form = hand_form(now, number, data=data)
+        # A save reads the hand as the live preview does (the one field table, no
+        # sixty bound Django fields): the same values and errors, byte for byte
+        # (tests/league/test_posted_hand.py). Any page shown instead of the save
+        # (a conflict, a recheck, a refusal) has the Django form, as before.
+        form: HandForm | PostedHand = PostedHand(now, number, data) if saving else hand_form(now, number, data=data)
         valid = form.is_valid()
         step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
+        if step is not entry.Step.SAVE and isinstance(form, PostedHand):
+            form = hand_form(now, number, data=data)
+            valid = form.is_valid()
         if step is entry.Step.CONFLICT:
             return conflict_page(request, game, form, editing=editing)
         if step is entry.Step.RECHECK:
@@ -128,8 +140,11 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
                 messages.info(request, capfirst(refusal(err.code, err.message)) + ".")
                 return _to_game(request, game, now.next_number)
             except services.Conflict as err:
+                form = hand_form(now, number, data=data)
                 return conflict_page(request, game, form, editing=editing, reason=refusal(err.code, err.message))
             except services.ServiceError as err:
+                form = hand_form(now, number, data=data)
+                valid = form.is_valid()
                 if err.code == "game_over" and not editing:
                     return conflict_page(request, game, form, editing=editing)  # another scorer's hand ended it
                 form.add_service_error(err)
@@ -157,7 +172,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     return render(request, "league/staff_game.html", ctx)
 
 
-def _save(request: HttpRequest, now: entry.GameNow, form: HandForm, editing: int | None) -> HttpResponse:
+def _save(request: HttpRequest, now: entry.GameNow, form: HandForm | PostedHand, editing: int | None) -> HttpResponse:
     game, hand = now.game, form.hand
     assert hand is not None
     key, state = form.cleaned_data.get("key") or None, form.cleaned_data.get("state") or ""

@@ -2,6 +2,7 @@
 
     python tests/benchmarks/bench_phases.py [--requests 400] [--clock thread]
     python tests/benchmarks/bench_phases.py --taps [--requests 300]   # the live preview's phases
+    python tests/benchmarks/bench_phases.py --saves [--requests 300]  # the save's phases
 
 Not collected by pytest. In process through Django's test client, set up as
 ``bench_entry.py`` sets up (a throwaway SQLite file, or DATABASE_URL), after
@@ -32,6 +33,12 @@ also counts other threads of the process (the webhooks' delivery thread,
 about 0.04 ms a request on average, bare requests too); the benchmarks'
 yardstick stays ``process_time``, this says how much of it is not the
 request's own thread.
+
+``--saves``: the same games, each hand saved as the page's script saves it
+with the phone's engine (``seen``, answered in place); only the saves and a
+bare ``/healthz`` between them are timed, with the save's steps (the form,
+the protocol's decision, the service and its commit hooks, the answer in
+place and its parts) timed beside the functions above.
 
 cProfile misattributes at this scale (its own cost per call is of the order
 of the calls measured); these timers cost about a microsecond each. The
@@ -102,11 +109,14 @@ def main() -> None:
     parser.add_argument("--clock", choices=("process", "thread"), default="process",
                         help="process_time (default: every thread's CPU, the webhooks' delivery thread's too) "
                              "or thread_time (the request's thread only)")
+    parser.add_argument("--saves", action="store_true",
+                        help="the saves (with seen, answered in place) of hands entered as the page enters them, "
+                             "with the save's own steps timed")
     args = parser.parse_args()
     global _now
     _now = time.thread_time_ns if args.clock == "thread" else time.process_time_ns
-    if args.taps:
-        _taps(args.requests, args.clock)
+    if args.taps or args.saves:
+        _taps(args.requests, args.clock, saves=args.saves)
         return
     from tests.benchmarks import bench_entry as be
 
@@ -170,10 +180,12 @@ def main() -> None:
                 print(f"   {spent_ns / args.requests / 1e6:8.4f}  {label}")
 
 
-def _taps(requests: int, clock: str) -> None:
+def _taps(requests: int, clock: str, *, saves: bool = False) -> None:
     """Per hand of games played as bench_preview.py plays them (the page's
     GET, the first tap, a later tap, the save in place; only the taps timed):
-    each tap's median CPU and the inclusive time of the preview's phases."""
+    each tap's median CPU and the inclusive time of the preview's phases.
+    ``saves``: the saves timed instead (with the phone's ``seen``), and the
+    save's phases."""
     from tests.benchmarks import bench_entry as be
 
     with tempfile.TemporaryDirectory(prefix="bench-phases-") as tmp:
@@ -184,12 +196,13 @@ def _taps(requests: int, clock: str) -> None:
 
         me._now = _now
         me._wrap_functions()
-        me._wrap_preview()
+        me._wrap_save() if saves else me._wrap_preview()
         from django.db import connection
         from django.urls import reverse
 
         bench = be.Bench()
-        totals: dict[str, list[float]] = {"first tap": [], "later tap": [], "/healthz": []}
+        kinds = ("save with seen", "/healthz") if saves else ("first tap", "later tap", "/healthz")
+        totals: dict[str, list[float]] = {k: [] for k in kinds}
         timed: dict[str, dict[str, int]] = {k: {} for k in totals}
 
         def tap(kind: str, fn: Callable[[], Any]) -> Any:
@@ -211,12 +224,15 @@ def _taps(requests: int, clock: str) -> None:
             body = be._body(data)
             preview = reverse("staff-preview", args=[bench.game.pk])
             post = lambda: bench.client.post(preview, *body, HTTP_X_TENBOU_ENTRY="1")  # noqa: E731
-            shown = tap("first tap", post)
-            shown = tap("later tap", post)
+            shown = post() if saves else tap("first tap", post)
+            shown = post() if saves else tap("later tap", post)
             tap("/healthz", lambda: bench.trivial.get("/healthz"))
             digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
-            saved = bench.client.post(url, *be._body({**data, "action": "save", "checked": digest}),
-                                      HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+            seen = re.search(rb'data-deltas="([^"]+)"', shown.content).group(1).decode()
+            body = be._body({**data, "action": "save", "checked": digest, **({"seen": seen} if saves else {})})
+            save = lambda: bench.client.post(url, *body, HTTP_X_TENBOU_ENTRY="1",  # noqa: E731
+                                             HTTP_X_TENBOU_IN_PLACE="1")
+            saved = tap("save with seen", save) if saves else save()
             assert saved.status_code in (200, 302), saved.status_code
             if not count:
                 for k in totals:
@@ -262,6 +278,41 @@ def _wrap_preview() -> None:
         (entry_form, "HandEntry", "    HandEntry"),
         (entry_form.services, "describe_payments", "    describe_payments"),
         (entry, "digest", "    entry.digest"),
+    ):
+        _timed(owner, name, label)
+
+
+def _wrap_save() -> None:
+    from django.core.cache import caches
+    from django.db.backends.base import base as db_base
+
+    from league import stamps
+    from league.forms import HandForm
+    from league.services import entry
+    from league.views import game_page, staff
+
+    for owner, name, label in (
+        (staff, "game_for_scorer", "view: game_for_scorer"),
+        (entry, "read_game", "view: read_game"),
+        (entry, "claimed", "view: claimed"),
+        (staff, "hand_form", "view: hand_form (built)"),
+        (HandForm, "full_clean", "view: form full_clean"),
+        (entry, "decide", "view: decide"),
+        (entry, "save_entry", "view: save_entry"),
+        (entry, "record_hand", "  record_hand"),
+        (entry, "apply_time_policy", "  apply_time_policy"),
+        (db_base.BaseDatabaseWrapper, "run_and_clear_commit_hooks", "  commit hooks"),
+        (entry, "_keep_saved", "    _keep_saved"),
+        (type(caches["default"]), "set", "      cache.set"),
+        (stamps, "published", "      stamps.published"),
+        (stamps._Publication, "__call__", "    stamps' publication"),
+        (staff, "in_place", "view: in_place"),
+        (game_page, "in_place_answer", "  in_place_answer"),
+        (game_page, "game_context", "  game_context"),
+        (game_page, "render_to_string", "  render_to_string (each part)"),
+        (game_page, "clock_notice", "  clock_notice"),
+        (entry, "phone_state", "  phone_state"),
+        (game_page, "JsonResponse", "  JsonResponse"),
     ):
         _timed(owner, name, label)
 

@@ -17,7 +17,7 @@ from django.http import QueryDict
 from django.utils import translation
 
 from league import services
-from league.entry.fields import field_specs
+from league.entry.fields import BOOKKEEPING, field_specs
 from league.models import Game
 from league.services import entry
 from league.templatetags.hand_preview import preview_html
@@ -77,6 +77,13 @@ def _both_equal(game: Game, fields: dict[str, Any], editing: int | None) -> tupl
             new = _fragment(now, number, editing, data.copy(), posted=True)
             assert new == old, (language, fields)
     form = hand_form(now, number, data=data)
+    # A save reads the hand so too (views.staff): the same hand, the same
+    # bookkeeping (number, state, key) and the same verdict.
+    posted = PostedHand(now, number, data)
+    assert posted.is_valid() == form.is_valid()
+    if form.is_valid():
+        assert posted.hand == form.hand
+        assert {k: posted.cleaned_data[k] for k in BOOKKEEPING} == {k: form.cleaned_data[k] for k in BOOKKEEPING}
     return "priced" if form.is_valid() and 'data-digest="' in old else "refused", form
 
 

@@ -14,10 +14,11 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
+from league.errors import PriceDiffers
 from league.models import Game
 from league.services import entry
 from tests.factories import make_game, play, ron, tsumo
-from tests.league.test_save_reads_once import DOORS, prepared, save_on
+from tests.league.test_save_reads_once import DOORS, HAND_3, prepared, save_on
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +134,20 @@ def test_a_refused_save_hands_nothing_on(game: Game) -> None:
         save_on(now)
     assert not entry._HELD
     assert _parts(_held(game)) == _read(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_that_fails_lets_go_of_the_read_it_held(game: Game) -> None:
+    """A save reads the game as held (views.staff): one that fails may have set
+    a held row's ``result`` that its rollback undid in the database, so the
+    next request reads the game again rather than take that read."""
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    entry._HELD.clear()
+    held = _held(game)
+    assert any(parts[0] is held.rows for parts in entry._HELD.values())
+    with pytest.raises(PriceDiffers):  # the phone showed other payments: nothing saved
+        entry.save_entry(game=held.game, number=held.next_number, hand=HAND_3, editing=False, key="k-held",
+                         state=held.state, players=held.players, now=held, seen="0 0 0 0")
+    assert not any(parts[0] is held.rows for parts in entry._HELD.values())
+    again = _held(game)
+    assert again.rows is not held.rows and _parts(again) == _read(game)
