@@ -33,6 +33,7 @@ from league.services.replay import (
     parse_hand,
     replay_game,
     save_hand,
+    save_new_hand,
     state_of,
     still_as_read,
     store_hands,
@@ -191,12 +192,17 @@ def record_hand(
             check(result.hands[number - 1])
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
-        save_hand(row, hand)
         # The hand as given, not read back from its new rows: the same input (the save's
         # key check compares the two the same way), without a query for its wins.
-        change = audit(game, Action.RECORD_HAND, by, hand_number=number,
-                       after=state_of(hand, result.hands[number - 1]))
-        sync_result(game, result, by, rows=[*rows, row], moved=True)
+        after = state_of(hand, result.hands[number - 1])
+        # PostgreSQL: the hand, its wins, the series' version, the audit entry and
+        # the seats' statistics in one statement; elsewhere one by one, as before.
+        change = save_new_hand(game, row, hand, result, by=by, after=after)
+        kept = change is not None
+        if change is None:
+            save_hand(row, hand)
+            change = audit(game, Action.RECORD_HAND, by, hand_number=number, after=after)
+        sync_result(game, result, by, rows=[*rows, row], moved=True, stats_kept=kept)
         if then is not None:
             then(HandSaved(game=game, rows=[*rows, row], record=record, replayed=result, change=change))
     return row

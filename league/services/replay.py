@@ -18,11 +18,21 @@ from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.errors import AlreadySaved, Conflict, ServiceError
-from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Win
+from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Series, Win
 from league.services import webhooks
-from league.services.audit import Actor, audit, user_of
+from league.services.audit import Actor, audit, audited, new_game_audit, user_of
 from league.services.signoff import withdraw_signoffs
-from league.statements import Names, for_write, insert, returns_rows_from_update, statement
+from league.statements import (
+    Names,
+    for_write,
+    insert,
+    insert_values,
+    inserted,
+    inserted_as,
+    returns_rows_from_update,
+    statement,
+    writes_in_with,
+)
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
@@ -260,6 +270,96 @@ def save_hand(row: Hand, hand: sg.HandInput) -> None:
     insert(wins)
 
 
+def save_new_hand(game: Game, row: Hand, hand: sg.HandInput, result: sg.GameResult, *, by: Actor,
+                  after: dict[str, Any]) -> GameAudit | None:
+    """A new hand's writes as one statement where the database takes
+    data-modifying statements in ``WITH`` (``writes_in_with``: PostgreSQL):
+    the hand (``row``, its ``result`` set, with ``hand`` copied onto it), its
+    wins, the series' version, its audit entry (``record_hand`` by ``by``,
+    ``after``; returned) and the seats' statistics from ``result``; four
+    round trips fewer than ``save_hand``, ``audit`` and ``sync_result`` send
+    them. Each row comes back as the ORM leaves one it inserted (keys set),
+    and the series' version moves as ``audit`` moves it. None, and nothing
+    sent, elsewhere (SQLite): the caller writes them one by one.
+
+    Inside the caller's transaction, after the game row's lock
+    (``lock_game_moving``); every value is decided before anything is sent,
+    so a refusal (statistics out of range) sends none of the writes."""
+    db = for_write(Hand)
+    if not writes_in_with(db) or any(for_write(m) is not db for m in (Win, Series, GameAudit, Seat)):
+        return None
+    stats = _stat_rows(game, result)
+    change = new_game_audit(game, Action.RECORD_HAND, by, hand_number=row.number, after=after)
+    wins = row.set_input(hand)
+    for w in wins:
+        w.hand = row
+    hand_fields, win_fields, audit_fields = inserted(Hand), _win_fields(), inserted(GameAudit)
+    params = insert_values(row, hand_fields, db)
+    for w in wins:
+        params += insert_values(w, win_fields, db)
+    params.append(game.series_id)
+    params += insert_values(change, audit_fields, db)
+    params += [v for seat in stats for v in seat]
+    with db.cursor() as cursor:
+        cursor.execute(_new_hand_sql(db, len(wins), len(stats)), params)
+        back = cursor.fetchall()
+    keys = {(kind, order): key for kind, key, order in back}
+    inserted_as(row, keys["h", None], db)
+    inserted_as(change, keys["a", None], db)
+    for w in wins:
+        inserted_as(w, keys["w", w.order], db)
+    audited(game, Action.RECORD_HAND, moved=True)
+    return change
+
+
+def _win_fields() -> list[Any]:
+    """A win's inserted columns but its hand (the hand's new key, read in the statement)."""
+    return [f for f in inserted(Win) if f.name != "hand"]
+
+
+@statement
+def _new_hand_sql(n: Names, wins: int, seats: int) -> str:
+    """``save_new_hand``'s statement for a hand of ``wins`` wins and a game of
+    ``seats`` seats; its parameters: the hand's inserted columns, each win's
+    but its hand, the series, the audit entry's, then each seat's statistics,
+    game and seat. It returns (kind, key, win order) for the hand ("h"), the
+    audit entry ("a") and each win ("w").
+
+    The sub-statements of a ``WITH`` run on one snapshot, in no set order,
+    and each sees none of the others' writes but what ``RETURNING`` hands on
+    (PostgreSQL's manual, "Data-Modifying Statements in WITH"). That is safe
+    here: none reads a row another writes; the wins take the hand's key from
+    ``h``'s ``RETURNING``, and their foreign key on it is checked at the
+    commit (Django's constraints are deferred). The rows they update are
+    locked as before: the game's row by the statement before
+    (``lock_game_moving``), so every other writer of this game's hands and
+    seats waits on it first, and the series' row after the game's, as every
+    other path takes them; an ``UPDATE`` that waits for a row's lock takes
+    the row as committed, so the version still moves by one per change."""
+    hand_cols = ", ".join(n.q(f.column) for f in inserted(Hand))
+    hand_values = ", ".join(["%s"] * len(inserted(Hand)))
+    hand_pk = n.col(Hand, "pk")
+    parts = [f"h AS (INSERT INTO {n.table(Hand)} ({hand_cols}) VALUES ({hand_values}) RETURNING {hand_pk})"]
+    out = [f"SELECT 'h', {hand_pk}, NULL FROM h"]
+    if wins:
+        win_fields = _win_fields()
+        win_cols = ", ".join([n.col(Win, "hand"), *(n.q(f.column) for f in win_fields)])
+        one = "((SELECT " + hand_pk + " FROM h), " + ", ".join(["%s"] * len(win_fields)) + ")"
+        win_pk, order = n.col(Win, "pk"), n.col(Win, "order")
+        parts.append(f"w AS (INSERT INTO {n.table(Win)} ({win_cols}) VALUES {', '.join([one] * wins)} "
+                     f"RETURNING {win_pk}, {order})")
+        out.append(f"SELECT 'w', {win_pk}, {order} FROM w")
+    version = n.col(Series, "version")
+    parts.append(f"s AS (UPDATE {n.table(Series)} SET {version} = {version} + 1 WHERE {n.col(Series, 'pk')} = %s)")
+    audit_cols = ", ".join(n.q(f.column) for f in inserted(GameAudit))
+    audit_pk = n.col(GameAudit, "pk")
+    parts.append(f"a AS (INSERT INTO {n.table(GameAudit)} ({audit_cols}) "
+                 f"VALUES ({', '.join(['%s'] * len(inserted(GameAudit)))}) RETURNING {audit_pk})")
+    out.append(f"SELECT 'a', {audit_pk}, NULL FROM a")
+    parts.append(f"st AS ({_seat_stats_sql(n.db, seats)})")
+    return f"WITH {', '.join(parts)} {' UNION ALL '.join(out)}"
+
+
 def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
     return state_of(row.to_input(), result.hands[row.number - 1])
 
@@ -284,10 +384,10 @@ def _results(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _sync_stats(game: Game, result: sg.GameResult) -> None:
-    """Make the seats' hand statistics match the replay: one statement for
-    every seat, nothing read first. A new hand moves every seat's count of
-    hands, so reading the seats to skip the unmoved ones would save no write."""
+def _stat_rows(game: Game, result: sg.GameResult) -> list[list[int]]:
+    """The seats' hand statistics as the replay has them, a row per seat (the
+    fields' values, then game and seat); refused before any write if a count
+    outgrows its column."""
     rows = []
     for seat in range(len(result.scores)):
         st = seat_hand_stats(result, seat)
@@ -295,6 +395,14 @@ def _sync_stats(game: Game, result: sg.GameResult) -> None:
         if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
         rows.append([*values, game.pk, seat])
+    return rows
+
+
+def _sync_stats(game: Game, result: sg.GameResult) -> None:
+    """Make the seats' hand statistics match the replay: one statement for
+    every seat, nothing read first. A new hand moves every seat's count of
+    hands, so reading the seats to skip the unmoved ones would save no write."""
+    rows = _stat_rows(game, result)
     db = for_write(Seat)
     if db.vendor == "sqlite" and db.Database.sqlite_version_info < (3, 33):
         _update_seats_by_number(rows, SEAT_STAT_FIELDS)  # no UPDATE ... FROM before SQLite 3.33
@@ -363,17 +471,20 @@ def _sync_hand_results(game: Game, result: sg.GameResult, rows: Sequence[Hand] |
 
 
 def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAudit.Action | None = None,
-                rows: Sequence[Hand] | None = None, moved: bool = False) -> None:
+                rows: Sequence[Hand] | None = None, moved: bool = False, stats_kept: bool = False) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``). ``moved``: the game was locked
-    by ``lock_game_moving``, which moved its inputs' version already."""
+    by ``lock_game_moving``, which moved its inputs' version already;
+    ``stats_kept``: the seats' statistics were written already
+    (``save_new_hand``)."""
     # Every write of hands or penalties comes here: the inputs' version moves
     # with it, so a save's earlier read of the game is known to be out of date.
     if not moved:
         _move_version(game)
-    _sync_stats(game, result)  # games in progress have statistics too
+    if not stats_kept:
+        _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear
