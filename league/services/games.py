@@ -18,6 +18,7 @@ from league.models import Game, GameAudit, Hand, Player, SaveKey, Seat, Series
 from league.services.audit import Actor, audit, bump_version, new_game_audit, user_of
 from league.services.replay import (
     AsRead,
+    Claim,
     check_next,
     check_open,
     check_state,
@@ -170,7 +171,8 @@ def record_hand(
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic(savepoint=savepoint):
         # The version moved as the row is locked (a refusal below rolls it back with the rest).
-        game = lock_game_moving(game)
+        # PostgreSQL: the key claimed in the same statement, once the row is locked.
+        game = lock_game_moving(game, claim=Claim(key, SaveKey.Action.RECORD, number, entry, by) if key else None)
         # The key kept at once (a refusal below rolls it back with the rest).
         claim_entry(game, key, SaveKey.Action.RECORD, number, entry, by, lambda _: _hand_still(game, number, hand))
         if as_read is not None and still_as_read(game, as_read, moved=True):

@@ -61,7 +61,19 @@ def _lock_sql(n: Names) -> str:
     return f"SELECT {n.row(Game)} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
 
 
-def lock_game_moving(game: Game) -> Game:
+@dataclass(frozen=True)
+class Claim:
+    """An entry's key to keep with the game's lock (``lock_game_moving``): as
+    ``claim_entry`` takes it."""
+
+    key: str
+    action: str
+    number: int | None
+    entry: str
+    by: Actor
+
+
+def lock_game_moving(game: Game, *, claim: Claim | None = None) -> Game:
     """``lock_game`` for a write of the game's hands, which moves its
     ``inputs_version`` (``sync_result(moved=True)`` then leaves it): the
     update that moves it takes the row's lock and returns the row, one
@@ -71,17 +83,54 @@ def lock_game_moving(game: Game) -> Game:
 
     The row comes with ``in_round``: whether the game is a table of an
     event's round (the question the event clock asks after each new hand,
-    ``apply_time_policy(in_round=...)``), read in the same statement."""
+    ``apply_time_policy(in_round=...)``), read in the same statement.
+
+    ``claim``: where the database runs data-modifying statements in ``WITH``
+    (PostgreSQL), the key is stored in the same statement, once the row is
+    locked, unless the game has it already; the row's ``claimed`` says
+    whether it was (None: not tried; ``claim_entry`` then claims it)."""
     db = for_write(Game)
     if not returns_rows_from_update(db):
         game = lock_game(game)
         _move_version(game)
-        game.in_round = None  # not read: the clock asks
+        game.in_round = game.claimed = None  # not read: the clock asks, the key is claimed after
         return game
-    found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
+    if claim is not None and writes_in_with(db) and for_write(SaveKey) is db:
+        user = user_of(claim.by)
+        params = [game.pk, claim.key, claim.action, claim.number, claim.entry, user.pk if user is not None else None,
+                  db.ops.adapt_datetimefield_value(timezone.now())]
+        found = list(Game.objects.raw(_move_claiming_sql(db), params, using=db.alias))
+    else:
+        found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
+        for row in found:
+            row.claimed = None
     if not found:
         raise Game.DoesNotExist("Game matching query does not exist.")
     return found[0]
+
+
+@statement
+def _move_claiming_sql(n: Names) -> str:
+    """The move returning the row (``_move_sql``) and the key's claim
+    (``SaveKey.claim``) as one statement; parameters: the game, then the
+    key's game-less columns as ``SaveKey.claim`` takes them.
+
+    The key's insert selects from the update's ``RETURNING``, so it runs
+    once the update has the row and its lock, as the claim after the lock
+    did: the sub-statements of a ``WITH`` otherwise run in no set order, and
+    a key inserted before the lock could wait on another save that holds
+    the lock and inserts the same key (a deadlock). ``ON CONFLICT DO
+    NOTHING`` sees a key another save committed while this one waited for
+    the lock, though the statement's snapshot is older (PostgreSQL's
+    ``READ COMMITTED``); such a key is then read by a statement of its own
+    (``SaveKey.find``), as the claim's refusal always read it."""
+    returning = _move_sql(n.db)[1]
+    key_cols = n.cols(SaveKey, "game", "key", "action", "hand_number", "entry", "user", "at")
+    claim = (f"k AS (INSERT INTO {n.table(SaveKey)} ({', '.join(key_cols)}) "
+             f"SELECT g.{n.col(Game, 'pk')}, {', '.join(['%s'] * (len(key_cols) - 1))} FROM g "
+             f"ON CONFLICT ({key_cols[0]}, {key_cols[1]}) DO NOTHING RETURNING {n.col(SaveKey, 'pk')})")
+    return (f"WITH g AS ({returning}), {claim} "
+            f"SELECT g.*, EXISTS (SELECT 1 FROM k) AS {n.q('claimed')} FROM g")
 
 
 def _move_version(game: Game) -> None:
@@ -183,8 +232,16 @@ def claim_entry(game: Game, key: str | None, action: str, number: int | None, en
     """``known_entry`` and ``keep_entry`` in one statement: the key stored
     now if it is new, else refused as ``known_entry`` refuses it. The key
     is kept before the save's other checks, so only a caller whose every
-    refusal rolls the key back with the rest may claim (``record_hand``)."""
+    refusal rolls the key back with the rest may claim (``record_hand``).
+    ``game`` locked by ``lock_game_moving`` with the claim: its
+    ``claimed`` says whether the key was stored then (stored: nothing to do;
+    not: the key is the game's already, read and refused here)."""
     if not key:
+        return
+    claimed = getattr(game, "claimed", None)
+    if claimed is not None:
+        if not claimed:
+            refuse_known(SaveKey.find(game.pk, key), entry, still_saved)
         return
     user = user_of(by)
     refuse_known(SaveKey.claim(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,

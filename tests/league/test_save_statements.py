@@ -1,7 +1,8 @@
 """What a new hand's save sends, per database (issue 28): on PostgreSQL the
-hand, its wins, the series' version, the audit entry and the seats'
-statistics go as one statement (data-modifying statements in ``WITH``,
-``league.services.replay.save_new_hand``); on SQLite, which has none, one
+game row's lock and the key's claim go as one statement, then the hand, its
+wins, the series' version, the audit entry and the seats' statistics as one
+more (data-modifying statements in ``WITH``, ``league.services.replay``'s
+``lock_game_moving`` and ``save_new_hand``); on SQLite, which has none, one
 statement each, as before. Both paths store the same thing: each is held
 here to an import of the same hands (``record_hands``, which writes in bulk
 by the ORM), row for row. CI runs this file on both databases.
@@ -18,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league import services
 from league.errors import PriceDiffers
-from league.models import Game, GameAudit, Hand, Seat, Series, Win
+from league.models import Game, GameAudit, Hand, SaveKey, Seat, Series, Win
 from league.services import entry
 from league.services.games import HandSaved
 from league.statements import writes_in_with
@@ -62,11 +63,11 @@ def test_a_new_hands_save_sends_one_write_on_postgresql_and_one_per_row_elsewher
         save(game, hand, number)
     sent = written(queries)
     # The read of the game before the save is the request's (a fresh read: its hands, wins, seats).
-    save_sent = sent[next(i for i, sql in enumerate(sent) if sql.startswith("UPDATE")):]
+    save_sent = sent[next(i for i, sql in enumerate(sent) if sql.startswith(("UPDATE", "WITH"))):]
     if writes_in_with(connection):
-        # The game row locked as its version moves, the key claimed, then every write at once.
-        assert len(save_sent) == 3
-        assert save_sent[2].startswith("WITH ")
+        # The game row locked as its version moves and the key claimed, then every write at once.
+        assert len(save_sent) == 2
+        assert save_sent[0].startswith("WITH ") and save_sent[1].startswith("WITH ")
     else:
         # The lock, the key, the hand, its wins (none for a draw), the series, the audit, the seats.
         assert len(save_sent) == 6 + (wins > 0)
@@ -79,9 +80,9 @@ def test_a_refused_save_sends_none_of_the_writes(game: Game) -> None:
     with CaptureQueriesContext(connection) as queries, pytest.raises(PriceDiffers):
         save(game, HANDS[1], 2, seen="0,0,0,0")
     sent = written(queries)
-    assert not [sql for sql in sent if sql.startswith(("WITH", "INSERT INTO \"league_hand\"",
-                                                       "INSERT INTO \"league_gameaudit\""))]
-    assert (game.hands.count(), GameAudit.objects.count()) == (1, audit)
+    # The lock and the key's claim went (and are rolled back); no write of the hand.
+    assert not [sql for sql in sent if 'INSERT INTO "league_hand"' in sql or 'INSERT INTO "league_gameaudit"' in sql]
+    assert (game.hands.count(), GameAudit.objects.count(), SaveKey.objects.filter(game=game).count()) == (1, audit, 0)
     assert Series.objects.get(pk=game.series_id).version == version
 
 
@@ -120,3 +121,16 @@ def test_a_save_stores_what_an_import_of_the_same_hands_stores(scorer: Any, seri
     services.record_hands(game=imported, first=1, hands=HANDS, by=scorer)
     assert stored(saved) == stored(imported)
     assert services.refresh_snapshots(game=Game.objects.get(pk=saved.pk), by=scorer) is False
+
+
+@pytest.mark.parametrize("hand, refused", [(HANDS[0], services.AlreadySaved), (HANDS[1], services.Conflict)])
+def test_a_key_sent_again_is_refused_and_nothing_is_written(game: Game, hand: HandInput,
+                                                            refused: type[Exception]) -> None:
+    # The same entry again (a double tap): already saved; the key with other content: a conflict.
+    save(game, HANDS[0], 1)
+    audit, version = GameAudit.objects.count(), Series.objects.get(pk=game.series_id).version
+    now = entry.read_game(Game.objects.get(pk=game.pk), fresh=True)
+    with pytest.raises(refused):
+        entry.save_entry(game=now.game, number=1, hand=hand, editing=False, key="key-1", state=None, now=now)
+    assert (game.hands.count(), GameAudit.objects.count()) == (1, audit)
+    assert Series.objects.get(pk=game.series_id).version == version
