@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
@@ -29,6 +30,7 @@ from league.statements import (
     insert_values,
     inserted,
     inserted_as,
+    int_array,
     returns_rows_from_update,
     statement,
     writes_in_with,
@@ -350,15 +352,22 @@ def save_new_hand(game: Game, row: Hand, hand: sg.HandInput, result: sg.GameResu
     wins = row.set_input(hand)
     for w in wins:
         w.hand = row
-    hand_fields, win_fields, audit_fields = inserted(Hand), _win_fields(), inserted(GameAudit)
-    params = insert_values(row, hand_fields, db)
-    for w in wins:
-        params += insert_values(w, win_fields, db)
+    params = insert_values(row, inserted(Hand), db)
+    # The wins and the seats as a column of values each (an array, in its
+    # text form): one statement whatever their number, within psycopg's cache
+    # of parsed statements (at most 50 parameters), which a row of parameters
+    # per win and per seat outgrew (the statement parsed again on every save).
+    win_fields = _win_fields()
+    # A win's columns are whole numbers, none with a value of its own at an insert (``pre_save``).
+    params += [int_array([getattr(w, f.attname) for w in wins]) for f in win_fields]
     params.append(game.series_id)
-    params += insert_values(change, audit_fields, db)
-    params += [v for seat in stats for v in seat]
+    params += insert_values(change, inserted(GameAudit), db)
+    # ``_stat_rows``' rows: the fields' values, then game and seat.
+    params.append(int_array([seat[-1] for seat in stats]))
+    params += [int_array([seat[i] for seat in stats]) for i in range(len(SEAT_STAT_FIELDS))]
+    params.append(game.pk)
     with db.cursor() as cursor:
-        cursor.execute(_new_hand_sql(db, len(wins), len(stats)), params)
+        cursor.execute(_new_hand_sql(db), params)
         back = cursor.fetchall()
     keys = {(kind, order): key for kind, key, order in back}
     inserted_as(row, keys["h", None], db)
@@ -375,12 +384,12 @@ def _win_fields() -> list[Any]:
 
 
 @statement
-def _new_hand_sql(n: Names, wins: int, seats: int) -> str:
-    """``save_new_hand``'s statement for a hand of ``wins`` wins and a game of
-    ``seats`` seats; its parameters: the hand's inserted columns, each win's
-    but its hand, the series, the audit entry's, then each seat's statistics,
-    game and seat. It returns (kind, key, win order) for the hand ("h"), the
-    audit entry ("a") and each win ("w").
+def _new_hand_sql(n: Names) -> str:
+    """``save_new_hand``'s statement. Its parameters: the hand's inserted
+    columns; an array per win column but the hand (a win an element); the
+    series; the audit entry's columns; an array of seats and one per
+    statistic (a seat an element); the game. It returns (kind, key, win
+    order) for the hand ("h"), the audit entry ("a") and each win ("w").
 
     The sub-statements of a ``WITH`` run on one snapshot, in no set order,
     and each sees none of the others' writes but what ``RETURNING`` hands on
@@ -393,28 +402,36 @@ def _new_hand_sql(n: Names, wins: int, seats: int) -> str:
     seats waits on it first, and the series' row after the game's, as every
     other path takes them; an ``UPDATE`` that waits for a row's lock takes
     the row as committed, so the version still moves by one per change."""
-    hand_cols = ", ".join(n.q(f.column) for f in inserted(Hand))
-    hand_values = ", ".join(["%s"] * len(inserted(Hand)))
-    hand_pk = n.col(Hand, "pk")
-    parts = [f"h AS (INSERT INTO {n.table(Hand)} ({hand_cols}) VALUES ({hand_values}) RETURNING {hand_pk})"]
-    out = [f"SELECT 'h', {hand_pk}, NULL FROM h"]
-    if wins:
-        win_fields = _win_fields()
-        win_cols = ", ".join([n.col(Win, "hand"), *(n.q(f.column) for f in win_fields)])
-        one = "((SELECT " + hand_pk + " FROM h), " + ", ".join(["%s"] * len(win_fields)) + ")"
-        win_pk, order = n.col(Win, "pk"), n.col(Win, "order")
-        parts.append(f"w AS (INSERT INTO {n.table(Win)} ({win_cols}) VALUES {', '.join([one] * wins)} "
-                     f"RETURNING {win_pk}, {order})")
-        out.append(f"SELECT 'w', {win_pk}, {order} FROM w")
+    db = n.db
+
+    def array(model: type[Model], field: str) -> str:
+        return f"%s::{model._meta.get_field(field).db_type(db)}[]"
+
+    hand_fields, audit_fields = inserted(Hand), inserted(GameAudit)
+    hand_pk, win_pk, audit_pk = n.col(Hand, "pk"), n.col(Win, "pk"), n.col(GameAudit, "pk")
+    hand = (f"h AS (INSERT INTO {n.table(Hand)} ({', '.join(n.q(f.column) for f in hand_fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(hand_fields))}) RETURNING {hand_pk})")
+    win_fields = _win_fields()
+    win_cols = ", ".join([n.col(Win, "hand"), *(n.q(f.column) for f in win_fields)])
+    names = [f"c{i}" for i in range(len(win_fields))]
+    wins = (f"w AS (INSERT INTO {n.table(Win)} ({win_cols}) SELECT h.{hand_pk}, {', '.join(f'v.{c}' for c in names)} "
+            f"FROM h, unnest({', '.join(array(Win, f.name) for f in win_fields)}) AS v({', '.join(names)}) "
+            f"RETURNING {win_pk}, {n.col(Win, 'order')})")
     version = n.col(Series, "version")
-    parts.append(f"s AS (UPDATE {n.table(Series)} SET {version} = {version} + 1 WHERE {n.col(Series, 'pk')} = %s)")
-    audit_cols = ", ".join(n.q(f.column) for f in inserted(GameAudit))
-    audit_pk = n.col(GameAudit, "pk")
-    parts.append(f"a AS (INSERT INTO {n.table(GameAudit)} ({audit_cols}) "
-                 f"VALUES ({', '.join(['%s'] * len(inserted(GameAudit)))}) RETURNING {audit_pk})")
-    out.append(f"SELECT 'a', {audit_pk}, NULL FROM a")
-    parts.append(f"st AS ({_seat_stats_sql(n.db, seats)})")
-    return f"WITH {', '.join(parts)} {' UNION ALL '.join(out)}"
+    series = f"s AS (UPDATE {n.table(Series)} SET {version} = {version} + 1 WHERE {n.col(Series, 'pk')} = %s)"
+    audit_entry = (f"a AS (INSERT INTO {n.table(GameAudit)} ({', '.join(n.q(f.column) for f in audit_fields)}) "
+                   f"VALUES ({', '.join(['%s'] * len(audit_fields))}) RETURNING {audit_pk})")
+    seat = n.table(Seat)
+    stats = ["seat", *SEAT_STAT_FIELDS]
+    names = [f"c{i}" for i in range(len(stats))]
+    sets = ", ".join(f"{n.col(Seat, f)} = v.{c}" for f, c in zip(stats[1:], names[1:], strict=True))
+    seats = (f"st AS (UPDATE {seat} SET {sets} "
+             f"FROM unnest({', '.join(array(Seat, f) for f in stats)}) AS v({', '.join(names)}) "
+             f"WHERE {seat}.{n.col(Seat, 'game')} = %s AND {seat}.{n.col(Seat, 'seat')} = v.c0)")
+    return (f"WITH {hand}, {wins}, {series}, {audit_entry}, {seats} "
+            # The wins first: a union's column takes the first branch's type (NULL has none).
+            f"SELECT 'w', {win_pk}, {n.col(Win, 'order')} FROM w UNION ALL SELECT 'h', {hand_pk}, NULL FROM h "
+            f"UNION ALL SELECT 'a', {audit_pk}, NULL FROM a")
 
 
 def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
