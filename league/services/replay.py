@@ -24,7 +24,9 @@ from league.services import webhooks
 from league.services.audit import Actor, audit, audited, new_game_audit, user_of
 from league.services.signoff import withdraw_signoffs
 from league.statements import (
+    Columns,
     Names,
+    built,
     for_write,
     insert,
     insert_values,
@@ -97,18 +99,27 @@ def lock_game_moving(game: Game, *, claim: Claim | None = None) -> Game:
         _move_version(game)
         game.in_round = game.claimed = None  # not read: the clock asks, the key is claimed after
         return game
-    if claim is not None and writes_in_with(db) and for_write(SaveKey) is db:
+    claiming = claim is not None and writes_in_with(db) and for_write(SaveKey) is db
+    if claim is not None and claiming:
         user = user_of(claim.by)
-        params = [game.pk, claim.key, claim.action, claim.number, claim.entry, user.pk if user is not None else None,
-                  db.ops.adapt_datetimefield_value(timezone.now())]
-        found = list(Game.objects.raw(_move_claiming_sql(db), params, using=db.alias))
+        sql, params = _move_claiming_sql(db), [
+            game.pk, claim.key, claim.action, claim.number, claim.entry, user.pk if user is not None else None,
+            db.ops.adapt_datetimefield_value(timezone.now())]
     else:
-        found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
-        for row in found:
-            row.claimed = None
-    if not found:
+        sql, params = _move_sql(db)[1], [game.pk]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    return found[0]
+    # The row as ``Game.objects.raw`` builds it (the ORM's converters), with
+    # the statement's further columns; without the raw query's mapping of
+    # columns by name, which cost as much as the rest of the lock.
+    columns = built(db, "lock_game_moving", lambda db: Columns(db, Game, db.ops.quote_name(Game._meta.db_table)))
+    locked = columns.build(db, found[:columns.width])
+    locked.in_round = found[columns.width]
+    locked.claimed = found[columns.width + 1] if claiming else None
+    return locked
 
 
 @statement
