@@ -22,7 +22,7 @@ from league.errors import PriceDiffers
 from league.models import Game, GameAudit, Hand, SaveKey, Seat, Series, Win
 from league.services import entry
 from league.services.games import HandSaved
-from league.statements import writes_in_with
+from league.statements import int_array, writes_in_with
 from league.stats import SEAT_STAT_FIELDS
 from scoring import game as sg
 from scoring.game import HandInput
@@ -54,7 +54,7 @@ def save(game: Game, hand: HandInput, number: int, *, seen: str | None = None) -
 
 
 @pytest.mark.parametrize("hand, wins", [(HANDS[0], 1), (HANDS[2], 2), (HANDS[3], 0)])
-def test_a_new_hands_save_sends_one_write_on_postgresql_and_one_per_row_elsewhere(
+def test_a_new_hands_save_sends_two_statements_on_postgresql_and_one_per_row_elsewhere(
         game: Game, hand: HandInput, wins: int) -> None:
     if hand is not HANDS[0]:
         services.record_hand(game=game, number=1, hand=HANDS[0])
@@ -134,3 +134,11 @@ def test_a_key_sent_again_is_refused_and_nothing_is_written(game: Game, hand: Ha
         entry.save_entry(game=now.game, number=1, hand=hand, editing=False, key="key-1", state=None, now=now)
     assert (game.hands.count(), GameAudit.objects.count()) == (1, audit)
     assert Series.objects.get(pk=game.series_id).version == version
+
+
+def test_an_int_array_is_postgresqls_text_form_and_holds_integers_only() -> None:
+    assert int_array([2, 0, None, 70000]) == "{2,0,NULL,70000}"
+    assert int_array([]) == "{}"
+    for other in ["1", 1.0, True]:
+        with pytest.raises(TypeError):
+            int_array([other])
