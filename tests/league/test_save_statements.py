@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from league import services
@@ -22,6 +22,7 @@ from league.errors import PriceDiffers
 from league.models import Game, GameAudit, Hand, SaveKey, Seat, Series, Win
 from league.services import entry
 from league.services.games import HandSaved
+from league.services.replay import Claim, lock_game_moving
 from league.statements import int_array, writes_in_with
 from league.stats import SEAT_STAT_FIELDS
 from scoring import game as sg
@@ -142,3 +143,27 @@ def test_an_int_array_is_postgresqls_text_form_and_holds_integers_only() -> None
     for other in ["1", 1.0, True]:
         with pytest.raises(TypeError):
             int_array([other])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_claims_the_key_once_the_row_is_locked_on_postgresql() -> None:
+    """The lock's row is the row as stored (its version moved), and on
+    PostgreSQL the key is claimed by the same statement: stored the first
+    time, found the second (``claimed``); elsewhere the lock leaves the claim
+    to ``claim_entry``."""
+    game = make_game()
+    claim = Claim("key-1", SaveKey.Action.RECORD, 1, "e" * 64, None)
+    with transaction.atomic():
+        first = lock_game_moving(game, claim=claim)
+        orm = Game.objects.get(pk=game.pk)
+        assert {f.attname: getattr(first, f.attname) for f in Game._meta.concrete_fields} == {
+            f.attname: getattr(orm, f.attname) for f in Game._meta.concrete_fields}
+        assert bool(first.in_round) is False  # SQLite answers 0
+        again = lock_game_moving(game, claim=claim)
+        keys = list(SaveKey.objects.filter(game=game).values_list("key", "action", "hand_number", "entry"))
+    if writes_in_with(connection):
+        assert (first.claimed, again.claimed) == (True, False)
+        assert keys == [("key-1", "record", 1, "e" * 64)]
+    else:
+        assert (first.claimed, again.claimed, keys) == (None, None, [])
+    assert Game.objects.get(pk=game.pk).inputs_version == orm.inputs_version + 1
