@@ -246,15 +246,10 @@ def claim_entry(game: Game, key: str | None, action: str, number: int | None, en
     now if it is new, else refused as ``known_entry`` refuses it. The key
     is kept before the save's other checks, so only a caller whose every
     refusal rolls the key back with the rest may claim (``record_hand``).
-    ``game`` locked by ``lock_game_moving`` with the claim: its
-    ``claimed`` says whether the key was stored then (stored: nothing to do;
-    not: the key is the game's already, read and refused here)."""
-    if not key:
-        return
-    claimed = getattr(game, "claimed", None)
-    if claimed is not None:
-        if not claimed:
-            refuse_known(SaveKey.find(game.pk, key), entry, still_saved)
+    ``game`` locked by ``lock_game_moving`` with the claim: a key it
+    stored then (``claimed``) is not claimed again; one it found there (the
+    rare resubmission) is claimed here, which finds it and refuses."""
+    if not key or getattr(game, "claimed", None):
         return
     user = user_of(by)
     refuse_known(SaveKey.claim(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
