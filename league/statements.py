@@ -101,6 +101,30 @@ def returns_rows_from_update(db: BaseDatabaseWrapper) -> bool:
     return False
 
 
+def writes_in_with(db: BaseDatabaseWrapper) -> bool:
+    """Whether ``db`` runs data-modifying statements in ``WITH`` (an
+    ``INSERT``, ``UPDATE`` or ``DELETE`` as a common table expression, with
+    ``RETURNING`` read by the others), so that several writes decided
+    beforehand go as one statement. PostgreSQL has it since 9.1; SQLite's
+    ``WITH`` takes a ``SELECT`` only, as MySQL's and MariaDB's do. Django
+    names no feature for it."""
+    return db.vendor == "postgresql"
+
+
+def int_array(values: Sequence[int | None]) -> str:
+    """Whole numbers (None: NULL) as PostgreSQL's text form of an array,
+    ``{1,NULL,3}``, bound as text and cast by the statement
+    (``%s::integer[]``): psycopg's dumper of a Python list, which looks up
+    a dumper per element, cost several times the statement's other
+    parameters together (a new hand's wins and seats, ``save_new_hand``).
+    Only integers: anything else is refused, never written into the text."""
+    return "{" + ",".join("NULL" if v is None else str(int(v)) if type(v) is int else _not_int(v) for v in values) + "}"
+
+
+def _not_int(value: Any) -> str:
+    raise TypeError(f"an array of integers holds no {type(value).__name__}: {value!r}")
+
+
 def for_read(model: type[models.Model], **hints: Any) -> BaseDatabaseWrapper:
     """The connection the router reads ``model`` from."""
     return connections[router.db_for_read(model, **hints)]
@@ -121,15 +145,29 @@ def fits(field: models.Field[Any, Any], value: Any, db: BaseDatabaseWrapper) -> 
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def _inserted(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+def inserted(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     """The columns an insert writes: every concrete field but a database-made key."""
     return [f for f in model._meta.concrete_fields if not (f.primary_key and f.db_returning)]
 
 
+def insert_values(obj: models.Model, fields: Sequence[models.Field[Any, Any]], db: BaseDatabaseWrapper) -> list[Any]:
+    """``obj``'s values for an insert of ``fields``, as ``bulk_create`` takes
+    them: each field's ``pre_save`` for an insert (``auto_now_add`` is set),
+    prepared for ``db`` (``get_db_prep_save``: a JSON column adapted as the
+    ORM adapts it, a datetime as the backend takes it)."""
+    return [f.get_db_prep_save(f.pre_save(obj, True), db) for f in fields]
+
+
+def inserted_as(obj: models.Model, key: Any, db: BaseDatabaseWrapper) -> None:
+    """``obj`` as the ORM leaves a row it inserted: its key set, no longer adding."""
+    obj.pk = key
+    obj._state.adding, obj._state.db = False, db.alias
+
+
 @statement
 def _insert_sql(n: Names, model: type[models.Model], rows: int) -> str:
-    cols = ", ".join(n.q(f.column) for f in _inserted(model))
-    one = "(" + ", ".join(["%s"] * len(_inserted(model))) + ")"
+    cols = ", ".join(n.q(f.column) for f in inserted(model))
+    one = "(" + ", ".join(["%s"] * len(inserted(model))) + ")"
     returning = f" RETURNING {n.col(model, 'pk')}" if n.db.features.can_return_rows_from_bulk_insert else ""
     return f"INSERT INTO {n.table(model)} ({cols}) VALUES {', '.join([one] * rows)}{returning}"
 
@@ -151,15 +189,15 @@ def insert(objs: Sequence[models.Model]) -> None:
         for obj in objs:  # no keys back from a multi-row insert (SQLite before 3.35): one row a statement
             insert([obj])
         return
-    fields = _inserted(model)
-    params = [f.get_db_prep_save(f.pre_save(obj, True), db) for obj in objs for f in fields]
+    fields = inserted(model)
+    params = [v for obj in objs for v in insert_values(obj, fields, db)]
     with db.cursor() as cursor:
         cursor.execute(_insert_sql(db, model, len(objs)), params)
         keys = [row[0] for row in cursor.fetchall()] if db.features.can_return_rows_from_bulk_insert else [
             db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)]
     for obj, key in zip(objs, keys, strict=True):
-        obj.pk = key
-        obj._state.adding, obj._state.db = False, db.alias
+        inserted_as(obj, key, db)
+
 
 class Columns:
     """A model's concrete columns in a hand-built ``SELECT`` under a table

@@ -164,7 +164,7 @@ class Series(models.Model):
 
 def series_changed(
     series_ids: Iterable[int], *, slugs: Iterable[str] = (), results: bool = True,
-    rounds: Iterable[int] | None = None, lineup: bool = True,
+    rounds: Iterable[int] | None = None, lineup: bool = True, moved: bool = False,
 ) -> None:
     """Move the version of these series now, inside the caller's transaction,
     and publish new stamps when it commits (never, if it rolls back;
@@ -177,9 +177,12 @@ def series_changed(
     may have changed (a rename): their lookups are forgotten too. ``rounds``
     are the only rounds whose results the change touched (a change to the
     games of these rounds and nothing else); None, anything may have moved.
+    ``moved``: the caller's own statement moved the version already (a new
+    hand's writes as one statement, ``league.services.replay.save_new_hand``);
+    the rest is done here as for any change.
     """
     ids = sorted(set(series_ids))
-    if ids:
+    if ids and not moved:
         # One statement built from the model's names, run as it is: the ORM's
         # update() building cost ten times its running on every change (a
         # hand's save among them). An update sends no signal either way.
@@ -187,12 +190,12 @@ def series_changed(
         with db.cursor() as cursor:
             update, pk = _bump_sql(db)
             cursor.execute(f"{update} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", ids)
-        if results:
-            # In the caller's transaction, after the row update (whose lock orders one
-            # series' changes as their commits): the note of the rounds touched
-            # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
-            touched = sorted(set(rounds)) if rounds is not None else None
-            stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
+    if ids and results:
+        # In the caller's transaction, after the row update (whose lock orders one
+        # series' changes as their commits): the note of the rounds touched
+        # (league.models.changes) and a webhook's outbox row (league.services.webhooks).
+        touched = sorted(set(rounds)) if rounds is not None else None
+        stamps.results_changed.send(sender=None, series_ids=ids, rounds=touched)
     stamps.publish_on_commit(ids, slugs=slugs, results=results, lineup=lineup)
 
 

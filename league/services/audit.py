@@ -30,13 +30,15 @@ HANDS_IN_PLAY = IN_PLAY - {GameAudit.Action.START}
 
 
 def bump_version(
-    series_id: int, *, results: bool = True, rounds: list[int] | None = None, lineup: bool = True
+    series_id: int, *, results: bool = True, rounds: list[int] | None = None, lineup: bool = True,
+    moved: bool = False,
 ) -> None:
     """Move the series' version now and its pages' stamp after the commit;
     ``results=False``: nothing a finished game decides has changed;
     ``lineup=False``: nor anything the series page shows (``series_changed``);
-    ``rounds``: the only rounds whose results may have."""
-    series_changed([series_id], results=results, rounds=rounds, lineup=lineup)
+    ``rounds``: the only rounds whose results may have; ``moved``: the
+    caller's statement moved the version already."""
+    series_changed([series_id], results=results, rounds=rounds, lineup=lineup, moved=moved)
 
 
 def user_of(by: Actor) -> Any:
@@ -56,11 +58,18 @@ def audit(
     # series' version here moves it for all of them, inside their transaction:
     # a page cached under the old version is never served after the commit.
     # A change to one game touches its round alone (a game never changes round).
-    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number],
-                 lineup=action not in HANDS_IN_PLAY or game.is_finished)
+    audited(game, action)
     entry = new_game_audit(game, action, by, hand_number=hand_number, before=before, after=after)
     insert([entry])  # as save() inserts it, by a statement built once (every change writes one)
     return entry
+
+
+def audited(game: Game, action: GameAudit.Action, *, moved: bool = False) -> None:
+    """The series' version moved for an audit entry of ``action`` on ``game``
+    (``audit`` writes the entry; ``moved``: the caller's statement wrote the
+    entry and moved the version, as a new hand's one statement does)."""
+    bump_version(game.series_id, results=action not in IN_PLAY or game.is_finished, rounds=[game.round_number],
+                 lineup=action not in HANDS_IN_PLAY or game.is_finished, moved=moved)
 
 
 def new_game_audit(

@@ -18,6 +18,7 @@ from league.models import Game, GameAudit, Hand, Player, SaveKey, Seat, Series
 from league.services.audit import Actor, audit, bump_version, new_game_audit, user_of
 from league.services.replay import (
     AsRead,
+    Claim,
     check_next,
     check_open,
     check_state,
@@ -33,6 +34,7 @@ from league.services.replay import (
     parse_hand,
     replay_game,
     save_hand,
+    save_new_hand,
     state_of,
     still_as_read,
     store_hands,
@@ -169,7 +171,8 @@ def record_hand(
     entry = entry_digest(SaveKey.Action.RECORD, number, hand)
     with transaction.atomic(savepoint=savepoint):
         # The version moved as the row is locked (a refusal below rolls it back with the rest).
-        game = lock_game_moving(game)
+        # PostgreSQL: the key claimed in the same statement, once the row is locked.
+        game = lock_game_moving(game, claim=Claim(key, SaveKey.Action.RECORD, number, entry, by) if key else None)
         # The key kept at once (a refusal below rolls it back with the rest).
         claim_entry(game, key, SaveKey.Action.RECORD, number, entry, by, lambda _: _hand_still(game, number, hand))
         if as_read is not None and still_as_read(game, as_read, moved=True):
@@ -191,12 +194,17 @@ def record_hand(
             check(result.hands[number - 1])
         row = Hand(game=game, number=number, entered_by=user_of(by))
         row.result = hand_result(result.hands[number - 1])  # stored in step with the replay from the start
-        save_hand(row, hand)
         # The hand as given, not read back from its new rows: the same input (the save's
         # key check compares the two the same way), without a query for its wins.
-        change = audit(game, Action.RECORD_HAND, by, hand_number=number,
-                       after=state_of(hand, result.hands[number - 1]))
-        sync_result(game, result, by, rows=[*rows, row], moved=True)
+        after = state_of(hand, result.hands[number - 1])
+        # PostgreSQL: the hand, its wins, the series' version, the audit entry and
+        # the seats' statistics in one statement; elsewhere one by one, as before.
+        change = save_new_hand(game, row, hand, result, by=by, after=after)
+        kept = change is not None
+        if change is None:
+            save_hand(row, hand)
+            change = audit(game, Action.RECORD_HAND, by, hand_number=number, after=after)
+        sync_result(game, result, by, rows=[*rows, row], moved=True, stats_kept=kept)
         if then is not None:
             then(HandSaved(game=game, rows=[*rows, row], record=record, replayed=result, change=change))
     return row

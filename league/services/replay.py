@@ -12,17 +12,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 
 from league.db_bounds import MAX_INTEGER, MAX_SEAT_POINTS
 from league.entry import pricing
 from league.entry.hand import check_hand_bounds  # noqa: F401  (services.check_hand_bounds)
 from league.errors import AlreadySaved, Conflict, ServiceError
-from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Win
+from league.models import Game, GameAudit, Hand, RoundTable, SaveKey, Seat, Series, Win
 from league.services import webhooks
-from league.services.audit import Actor, audit, user_of
+from league.services.audit import Actor, audit, audited, new_game_audit, user_of
 from league.services.signoff import withdraw_signoffs
-from league.statements import Names, for_write, insert, returns_rows_from_update, statement
+from league.statements import (
+    Columns,
+    Names,
+    built,
+    for_write,
+    insert,
+    insert_values,
+    inserted,
+    inserted_as,
+    int_array,
+    returns_rows_from_update,
+    statement,
+    writes_in_with,
+)
 from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 from scoring import game as sg
 from scoring.digest import canonical_hands, hands_digest
@@ -51,7 +65,19 @@ def _lock_sql(n: Names) -> str:
     return f"SELECT {n.row(Game)} FROM {n.table(Game)} WHERE {n.col(Game, 'pk')} = %s{lock}"
 
 
-def lock_game_moving(game: Game) -> Game:
+@dataclass(frozen=True)
+class Claim:
+    """An entry's key to keep with the game's lock (``lock_game_moving``): as
+    ``claim_entry`` takes it."""
+
+    key: str
+    action: str
+    number: int | None
+    entry: str
+    by: Actor
+
+
+def lock_game_moving(game: Game, *, claim: Claim | None = None) -> Game:
     """``lock_game`` for a write of the game's hands, which moves its
     ``inputs_version`` (``sync_result(moved=True)`` then leaves it): the
     update that moves it takes the row's lock and returns the row, one
@@ -61,17 +87,63 @@ def lock_game_moving(game: Game) -> Game:
 
     The row comes with ``in_round``: whether the game is a table of an
     event's round (the question the event clock asks after each new hand,
-    ``apply_time_policy(in_round=...)``), read in the same statement."""
+    ``apply_time_policy(in_round=...)``), read in the same statement.
+
+    ``claim``: where the database runs data-modifying statements in ``WITH``
+    (PostgreSQL), the key is stored in the same statement, once the row is
+    locked, unless the game has it already; the row's ``claimed`` says
+    whether it was (None: not tried; ``claim_entry`` then claims it)."""
     db = for_write(Game)
     if not returns_rows_from_update(db):
         game = lock_game(game)
         _move_version(game)
-        game.in_round = None  # not read: the clock asks
+        game.in_round = game.claimed = None  # not read: the clock asks, the key is claimed after
         return game
-    found = list(Game.objects.raw(_move_sql(db)[1], [game.pk], using=db.alias))
-    if not found:
+    claiming = claim is not None and writes_in_with(db) and for_write(SaveKey) is db
+    if claim is not None and claiming:
+        user = user_of(claim.by)
+        sql, params = _move_claiming_sql(db), [
+            game.pk, claim.key, claim.action, claim.number, claim.entry, user.pk if user is not None else None,
+            db.ops.adapt_datetimefield_value(timezone.now())]
+    else:
+        sql, params = _move_sql(db)[1], [game.pk]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    return found[0]
+    # The row as ``Game.objects.raw`` builds it (the ORM's converters), with
+    # the statement's further columns; without the raw query's mapping of
+    # columns by name, which cost as much as the rest of the lock.
+    columns = built(db, "lock_game_moving", lambda db: Columns(db, Game, db.ops.quote_name(Game._meta.db_table)))
+    locked = columns.build(db, found[:columns.width])
+    locked.in_round = found[columns.width]
+    locked.claimed = found[columns.width + 1] if claiming else None
+    return locked
+
+
+@statement
+def _move_claiming_sql(n: Names) -> str:
+    """The move returning the row (``_move_sql``) and the key's claim
+    (``SaveKey.claim``) as one statement; parameters: the game, then the
+    key's game-less columns as ``SaveKey.claim`` takes them.
+
+    The key's insert selects from the update's ``RETURNING``, so it runs
+    once the update has the row and its lock, as the claim after the lock
+    did: the sub-statements of a ``WITH`` otherwise run in no set order, and
+    a key inserted before the lock could wait on another save that holds
+    the lock and inserts the same key (a deadlock). ``ON CONFLICT DO
+    NOTHING`` sees a key another save committed while this one waited for
+    the lock, though the statement's snapshot is older (PostgreSQL's
+    ``READ COMMITTED``); such a key is then read by a statement of its own
+    (``SaveKey.find``), as the claim's refusal always read it."""
+    returning = _move_sql(n.db)[1]
+    key_cols = n.cols(SaveKey, "game", "key", "action", "hand_number", "entry", "user", "at")
+    claim = (f"k AS (INSERT INTO {n.table(SaveKey)} ({', '.join(key_cols)}) "
+             f"SELECT g.{n.col(Game, 'pk')}, {', '.join(['%s'] * (len(key_cols) - 1))} FROM g "
+             f"ON CONFLICT ({key_cols[0]}, {key_cols[1]}) DO NOTHING RETURNING {n.col(SaveKey, 'pk')})")
+    return (f"WITH g AS ({returning}), {claim} "
+            f"SELECT g.*, EXISTS (SELECT 1 FROM k) AS {n.q('claimed')} FROM g")
 
 
 def _move_version(game: Game) -> None:
@@ -173,8 +245,11 @@ def claim_entry(game: Game, key: str | None, action: str, number: int | None, en
     """``known_entry`` and ``keep_entry`` in one statement: the key stored
     now if it is new, else refused as ``known_entry`` refuses it. The key
     is kept before the save's other checks, so only a caller whose every
-    refusal rolls the key back with the rest may claim (``record_hand``)."""
-    if not key:
+    refusal rolls the key back with the rest may claim (``record_hand``).
+    ``game`` locked by ``lock_game_moving`` with the claim: a key it
+    stored then (``claimed``) is not claimed again; one it found there (the
+    rare resubmission) is claimed here, which finds it and refuses."""
+    if not key or getattr(game, "claimed", None):
         return
     user = user_of(by)
     refuse_known(SaveKey.claim(game_id=game.pk, key=key, action=action, hand_number=number, entry=entry,
@@ -260,6 +335,111 @@ def save_hand(row: Hand, hand: sg.HandInput) -> None:
     insert(wins)
 
 
+def save_new_hand(game: Game, row: Hand, hand: sg.HandInput, result: sg.GameResult, *, by: Actor,
+                  after: dict[str, Any]) -> GameAudit | None:
+    """A new hand's writes as one statement where the database takes
+    data-modifying statements in ``WITH`` (``writes_in_with``: PostgreSQL):
+    the hand (``row``, its ``result`` set, with ``hand`` copied onto it), its
+    wins, the series' version, its audit entry (``record_hand`` by ``by``,
+    ``after``; returned) and the seats' statistics from ``result``; four
+    round trips fewer than ``save_hand``, ``audit`` and ``sync_result`` send
+    them. Each row comes back as the ORM leaves one it inserted (keys set),
+    and the series' version moves as ``audit`` moves it. None, and nothing
+    sent, elsewhere (SQLite): the caller writes them one by one.
+
+    Inside the caller's transaction, after the game row's lock
+    (``lock_game_moving``); every value is decided before anything is sent,
+    so a refusal (statistics out of range) sends none of the writes."""
+    db = for_write(Hand)
+    if not writes_in_with(db) or any(for_write(m) is not db for m in (Win, Series, GameAudit, Seat)):
+        return None
+    stats = _stat_rows(game, result)
+    change = new_game_audit(game, Action.RECORD_HAND, by, hand_number=row.number, after=after)
+    wins = row.set_input(hand)
+    for w in wins:
+        w.hand = row
+    params = insert_values(row, inserted(Hand), db)
+    # The wins and the seats as a column of values each (an array, in its
+    # text form): one statement whatever their number, within psycopg's cache
+    # of parsed statements (at most 50 parameters), which a row of parameters
+    # per win and per seat outgrew (the statement parsed again on every save).
+    win_fields = _win_fields()
+    # A win's columns are whole numbers, none with a value of its own at an insert (``pre_save``).
+    params += [int_array([getattr(w, f.attname) for w in wins]) for f in win_fields]
+    params.append(game.series_id)
+    params += insert_values(change, inserted(GameAudit), db)
+    # ``_stat_rows``' rows: the fields' values, then game and seat.
+    params.append(int_array([seat[-1] for seat in stats]))
+    params += [int_array([seat[i] for seat in stats]) for i in range(len(SEAT_STAT_FIELDS))]
+    params.append(game.pk)
+    with db.cursor() as cursor:
+        cursor.execute(_new_hand_sql(db), params)
+        back = cursor.fetchall()
+    keys = {(kind, order): key for kind, key, order in back}
+    inserted_as(row, keys["h", None], db)
+    inserted_as(change, keys["a", None], db)
+    for w in wins:
+        inserted_as(w, keys["w", w.order], db)
+    audited(game, Action.RECORD_HAND, moved=True)
+    return change
+
+
+def _win_fields() -> list[Any]:
+    """A win's inserted columns but its hand (the hand's new key, read in the statement)."""
+    return [f for f in inserted(Win) if f.name != "hand"]
+
+
+@statement
+def _new_hand_sql(n: Names) -> str:
+    """``save_new_hand``'s statement. Its parameters: the hand's inserted
+    columns; an array per win column but the hand (a win an element); the
+    series; the audit entry's columns; an array of seats and one per
+    statistic (a seat an element); the game. It returns (kind, key, win
+    order) for the hand ("h"), the audit entry ("a") and each win ("w").
+
+    The sub-statements of a ``WITH`` run on one snapshot, in no set order,
+    and each sees none of the others' writes but what ``RETURNING`` hands on
+    (PostgreSQL's manual, "Data-Modifying Statements in WITH"). That is safe
+    here: none reads a row another writes; the wins take the hand's key from
+    ``h``'s ``RETURNING``, and their foreign key on it is checked at the
+    commit (Django's constraints are deferred). The rows they update are
+    locked as before: the game's row by the statement before
+    (``lock_game_moving``), so every other writer of this game's hands and
+    seats waits on it first, and the series' row after the game's, as every
+    other path takes them; an ``UPDATE`` that waits for a row's lock takes
+    the row as committed, so the version still moves by one per change."""
+    db = n.db
+
+    def array(model: type[Model], field: str) -> str:
+        return f"%s::{model._meta.get_field(field).db_type(db)}[]"
+
+    hand_fields, audit_fields = inserted(Hand), inserted(GameAudit)
+    hand_pk, win_pk, audit_pk = n.col(Hand, "pk"), n.col(Win, "pk"), n.col(GameAudit, "pk")
+    hand = (f"h AS (INSERT INTO {n.table(Hand)} ({', '.join(n.q(f.column) for f in hand_fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(hand_fields))}) RETURNING {hand_pk})")
+    win_fields = _win_fields()
+    win_cols = ", ".join([n.col(Win, "hand"), *(n.q(f.column) for f in win_fields)])
+    names = [f"c{i}" for i in range(len(win_fields))]
+    wins = (f"w AS (INSERT INTO {n.table(Win)} ({win_cols}) SELECT h.{hand_pk}, {', '.join(f'v.{c}' for c in names)} "
+            f"FROM h, unnest({', '.join(array(Win, f.name) for f in win_fields)}) AS v({', '.join(names)}) "
+            f"RETURNING {win_pk}, {n.col(Win, 'order')})")
+    version = n.col(Series, "version")
+    series = f"s AS (UPDATE {n.table(Series)} SET {version} = {version} + 1 WHERE {n.col(Series, 'pk')} = %s)"
+    audit_entry = (f"a AS (INSERT INTO {n.table(GameAudit)} ({', '.join(n.q(f.column) for f in audit_fields)}) "
+                   f"VALUES ({', '.join(['%s'] * len(audit_fields))}) RETURNING {audit_pk})")
+    seat = n.table(Seat)
+    stats = ["seat", *SEAT_STAT_FIELDS]
+    names = [f"c{i}" for i in range(len(stats))]
+    sets = ", ".join(f"{n.col(Seat, f)} = v.{c}" for f, c in zip(stats[1:], names[1:], strict=True))
+    seats = (f"st AS (UPDATE {seat} SET {sets} "
+             f"FROM unnest({', '.join(array(Seat, f) for f in stats)}) AS v({', '.join(names)}) "
+             f"WHERE {seat}.{n.col(Seat, 'game')} = %s AND {seat}.{n.col(Seat, 'seat')} = v.c0)")
+    return (f"WITH {hand}, {wins}, {series}, {audit_entry}, {seats} "
+            # The wins first: a union's column takes the first branch's type (NULL has none).
+            f"SELECT 'w', {win_pk}, {n.col(Win, 'order')} FROM w UNION ALL SELECT 'h', {hand_pk}, NULL FROM h "
+            f"UNION ALL SELECT 'a', {audit_pk}, NULL FROM a")
+
+
 def hand_state(row: Hand, result: sg.GameResult) -> dict[str, Any]:
     return state_of(row.to_input(), result.hands[row.number - 1])
 
@@ -284,10 +464,10 @@ def _results(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _sync_stats(game: Game, result: sg.GameResult) -> None:
-    """Make the seats' hand statistics match the replay: one statement for
-    every seat, nothing read first. A new hand moves every seat's count of
-    hands, so reading the seats to skip the unmoved ones would save no write."""
+def _stat_rows(game: Game, result: sg.GameResult) -> list[list[int]]:
+    """The seats' hand statistics as the replay has them, a row per seat (the
+    fields' values, then game and seat); refused before any write if a count
+    outgrows its column."""
     rows = []
     for seat in range(len(result.scores)):
         st = seat_hand_stats(result, seat)
@@ -295,6 +475,14 @@ def _sync_stats(game: Game, result: sg.GameResult) -> None:
         if max(values) > MAX_INTEGER:
             raise ServiceError("out_of_range", "this game has more hands than its statistics can count", field="game")
         rows.append([*values, game.pk, seat])
+    return rows
+
+
+def _sync_stats(game: Game, result: sg.GameResult) -> None:
+    """Make the seats' hand statistics match the replay: one statement for
+    every seat, nothing read first. A new hand moves every seat's count of
+    hands, so reading the seats to skip the unmoved ones would save no write."""
+    rows = _stat_rows(game, result)
     db = for_write(Seat)
     if db.vendor == "sqlite" and db.Database.sqlite_version_info < (3, 33):
         _update_seats_by_number(rows, SEAT_STAT_FIELDS)  # no UPDATE ... FROM before SQLite 3.33
@@ -363,17 +551,20 @@ def _sync_hand_results(game: Game, result: sg.GameResult, rows: Sequence[Hand] |
 
 
 def sync_result(game: Game, result: sg.GameResult, by: Actor, *, action: GameAudit.Action | None = None,
-                rows: Sequence[Hand] | None = None, moved: bool = False) -> None:
+                rows: Sequence[Hand] | None = None, moved: bool = False, stats_kept: bool = False) -> None:
     """Make the seats' statistics, the status and the seats' result snapshot
     match the replay, and log the change of results (finish, reopen or
     resettle) if there is one; a change of results withdraws the table's
     sign-offs (``league.services.signoff``). ``moved``: the game was locked
-    by ``lock_game_moving``, which moved its inputs' version already."""
+    by ``lock_game_moving``, which moved its inputs' version already;
+    ``stats_kept``: the seats' statistics were written already
+    (``save_new_hand``)."""
     # Every write of hands or penalties comes here: the inputs' version moves
     # with it, so a save's earlier read of the game is known to be out of date.
     if not moved:
         _move_version(game)
-    _sync_stats(game, result)  # games in progress have statistics too
+    if not stats_kept:
+        _sync_stats(game, result)  # games in progress have statistics too
     _sync_hand_results(game, result, rows)
     if not result.finished and not game.is_finished:
         return  # still being played: no result to write or clear

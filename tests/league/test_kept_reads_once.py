@@ -28,14 +28,16 @@ def _reads(queries: list[dict[str, str]]) -> Counter[str]:
     (each table once a statement): a SELECT wherever its ``FROM`` or ``JOIN``
     stands (the access check reads the game joined with its series, its roles
     in subqueries), and an ``UPDATE ... RETURNING`` its table (a new hand's
-    lock moves the game's version and reads the row in one statement)."""
+    lock moves the game's version and reads the row in one statement), also
+    as a part of a ``WITH`` (on PostgreSQL the lock claims the entry's key in
+    the same statement, ``lock_game_moving``)."""
     out: Counter[str] = Counter()
     for q in queries:
         sql = q["sql"].lstrip()
         if sql.upper().startswith("SELECT"):
             out.update({t for t in re.findall(r'(?:FROM|JOIN) "?(\w+)"?', sql) if t in TABLES})
-        elif (m := re.match(r'UPDATE "?(\w+)"? .* RETURNING ', sql, re.S)) and m.group(1) in TABLES:
-            out[m.group(1)] += 1
+        elif sql.upper().startswith(("UPDATE", "WITH")):
+            out.update(t for t in re.findall(r'UPDATE "?(\w+)"? SET [^()]*? RETURNING ', sql) if t in TABLES)
     return out
 
 

@@ -16,7 +16,15 @@ from django.test.utils import CaptureQueriesContext
 from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
 from league.services.audit import new_game_audit
 from league.services.replay import lock_game, lock_game_moving
-from league.statements import Names, for_read, for_write, insert, returns_rows_from_update, statement
+from league.statements import (
+    Names,
+    for_read,
+    for_write,
+    insert,
+    returns_rows_from_update,
+    statement,
+    writes_in_with,
+)
 from scoring import game as sg
 from tests.factories import draw, make_game, make_scorer, play, ron
 
@@ -171,6 +179,14 @@ def test_update_returning_is_known_per_database(monkeypatch: pytest.MonkeyPatch)
     assert returns_rows_from_update(sqlite) is False
     monkeypatch.setattr(sqlite.Database, "sqlite_version_info", (3, 35, 0))
     assert returns_rows_from_update(sqlite) is True
+
+
+def test_data_modifying_statements_in_with_are_known_per_database() -> None:
+    """PostgreSQL runs an ``INSERT`` or ``UPDATE`` as a ``WITH``'s part; SQLite's
+    ``WITH`` takes a ``SELECT`` only, and nothing else is assumed to."""
+    assert writes_in_with(_wrapper(PostgreSQL, "pg")) is True
+    assert writes_in_with(_wrapper(SQLite, "sqlite")) is False
+    assert writes_in_with(_wrapper(Unknown, "unknown")) is False
 
 
 def _moved_with_statements(game: Game) -> tuple[Game, Game, list[str]]:
