@@ -173,19 +173,62 @@ class Columns:
         self.sql = ", ".join(f"{alias}.{q(f.column)}" for f in fields)
         self.width = len(fields)
         self.names = [f.attname for f in fields]
-        self.converters: list[tuple[list[Any], Any]] = []
-        for f in fields:
+        # Only the columns with converters are visited per row (on PostgreSQL
+        # the JSON ones, of some forty a staff request reads): by position.
+        self.converters: list[tuple[int, list[Any], Any]] = []
+        for i, f in enumerate(fields):
             col = f.get_col(meta.db_table)
-            self.converters.append((db.ops.get_db_converters(col) + col.get_db_converters(db), col))
+            convs = db.ops.get_db_converters(col) + col.get_db_converters(db)
+            if convs:
+                self.converters.append((i, convs, col))
 
     def build(self, db: Any, values: Sequence[Any]) -> Any:
         """The instance, as the ORM builds it from the same row."""
-        out = []
-        for value, (convs, col) in zip(values, self.converters, strict=True):
+        if len(values) != self.width:
+            raise ValueError(f"{self.width} columns of {self.model.__name__} expected, {len(values)} given")
+        out = list(values)
+        for i, convs, col in self.converters:
+            value = out[i]
             for conv in convs:
                 value = conv(value, col, db)
-            out.append(value)
+            out[i] = value
         return self.model.from_db(db.alias, self.names, out)
+
+
+def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """Run a statement built once and return its first row (or None), through
+    Django's cursor wrapper (its errors, its debug log: a test's count of
+    statements counts it). On PostgreSQL the connection's one held client
+    cursor runs it: psycopg builds a cursor's loaders for each column anew on
+    its first result (the staff requests' one statement reads some forty
+    columns of five types), which cost more client CPU than the statement's
+    run (issue 28); a held cursor keeps them. Its results are all on the
+    client (no server-side cursor, nothing left open between statements), so
+    holding it holds no lock nor snapshot. SQLite's cursor is not held: a
+    statement not stepped to its end would keep its read open."""
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()  # type: ignore[no-any-return]
+    # What ``db.cursor()`` does first: a failed health check closes, then (re)connect.
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    # On the database wrapper (one per thread and alias; a ``ConnectionProxy``
+    # sets it on its wrapper): the connection the cursor belongs to, kept so
+    # that a closed one is never mistaken for its successor, and the cursor.
+    held = getattr(db, HELD_CURSOR, None)
+    if held is None or held[0] is not db.connection:  # a new connection: a new cursor
+        with db.wrap_database_errors:
+            held = (db.connection, db.create_cursor())
+        setattr(db, HELD_CURSOR, held)
+    cursor = db._prepare_cursor(held[1])  # Django's wrapper, as db.cursor() gives it (the debug one when logging)
+    cursor.execute(sql, params)
+    with db.wrap_database_errors:
+        return held[1].fetchone()  # type: ignore[no-any-return]
+
+
+# The attribute of a database wrapper that holds ``fetch_one``'s cursor.
+HELD_CURSOR = "_league_held_cursor"
 
 
 # Per connection (one per thread): the converters are bound to the

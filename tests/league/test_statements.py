@@ -7,16 +7,26 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 from django.db.backends.dummy.base import DatabaseWrapper as Unknown
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
 from django.test.utils import CaptureQueriesContext
 
+from league import statements
 from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
 from league.services.audit import new_game_audit
 from league.services.replay import lock_game, lock_game_moving
-from league.statements import Names, for_read, for_write, insert, returns_rows_from_update, statement
+from league.statements import (
+    Columns,
+    Names,
+    fetch_one,
+    for_read,
+    for_write,
+    insert,
+    returns_rows_from_update,
+    statement,
+)
 from scoring import game as sg
 from tests.factories import draw, make_game, make_scorer, play, ron
 
@@ -211,3 +221,63 @@ def test_the_lock_that_moves_the_version_without_update_returning(monkeypatch: p
     assert not any(" RETURNING " in sql for sql in statements)
     assert _columns(moved) == _columns(orm) and moved.inputs_version == before + 1
     assert moved.in_round is None  # not read: the clock asks
+
+
+def _game_sql(db: object) -> tuple[str, Columns]:
+    cols = Columns(db, Game, "g")
+    q = db.ops.quote_name  # type: ignore[attr-defined]
+    return f"SELECT {cols.sql} FROM {q(Game._meta.db_table)} g WHERE g.{q(Game._meta.pk.column)} = %s", cols
+
+
+@pytest.mark.django_db
+def test_a_row_built_from_columns_is_the_orms() -> None:
+    # Only the columns with converters are converted (the JSON ones): the rest as read.
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(final_scores=[25000, 25000, 25000, 25000], variant=["old_uma"])
+    sql, cols = _game_sql(connection)
+    row = fetch_one(connection, sql, [game.pk])
+    assert row is not None
+    assert _columns(cols.build(connection, row)) == _columns(Game.objects.get(pk=game.pk))
+    with pytest.raises(ValueError, match="columns of Game expected"):
+        cols.build(connection, row[:-1])  # never a shifted row silently
+
+
+@pytest.mark.django_db
+def test_a_statement_run_by_fetch_one_is_counted_and_fails_as_djangos() -> None:
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    with CaptureQueriesContext(connection) as seen:
+        assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+        assert fetch_one(connection, sql, [game.pk + 1000]) is None
+    assert len(seen) == 2
+    with pytest.raises(DatabaseError), transaction.atomic():
+        fetch_one(connection, "SELECT no_such_column FROM league_game", [])
+    assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's cursors")
+def test_fetch_one_holds_one_cursor_per_connection_on_postgresql() -> None:
+    # The held cursor keeps psycopg's loaders between statements; a new
+    # connection (closed, CONN_MAX_AGE, a failed health check) gets a new one.
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    fetch_one(connection, sql, [game.pk])
+    first = getattr(connection, statements.HELD_CURSOR)[1]
+    fetch_one(connection, sql, [game.pk])
+    assert getattr(connection, statements.HELD_CURSOR)[1] is first
+    connection.close()
+    assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+    assert getattr(connection, statements.HELD_CURSOR)[1] is not first
+    assert getattr(connection, statements.HELD_CURSOR)[0] is connection.connection
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif("sqlite" not in settings.DATABASES["default"]["ENGINE"], reason="SQLite's cursors")
+def test_fetch_one_holds_no_cursor_on_sqlite() -> None:
+    # A SQLite statement not stepped to its end keeps its read open: closed at once.
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    fetch_one(connection, sql, [game.pk])
+    assert getattr(connection, statements.HELD_CURSOR, None) is None
