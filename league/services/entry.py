@@ -115,10 +115,11 @@ HELD_READS = 64
 
 
 def read_game_held(game: Game) -> GameNow:
-    """``read_game`` for the live preview, which changes nothing it is given:
-    the parts of the read are shared by the requests of this process that
-    find the same key, never copied. A request that may change what it holds
-    (a save keeps ``Hand.result`` in step) uses ``read_game``."""
+    """``read_game`` for the live preview and the page of the next hand, which
+    change nothing they are given: the parts of the read are shared by the
+    requests of this process that find the same key, never copied. A request
+    that may change what it holds (a save keeps ``Hand.result`` in step) uses
+    ``read_game``."""
     key = _read_key(game)
     parts = _HELD.get(key)
     if parts is None or not is_current(parts[-1], game):

@@ -104,7 +104,12 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
-    now = entry.read_game(game)
+    # The page of the next hand changes nothing it reads (as the save's answer in
+    # place, which renders a held read): its read is held in this process for
+    # the live previews that follow, whose first tap then unpickles nothing. A
+    # POST (a save keeps ``Hand.result`` in step) and a correction read their own.
+    held = request.method == "GET" and not editing
+    now = entry.read_game_held(game) if held else entry.read_game(game)
     number = editing or now.next_number
     notice = ""
     checked: dict[str, Any] = {}
