@@ -236,15 +236,27 @@ def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple
 
 def _server_bound_cursor(db: BaseDatabaseWrapper) -> Any:
     """A psycopg cursor that binds on the server, with the time zone Django's
-    own ``create_cursor`` gives a cursor (its loader for timestamps)."""
+    own ``create_cursor`` gives a cursor (its loader for timestamps).
+
+    Django's loader parses each timestamp in Python (psycopg's pure-Python
+    loader) and then sets Django's zone on it; the session's statement reads
+    five such columns, which cost a quarter of its client CPU (side by side:
+    0.100 ms with them, 0.075 with psycopg's own loader, 0.072 without the
+    columns). When the connection's zone, which psycopg's loader gives, is
+    Django's zone itself (the same object: UTC, as Django sets the session
+    up), psycopg's own loader (its C one where installed) gives the very
+    datetimes Django's would, and loads this cursor's; otherwise Django's."""
+    import psycopg
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
     from django.db.backends.postgresql.psycopg_any import register_tzloader
-    from psycopg import Cursor
     from psycopg.pq import Format
+    from psycopg.types.datetime import get_tzinfo
 
-    cursor = Cursor(db.connection)
+    cursor = psycopg.Cursor(db.connection)
     if db.timezone != db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT).timezone:
         register_tzloader(db.timezone, cursor)
+    elif get_tzinfo(db.connection.pgconn) is db.timezone:
+        cursor.adapters.register_loader("timestamptz", psycopg.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT))
     return cursor
 
 

@@ -5,6 +5,8 @@ are the ORM's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
@@ -290,3 +292,30 @@ def test_fetch_one_holds_no_cursor_on_sqlite() -> None:
     sql, _cols = _game_sql(connection)
     fetch_one(connection, sql, [game.pk])
     assert getattr(connection, statements.HELD_CURSOR, None) is None
+
+
+def _timestamps(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v, v.tzinfo) for k, v in values.items() if hasattr(v, "tzinfo")}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's cursors")
+def test_fetch_one_reads_timestamps_as_the_orm_on_postgresql() -> None:
+    # psycopg's own loader when the connection's zone is Django's (the same
+    # datetimes, the same tzinfo object); Django's when they differ, so the held
+    # cursor still reads what the ORM reads on that connection.
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(finished_at=game.started_at)
+    sql, cols = _game_sql(connection)
+    connection.close()
+    read = _columns(cols.build(connection, fetch_one(connection, sql, [game.pk])))
+    assert _timestamps(read) == _timestamps(_columns(Game.objects.get(pk=game.pk)))
+    assert {tz for _v, tz in _timestamps(read).values()} == {connection.timezone}
+    connection.close()
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SET TIME ZONE 'Asia/Tokyo'")
+    read = _columns(cols.build(connection, fetch_one(connection, sql, [game.pk])))
+    assert _timestamps(read) == _timestamps(_columns(Game.objects.get(pk=game.pk)))
+    connection.close()
