@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404
 
 from league.models import Event, Game, Series
 from league.sessions import carried_game, carry_game, note_game
-from league.statements import Columns, Names, built, fits, for_read, statement
+from league.statements import Columns, Names, built, fetch_one, fits, for_read, statement
 
 CREATE_EVENTS = "league.add_series"
 
@@ -46,9 +46,7 @@ def can_score(user: Any, series: Series) -> bool:
     if user.is_superuser:
         return True
     db = for_read(Series)
-    with db.cursor() as cursor:
-        cursor.execute(_may_score_sql(db), [series.pk, user.pk, series.pk, user.pk])
-        return cursor.fetchone() is not None
+    return fetch_one(db, _may_score_sql(db), [series.pk, user.pk, series.pk, user.pk]) is not None
 
 
 @statement
@@ -111,9 +109,7 @@ def game_for_scorer(request: HttpRequest, pk: int) -> Game:
     session = getattr(request, "session", None)
     row = None if who is None else carried_game(session, pk, who)
     if row is None or row[game_cols.names.index(Game._meta.pk.attname)] is None:  # not carried, or gone: read here
-        with db.cursor() as cursor:
-            cursor.execute(sql, [who, who, Game._meta.pk.get_db_prep_value(pk, db)])
-            row = cursor.fetchone()
+        row = fetch_one(db, sql, [who, who, Game._meta.pk.get_db_prep_value(pk, db)])
     if row is None:
         raise Http404("No Game matches the given query.")
     game = game_cols.build(db, row[:game_cols.width])

@@ -55,7 +55,7 @@ from django.core.signing import JSONSerializer
 from django.utils import timezone
 
 from league.memos import BoundedMap
-from league.statements import Columns, built, for_read
+from league.statements import Columns, built, fetch_one, for_read
 
 # Session key -> the user id its data named when this process last read it.
 USER_HINTS = 4096
@@ -188,25 +188,19 @@ class SessionStore(DbSessionStore):
             with_game = built(db, "session-user-game", _load_with_game_sql) if game_id is not None else None
             if with_game is not None:
                 sql, cols = with_game
-                with db.cursor() as cursor:
-                    cursor.execute(sql, [user_id, game_id, key, now])
-                    row = cursor.fetchone()
+                row = fetch_one(db, sql, [user_id, game_id, key, now])
                 if row is not None:
                     end = 1 + cols.width
                     user_read = (hint, None if row[1] is None else cols.build(db, row[1:end]))
                     carried = (game_id, hint, row[end:])
             elif user_id is not None:
                 sql, cols = built(db, "session-and-user", _load_with_user_sql)
-                with db.cursor() as cursor:
-                    cursor.execute(sql, [user_id, key, now])
-                    row = cursor.fetchone()
+                row = fetch_one(db, sql, [user_id, key, now])
                 if row is not None:
                     user_read = (hint, None if row[1] is None else cols.build(db, row[1:]))
             else:
                 sql = built(db, "session", _load_sql)
-                with db.cursor() as cursor:
-                    cursor.execute(sql, [key, now])
-                    row = cursor.fetchone()
+                row = fetch_one(db, sql, [key, now])
         if row is None:
             _USER_OF.pop(key, None)  # type: ignore[arg-type]
             _GAME_OF.pop(key, None)  # type: ignore[arg-type]

@@ -115,12 +115,13 @@ _HELD: BoundedMap[str, tuple[Any, ...]] = BoundedMap(HELD_READS)
 
 
 def read_game_held(game: Game) -> GameNow:
-    """``read_game`` for the live preview and the save, which change nothing
-    they are given: the parts of the read are shared by the requests of this
-    process that find the same key, never copied. A save builds new lists;
-    what it may change in place (a stored ``Hand.result`` out of step with the
-    replay, set in step as it saves) is the committed value, and a save that
-    fails lets go of the read it held (``save_entry``)."""
+    """``read_game`` for the live preview, the page of the next hand and the
+    save, which change nothing they are given: the parts of the read are
+    shared by the requests of this process that find the same key, never
+    copied. A save builds new lists; what it may change in place (a stored
+    ``Hand.result`` out of step with the replay, set in step as it saves) is
+    the committed value, and a save that fails lets go of the read it held
+    (``save_entry``)."""
     key = _read_key(game)
     parts = _HELD.get(key)
     if parts is None or not is_current(parts[-1], game):

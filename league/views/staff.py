@@ -104,11 +104,14 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
-    # A save changes nothing it reads (it builds new lists), so it reads as the
-    # live preview does, from this process when the read is held here
-    # (``read_game_held``): nothing to unpickle.
+    # The page of the next hand and a save change nothing they read (a save builds
+    # new lists): they read as the live preview does, from this process when the
+    # read is held here (``read_game_held``), so nothing is unpickled, and the
+    # page's read is held for the live previews that follow. A correction's
+    # page reads its own.
     saving = request.method == "POST" and request.POST.get("action") == "save"
-    now = entry.read_game_held(game) if saving else entry.read_game(game)
+    held = saving or (request.method == "GET" and not editing)
+    now = entry.read_game_held(game) if held else entry.read_game(game)
     number = editing or now.next_number
     notice = ""
     checked: dict[str, Any] = {}

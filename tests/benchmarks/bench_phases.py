@@ -260,7 +260,7 @@ def _wrap_preview() -> None:
 
     for owner, name, label in (
         (staff_preview, "game_for_scorer", "view: game_for_scorer"),
-        (statements.Columns, "build", "  Columns.build (game, series)"),
+        (statements.Columns, "build", "Columns.build (every row built: user, game, series)"),
         (entry, "read_game_held", "view: read_game_held"),
         (entry, "read_game", "  read_game (held missed)"),
         (entry, "_read_key", "  _read_key"),
@@ -330,6 +330,8 @@ def _wrap_functions() -> None:
     for owner, name, label in (
         (sessions.SessionStore, "load", "session: load (statement included)"),
         (sessions.SessionStore, "decode", "session: decode"),
+        (sessions, "fetch_one", "session: its statement (fetch_one)"),
+        (sessions.SessionStore, "_hinted_id", "session: the hinted user's id"),
         (db_utils.CursorWrapper, "execute", "cursor.execute, every statement"),
         (django_auth, "get_user", "auth.get_user (the session's load included)"),
         (auth.NoDemoLoginBackend, "get_user", "backend.get_user"),

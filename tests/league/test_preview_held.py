@@ -151,3 +151,37 @@ def test_a_save_that_fails_lets_go_of_the_read_it_held(game: Game) -> None:
     assert not any(parts[0] is held.rows for parts in entry._HELD.values())
     again = _held(game)
     assert again.rows is not held.rows and _parts(again) == _read(game)
+
+
+def _rows_as_held(now: entry.GameNow) -> list[dict[str, Any]]:
+    # A row's attributes and its related rows' cache: what a reader could change.
+    return [{**row.__dict__, "_state": dict(row._state.fields_cache)} for row in now.rows]
+
+
+def test_the_page_of_the_next_hand_holds_its_read_for_the_first_tap(as_scorer: Any, game: Game) -> None:
+    # The page's GET holds what it read; the first tap after it shares that read
+    # (nothing unpickled) and finds it as a fresh read gives it: the page changed
+    # nothing it was given, a second page neither.
+    from django.urls import reverse
+
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    entry._HELD.clear()
+    assert as_scorer.get(reverse("staff-game", args=[game.pk])).status_code == 200
+    assert len(entry._HELD) == 1
+    (held,) = entry._HELD.values()
+    rows_before = _rows_as_held(entry.read_game_held(Game.objects.get(pk=game.pk)))
+    assert as_scorer.get(reverse("staff-game", args=[game.pk])).status_code == 200
+    tap = _held(game)
+    assert tap.record is held[3] and tap.rows is held[0]
+    assert _parts(tap) == _read(game)
+    assert _rows_as_held(tap) == rows_before
+
+
+def test_a_correction_page_holds_nothing(as_scorer: Any, game: Game) -> None:
+    # A correction's form reads its hand's wins again: its read stays its own.
+    from django.urls import reverse
+
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    entry._HELD.clear()
+    assert as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).status_code == 200
+    assert not entry._HELD

@@ -5,19 +5,24 @@ are the ORM's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.conf import settings
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 from django.db.backends.dummy.base import DatabaseWrapper as Unknown
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
 from django.test.utils import CaptureQueriesContext
 
+from league import statements
 from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
 from league.services.audit import new_game_audit
 from league.services.replay import lock_game, lock_game_moving
 from league.statements import (
+    Columns,
     Names,
+    fetch_one,
     for_read,
     for_write,
     insert,
@@ -227,3 +232,99 @@ def test_the_lock_that_moves_the_version_without_update_returning(monkeypatch: p
     assert not any(" RETURNING " in sql for sql in statements)
     assert _columns(moved) == _columns(orm) and moved.inputs_version == before + 1
     assert moved.in_round is None  # not read: the clock asks
+
+
+def _game_sql(db: object) -> tuple[str, Columns]:
+    cols = Columns(db, Game, "g")
+    q = db.ops.quote_name  # type: ignore[attr-defined]
+    return f"SELECT {cols.sql} FROM {q(Game._meta.db_table)} g WHERE g.{q(Game._meta.pk.column)} = %s", cols
+
+
+@pytest.mark.django_db
+def test_a_row_built_from_columns_is_the_orms() -> None:
+    # Only the columns with converters are converted (the JSON ones): the rest as read.
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(final_scores=[25000, 25000, 25000, 25000], variant=["old_uma"])
+    sql, cols = _game_sql(connection)
+    row = fetch_one(connection, sql, [game.pk])
+    assert row is not None
+    assert _columns(cols.build(connection, row)) == _columns(Game.objects.get(pk=game.pk))
+    with pytest.raises(ValueError, match="columns of Game expected"):
+        cols.build(connection, row[:-1])  # never a shifted row silently
+
+
+@pytest.mark.django_db
+def test_a_statement_run_by_fetch_one_is_counted_and_fails_as_djangos() -> None:
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    with CaptureQueriesContext(connection) as seen:
+        assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+        assert fetch_one(connection, sql, [game.pk + 1000]) is None
+    assert len(seen) == 2
+    with pytest.raises(DatabaseError), transaction.atomic():
+        fetch_one(connection, "SELECT no_such_column FROM league_game", [])
+    assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's cursors")
+def test_fetch_one_holds_one_cursor_per_connection_on_postgresql() -> None:
+    # The held cursor keeps psycopg's loaders between statements; a new
+    # connection (closed, CONN_MAX_AGE, a failed health check) gets a new one.
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    fetch_one(connection, sql, [game.pk])
+    first = getattr(connection, statements.HELD_CURSOR)[1]
+    fetch_one(connection, sql, [game.pk])
+    assert getattr(connection, statements.HELD_CURSOR)[1] is first
+    connection.close()
+    assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+    assert getattr(connection, statements.HELD_CURSOR)[1] is not first
+    assert getattr(connection, statements.HELD_CURSOR)[0] is connection.connection
+    # Bound on the server (psycopg's Cursor, not Django's ClientCursor), prepared never.
+    import psycopg
+
+    held = getattr(connection, statements.HELD_CURSOR)[1]
+    assert type(held) is psycopg.Cursor and connection.connection.prepare_threshold is None
+    # What it reads is what the ORM reads, timestamps with their time zone too.
+    sql, cols = _game_sql(connection)
+    assert _columns(cols.build(connection, fetch_one(connection, sql, [game.pk]))) == _columns(
+        Game.objects.get(pk=game.pk))
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif("sqlite" not in settings.DATABASES["default"]["ENGINE"], reason="SQLite's cursors")
+def test_fetch_one_holds_no_cursor_on_sqlite() -> None:
+    # A SQLite statement not stepped to its end keeps its read open: closed at once.
+    game = make_game()
+    sql, _cols = _game_sql(connection)
+    fetch_one(connection, sql, [game.pk])
+    assert getattr(connection, statements.HELD_CURSOR, None) is None
+
+
+def _timestamps(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v, v.tzinfo) for k, v in values.items() if hasattr(v, "tzinfo")}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's cursors")
+def test_fetch_one_reads_timestamps_as_the_orm_on_postgresql() -> None:
+    # psycopg's own loader when the connection's zone is Django's (the same
+    # datetimes, the same tzinfo object); Django's when they differ, so the held
+    # cursor still reads what the ORM reads on that connection.
+    game = make_game()
+    Game.objects.filter(pk=game.pk).update(finished_at=game.started_at)
+    sql, cols = _game_sql(connection)
+    connection.close()
+    read = _columns(cols.build(connection, fetch_one(connection, sql, [game.pk])))
+    assert _timestamps(read) == _timestamps(_columns(Game.objects.get(pk=game.pk)))
+    assert {tz for _v, tz in _timestamps(read).values()} == {connection.timezone}
+    connection.close()
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SET TIME ZONE 'Asia/Tokyo'")
+    read = _columns(cols.build(connection, fetch_one(connection, sql, [game.pk])))
+    assert _timestamps(read) == _timestamps(_columns(Game.objects.get(pk=game.pk)))
+    connection.close()
