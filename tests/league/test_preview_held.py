@@ -197,7 +197,7 @@ def _override(value: Any) -> Any:
     ("rules", _override(1), _override(1.0)),
     ("rules", _override(1), _override(True)),
     ("rules", _override(1), _override("1")),
-    ("rules", _override(0.0), _override(-0.0)),
+    ("rules", _override("a"), _override("a ")),
     ("rules", _override([1, [2]]), _override([[1], 2])),
     ("rules", _override({"a": None}), _override({"a": "None"})),
     ("end", lambda g: "", lambda g: "agreed"),
