@@ -278,3 +278,18 @@ def test_the_session_hash_under_a_new_key_is_that_keys(scorer: User) -> None:
         assert user.get_session_auth_hash() != before
         assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(user)
     assert user.get_session_auth_hash() == before
+
+
+def test_a_flat_session_read_again_is_a_fresh_copy() -> None:
+    # A staff login's row (strings, numbers, booleans, null) is kept as a dict
+    # and handed out as a copy: what Django decodes, and changing one request's
+    # data changes no other's.
+    key = _saved_session(user="7", seen=3, ratio=0.5, staff=True, gone=None)
+    first = SessionStore(key).load()
+    data = Session.objects.get(session_key=key).session_data
+    assert any(known[-1] == data and type(kept) is dict for known, kept in sessions._CHECKED.items())
+    first["seen"] = 99
+    first["added"] = "x"
+    again = SessionStore(key).load()
+    assert again == DjangoStore(key).load() == {"user": "7", "seen": 3, "ratio": 0.5, "staff": True, "gone": None}
+    assert again is not SessionStore(key).load()
