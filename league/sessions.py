@@ -33,8 +33,9 @@ still as stored now. The game's part of the statement is given by
 
 The data read is decoded as Django decodes it (signature checked, then
 JSON); a process remembers, per exact stored string, the JSON it checked
-(``_CHECKED``), so the same row read again costs a ``json.loads`` and not a
-new signature check: the same bytes under the same key check the same, and
+(``_CHECKED``), so the same row read again costs a ``json.loads`` (a flat
+row, every value a string, number, boolean or null: a copy of a dict) and
+not a new signature check: the same bytes under the same key check the same, and
 a changed or tampered row is a new string, checked anew, and so is every
 row once the signing keys change.
 """
@@ -66,7 +67,9 @@ _READ = threading.local()
 # Keyed by the signing keys too: a rotated SECRET_KEY (or a fallback taken
 # away) checks every row anew, as Django would.
 CHECKED_ROWS = 4096
-_CHECKED: BoundedMap[tuple[Any, ...], str] = BoundedMap(CHECKED_ROWS)
+_CHECKED: BoundedMap[tuple[Any, ...], str | dict[str, Any]] = BoundedMap(CHECKED_ROWS)
+# What JSON decodes that cannot be changed in place: a flat row's copy is a fresh row.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 # Session key -> the game it was last allowed to score in this process
 # (league.access), and the start of the path under which it was (its URLs').
 _GAME_OF: BoundedMap[str, tuple[int, str]] = BoundedMap(USER_HINTS)
@@ -224,10 +227,13 @@ class SessionStore(DbSessionStore):
         known = (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS, session_data)
         checked = _CHECKED.get(known)
         if checked is not None:
-            return json.loads(checked)  # type: ignore[no-any-return]
+            # A staff login's data is flat (its user, backend and hash: strings),
+            # kept as a dict whose copy is what json.loads gives; else as JSON.
+            return dict(checked) if type(checked) is dict else json.loads(checked)  # type: ignore[no-any-return]
         data: dict[str, Any] = super().decode(session_data)
         if data and self.serializer is JSONSerializer:  # {} is also what a bad signature gives: never kept
-            _CHECKED[known] = json.dumps(data, separators=(",", ":"))
+            flat = all(type(v) in _SCALARS for v in data.values())
+            _CHECKED[known] = dict(data) if flat else json.dumps(data, separators=(",", ":"))
         return data
 
     def _hinted_id(self, hint: str | None, db: Any) -> Any:

@@ -205,6 +205,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # up to 20 s for the lock instead of failing at once with "database is locked".
     DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
     DATABASES["default"]["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The few statements every staff request runs on the held cursor
+    # (league.statements.fetch_one: the session's, with the user and the game
+    # being scored) are prepared on the server once run this many times on a
+    # connection: their planning, 0.15 ms of the server's, made the client
+    # block on each (issue 28, docs/entry.md). Only that cursor binds on the
+    # server; Django's other queries are never prepared. "none": nothing
+    # prepared (Django's default), for a transaction pooler that does not
+    # keep prepared statements (PgBouncer before 1.21; docs/deploy.md).
+    _prepare = os.environ.get("DATABASE_PREPARE_THRESHOLD", "5").strip().lower()
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "prepare_threshold", None if _prepare in ("", "none") else int(_prepare))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

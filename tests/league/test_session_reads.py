@@ -242,3 +242,54 @@ def test_a_session_read_again_decodes_as_djangos_and_anew() -> None:
     store["seen"] = 4
     store.save()
     assert SessionStore(key).load() == DjangoStore(key).load() == {"seen": 4}
+
+
+# -- the session's hash (league.auth.session_auth_hash) ------------------------------------
+
+
+def test_the_users_session_hash_is_djangos_own(scorer: User) -> None:
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    user = NoDemoLoginBackend().get_user(scorer.pk)
+    assert user is not None and user.get_session_auth_hash is not None
+    assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(User.objects.get(pk=scorer.pk))
+    assert user.get_session_auth_hash() == user.get_session_auth_hash()  # the memo's answer, the same
+
+
+def test_a_password_set_on_the_instance_changes_its_hash(scorer: User) -> None:
+    # What Django's password change does before update_session_auth_hash: the
+    # hash is of the password the instance holds now, not of the one read.
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    user = NoDemoLoginBackend().get_user(scorer.pk)
+    before = user.get_session_auth_hash()
+    user.set_password("another")
+    assert user.get_session_auth_hash() != before
+    assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(user)
+
+
+def test_the_session_hash_under_a_new_key_is_that_keys(scorer: User) -> None:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.test import override_settings
+
+    user = NoDemoLoginBackend().get_user(scorer.pk)
+    before = user.get_session_auth_hash()
+    with override_settings(SECRET_KEY="rotated-key-" + "y" * 40):
+        assert user.get_session_auth_hash() != before
+        assert user.get_session_auth_hash() == AbstractBaseUser.get_session_auth_hash(user)
+    assert user.get_session_auth_hash() == before
+
+
+def test_a_flat_session_read_again_is_a_fresh_copy() -> None:
+    # A staff login's row (strings, numbers, booleans, null) is kept as a dict
+    # and handed out as a copy: what Django decodes, and changing one request's
+    # data changes no other's.
+    key = _saved_session(user="7", seen=3, ratio=0.5, staff=True, gone=None)
+    first = SessionStore(key).load()
+    data = Session.objects.get(session_key=key).session_data
+    assert any(known[-1] == data and type(kept) is dict for known, kept in sessions._CHECKED.items())
+    first["seen"] = 99
+    first["added"] = "x"
+    again = SessionStore(key).load()
+    assert again == DjangoStore(key).load() == {"user": "7", "seen": 3, "ratio": 0.5, "staff": True, "gone": None}
+    assert again is not SessionStore(key).load()

@@ -282,11 +282,13 @@ def test_fetch_one_holds_one_cursor_per_connection_on_postgresql() -> None:
     assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
     assert getattr(connection, statements.HELD_CURSOR)[1] is not first
     assert getattr(connection, statements.HELD_CURSOR)[0] is connection.connection
-    # Bound on the server (psycopg's Cursor, not Django's ClientCursor), prepared never.
+    # Bound on the server (psycopg's Cursor, not Django's ClientCursor); prepared
+    # once run as often as the settings say (test_fetch_ones_statements_are_prepared...).
     import psycopg
 
     held = getattr(connection, statements.HELD_CURSOR)[1]
-    assert type(held) is psycopg.Cursor and connection.connection.prepare_threshold is None
+    assert type(held) is psycopg.Cursor
+    assert connection.connection.prepare_threshold == settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
     # What it reads is what the ORM reads, timestamps with their time zone too.
     sql, cols = _game_sql(connection)
     assert _columns(cols.build(connection, fetch_one(connection, sql, [game.pk]))) == _columns(
@@ -328,3 +330,46 @@ def test_fetch_one_reads_timestamps_as_the_orm_on_postgresql() -> None:
     read = _columns(cols.build(connection, fetch_one(connection, sql, [game.pk])))
     assert _timestamps(read) == _timestamps(_columns(Game.objects.get(pk=game.pk)))
     connection.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("postgresql" not in settings.DATABASES["default"]["ENGINE"], reason="PostgreSQL's cursors")
+def test_fetch_ones_statements_are_prepared_and_djangos_queries_never() -> None:
+    # The settings' threshold (DATABASE_PREPARE_THRESHOLD, 5 by default): the held
+    # cursor's statement is prepared on the server once run that many times on a
+    # connection; Django's own queries (its ClientCursor) are never prepared.
+    threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
+    assert threshold == 5
+    game = make_game()
+    connection.close()  # a new connection: nothing prepared on it yet
+    sql, _cols = _game_sql(connection)
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall()]
+
+    for _ in range(threshold - 1):
+        assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+        Game.objects.get(pk=game.pk)
+    assert prepared() == []
+    for _ in range(3):
+        assert fetch_one(connection, sql, [game.pk])[0] == game.pk  # type: ignore[index]
+        Game.objects.get(pk=game.pk)
+    assert [p.replace("$1", "%s") for p in prepared()] == [sql]
+
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, 5), ("none", None), ("", None), ("3", 3)])
+def test_the_prepare_threshold_is_the_settings(value: str | None, expected: int | None) -> None:
+    # "none": nothing prepared, Django's default, behind a transaction pooler that
+    # does not keep prepared statements (docs/deploy.md).
+    from tests.league.test_production import run_django
+
+    env = {"DATABASE_URL": "postgres://nobody@127.0.0.1:9/tenbou"}
+    if value is not None:
+        env["DATABASE_PREPARE_THRESHOLD"] = value
+    out = run_django("from django.conf import settings\n"
+                     "print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])", **env)
+    assert out.stdout.strip() == str(expected), out.stderr
