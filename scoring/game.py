@@ -170,7 +170,16 @@ class TransferKind(enum.StrEnum):
     CHOMBO = "chombo"
 
 
-@dataclass(frozen=True)
+# The value objects a replay builds for every hand (a transfer, a hand's
+# result, a table state, a played hand, the game) fill their __dict__ in one
+# step instead of the frozen dataclass __init__'s object.__setattr__ per
+# field (about half the cost each), as scoring.hand's Situation does: the
+# same fields, defaults and immutability (tests/scoring/test_game.py checks
+# each signature against its fields).
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Transfer:
     """One payment; ``None`` as payer or receiver is the pot of riichi sticks."""
 
@@ -179,8 +188,11 @@ class Transfer:
     amount: int
     kind: TransferKind
 
+    def __init__(self, payer: int | None, receiver: int | None, amount: int, kind: TransferKind) -> None:
+        _set(self, "__dict__", {"payer": payer, "receiver": receiver, "amount": amount, "kind": kind})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class KyokuResult:
     """Deltas of one hand and the table state the next hand starts with."""
 
@@ -191,6 +203,13 @@ class KyokuResult:
     transfers: tuple[Transfer, ...] = ()
     penalties: tuple[Penalty, ...] = ()  # after-uma penalties this hand caused (chombo)
     chombo: tuple[int, ...] = ()  # seats whose chombo voided the hand (a Chombo, or a false riichi at a draw)
+
+    def __init__(self, deltas: tuple[int, ...], honba: int, riichi_sticks: int, dealer_keeps: bool,
+                 transfers: tuple[Transfer, ...] = (), penalties: tuple[Penalty, ...] = (),
+                 chombo: tuple[int, ...] = ()) -> None:
+        _set(self, "__dict__", {"deltas": deltas, "honba": honba, "riichi_sticks": riichi_sticks,
+                                "dealer_keeps": dealer_keeps, "transfers": transfers, "penalties": penalties,
+                                "chombo": chombo})
 
 
 # -- one hand --------------------------------------------------------------
@@ -480,7 +499,7 @@ class GameRecord:
     replacements: tuple[int, ...] = ()  # seats a replacement played; settled per rules.replacement_result
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TableState:
     """Where the game stands before a hand."""
 
@@ -490,12 +509,16 @@ class TableState:
     riichi_sticks: int
     scores: tuple[int, ...]
 
+    def __init__(self, round: int, dealer: int, honba: int, riichi_sticks: int, scores: tuple[int, ...]) -> None:
+        _set(self, "__dict__", {"round": round, "dealer": dealer, "honba": honba, "riichi_sticks": riichi_sticks,
+                                "scores": scores})
+
     @property
     def round_label(self) -> str:
         return round_label(self.round)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PlayedHand:
     """A hand as replayed: the state it started from, its result, the scores after it."""
 
@@ -504,6 +527,11 @@ class PlayedHand:
     input: HandInput
     result: KyokuResult
     scores: tuple[int, ...]
+
+    def __init__(self, number: int, start: TableState, input: HandInput, result: KyokuResult,
+                 scores: tuple[int, ...]) -> None:
+        _set(self, "__dict__", {"number": number, "start": start, "input": input, "result": result,
+                                "scores": scores})
 
     @property
     def round(self) -> int:
@@ -530,7 +558,7 @@ class PlayedHand:
         return self.result.deltas
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameResult:
     rules: Ruleset
     hands: tuple[PlayedHand, ...]
@@ -541,6 +569,13 @@ class GameResult:
     next: TableState | None  # the next hand's start, while the game goes on
     penalties: tuple[Penalty, ...] = ()  # the record's plus those chombo caused
     settlement: Settlement | None = None
+
+    def __init__(self, rules: Ruleset, hands: tuple[PlayedHand, ...], finished: bool, ended_by: EndReason | None,
+                 scores: tuple[int, ...], riichi_sticks: int, next: TableState | None,
+                 penalties: tuple[Penalty, ...] = (), settlement: Settlement | None = None) -> None:
+        _set(self, "__dict__", {"rules": rules, "hands": hands, "finished": finished, "ended_by": ended_by,
+                                "scores": scores, "riichi_sticks": riichi_sticks, "next": next,
+                                "penalties": penalties, "settlement": settlement})
 
     @property
     def next_round(self) -> int | None:
