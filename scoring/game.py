@@ -94,7 +94,16 @@ class EndReason(enum.StrEnum):
 # -- outcomes ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+# The value objects built for every hand read or replayed (a hand's input,
+# a transfer, a hand's result, a table state, a played hand, the game) fill
+# their __dict__ in one step instead of the frozen dataclass __init__'s
+# object.__setattr__ per field (about half the cost each), as
+# scoring.hand's Situation does: the same fields, defaults and immutability
+# (tests/scoring/test_game.py checks each signature against its fields).
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Win:
     """One winner of a ron: han and fu, or a yakuman count; ``pao`` is the liable seat."""
 
@@ -104,15 +113,22 @@ class Win:
     yakuman: int = 0
     pao: int | None = None
 
+    def __init__(self, winner: int, han: int = 0, fu: int | None = None, yakuman: int = 0,
+                 pao: int | None = None) -> None:
+        _set(self, "__dict__", {"winner": winner, "han": han, "fu": fu, "yakuman": yakuman, "pao": pao})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Ron:
     loser: int
     wins: tuple[Win, ...]
     type = OutcomeType.RON
 
+    def __init__(self, loser: int, wins: tuple[Win, ...]) -> None:
+        _set(self, "__dict__", {"loser": loser, "wins": wins})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Tsumo:
     winner: int
     han: int = 0
@@ -120,6 +136,10 @@ class Tsumo:
     yakuman: int = 0
     pao: int | None = None
     type = OutcomeType.TSUMO
+
+    def __init__(self, winner: int, han: int = 0, fu: int | None = None, yakuman: int = 0,
+                 pao: int | None = None) -> None:
+        _set(self, "__dict__", {"winner": winner, "han": han, "fu": fu, "yakuman": yakuman, "pao": pao})
 
 
 @dataclass(frozen=True)
@@ -146,7 +166,7 @@ class Chombo:
 Outcome = Ron | Tsumo | Draw | Abort | Chombo
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandInput:
     """What happened at the table. ``riichi``: seats whose stick was paid this hand.
 
@@ -159,6 +179,10 @@ class HandInput:
     yaku: Any = None
     note: str | None = None
 
+    def __init__(self, outcome: Outcome, riichi: tuple[int, ...] = (), tiles: Any = None, yaku: Any = None,
+                 note: str | None = None) -> None:
+        _set(self, "__dict__", {"outcome": outcome, "riichi": riichi, "tiles": tiles, "yaku": yaku, "note": note})
+
 
 class TransferKind(enum.StrEnum):
     HAND = "hand"
@@ -168,15 +192,6 @@ class TransferKind(enum.StrEnum):
     NOTEN = "noten"
     NAGASHI = "nagashi"
     CHOMBO = "chombo"
-
-
-# The value objects a replay builds for every hand (a transfer, a hand's
-# result, a table state, a played hand, the game) fill their __dict__ in one
-# step instead of the frozen dataclass __init__'s object.__setattr__ per
-# field (about half the cost each), as scoring.hand's Situation does: the
-# same fields, defaults and immutability (tests/scoring/test_game.py checks
-# each signature against its fields).
-_set = object.__setattr__
 
 
 @dataclass(frozen=True, init=False)
