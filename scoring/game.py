@@ -501,7 +501,7 @@ class FinalScores:
     riichi_sticks: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameRecord:
     """Everything needed to replay and settle one game."""
 
@@ -512,6 +512,12 @@ class GameRecord:
     final: FinalScores | None = None
     players: tuple[str, ...] | None = None  # names in seat order; the league's, not used here
     replacements: tuple[int, ...] = ()  # seats a replacement played; settled per rules.replacement_result
+
+    def __init__(self, rules: Ruleset, hands: tuple[HandInput, ...] = (), end: EndReason | None = None,
+                 penalties: tuple[Penalty, ...] = (), final: FinalScores | None = None,
+                 players: tuple[str, ...] | None = None, replacements: tuple[int, ...] = ()) -> None:
+        _set(self, "__dict__", {"rules": rules, "hands": hands, "end": end, "penalties": penalties, "final": final,
+                                "players": players, "replacements": replacements})
 
 
 @dataclass(frozen=True, init=False)

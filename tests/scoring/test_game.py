@@ -236,7 +236,8 @@ def test_bad_records_are_refused_naming_the_field(record, code, field):
     assert (err.value.code, err.value.field) == (code, field)
 
 
-@pytest.mark.parametrize("cls", [Win, Ron, Tsumo, HandInput, Transfer, KyokuResult, TableState, PlayedHand, GameResult])
+@pytest.mark.parametrize("cls", [Win, Ron, Tsumo, HandInput, GameRecord, Transfer, KyokuResult, TableState, PlayedHand,
+                                 GameResult])
 def test_replay_value_objects_with_a_hand_written_init_keep_their_dataclass_fields(cls):
     # Built for every hand of every replay, they fill __dict__ in one step
     # instead of the dataclass __init__: the same names, order and defaults,
@@ -247,9 +248,11 @@ def test_replay_value_objects_with_a_hand_written_init_keep_their_dataclass_fiel
         for f in dataclasses.fields(cls)
     ]
     ron = Ron(loser=1, wins=(Win(winner=0, han=2, fu=40),))
-    game = replay(GameRecord(get_ruleset("ari-ari"), hands=(HandInput(Tsumo(winner=0, han=3, fu=30)),
-                                                            HandInput(ron, riichi=(0,), note="n"))))
+    record = GameRecord(get_ruleset("ari-ari"), hands=(HandInput(Tsumo(winner=0, han=3, fu=30)),
+                                                       HandInput(ron, riichi=(0,), note="n")))
+    game = replay(record)
     value = {Win: ron.wins[0], Ron: ron, Tsumo: game.hands[0].input.outcome, HandInput: game.hands[1].input,
+             GameRecord: record,
              Transfer: game.hands[0].result.transfers[0], KyokuResult: game.hands[0].result,
              TableState: game.next, PlayedHand: game.hands[0], GameResult: game}[cls]
     again = dataclasses.replace(value)
