@@ -12,9 +12,13 @@ class LeagueConfig(AppConfig):
 
         from league.engine_words import abort_reason_text, refusal, yaku_name
         from league.entry import translation
+        from league.memos import per_language_lookup
 
-        translation.install(gettext=gettext, ngettext=ngettext, yaku_name=yaku_name, refusal=refusal,
-                            abort_reason=abort_reason_text)
+        # Kept per language: a live preview's words (its payments, the value
+        # counted) are a handful of lookups per tap, each dearer than the rest
+        # of the wording.
+        translation.install(gettext=per_language_lookup(gettext), ngettext=per_language_lookup(ngettext),
+                            yaku_name=yaku_name, refusal=refusal, abort_reason=abort_reason_text)
 
         # The webhooks' "standings changed": versions cannot import the services (they import it).
         from league import stamps

@@ -95,3 +95,28 @@ def per_language(make: Callable[[], T]) -> Callable[[], T]:
 
     in_language.made = made  # type: ignore[attr-defined]
     return in_language
+
+
+def per_language_lookup(lookup: Callable[..., str], bound: int = 4096) -> Callable[..., str]:
+    """``lookup(*args)`` (a catalogue lookup: ``gettext``, ``ngettext``) kept
+    per active language and arguments, at most ``bound`` of them: the same
+    text, with one read of the language and a ``dict.get`` instead of the
+    catalogue's chain. The catalogues do not change while a process runs.
+
+    >>> calls = []
+    >>> shout = per_language_lookup(lambda m: calls.append(m) or m.upper())
+    >>> shout("pays"), shout("pays"), calls
+    ('PAYS', 'PAYS', ['pays'])
+    """
+    seen: BoundedMap[tuple[Any, ...], str] = BoundedMap(bound)
+
+    @functools.wraps(lookup)
+    def in_language(*args: Any) -> str:
+        key = (get_language(), *args)
+        text = seen.get(key)
+        if text is None:
+            text = seen[key] = lookup(*args)
+        return text
+
+    in_language.seen = seen  # type: ignore[attr-defined]
+    return in_language

@@ -94,7 +94,16 @@ class EndReason(enum.StrEnum):
 # -- outcomes ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+# The value objects built for every hand read or replayed (a hand's input,
+# a transfer, a hand's result, a table state, a played hand, the game) fill
+# their __dict__ in one step instead of the frozen dataclass __init__'s
+# object.__setattr__ per field (about half the cost each), as
+# scoring.hand's Situation does: the same fields, defaults and immutability
+# (tests/scoring/test_game.py checks each signature against its fields).
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, init=False)
 class Win:
     """One winner of a ron: han and fu, or a yakuman count; ``pao`` is the liable seat."""
 
@@ -104,15 +113,22 @@ class Win:
     yakuman: int = 0
     pao: int | None = None
 
+    def __init__(self, winner: int, han: int = 0, fu: int | None = None, yakuman: int = 0,
+                 pao: int | None = None) -> None:
+        _set(self, "__dict__", {"winner": winner, "han": han, "fu": fu, "yakuman": yakuman, "pao": pao})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Ron:
     loser: int
     wins: tuple[Win, ...]
     type = OutcomeType.RON
 
+    def __init__(self, loser: int, wins: tuple[Win, ...]) -> None:
+        _set(self, "__dict__", {"loser": loser, "wins": wins})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Tsumo:
     winner: int
     han: int = 0
@@ -120,6 +136,10 @@ class Tsumo:
     yakuman: int = 0
     pao: int | None = None
     type = OutcomeType.TSUMO
+
+    def __init__(self, winner: int, han: int = 0, fu: int | None = None, yakuman: int = 0,
+                 pao: int | None = None) -> None:
+        _set(self, "__dict__", {"winner": winner, "han": han, "fu": fu, "yakuman": yakuman, "pao": pao})
 
 
 @dataclass(frozen=True)
@@ -146,7 +166,7 @@ class Chombo:
 Outcome = Ron | Tsumo | Draw | Abort | Chombo
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandInput:
     """What happened at the table. ``riichi``: seats whose stick was paid this hand.
 
@@ -159,6 +179,10 @@ class HandInput:
     yaku: Any = None
     note: str | None = None
 
+    def __init__(self, outcome: Outcome, riichi: tuple[int, ...] = (), tiles: Any = None, yaku: Any = None,
+                 note: str | None = None) -> None:
+        _set(self, "__dict__", {"outcome": outcome, "riichi": riichi, "tiles": tiles, "yaku": yaku, "note": note})
+
 
 class TransferKind(enum.StrEnum):
     HAND = "hand"
@@ -170,7 +194,7 @@ class TransferKind(enum.StrEnum):
     CHOMBO = "chombo"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Transfer:
     """One payment; ``None`` as payer or receiver is the pot of riichi sticks."""
 
@@ -179,8 +203,11 @@ class Transfer:
     amount: int
     kind: TransferKind
 
+    def __init__(self, payer: int | None, receiver: int | None, amount: int, kind: TransferKind) -> None:
+        _set(self, "__dict__", {"payer": payer, "receiver": receiver, "amount": amount, "kind": kind})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class KyokuResult:
     """Deltas of one hand and the table state the next hand starts with."""
 
@@ -191,6 +218,13 @@ class KyokuResult:
     transfers: tuple[Transfer, ...] = ()
     penalties: tuple[Penalty, ...] = ()  # after-uma penalties this hand caused (chombo)
     chombo: tuple[int, ...] = ()  # seats whose chombo voided the hand (a Chombo, or a false riichi at a draw)
+
+    def __init__(self, deltas: tuple[int, ...], honba: int, riichi_sticks: int, dealer_keeps: bool,
+                 transfers: tuple[Transfer, ...] = (), penalties: tuple[Penalty, ...] = (),
+                 chombo: tuple[int, ...] = ()) -> None:
+        _set(self, "__dict__", {"deltas": deltas, "honba": honba, "riichi_sticks": riichi_sticks,
+                                "dealer_keeps": dealer_keeps, "transfers": transfers, "penalties": penalties,
+                                "chombo": chombo})
 
 
 # -- one hand --------------------------------------------------------------
@@ -467,7 +501,7 @@ class FinalScores:
     riichi_sticks: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameRecord:
     """Everything needed to replay and settle one game."""
 
@@ -479,8 +513,14 @@ class GameRecord:
     players: tuple[str, ...] | None = None  # names in seat order; the league's, not used here
     replacements: tuple[int, ...] = ()  # seats a replacement played; settled per rules.replacement_result
 
+    def __init__(self, rules: Ruleset, hands: tuple[HandInput, ...] = (), end: EndReason | None = None,
+                 penalties: tuple[Penalty, ...] = (), final: FinalScores | None = None,
+                 players: tuple[str, ...] | None = None, replacements: tuple[int, ...] = ()) -> None:
+        _set(self, "__dict__", {"rules": rules, "hands": hands, "end": end, "penalties": penalties, "final": final,
+                                "players": players, "replacements": replacements})
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class TableState:
     """Where the game stands before a hand."""
 
@@ -490,12 +530,16 @@ class TableState:
     riichi_sticks: int
     scores: tuple[int, ...]
 
+    def __init__(self, round: int, dealer: int, honba: int, riichi_sticks: int, scores: tuple[int, ...]) -> None:
+        _set(self, "__dict__", {"round": round, "dealer": dealer, "honba": honba, "riichi_sticks": riichi_sticks,
+                                "scores": scores})
+
     @property
     def round_label(self) -> str:
         return round_label(self.round)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PlayedHand:
     """A hand as replayed: the state it started from, its result, the scores after it."""
 
@@ -504,6 +548,11 @@ class PlayedHand:
     input: HandInput
     result: KyokuResult
     scores: tuple[int, ...]
+
+    def __init__(self, number: int, start: TableState, input: HandInput, result: KyokuResult,
+                 scores: tuple[int, ...]) -> None:
+        _set(self, "__dict__", {"number": number, "start": start, "input": input, "result": result,
+                                "scores": scores})
 
     @property
     def round(self) -> int:
@@ -530,7 +579,7 @@ class PlayedHand:
         return self.result.deltas
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameResult:
     rules: Ruleset
     hands: tuple[PlayedHand, ...]
@@ -541,6 +590,13 @@ class GameResult:
     next: TableState | None  # the next hand's start, while the game goes on
     penalties: tuple[Penalty, ...] = ()  # the record's plus those chombo caused
     settlement: Settlement | None = None
+
+    def __init__(self, rules: Ruleset, hands: tuple[PlayedHand, ...], finished: bool, ended_by: EndReason | None,
+                 scores: tuple[int, ...], riichi_sticks: int, next: TableState | None,
+                 penalties: tuple[Penalty, ...] = (), settlement: Settlement | None = None) -> None:
+        _set(self, "__dict__", {"rules": rules, "hands": hands, "finished": finished, "ended_by": ended_by,
+                                "scores": scores, "riichi_sticks": riichi_sticks, "next": next,
+                                "penalties": penalties, "settlement": settlement})
 
     @property
     def next_round(self) -> int | None:

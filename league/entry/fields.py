@@ -219,7 +219,9 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
     if spec.kind == "int":
         if _empty(value):
             return None
-        text = re.sub(r"\.0*\s*$", "", str(value).strip())
+        text = str(value).strip()
+        if not text.isdigit():  # digits alone need no trimming (most values: the hand's number)
+            text = re.sub(r"\.0*\s*$", "", text)
         try:
             number = int(text)
         except ValueError:
@@ -253,14 +255,67 @@ def clean_fields(rules: Ruleset, raw: Mapping[str, Any], *,
     """Every field of the hand form read from ``raw`` (name -> text or list
     of texts, as posted): the cleaned values, and the errors per field; the
     bookkeeping fields too when asked for (the server's live preview)."""
-    data: dict[str, Any] = {}
+    plan = _plan(rules, bookkeeping)
+    # Most fields are not sent: each gets its kind's empty value (a new list
+    # for each list), in the form's order, and only the fields sent or
+    # required are cleaned one by one, in that order too.
+    data = plan.empty.copy()
+    for name in plan.lists:
+        data[name] = []
     errors: dict[str, list[tuple[str, str]]] = {}
-    for spec in field_specs(rules, bookkeeping=bookkeeping):
-        if spec.name not in raw and not spec.required:
-            data[spec.name] = EMPTY[spec.kind]()  # most fields are not sent: the same value, sooner
-            continue
+    for spec in plan.checked(raw):
         try:
             data[spec.name] = clean_one(spec, raw)
         except FieldError as err:
+            del data[spec.name]  # a refused field leaves the data, as a Django form's does
             errors[spec.name] = err.messages
     return data, errors
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """``clean_fields``' reading of one table: the empty values of the fields
+    that are not lists, the names of those that are, and each field's place."""
+
+    specs: tuple[Spec, ...]
+    empty: dict[str, Any]
+    lists: tuple[str, ...]
+    place: dict[str, int]
+    required: tuple[int, ...]
+
+    def checked(self, raw: Mapping[str, Any]) -> list[Spec]:
+        """The fields to clean one by one: those sent and those required, in the form's order."""
+        place = self.place
+        found = {place[name] for name in raw if name in place}
+        found.update(self.required)
+        return [self.specs[i] for i in sorted(found)]
+
+
+# The plans by the rules' identity: a game's read holds its ``Ruleset`` for
+# every tap, and an equal one built again (another read) would cost a hash
+# of some forty fields and a comparison of them in ``lru_cache`` each time.
+# Each entry holds its rules, so their id is not reused while it is kept.
+_PLANS: dict[tuple[int, bool], tuple[Ruleset, _Plan]] = {}
+
+
+def _plan(rules: Ruleset, bookkeeping: bool) -> _Plan:
+    held = _PLANS.get((id(rules), bookkeeping))
+    if held is not None and held[0] is rules:
+        return held[1]
+    plan = _plan_of(rules, bookkeeping)
+    if len(_PLANS) >= 64:  # a bound, not a policy
+        _PLANS.clear()
+    _PLANS[id(rules), bookkeeping] = (rules, plan)
+    return plan
+
+
+@functools.lru_cache(maxsize=16)
+def _plan_of(rules: Ruleset, bookkeeping: bool) -> _Plan:
+    specs = field_specs(rules, bookkeeping=bookkeeping)
+    return _Plan(
+        specs=specs,
+        empty={s.name: None if s.kind == "multi" else EMPTY[s.kind]() for s in specs},
+        lists=tuple(s.name for s in specs if s.kind == "multi"),
+        place={s.name: i for i, s in enumerate(specs)},
+        required=tuple(i for i, s in enumerate(specs) if s.required),
+    )

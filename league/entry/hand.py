@@ -46,7 +46,8 @@ def check_hand_bounds(hand: sg.HandInput, field: str) -> None:
             where = f"{field}.outcome.wins[{i}].han" if isinstance(o, sg.Ron) else f"{field}.outcome.han"
             raise HandError("out_of_range", f"han is at most {MAX_HAN}, not {w.han:,}", field=where)
     for key in ("note", "tiles", "yaku"):
-        problem = text_problem(getattr(hand, key))
+        value = getattr(hand, key)
+        problem = None if value is None else text_problem(value)  # most hands give none of them
         if problem:
             raise HandError("invalid_text", f"{key} {problem}", field=f"{field}.{key}")
 

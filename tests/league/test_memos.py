@@ -137,3 +137,42 @@ def test_switching_language_gives_that_languages_winds_and_preview_words(order: 
             winds, hand = WORDS_BY_LANGUAGE[language]
             assert entry._winds() == winds
             assert hand_preview._words()["hand"] == hand
+
+
+# -- the pure package's catalogue lookups, kept per language ----------------------------
+
+
+def test_a_lookup_is_kept_per_language_and_its_arguments_and_bounded() -> None:
+    from league.memos import per_language_lookup
+
+    calls: list[tuple[str | None, str, int]] = []
+
+    def lookup(message: str, n: int) -> str:
+        calls.append((translation.get_language(), message, n))
+        return f"{translation.get_language()}:{message}:{n}"
+
+    kept = per_language_lookup(lookup, bound=3)
+    with translation.override("en"):
+        assert kept("pays", 1) == kept("pays", 1) == "en:pays:1"
+        assert kept("pays", 2) == "en:pays:2"
+    with translation.override("ja"):
+        assert kept("pays", 1) == "ja:pays:1"  # another language's text, never the first one's
+    assert calls == [("en", "pays", 1), ("en", "pays", 2), ("ja", "pays", 1)]
+    with translation.override("en"):
+        kept("other", 1)  # past the bound: the map starts again
+    assert len(kept.seen) == 1  # type: ignore[attr-defined]
+
+
+def test_the_entry_packages_words_are_the_catalogues_in_each_language() -> None:
+    from django.utils.translation import gettext, ngettext
+
+    from league.entry import translation as words
+
+    one, many = "%(who)s takes %(n)d riichi stick (%(amount)s)", "%(who)s takes %(n)d riichi sticks (%(amount)s)"
+    for language in ("ja", "en", "ja"):
+        with translation.override(language):
+            assert words.gettext("No payments") == gettext("No payments")
+            assert words.ngettext(one, many, 2) == ngettext(one, many, 2)
+            assert words.ngettext(one, many, 1) == ngettext(one, many, 1)
+    with translation.override("ja"):
+        assert words.gettext("No payments") != "No payments"  # translated: the test would see a stale English

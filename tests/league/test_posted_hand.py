@@ -143,3 +143,26 @@ def test_a_refusal_of_the_service_is_put_where_the_form_puts_it(game: Game) -> N
     services.finish_game(game=Game.objects.get(pk=game.pk))
     what, _form = _both_equal(game, {"outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"}, None)
     assert what == "refused"
+
+
+def test_clean_fields_reads_the_same_under_equal_rules_built_again() -> None:
+    # The plan is kept by the rules' identity; an equal Ruleset built again
+    # (another read of the game) reads a post the same, errors in the form's
+    # order, and a refused field leaves the data as a Django form's does.
+    from dataclasses import replace
+
+    from league.entry.fields import clean_fields
+    from scoring.rules import get_ruleset
+
+    rules = get_ruleset("ari-ari")
+    raw = {"number": ["7"], "outcome": ["ron"], "winners": ["1"], "loser": ["9"], "han_1": ["2"], "fu_1": ["x"],
+           "dora_1": [" 3 "], "riichi": ["1"], "note": ["a\x00b"]}
+    first = clean_fields(rules, raw, bookkeeping=True)
+    again = clean_fields(replace(rules), raw, bookkeeping=True)
+    assert first == again
+    data, errors = first
+    assert list(errors) == ["loser", "fu_1", "note"]
+    assert "loser" not in data and "fu_1" not in data and data["dora_1"] == 3 and data["winners"] == ["1"]
+    assert [n for n in data if n in ("number", "outcome", "winners", "han_1")] == ["number", "outcome", "winners",
+                                                                                   "han_1"]
+    assert data["yaku_1"] == [] and data["yaku_1"] is not data["yaku_2"]

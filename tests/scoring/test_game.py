@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+
 import pytest
 
 from scoring.errors import ScoringError
@@ -13,8 +16,13 @@ from scoring.game import (
     EndReason,
     FinalScores,
     GameRecord,
+    GameResult,
     HandInput,
+    KyokuResult,
+    PlayedHand,
     Ron,
+    TableState,
+    Transfer,
     Tsumo,
     Win,
     play,
@@ -226,3 +234,30 @@ def test_bad_records_are_refused_naming_the_field(record, code, field):
     with pytest.raises(ScoringError) as err:
         replay(record_from_dict(record))
     assert (err.value.code, err.value.field) == (code, field)
+
+
+@pytest.mark.parametrize("cls", [Win, Ron, Tsumo, HandInput, GameRecord, Transfer, KyokuResult, TableState, PlayedHand,
+                                 GameResult])
+def test_replay_value_objects_with_a_hand_written_init_keep_their_dataclass_fields(cls):
+    # Built for every hand of every replay, they fill __dict__ in one step
+    # instead of the dataclass __init__: the same names, order and defaults,
+    # and still frozen, comparable and hashable as before.
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    assert [(p.name, p.default) for p in params] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+        for f in dataclasses.fields(cls)
+    ]
+    ron = Ron(loser=1, wins=(Win(winner=0, han=2, fu=40),))
+    record = GameRecord(get_ruleset("ari-ari"), hands=(HandInput(Tsumo(winner=0, han=3, fu=30)),
+                                                       HandInput(ron, riichi=(0,), note="n")))
+    game = replay(record)
+    value = {Win: ron.wins[0], Ron: ron, Tsumo: game.hands[0].input.outcome, HandInput: game.hands[1].input,
+             GameRecord: record,
+             Transfer: game.hands[0].result.transfers[0], KyokuResult: game.hands[0].result,
+             TableState: game.next, PlayedHand: game.hands[0], GameResult: game}[cls]
+    again = dataclasses.replace(value)
+    assert again == value and again is not value
+    assert hash(again) == hash(value)
+    assert dataclasses.astuple(again) == dataclasses.astuple(value)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(value, dataclasses.fields(cls)[0].name, None)
