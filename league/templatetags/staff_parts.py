@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import get_language, gettext, ngettext
 
+from league.memos import per_language
 from league.round_names import round_name, round_short
 from league.templatetags.hand_preview import as_written as _e
 from league.templatetags.league import score
@@ -34,15 +35,11 @@ from league.templatetags.staff import honba, sticks
 
 register = template.Library()
 
+
+@per_language
 def _words() -> dict[str, Any]:
-    """The words that do not change with the game, in the active language."""
-    return _words_in(get_language())
-
-
-@functools.lru_cache(maxsize=16)
-def _words_in(language: str | None) -> dict[str, Any]:
-    # Looked up once per language (asked while that language is active): a
-    # catalogue lookup reads the language through asgiref's Local each time.
+    """The words that do not change with the game, in the active language,
+    looked up once per language (``league.memos.per_language``)."""
     return {
         "where_stands": _e(gettext("Where the game stands")),
         "correct_n": gettext("Correct hand %(number)s…"),
