@@ -253,7 +253,10 @@ def fetch_one(db: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> tuple
     ``prepare_threshold`` (``DATABASE_PREPARE_THRESHOLD``, league/settings.py)
     is prepared on the server by psycopg, so that the server no longer plans
     it on each request; with ``None`` nothing is, for a transaction pooler
-    that keeps no prepared statements."""
+    that keeps no prepared statements.
+    Once prepared, Django's SQL log (``connection.queries``) shows such a
+    statement's text as None: psycopg keeps no query text for a prepared
+    run; counts of statements stay right."""
     if db.vendor != "postgresql":
         with db.cursor() as cursor:
             cursor.execute(sql, params)
