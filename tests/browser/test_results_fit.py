@@ -89,19 +89,28 @@ LABEL_BROKEN = """(table) => [...document.querySelectorAll(`${table} td[data-lab
     }).map(c => c.dataset.label)"""
 
 
-def results_fit(page: Page, table: str, names: tuple[str, ...], state: str) -> None:
+def table_fits(page: Page, table: str, names: tuple[str, ...], state: str, *, first_is_figure: bool) -> Any:
+    """The page no wider than the phone, ``table``'s scrolling box inside the
+    screen with nothing to scroll sideways, every figure whole (``NOT_WHOLE``;
+    ``first_is_figure``: the first cell is a figure too) and every name
+    shown; the box, for further checks."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
     wrap = page.locator(table).locator("xpath=ancestor::div[contains(@class, 'table-wrap')][1]")
     scroll, client = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
-    assert scroll <= client, f"{state}: the result table is {scroll} px in a {client} px box: it scrolls sideways"
+    assert scroll <= client, f"{state}: the table {table} is {scroll} px in a {client} px box: it scrolls sideways"
     box = wrap.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, box)
-    assert page.evaluate(NOT_WHOLE, [table, True]) == [], state
-    assert page.evaluate(LABEL_BROKEN, table) == [], state
+    assert page.evaluate(NOT_WHOLE, [table, first_is_figure]) == [], state
     shown = " ".join(page.locator(f"{table} tbody").inner_text().split())
     for name in names:
         assert name in shown, (state, name)
+    return wrap
+
+
+def results_fit(page: Page, table: str, names: tuple[str, ...], state: str) -> None:
+    table_fits(page, table, names, state, first_is_figure=True)
+    assert page.evaluate(LABEL_BROKEN, table) == [], state
 
 
 def _log_in(page: Page, base: str) -> str | None:
@@ -166,17 +175,7 @@ def test_the_corrections_preview_fits_a_phone(phone: Page, live_server: Any, db:
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator(table).scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"results-{lang}-{zoom}-correction-preview-360.png"))
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= PHONE["width"], f"{state}: the page is {width} px wide"
-        wrap = page.locator(table).locator("xpath=ancestor::div[contains(@class, 'table-wrap')][1]")
-        scroll, client = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
-        assert scroll <= client, f"{state}: the preview's table is {scroll} px in a {client} px box"
-        box = wrap.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (state, box)
+        # Every figure whole on one line, no cell's text past its box; a name may wrap between words.
+        wrap = table_fits(page, table, PREVIEW_NAMES, state, first_is_figure=False)
         assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("role") == "region"
         assert wrap.get_attribute("aria-label")
-        # Every figure whole on one line, no cell's text past its box; a name may wrap between words.
-        assert page.evaluate(NOT_WHOLE, [table, False]) == [], state
-        shown = " ".join(page.locator(f"{table} tbody").inner_text().split())
-        for name in PREVIEW_NAMES:
-            assert name in shown, (state, name)
