@@ -293,9 +293,11 @@ def _wrap_save() -> None:
 
     for owner, name, label in (
         (staff, "game_for_scorer", "view: game_for_scorer"),
-        (entry, "read_game", "view: read_game"),
+        (entry, "read_game_held", "view: read_game_held"),
+        (entry, "read_game", "  read_game (held missed)"),
         (entry, "claimed", "view: claimed"),
-        (staff, "hand_form", "view: hand_form (built)"),
+        (staff, "PostedHand", "view: PostedHand (parse)"),
+        (staff, "hand_form", "view: hand_form (built: a page instead of the save)"),
         (HandForm, "full_clean", "view: form full_clean"),
         (entry, "decide", "view: decide"),
         (entry, "save_entry", "view: save_entry"),
