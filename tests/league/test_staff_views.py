@@ -340,3 +340,20 @@ def test_hand_number_in_the_form_is_the_next_hand(as_scorer: Client, game: Game)
     assert page.context["form"]["number"].value() == 2
     assert page.context["form"]["outcome"].value() == "draw"
     assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize("language, named", [("en", "Entry key: Enter a valid value."),
+                                             ("ja", "入力キー: 正しい値を入力してください。")])
+def test_a_malformed_entry_key_is_refused_by_its_name(as_scorer: Client, game: Game, language: str,
+                                                      named: str) -> None:
+    # The key is hidden (the page's script makes it), so only a hand-made post gets it wrong:
+    # the refusal still names the field, never "None: ...".
+    data = hand_post(1, outcome="ron", winners=["1"], loser="0", han_1="3", fu_1="30", key="x",
+                     state=services.entry_state(game)[1])
+    for url, action in ((reverse("staff-preview", args=[game.pk]), "preview"),
+                        (reverse("staff-game", args=[game.pk]), "preview"),
+                        (reverse("staff-game", args=[game.pk]), "save")):
+        html = as_scorer.post(url, {**data, "action": action}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert named in html, (url, action)
+        assert "None:" not in html, (url, action)
+    assert not game.hands.exists()
