@@ -56,6 +56,7 @@ def script_words() -> dict[str, object]:
         "unsent": _("Not sent: offline. Kept here; it is sent when the network is back."),
         "pays": _slots(_("Hand %(number)s pays")),  # a price made on the phone, as the server's preview heads it
         # queue/: the banner.
+        "list": _("; "),  # between a kept hand's payment lines (；in Japanese), as the hands list joins them
         "banner_loading": _("No network. Getting this phone ready to price hands…"),
         "banner_offline_empty": _("No network. Go on entering hands: they are kept on this phone and sent when "
                                   "the network is back."),

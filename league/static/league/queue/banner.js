@@ -101,7 +101,7 @@ function listQueued() {
     li.appendChild(el("strong", "", opName(op)));
     li.append(": " + op.summary + " ");
     li.appendChild(el("span", "badge", W.t("badge")));
-    li.appendChild(el("span", "pay", op.lines.join("; ")));
+    li.appendChild(el("span", "pay", op.lines.join(W.t("list"))));
     if (op.kind === "hand" && !q.store.stop) {
       var fix = el("button", "fix", W.t("correct"));
       fix.type = "button";

@@ -19,7 +19,7 @@ export function showStop() {
   var mine = el("section", "side mine");
   mine.appendChild(el("h3", "", W.t("on_phone")));
   mine.appendChild(el("p", "", opName(op) + ": " + op.summary + "."));
-  mine.appendChild(el("p", "", op.lines.join("; ")));
+  mine.appendChild(el("p", "", op.lines.join(W.t("list"))));
   if (q.store.ops.length > 1) mine.appendChild(el("p", "muted", W.n("more_kept", q.store.ops.length - 1)));
   var theirs = el("section", "side now");
   theirs.appendChild(el("h3", "", W.t("on_server")));
