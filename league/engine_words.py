@@ -106,6 +106,7 @@ REFUSALS: dict[str, str] = {
     "too_many_copies": _("More than four copies of a tile"),
     "invalid_sticks": _("The riichi sticks do not add up"),
     "invalid_scores": _("The scores do not add up"),
+    "scores_do_not_add_up": _("The end scores do not add up to the starting points less the sticks left on the table"),
     "invalid_outcome": _("That outcome is not possible here"),
     "yakuman_not_possible": _("That yakuman is not possible"),
     "yakuman_not_allowed": _("This ruleset does not allow that yakuman"),

@@ -369,3 +369,20 @@ def test_there_is_no_hand_0_to_correct(as_scorer: Client, game: Game) -> None:
     shown = as_scorer.post(reverse("staff-game", args=[game.pk]), {**data, "action": "preview"})
     assert as_scorer.post(url, {**data, "checked": shown.context["digest"]}).status_code == 404
     assert not game.hands.exists()
+
+
+def test_the_end_scores_page_and_its_refusals_speak_japanese(as_scorer: Client, game: Game) -> None:
+    # The seats' labels, the hundreds and the sum were English on a Japanese page.
+    url = reverse("staff-final-scores", args=[game.pk])
+    as_scorer.cookies["django_language"] = "ja"
+    names = as_scorer.get(reverse("staff-game", args=[game.pk])).context["names"]
+    page = as_scorer.get(url).content.decode()
+    assert f"{names[0]}の終了時の点数" in page and "end score" not in page
+    response = as_scorer.post(url, {"score_0": "30000", "score_1": "30000", "score_2": "30000", "score_3": "1000",
+                                    "riichi_sticks": "0"})
+    assert response.context["form"].non_field_errors() == [
+        "終了時の点数の合計が、配給原点の合計から卓に残った供託を引いた値になりません"]
+    response = as_scorer.post(url, {"score_0": "30050", "score_1": "30000", "score_2": "30000", "score_3": "9950",
+                                    "riichi_sticks": "0"})
+    assert response.context["form"].errors["score_0"] == ["点数は100点単位です。"]
+    assert not game.is_finished and not game.hands.exists()
