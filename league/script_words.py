@@ -62,6 +62,7 @@ def script_words() -> dict[str, object]:
                                   "the network is back."),
         "banner_no_engine": _("No network: a hand saved now stays on screen until the network is back."),
         # queue/: the state line and the form.
+        "where": _slots(_("%(round)s, %(honba)s, %(sticks)s")),  # the state line, as staff_parts writes it
         "honba": _slots(_("%(n)d honba")),
         "sticks_none": _("no sticks on the table"),
         "hand_title": _slots(_("Hand %(number)s")),
