@@ -115,6 +115,7 @@ def test_every_script_state_speaks_japanese(phone: Page, live_server: Any, plug:
     # Its three payment lines in the list, joined as the server's hands list joins them.
     joined = "；".join(shown)
     expect(page.locator("#queued li .pay")).to_have_text(joined)
+    expect(page.locator("#queued li")).to_contain_text("第2局：流局")  # named as the server's page names a hand
     no_english(page, "queued")
 
     # Another scorer saved hand 2 meanwhile: back online, the queue stops, in Japanese.
@@ -123,6 +124,7 @@ def test_every_script_state_speaks_japanese(phone: Page, live_server: Any, plug:
     page.context.set_offline(False)
     expect(page.locator("#stopped")).to_contain_text(ja("stop_conflict"), timeout=30_000)
     expect(page.locator("#stopped .mine")).to_contain_text(joined)
+    expect(page.locator("#stopped .mine p").first).to_have_text(re.compile(r"^第2局：流局、.*。$"))
     no_english(page, "conflict")
     page.locator("#stopped button.primary").tap()  # keep mine as the next hand
     expect(page.locator("#stopped")).to_contain_text(ja("review_title"))
