@@ -137,7 +137,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.CONFLICT:
             return conflict_page(request, game, form, editing=editing)
         if step is entry.Step.RECHECK:
-            notice = "The hand changed since its payments were shown: check them, then save."
+            notice = _("The hand changed since its payments were shown: check them, then save.")
         elif step is entry.Step.SAVE:
             try:
                 return _save(request, now, form, editing)
@@ -163,8 +163,8 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             return conflict_page(request, game, None, editing=editing)
         came_for = int_param(request.GET.get("hand"))
         if not editing and came_for and came_for != number:
-            notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
-                      "Nothing was filled in from before.")
+            notice = _("This page was for hand %(was)s; the game is now at hand %(now)s. "
+                       "Nothing was filled in from before.") % {"was": came_for, "now": number}
         initial = HandForm.initial_for(now.rows[editing - 1]) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]

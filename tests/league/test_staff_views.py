@@ -386,3 +386,18 @@ def test_the_end_scores_page_and_its_refusals_speak_japanese(as_scorer: Client, 
                                     "riichi_sticks": "0"})
     assert response.context["form"].errors["score_0"] == ["点数は100点単位です。"]
     assert not game.is_finished and not game.hands.exists()
+
+
+def test_the_pages_notices_speak_japanese(as_scorer: Client, game: Game) -> None:
+    # The Back button's page of an earlier hand, and a hand changed after its preview
+    # (without JavaScript): both notices were English on a Japanese page.
+    play(game, [ron(0, 1, 3, 40)])
+    as_scorer.cookies["django_language"] = "ja"
+    url = reverse("staff-game", args=[game.pk])
+    back = as_scorer.get(url + "?hand=1")
+    assert back.context["notice"] == "このページは第1局のものでした。対局は今、第2局です。前の入力は引き継いでいません。"
+    data = hand_post(2, action="save", outcome="tsumo", winner="1", han_1="2", fu_1="30",
+                     state=services.entry_state(game)[1], checked="not-what-was-shown")
+    changed = as_scorer.post(url, data)
+    assert changed.context["notice"] == "支払いを表示した後に局の内容が変わりました。確認してから保存してください。"
+    assert game.hands.count() == 1
