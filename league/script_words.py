@@ -56,11 +56,16 @@ def script_words() -> dict[str, object]:
         "unsent": _("Not sent: offline. Kept here; it is sent when the network is back."),
         "pays": _slots(_("Hand %(number)s pays")),  # a price made on the phone, as the server's preview heads it
         # queue/: the banner.
+        # A kept entry named, then what it is ("Hand 2: Draw, tenpai West Carol"; 第2局：…).
+        "named": _slots(_("%(name)s: %(entry)s")),
+        "named_sentence": _slots(_("%(name)s: %(entry)s.")),
+        "list": _("; "),  # between a kept hand's payment lines (；in Japanese), as the hands list joins them
         "banner_loading": _("No network. Getting this phone ready to price hands…"),
         "banner_offline_empty": _("No network. Go on entering hands: they are kept on this phone and sent when "
                                   "the network is back."),
         "banner_no_engine": _("No network: a hand saved now stays on screen until the network is back."),
         # queue/: the state line and the form.
+        "where": _slots(_("%(round)s, %(honba)s, %(sticks)s")),  # the state line, as staff_parts writes it
         "honba": _slots(_("%(n)d honba")),
         "sticks_none": _("no sticks on the table"),
         "hand_title": _slots(_("Hand %(number)s")),

@@ -76,10 +76,11 @@ def field_specs(rules: Ruleset, *, bookkeeping: bool = False) -> tuple[Spec, ...
         outcomes.append(("abort", gettext_noop("Abort")))
     outcomes.append(("chombo", gettext_noop("Chombo")))
     specs = [
-        Spec("number", "int", required=True, min_value=1, widget="hidden"),
+        # Hidden, but labelled all the same: a hand-made post's refusal names the field.
+        Spec("number", "int", required=True, min_value=1, widget="hidden", label=gettext_noop("Hand number")),
         # The state the entry was built on (scoring.digest) and the client's key for it.
-        Spec("state", "text", max_length=64, widget="hidden"),
-        Spec("key", "text", widget="hidden", pattern=r"^[A-Za-z0-9-]{8,64}$"),
+        Spec("state", "text", max_length=64, widget="hidden", label=gettext_noop("Game state")),
+        Spec("key", "text", widget="hidden", pattern=r"^[A-Za-z0-9-]{8,64}$", label=gettext_noop("Entry key")),
     ] if bookkeeping else []
     specs += [
         Spec("outcome", "choice", tuple(v for v, _ in outcomes), required=True,

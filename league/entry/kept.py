@@ -39,7 +39,7 @@ def read_kept(body: bytes, *, cap: int = MAX_KEPT) -> list[dict[str, str | list[
     scorer chose to send at the server's price has none). Raises ``BadKept``."""
     try:
         parsed = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested past Python's limit
         raise BadKept("body", "not_json") from None
     if not isinstance(parsed, dict):
         raise BadKept("body", "not_object")

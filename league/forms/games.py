@@ -82,9 +82,9 @@ class FinalScoresForm(StaffForm):
         sticks = self.fields.pop("riichi_sticks")
         for s in range(len(self.names)):  # one per seat: three in a three-player game
             self.fields[f"score_{s}"] = forms.IntegerField(
-                label=f"{self.names[s]}: end score", step_size=100,
+                label=_("%(name)s: end score") % {"name": self.names[s]}, step_size=100,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 100}),
-                error_messages={"step_size": "Table points come in hundreds."},
+                error_messages={"step_size": _("Table points come in hundreds.")},
             )
         self.fields["riichi_sticks"] = sticks
 

@@ -52,9 +52,11 @@ def _words() -> dict[str, Any]:
         "hand": gettext("Hand %(number)s"),
         "gone": gettext("no longer played"),
         "none_later": gettext("No later hand's payments change."),
-        "ends": gettext("This ends the game:"),
+        # Whole sentences, so a language ends them with its own stop (。) and lists with its own "；".
+        "ends": gettext("<strong>This ends the game:</strong> %(reason)s."),
         "next": gettext("Next: %(round)s, %(honba)s, %(sticks)s; %(dealer)s deals."),
-        "rest": gettext("After replaying the rest:"),
+        "rest": gettext("After replaying the rest: %(scores)s."),
+        "list": gettext("; "),
         "where": gettext("%(round)s, %(honba)s"),
         "said": {},  # round names, honba and sticks in words, as said once (a few dozen per language)
     }
@@ -152,7 +154,7 @@ def _priced(ctx: Mapping[str, Any]) -> str:
             where = _round(words, c["round"], c["honba"])
             if c["moved"]:
                 where += " → " + _round(words, c["new_round"], c["new_honba"])
-            seats = "; ".join(
+            seats = words["list"].join(
                 f'{_e(s["name"])} {delta(s["before"])} → '
                 + (words["gone"] if s["after"] is None else delta(s["after"]))
                 for s in c["seats"]
@@ -165,7 +167,7 @@ def _priced(ctx: Mapping[str, Any]) -> str:
     out.append("\n  ")
     game = shown.game
     if ended := ctx.get("preview_ended"):
-        out.append(f'\n  <p><strong>{words["ends"]}</strong> {_e(ended)}.</p>\n  ')
+        out.append(f'\n  <p>{words["ends"] % {"reason": _e(ended)}}</p>\n  ')
     elif game.next and shown.number == len(game.hands):
         nxt = game.next
         line = words["next"] % {
@@ -174,7 +176,7 @@ def _priced(ctx: Mapping[str, Any]) -> str:
         out.append(f"\n  <p>{line}</p>\n  ")
     elif game.next:
         final = " · ".join(f'{_e(r["name"])} {score(r["score"])}' for r in ctx["final_rows"])
-        out.append(f'\n  <p>{words["rest"]} {final}.</p>\n  ')
+        out.append(f'\n  <p>{words["rest"] % {"scores": final}}</p>\n  ')
     out.append("\n</div>\n")
     return "".join(out)
 

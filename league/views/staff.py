@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -100,7 +100,11 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
     is gone (another scorer undid it) gets the conflict page, not a 404."""
-    return _hand_entry(request, game_for_scorer(request, pk), editing=number)
+    game = game_for_scorer(request, pk)
+    if number < 1:
+        # <int:number> takes 0, which the entry reads as no correction: the next hand's page.
+        raise Http404("Hands are numbered from 1.")
+    return _hand_entry(request, game, editing=number)
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
@@ -133,7 +137,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.CONFLICT:
             return conflict_page(request, game, form, editing=editing)
         if step is entry.Step.RECHECK:
-            notice = "The hand changed since its payments were shown: check them, then save."
+            notice = _("The hand changed since its payments were shown: check them, then save.")
         elif step is entry.Step.SAVE:
             try:
                 return _save(request, now, form, editing)
@@ -159,8 +163,8 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             return conflict_page(request, game, None, editing=editing)
         came_for = int_param(request.GET.get("hand"))
         if not editing and came_for and came_for != number:
-            notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
-                      "Nothing was filled in from before.")
+            notice = _("This page was for hand %(was)s; the game is now at hand %(now)s. "
+                       "Nothing was filled in from before.") % {"was": came_for, "now": number}
         initial = HandForm.initial_for(now.rows[editing - 1]) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]

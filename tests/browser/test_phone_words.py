@@ -110,7 +110,12 @@ def test_every_script_state_speaks_japanese(phone: Page, live_server: Any, plug:
     page.locator("#save-button").tap()
     expect(queued(page)).to_have_count(1, timeout=60_000)
     expect(page.locator(".offline-banner")).to_contain_text(ja("banner_offline_one", n=1))
-    expect(page.locator(".state .where")).to_have_text(re.compile(r"^東\d局, \d本場, 供託"))
+    # The server's own state line: 東2局、1本場、供託なし, not "東2局, 1本場, 供託なし".
+    expect(page.locator(".state .where")).to_have_text(re.compile(r"^東\d局、\d本場、供託"))
+    # Its three payment lines in the list, joined as the server's hands list joins them.
+    joined = "；".join(shown)
+    expect(page.locator("#queued li .pay")).to_have_text(joined)
+    expect(page.locator("#queued li")).to_contain_text("第2局：流局")  # named as the server's page names a hand
     no_english(page, "queued")
 
     # Another scorer saved hand 2 meanwhile: back online, the queue stops, in Japanese.
@@ -118,6 +123,8 @@ def test_every_script_state_speaks_japanese(phone: Page, live_server: Any, plug:
     plug.push()
     page.context.set_offline(False)
     expect(page.locator("#stopped")).to_contain_text(ja("stop_conflict"), timeout=30_000)
+    expect(page.locator("#stopped .mine")).to_contain_text(joined)
+    expect(page.locator("#stopped .mine p").first).to_have_text(re.compile(r"^第2局：流局、.*。$"))
     no_english(page, "conflict")
     page.locator("#stopped button.primary").tap()  # keep mine as the next hand
     expect(page.locator("#stopped")).to_contain_text(ja("review_title"))

@@ -16,10 +16,13 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation as dj
 
-from league import engine_words
+from league import engine_words, services
 from league.engine_catalogue import CALLS, PACKAGE, catalogue, catalogue_json, package_msgids
 from league.entry import translation
+from league.entry.phone import price
+from league.models import Game
 from league.script_words import script_words
+from tests.factories import make_game, make_scorer, make_series
 from tests.league.test_offline_entry import _phone_equals_server
 from tests.offline.games import random_game, random_sanma_game
 
@@ -165,3 +168,22 @@ def test_the_phone_s_plural_rule_reads_as_python_s_gettext(rule):
 def test_a_plural_rule_it_cannot_read_is_refused(bad):
     with pytest.raises(ValueError, match="plural rule"):
         translation.plural_rule(bad)
+
+
+@pytest.mark.django_db
+def test_the_phone_words_the_replays_refusals_in_the_pages_language(client):
+    """A refusal the replay raises (riichi without tenpai at a draw, a game staff ended
+    while the page was open) reaches the phone as the engine's English message: the
+    phone puts it in its catalogue's words, as the server's preview does."""
+    game = make_game(make_series("ari-ari"))
+    client.force_login(make_scorer(game.series))
+    url = reverse("staff-offline-game", args=[game.pk])
+    words = catalogue("ja")
+    state = client.get(url, headers={"Accept-Language": "ja"}).json()
+    answer = price(state, {"outcome": "draw", "tenpai": ["1"], "riichi": ["2"]}, words=words)
+    assert answer["errors"] == [{"field": "riichi", "message": "立直した人は流局で聴牌でなければなりません",
+                                 "code": "riichi_not_tenpai"}]
+    services.finish_game(game=game, end=Game.End.EARLY, by=None)
+    state = client.get(url, headers={"Accept-Language": "ja"}).json()
+    answer = price(state, {"outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"}, words=words)
+    assert [(e["message"], e["code"]) for e in answer["errors"]] == [("この対局は終了しています", "game_over")]

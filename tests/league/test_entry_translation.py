@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from league import engine_words
+from league import engine_words, services
 from league.entry import translation as entry_translation
 from league.models import Game
 
@@ -93,3 +93,18 @@ def test_the_hand_form_speaks_japanese_and_then_english_again(as_scorer: Client,
     assert shown.context["counted"] == [f"{south}: 4 han 30 fu (Riichi, Pinfu, Tanyao, 1 dora)"]
     refused = _preview(as_scorer, game, {"outcome": "ron", "loser": "0"})
     assert refused.context["form"].errors["winners"] == ["Tick who won."]
+
+
+def test_the_refusals_a_scorer_meets_at_the_table_speak_japanese(as_scorer: Client, game: Game) -> None:
+    # Riichi ticked, its tenpai forgotten at a draw (a tired scorer's slip), and a hand for a
+    # game that staff ended while the page was open: both were the engine's English.
+    as_scorer.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    refused = _preview(as_scorer, game, {"outcome": "draw", "tenpai": ["1"], "riichi": ["2"]})
+    assert refused.context["form"].errors["riichi"] == ["立直した人は流局で聴牌でなければなりません"]
+    page = as_scorer.get(reverse("staff-game", args=[game.pk])).context["form"]
+    data = {name: str(page[name].value()) for name in ("number", "state", "key")}
+    services.finish_game(game=game, end=Game.End.EARLY, by=None)
+    fragment = as_scorer.post(reverse("staff-preview", args=[game.pk]),
+                              {**data, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"})
+    assert "この対局は終了しています" in fragment.content.decode()
+    assert "is finished" not in fragment.content.decode()

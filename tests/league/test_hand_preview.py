@@ -216,6 +216,18 @@ def test_the_preview_markup_is_the_templates(language: str, case: str, expected:
         assert preview_html(CONTEXTS[case]) == expected
 
 
+def test_a_japanese_preview_ends_and_lists_in_japanese() -> None:
+    # The sentences the markup ends itself (the game's end, the scores after a correction's
+    # replay) and the later hands' seats: Japanese stops and separators, not "." and "; ".
+    with translation.override("ja"):
+        later, ended = preview_html(CONTEXTS["later"]), preview_html(CONTEXTS["ended"])
+    assert ("<p>残りを再計算した後：East Al &lt;b&gt; 30,000 · South B&amp;B 29,900 · West &quot;C&quot; 29,800 · "
+            "North D 29,700。</p>") in later
+    assert "East Al &lt;b&gt; -1,000 → 行われなくなる；South B&amp;B +1,000 → +2,000</li>" in later
+    assert "<p><strong>これで対局終了：</strong>a score went below zero。</p>" in ended
+    assert ".</p>" not in later + ended
+
+
 def _shown(html: str) -> str:
     """The preview inside the page (``<div id="preview">``), up to the form's end."""
     found = re.search(r'<div id="preview">(.*?)</div>\s*</form>', html, re.S)

@@ -141,6 +141,7 @@ def test_an_entry_the_form_refuses_stops_with_its_field_named(as_scorer: Client,
 
 @pytest.mark.parametrize(("body", "field", "code"), [
     (b"not json", "body", "not_json"),
+    (b'{"entries": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "body", "not_json"),  # past Python's recursion limit
     (b"[]", "body", "not_object"),
     (b'{"entries": {}}', "entries", "not_list"),
     (b'{"entries": []}', "entries", "empty"),

@@ -340,3 +340,64 @@ def test_hand_number_in_the_form_is_the_next_hand(as_scorer: Client, game: Game)
     assert page.context["form"]["number"].value() == 2
     assert page.context["form"]["outcome"].value() == "draw"
     assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize("language, named", [("en", "Entry key: Enter a valid value."),
+                                             ("ja", "入力キー: 正しい値を入力してください。")])
+def test_a_malformed_entry_key_is_refused_by_its_name(as_scorer: Client, game: Game, language: str,
+                                                      named: str) -> None:
+    # The key is hidden (the page's script makes it), so only a hand-made post gets it wrong:
+    # the refusal still names the field, never "None: ...".
+    data = hand_post(1, outcome="ron", winners=["1"], loser="0", han_1="3", fu_1="30", key="x",
+                     state=services.entry_state(game)[1])
+    for url, action in ((reverse("staff-preview", args=[game.pk]), "preview"),
+                        (reverse("staff-game", args=[game.pk]), "preview"),
+                        (reverse("staff-game", args=[game.pk]), "save")):
+        html = as_scorer.post(url, {**data, "action": action}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert named in html, (url, action)
+        assert "None:" not in html, (url, action)
+    assert not game.hands.exists()
+
+
+def test_there_is_no_hand_0_to_correct(as_scorer: Client, game: Game) -> None:
+    # <int:number> takes 0: it was the next hand's page under a correction's address, and a
+    # save posted there recorded a new hand.
+    url = reverse("staff-edit-hand", args=[game.pk, 0])
+    assert as_scorer.get(url).status_code == 404
+    data = hand_post(1, action="save", outcome="tsumo", winner="1", han_1="2", fu_1="30",
+                     state=services.entry_state(game)[1], key="0123456789ab")
+    shown = as_scorer.post(reverse("staff-game", args=[game.pk]), {**data, "action": "preview"})
+    assert as_scorer.post(url, {**data, "checked": shown.context["digest"]}).status_code == 404
+    assert not game.hands.exists()
+
+
+def test_the_end_scores_page_and_its_refusals_speak_japanese(as_scorer: Client, game: Game) -> None:
+    # The seats' labels, the hundreds and the sum were English on a Japanese page.
+    url = reverse("staff-final-scores", args=[game.pk])
+    as_scorer.cookies["django_language"] = "ja"
+    names = as_scorer.get(reverse("staff-game", args=[game.pk])).context["names"]
+    page = as_scorer.get(url).content.decode()
+    assert f"{names[0]}の終了時の点数" in page and "end score" not in page
+    response = as_scorer.post(url, {"score_0": "30000", "score_1": "30000", "score_2": "30000", "score_3": "1000",
+                                    "riichi_sticks": "0"})
+    assert response.context["form"].non_field_errors() == [
+        "終了時の点数の合計が、配給原点の合計から卓に残った供託を引いた値になりません"]
+    response = as_scorer.post(url, {"score_0": "30050", "score_1": "30000", "score_2": "30000", "score_3": "9950",
+                                    "riichi_sticks": "0"})
+    assert response.context["form"].errors["score_0"] == ["点数は100点単位です。"]
+    assert not game.is_finished and not game.hands.exists()
+
+
+def test_the_pages_notices_speak_japanese(as_scorer: Client, game: Game) -> None:
+    # The Back button's page of an earlier hand, and a hand changed after its preview
+    # (without JavaScript): both notices were English on a Japanese page.
+    play(game, [ron(0, 1, 3, 40)])
+    as_scorer.cookies["django_language"] = "ja"
+    url = reverse("staff-game", args=[game.pk])
+    back = as_scorer.get(url + "?hand=1")
+    assert back.context["notice"] == "このページは第1局のものでした。対局は今、第2局です。前の入力は引き継いでいません。"
+    data = hand_post(2, action="save", outcome="tsumo", winner="1", han_1="2", fu_1="30",
+                     state=services.entry_state(game)[1], checked="not-what-was-shown")
+    changed = as_scorer.post(url, data)
+    assert changed.context["notice"] == "支払いを表示した後に局の内容が変わりました。確認してから保存してください。"
+    assert game.hands.count() == 1

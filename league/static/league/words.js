@@ -23,7 +23,7 @@
   function round(label) { return (words.rounds || {})[label] || label; }
   function sticks(count) { return count ? n("sticks", count) : t("sticks_none"); }
   function where(label, honba, riichiSticks) {
-    return round(label) + ", " + t("honba", {n: honba}) + ", " + sticks(riichiSticks);
+    return t("where", {round: round(label), honba: t("honba", {n: honba}), sticks: sticks(riichiSticks)});
   }
   root.TenbouWords = {t: t, n: n, round: round, sticks: sticks, where: where};
 })(window);

@@ -98,10 +98,12 @@ function listQueued() {
     var li = el("li", "op");
     li.classList.toggle("correction", op.kind === "correction");
     li.dataset.number = op.number;
+    var named = W.t("named", {entry: op.summary}).split("{name}");
+    li.append(named[0]);
     li.appendChild(el("strong", "", opName(op)));
-    li.append(": " + op.summary + " ");
+    li.append(named[1] + " ");
     li.appendChild(el("span", "badge", W.t("badge")));
-    li.appendChild(el("span", "pay", op.lines.join("; ")));
+    li.appendChild(el("span", "pay", op.lines.join(W.t("list"))));
     if (op.kind === "hand" && !q.store.stop) {
       var fix = el("button", "fix", W.t("correct"));
       fix.type = "button";

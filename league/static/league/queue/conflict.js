@@ -18,8 +18,8 @@ export function showStop() {
   var sides = el("div", "conflict");
   var mine = el("section", "side mine");
   mine.appendChild(el("h3", "", W.t("on_phone")));
-  mine.appendChild(el("p", "", opName(op) + ": " + op.summary + "."));
-  mine.appendChild(el("p", "", op.lines.join("; ")));
+  mine.appendChild(el("p", "", W.t("named_sentence", {name: opName(op), entry: op.summary})));
+  mine.appendChild(el("p", "", op.lines.join(W.t("list"))));
   if (q.store.ops.length > 1) mine.appendChild(el("p", "muted", W.n("more_kept", q.store.ops.length - 1)));
   var theirs = el("section", "side now");
   theirs.appendChild(el("h3", "", W.t("on_server")));
