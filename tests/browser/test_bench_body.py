@@ -6,11 +6,14 @@ the script's key and ``checked``); here Chromium taps hands on a 360 px
 phone, the page's script posts them, and each body it sent (names, values,
 order, encoding) and its headers are held to what the builder makes from the
 same HTML for the same taps: a ron with a note and a draw, each previewed
-and saved (the draw after the ron's save answered in place, the form reset), then a tsumo with a rare chip
-(7+ han), a field typed in a copied seat's "More" and a note that only the
-form encoding's own rules write right. The key is the one
-value the two cannot share: the script makes it (``crypto.randomUUID``), so
-the builder is given the browser's, once it is shown to be a new UUID.
+and saved (the draw after the ron's save answered in place, the form reset),
+then, on the page loaded again (the builder's kept parse, this page's
+values), a tsumo with a rare chip (7+ han), a field typed in a copied seat's
+"More" and a note that only the form encoding's own rules write right.
+
+The key is the one value the two cannot share: the script makes it
+(``crypto.randomUUID``), so the builder is given the browser's, once it is
+shown to be a new UUID.
 """
 
 from __future__ import annotations
@@ -134,10 +137,13 @@ def test_the_bench_posts_what_the_page_posts(phone: Page, live_server: Any, game
     _same(save, bench.save_body(), base, in_place=True)
     expect(phone.locator(".messages")).to_contain_text("Hand 2 saved.")
 
-    # A tsumo by West: 8 han behind "7+" (a chip staff_chips.js builds), the dora typed in
+    # The page again (hand 3): the builder's parse of hand 1's page serves it (the same
+    # tags), with this page's token, number and state. A tsumo by West: 8 han behind "7+" (a chip staff_chips.js builds), the dora typed in
     # West's "More" (a copy of East's that staff_chips.js renames), and a note whose
     # characters Python's urlencode would write otherwise ("~", "*", a space, kanji).
     note = "ura ~*東"
+    parses = EntryPage.parses
+    html = phone.reload().text()
     _tapped(phone, {"outcome": "tsumo", "winner": "2"})
     phone.locator('[data-seat="2"] details.chip-more:has(input[name="han_2"]) > summary').tap()
     _tapped(phone, {"han_2": "8"})
@@ -145,8 +151,10 @@ def test_the_bench_posts_what_the_page_posts(phone: Page, live_server: Any, game
     seat.locator("> summary").tap()
     seat.locator("details.more:has(input[name=dora_2]) > summary").tap()
     _typed(phone, "dora_2", "2")
-    phone.locator("details.more:has(input[name=note]) > summary").tap()  # a save in place closed it
+    phone.locator("details.more:has(input[name=note]) > summary").tap()
     req = _typed(phone, "note", note)
-    bench.saved_in_place(answer, key=_key(req.post_data or ""))
+    bench = EntryPage(html, key=_key(req.post_data or ""))
+    assert EntryPage.parses == parses
     bench.tap({"outcome": "tsumo", "winner": "2", "han_2": "8", "dora_2": "2", "note": note})
     _same(req, bench.preview_body(), base)
+    assert ("number", "3") in bench.entries()
