@@ -18,6 +18,13 @@ where the environment has none. ``--before`` runs both trees so. Per hand:
   page; a tree that answers with the next address needs the GET, and the hand
   counts it).
 
+Each body is what the page's script posts (``form_body.py``): the page's whole
+form as the browser holds it, the CSRF token and the empty fields too,
+URL-encoded, with the hand's choices tapped on top; the client checks CSRF
+as production does (``enforce_csrf_checks``, the cookie from the page's GET,
+the browser's ``Origin``). ``tests/browser/test_bench_body.py`` holds these
+bodies to Chromium's.
+
 Two paths, hand and hand about: without the phone's engine (the page asks the
 server's preview, then saves with its digest) and with it (the phone prices
 each tap, no preview request; the save carries ``checked`` and ``seen``, the
@@ -52,13 +59,15 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 # --code DIR measures another copy of the project (``git archive`` of main into
 # a temporary directory) with this same script: before and after in one run.
 ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
 sys.path.insert(0, str(ROOT))  # run as a script: tests.* is found from the repository's root
-
+# The bodies come from this folder's builder whatever tree is measured (one
+# without it too): each tree is sent what its own page's script would send.
+sys.path.append(str(Path(__file__).resolve().parent))
+import form_body  # noqa: E402
 
 # Production's settings, as far as a process of its own needs them: DEBUG off
 # (with DEBUG on Django wraps every statement in its debug cursor, which keeps
@@ -106,40 +115,6 @@ def _cpu(fn: Callable[[], Any], name: str = "") -> tuple[float, Any]:
     return (time.process_time() - t0) * 1000, out
 
 
-# A hand for each step: rons and tsumos that pass the deal or repeat it, a
-# draw, so the preview and save price real hands (han/fu, honba, sticks).
-def _hand(i: int) -> dict[str, Any]:
-    w = i % 4
-    kind = i % 5
-    if kind == 4:
-        return {"outcome": "draw", "tenpai": [str(w), str((w + 2) % 4)]}
-    if kind == 3:
-        return {"outcome": "tsumo", "winner": str(w), f"han_{w}": "2", f"fu_{w}": "30"}
-    return {"outcome": "ron", "winners": [str(w)], "loser": str((w + 1) % 4), f"han_{w}": str(1 + kind),
-            f"fu_{w}": "40", "riichi": [str(w)] if kind == 1 else []}
-
-
-def _hidden(html: str) -> dict[str, str]:
-    import re
-
-    out = {}
-    for name in ("number", "state", "key"):
-        m = re.search(rf'name="{name}" value="([^"]*)"', html) or re.search(rf'value="([^"]*)"[^>]*name="{name}"', html)
-        out[name] = m.group(1) if m else ""
-    return out
-
-
-# The body as the measured tree's page script sends it: URL-encoded where it says
-# so, else multipart (FormData as it is), what the test client sends by default.
-URLENCODED = "URLSearchParams" in (ROOT / "league" / "static" / "league" / "staff_game.js").read_text()
-
-
-def _body(data: dict[str, Any]) -> tuple[Any, ...]:
-    if URLENCODED:
-        return urlencode(data, doseq=True), "application/x-www-form-urlencoded"
-    return (data,)
-
-
 class Bench:
     def __init__(self) -> None:
         from django.test import Client
@@ -152,7 +127,8 @@ class Bench:
 
         self.players = [Player.objects.create(name=f"Bench {run} {i}") for i in range(4)]
         user = make_scorer(self.series, username=f"bench-scorer-{run}")
-        self.client = Client()
+        # CSRF checked as in production; the token and its cookie come from the page's GET.
+        self.client = Client(enforce_csrf_checks=True)
         self.client.force_login(user)
         self.trivial = Client()
         self.game = self._new_game()
@@ -174,22 +150,23 @@ class Bench:
         came_for = {"hand": self.game.next_hand_number()}  # the address the save answered: not the server's work
         page_ms, page = _cpu(lambda: self.client.get(url, came_for), "page")
         assert page.status_code == 200, page.status_code
-        html = page.content.decode()
-        data = {**_hidden(html), **_hand(self.step)}
+        form = form_body.EntryPage(page.content.decode())
+        form.tap(form_body.hand_choices(self.step))
         self.step += 1
         preview_url = reverse("staff-preview", args=[self.game.pk])
-        preview_ms, shown = _cpu(lambda: self.client.post(preview_url, *_body(data), HTTP_X_TENBOU_ENTRY="1"),
-                                 "preview")
+        body = form.preview_body()
+        preview_ms, shown = _cpu(lambda: self.client.post(preview_url, body, **form_body.HEADERS,
+                                                          HTTP_X_TENBOU_ENTRY="1"), "preview")
         assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:2000]
         import re
 
-        digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
+        form.shown(re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode())
         # Every other hand as a phone with its engine sends it: the payments it showed.
         phone = self.step % 2 == 0
-        seen = {"seen": re.search(rb'data-deltas="([^"]+)"', shown.content).group(1).decode()} if phone else {}
-        saved_data = _body({**data, "action": "save", "checked": digest, **seen})
+        seen = re.search(rb'data-deltas="([^"]+)"', shown.content).group(1).decode() if phone else None
+        body = form.save_body(seen)
         save_key = "save_seen" if phone else "save"
-        save_ms, saved = _cpu(lambda: self.client.post(url, *saved_data, HTTP_X_TENBOU_ENTRY="1",
+        save_ms, saved = _cpu(lambda: self.client.post(url, body, **form_body.HEADERS, HTTP_X_TENBOU_ENTRY="1",
                                                         HTTP_X_TENBOU_IN_PLACE="1"), save_key)
         assert saved.status_code == 200 and saved.headers.get("X-Tenbou-Saved"), saved.content[:2000]
         # Answered in place (the parts of the page and the next hand's form): the next
@@ -230,8 +207,11 @@ def measure(hands: int, rounds: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-entry-") as tmp:
         _setup(tmp)
         from django.db import connection
+        from django.urls import reverse
 
         bench = Bench()
+        form_body.check_csrf(bench.client, reverse("staff-game", args=[bench.game.pk]),
+                             reverse("staff-preview", args=[bench.game.pk]))
         for _ in range(5):  # warm: templates compiled, caches filled
             bench.hand()
         WALL.clear()

@@ -61,6 +61,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(Path(__file__).resolve().parent))
+import form_body  # noqa: E402  (the bodies the page's script posts)
 
 _now = time.process_time_ns
 MARKS: list[tuple[int, str, int]] = []
@@ -139,15 +141,16 @@ def main() -> None:
 
         bench = be.Bench()
         url = reverse("staff-game", args=[bench.game.pk])
-        page = bench.client.get(url)
-        body = be._body({**be._hidden(page.content.decode()), **be._hand(0)})
+        form = form_body.EntryPage(bench.client.get(url).content.decode())
+        form.tap(form_body.hand_choices(0))
+        body = form.preview_body()
+        headers = {**form_body.HEADERS, "HTTP_X_TENBOU_ENTRY": "1"}
         preview = reverse("staff-preview", args=[bench.game.pk])
         kinds = {
             "bare GET /healthz": lambda: bench.trivial.get("/healthz"),
             "logged-in GET /healthz": lambda: bench.client.get("/healthz"),
-            "logged-in POST /healthz (preview's body)": lambda: bench.client.post(
-                "/healthz", *body, HTTP_X_TENBOU_ENTRY="1"),
-            "preview tap": lambda: bench.client.post(preview, *body, HTTP_X_TENBOU_ENTRY="1"),
+            "logged-in POST /healthz (preview's body)": lambda: bench.client.post("/healthz", body, **headers),
+            "preview tap": lambda: bench.client.post(preview, body, **headers),
         }
         names = ["(test client and handler)", *chain, "(resolve, process_view, view)"]
         print(f"{connection.vendor}, {args.requests} requests each; load average "
@@ -219,19 +222,19 @@ def _taps(requests: int, clock: str, *, saves: bool = False) -> None:
             if bench.game.is_finished:
                 bench.game = bench._new_game()
             url = reverse("staff-game", args=[bench.game.pk])
-            page = bench.client.get(url)
-            data = {**be._hidden(page.content.decode()), **be._hand(step)}
-            body = be._body(data)
+            form = form_body.EntryPage(bench.client.get(url).content.decode())
+            form.tap(form_body.hand_choices(step))
+            body = form.preview_body()
+            headers = {**form_body.HEADERS, "HTTP_X_TENBOU_ENTRY": "1"}
             preview = reverse("staff-preview", args=[bench.game.pk])
-            post = lambda: bench.client.post(preview, *body, HTTP_X_TENBOU_ENTRY="1")  # noqa: E731
+            post = lambda: bench.client.post(preview, body, **headers)  # noqa: E731
             shown = post() if saves else tap("first tap", post)
             shown = post() if saves else tap("later tap", post)
             tap("/healthz", lambda: bench.trivial.get("/healthz"))
-            digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
+            form.shown(re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode())
             seen = re.search(rb'data-deltas="([^"]+)"', shown.content).group(1).decode()
-            body = be._body({**data, "action": "save", "checked": digest, **({"seen": seen} if saves else {})})
-            save = lambda: bench.client.post(url, *body, HTTP_X_TENBOU_ENTRY="1",  # noqa: E731
-                                             HTTP_X_TENBOU_IN_PLACE="1")
+            saved_body = form.save_body(seen if saves else None)
+            save = lambda: bench.client.post(url, saved_body, **headers, HTTP_X_TENBOU_IN_PLACE="1")  # noqa: E731
             saved = tap("save with seen", save) if saves else save()
             assert saved.status_code in (200, 302), saved.status_code
             if not count:

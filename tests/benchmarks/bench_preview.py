@@ -23,10 +23,15 @@ webhooks' delivery thread too, bare requests included; the default, and the
 yardstick of docs/entry.md's figures); both trees of ``--before`` with the
 same clock, this script's own.
 
+Each body is what the page's script posts, built by ``form_body.py`` from
+the page served (the whole form, CSRF token and empty fields included, the
+hand's choices tapped on top), through a client that checks CSRF as
+production does; for both trees of ``--before`` alike.
+
 ``--after save``: each hand's first tap follows the save of the hand before,
 answered in place (``X-Tenbou-In-Place``), as the page's script goes on
-from one hand to the next, its fields (number, state, key) taken from that
-answer; the page is fetched only when a game starts (or a save was not
+from one hand to the next: the page's form reset, the answer's number and
+state, a new key; the page is fetched only when a game starts (or a save was not
 answered in place). The default, ``--after page``, fetches the page before
 every hand (what ``bench_entry.py`` times too).
 
@@ -49,6 +54,10 @@ from typing import Any
 
 ROOT = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
 sys.path.insert(0, str(ROOT))
+# The bodies come from this folder's builder whatever tree is measured (one
+# without it too): each tree is sent what its own page's script would send.
+sys.path.append(str(Path(__file__).resolve().parent))
+import form_body  # noqa: E402
 
 KEYS = ("healthz", "healthz_in", "post_in", "first_tap", "later_tap")
 NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "post_in": "POST /healthz logged in",
@@ -74,44 +83,48 @@ def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: s
         from django.urls import reverse
 
         bench = be.Bench()
+        # CSRF checked as in production (a tree's own Bench may not check it).
+        bench.client = form_body.csrf_client(bench.client)
         best: dict[str, float] = {}
-        answer: list[dict[str, str]] = []  # the last save's answer in place: the next hand's fields
+        held: list[form_body.EntryPage] = []  # the page's form, as its script goes on from a save in place
+        headers = {**form_body.HEADERS, "HTTP_X_TENBOU_ENTRY": "1"}
 
         def hand() -> dict[str, float]:
             bench.game.refresh_from_db()
             if bench.game.is_finished:
                 bench.game = bench._new_game()
-                answer.clear()
+                held.clear()
             url = reverse("staff-game", args=[bench.game.pk])
-            if after == "save" and answer:
-                hidden = answer[0]  # as the page's script goes on: the save answered with the next hand's
+            if after == "save" and held:
+                form = held[0]  # the form of the page, reset, with the next hand's number and state
             else:
-                hidden = be._hidden(bench.client.get(url).content.decode())
-            data = {**hidden, **be._hand(bench.step)}
+                form = form_body.EntryPage(bench.client.get(url).content.decode())
+            form.tap(form_body.hand_choices(bench.step))
             bench.step += 1
-            body = be._body(data)
+            body = form.preview_body()
             preview_url = reverse("staff-preview", args=[bench.game.pk])
             times = []
             for _ in range(taps):
-                ms, shown = cpu(lambda: bench.client.post(preview_url, *body, HTTP_X_TENBOU_ENTRY="1"))
+                ms, shown = cpu(lambda: bench.client.post(preview_url, body, **headers))
                 assert shown.status_code == 200 and b"data-digest" in shown.content, shown.content[:500]
                 times.append(ms)
             import re
 
-            digest = re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode()
-            saved = bench.client.post(url, *be._body({**data, "action": "save", "checked": digest}),
-                                      HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+            form.shown(re.search(rb'data-digest="([^"]+)"', shown.content).group(1).decode())
+            saved = bench.client.post(url, form.save_body(), **headers, HTTP_X_TENBOU_IN_PLACE="1")
             assert saved.status_code in (200, 302), saved.status_code
-            answer.clear()
+            held.clear()
             if saved.headers.get("X-Tenbou-Saved") == "in-place":
-                got = saved.json()
-                answer.append({k: str(got[k]) for k in ("number", "state", "key")})
+                form.saved_in_place(saved.json())
+                held.append(form)
             out = {"first_tap": times[0], "later_tap": statistics.median(times[1:]) if taps > 1 else times[0]}
             out["healthz"] = cpu(lambda: bench.trivial.get("/healthz"))[0]
             out["healthz_in"] = cpu(lambda: bench.client.get("/healthz"))[0]
-            out["post_in"] = cpu(lambda: bench.client.post("/healthz", *body, HTTP_X_TENBOU_ENTRY="1"))[0]
+            out["post_in"] = cpu(lambda: bench.client.post("/healthz", body, **headers))[0]
             return out
 
+        form_body.check_csrf(bench.client, reverse("staff-game", args=[bench.game.pk]),
+                             reverse("staff-preview", args=[bench.game.pk]))
         for _ in range(5):  # warm
             hand()
         for _ in range(rounds):
