@@ -9,7 +9,8 @@ keeps the state ``staff_game.js`` keeps: the key it makes on load, ``checked``
 set from each preview. ``tap`` sets a hand's choices as a scorer's taps do;
 ``preview_body`` and ``save_body`` are ``new URLSearchParams(new
 FormData(form))`` as the script sends them (every control of the form in
-document order, empty ones and the CSRF token too); ``saved_in_place`` is
+document order, the CSRF token too, the empty ones left out where the
+measured tree's script leaves them out: ``SKIPS_EMPTY``); ``saved_in_place`` is
 what the script does with a save answered in place (the form reset, the next
 hand's number and state, a new key). A form's parse is kept by its tags
 (``PARSED``): the next page of the game, the same tags with other hidden
@@ -26,12 +27,19 @@ sent the bodies this builder makes from the HTML each serves.
 from __future__ import annotations
 
 import json
+import os
 import re
 import uuid
 from dataclasses import dataclass, field
 from html import unescape as html_unescape
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
+
+# Whether the measured tree's script leaves the empty fields out (its
+# staff_game.js has ``posted``); an older tree's sends them all, and gets them.
+_CODE = Path(os.environ.get("TENBOU_BENCH_CODE") or Path(__file__).resolve().parents[2])
+SKIPS_EMPTY = "function posted(" in (_CODE / "league" / "static" / "league" / "staff_game.js").read_text()
 
 # What fetch sends with a URLSearchParams body (Chromium's request, read in the test).
 CONTENT_TYPE = "application/x-www-form-urlencoded;charset=UTF-8"
@@ -426,8 +434,9 @@ class EntryPage:
         return out
 
     def preview_body(self) -> str:
-        """What a tap's preview posts: the form's entries, ``action`` deleted."""
-        return urlencoded([(k, v) for k, v in self.entries() if k != "action"])
+        """What a tap's preview posts: the form's entries, ``action`` deleted,
+        the empty ones left out (``posted`` in staff_game.js)."""
+        return urlencoded(filled([(k, v) for k, v in self.entries() if k != "action"]))
 
     def save_body(self, seen: str | None = None) -> str:
         """What Save posts: ``action`` set to save, and ``seen`` (the payments
@@ -435,7 +444,7 @@ class EntryPage:
         entries = form_set(self.entries(), "action", "save")
         if seen is not None:
             entries = form_set(entries, "seen", seen)
-        return urlencoded(entries)
+        return urlencoded(filled(entries))
 
     def saved_in_place(self, answer: dict[str, Any], *, key: str | None = None) -> None:
         """The save answered in place: the form reset to the page's, the next
@@ -448,6 +457,12 @@ class EntryPage:
         self._set_value("state", str(answer["state"]))
         self._key_anew(key)
         self._set_value("checked", "")
+
+
+def filled(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The entries ``posted`` in staff_game.js sends: the empty ones left out
+    (all of them, from a tree whose script sends them all)."""
+    return [(k, v) for k, v in entries if v != ""] if SKIPS_EMPTY else entries
 
 
 def form_set(entries: list[tuple[str, str]], name: str, value: str) -> list[tuple[str, str]]:
