@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from league.bounded_map import BoundedMap
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
 from league.entry.translation import gettext, gettext_noop, ngettext
 from scoring.rules import ABORT_REASONS, Ruleset
@@ -295,7 +296,8 @@ class _Plan:
 # every tap, and an equal one built again (another read) would cost a hash
 # of some forty fields and a comparison of them in ``lru_cache`` each time.
 # Each entry holds its rules, so their id is not reused while it is kept.
-_PLANS: dict[tuple[int, bool], tuple[Ruleset, _Plan]] = {}
+PLANS = 64
+_PLANS: BoundedMap[tuple[int, bool], tuple[Ruleset, _Plan]] = BoundedMap(PLANS)
 
 
 def _plan(rules: Ruleset, bookkeeping: bool) -> _Plan:
@@ -303,8 +305,6 @@ def _plan(rules: Ruleset, bookkeeping: bool) -> _Plan:
     if held is not None and held[0] is rules:
         return held[1]
     plan = _plan_of(rules, bookkeeping)
-    if len(_PLANS) >= 64:  # a bound, not a policy
-        _PLANS.clear()
     _PLANS[id(rules), bookkeeping] = (rules, plan)
     return plan
 

@@ -22,10 +22,11 @@ from django.core.cache import cache
 from django.db import transaction
 
 from league import stamps
+from league.bounded_map import BoundedMap
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, price_hand, state_before
 from league.errors import PriceDiffers, ServiceError
-from league.memos import BoundedMap, per_language
+from league.memos import per_language
 from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor

@@ -270,7 +270,8 @@ def test_the_phone_gets_the_entry_and_scoring_and_no_django(tmp_path):
     path.write_bytes(offline_assets.engine_zip().data)
     names = zipfile.ZipFile(path).namelist()
     assert {n.split("/")[0] for n in names} == {"scoring", "league"}
-    assert all(n in ("league/__init__.py", "league/db_bounds.py") or n.startswith("league/entry/")
+    assert all(n in ("league/__init__.py", "league/db_bounds.py", "league/bounded_map.py")
+               or n.startswith("league/entry/")
                for n in names if n.startswith("league/"))
     assert "league/entry/phone.py" in names and "scoring/game.py" in names
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import league.entry.phone as p; "
