@@ -71,7 +71,9 @@ def _entry(raw: Any, at: str) -> dict[str, str | list[str]]:
             raise BadKept(f"{at}.fields.{name}", "not_text")
     for name in _REQUIRED:
         value = raw.get(name)
-        if not isinstance(value, str) or not value:
+        if value is not None and not isinstance(value, str):
+            raise BadKept(f"{at}.{name}", "not_text")  # a number sent as 3, not "3": not missing
+        if not value:
             raise BadKept(f"{at}.{name}", "missing")
         data[name] = value
     if "seen" in raw:

@@ -148,6 +148,12 @@ def test_an_entry_the_form_refuses_stops_with_its_field_named(as_scorer: Client,
     (b'{"entries": [{"fields": {"outcome": 3}, "number": "1", "state": "s", "key": "k", "checked": "c"}]}',
      "entries[0].fields.outcome", "not_text"),
     (b'{"entries": [{"fields": {}, "number": "1", "state": "s", "checked": "c"}]}', "entries[0].key", "missing"),
+    (b'{"entries": [{"fields": {}, "number": "", "state": "s", "key": "k", "checked": "c"}]}', "entries[0].number",
+     "missing"),
+    (b'{"entries": [{"fields": {}, "number": 1, "state": "s", "key": "k", "checked": "c"}]}', "entries[0].number",
+     "not_text"),
+    (b'{"entries": [{"fields": {}, "number": "1", "state": ["s"], "key": "k", "checked": "c"}]}', "entries[0].state",
+     "not_text"),
 ])
 def test_a_malformed_body_is_refused_naming_the_field(as_scorer: Client, game: Game, body: bytes, field: str,
                                                       code: str) -> None:
