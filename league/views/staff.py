@@ -133,7 +133,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         if step is entry.Step.CONFLICT:
             return conflict_page(request, game, form, editing=editing)
         if step is entry.Step.RECHECK:
-            notice = "The hand changed since its payments were shown: check them, then save."
+            notice = _("The hand changed since its payments were shown: check them, then save.")
         elif step is entry.Step.SAVE:
             try:
                 return _save(request, now, form, editing)
@@ -159,8 +159,8 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             return conflict_page(request, game, None, editing=editing)
         came_for = int_param(request.GET.get("hand"))
         if not editing and came_for and came_for != number:
-            notice = (f"This page was for hand {came_for}; the game is now at hand {number}. "
-                      "Nothing was filled in from before.")
+            notice = _("This page was for hand %(came_for)s; the game is now at hand %(number)s. "
+                       "Nothing was filled in from before.") % {"came_for": came_for, "number": number}
         initial = HandForm.initial_for(now.rows[editing - 1]) if editing else {}
         if request.GET.get("outcome") in Hand.Outcome.values:
             initial["outcome"] = request.GET["outcome"]
@@ -282,7 +282,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.finish_game(game=game, end=Game.End(form.cleaned_data["end"]), by=request.user)
         except services.ServiceError as err:
-            form.add_error("end" if err.field == "end" else None, err.message)
+            form.add_service_error(err)  # in the reader's words, on ``end`` when it names it
         else:
             messages.success(request, _("Game finished."))
             return redirect("staff-game", pk=game.pk)
@@ -292,7 +292,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
             ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
             ctx["any_penalty"] = any(r["penalty"] for r in ctx["results"])
         except services.ServiceError as err:
-            ctx["cannot"] = err.message
+            ctx["cannot"] = refusal(err.code, err.message)
     return render(request, "league/staff_finish.html", ctx)
 
 

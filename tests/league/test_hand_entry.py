@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Game, GameAudit, SaveKey
-from tests.factories import draw, make_players, play, ron, tsumo
+from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
 
@@ -411,6 +411,25 @@ def test_finish_shows_places_uma_oka_and_points_before_confirming(as_scorer: Cli
     # South 30,200: (30,200 - 30,000) + 30 uma + 20 oka = +50.2; East 19,800 last: -10.2 - 30 = -40.2.
     assert "+50.2" in html and "-40.2" in html and "+20.0" in html and "+30.0" in html
     assert not Game.objects.get(pk=game.pk).is_finished
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "agari-yame needs the all-last dealer to have kept the deal"),  # English: the engine's own detail
+    ("ja", "ここでは対局を終えられません"),
+])
+def test_a_refused_finish_is_said_on_its_field_in_the_readers_language(language: str, said: str) -> None:
+    """Agari-yame chosen before the all-last hand (a ruleset where the dealer
+    may stop): refused on the ``end`` field, in the reader's words, nothing
+    finished."""
+    series = make_series("mahjong-soul")
+    game = make_game(series)
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(make_scorer(series))
+    page = client.post(reverse("staff-finish", args=[game.pk]), {"end": "agari_yame"})
+    assert page.status_code == 200 and page.context["form"].errors == {"end": [said]}
+    assert said in page.content.decode()
+    game.refresh_from_db()
+    assert not game.is_finished and not game.end
 
 
 def test_reopen_is_its_own_audited_action_and_removes_no_hand(as_scorer: Client, game: Game) -> None:
