@@ -185,12 +185,14 @@ def _required(spec: Spec) -> str:
 def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
     """The field's value as the Django field cleans it, or FieldError."""
     if spec.kind == "bool":
-        # CheckboxInput, then BooleanField: absent, "false" and "0" are False.
+        # CheckboxInput, then BooleanField: absent, empty and "false" (any case)
+        # are False. The widget reads the text first, so "0" is True: the
+        # field's own "0" rule never sees a string.
         if spec.name not in raw:
             return False
         value = _last(raw[spec.name])
         if isinstance(value, str):
-            return value.lower() not in ("false", "0") and bool(value)
+            return value.lower() != "false" and bool(value)
         return bool(value)
     value = raw.get(spec.name)
     if spec.kind == "multi":
@@ -219,6 +221,8 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
         return value
     if spec.kind == "int":
         if _empty(value):
+            if spec.required:
+                raise FieldError((_required(spec), "required"))
             return None
         text = str(value).strip()
         if not text.isdigit():  # digits alone need no trimming (most values: the hand's number)
@@ -234,8 +238,9 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
             raise FieldError((gettext("Ensure this value is less than or equal to %(limit_value)s.")
                               % {"limit_value": spec.max_value}, "max_value"))
         return number
-    # text: stripped; every validator's message, as Django runs them all
-    text = "" if _empty(value) else str(value).strip()
+    # text: stripped (but by a pattern: Django's RegexField keeps the spaces, so
+    # " " is refused); every validator's message, as Django runs them all
+    text = "" if _empty(value) else str(value) if spec.pattern else str(value).strip()
     problems = []
     if spec.max_length is not None and len(text) > spec.max_length:
         problems.append((ngettext("Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
