@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -99,8 +99,13 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
-    is gone (another scorer undid it) gets the conflict page, not a 404."""
-    return _hand_entry(request, game_for_scorer(request, pk), editing=number)
+    is gone (another scorer undid it) gets the conflict page, not a 404;
+    hand 0, which no game has, is a 404 (``editing=0`` would be the next
+    hand's page, and its save a new hand)."""
+    game = game_for_scorer(request, pk)
+    if number < 1:
+        raise Http404("Hands are numbered from 1.")
+    return _hand_entry(request, game, editing=number)
 
 
 def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None) -> HttpResponse:
