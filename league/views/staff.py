@@ -251,7 +251,13 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("staff-game", pk=game.pk)
     now = entry.read_game(game)
     # The hand in the words the hands list gives it (HandRow.text): the scorer confirms what they see there.
-    last = HandRow(now.rows[-1], now.replayed.hands[-1], now.names) if now.rows else None
+    last: Any = HandRow(now.rows[-1], now.replayed.hands[-1], now.names) if now.rows else None
+    if now.rows and len(now.replayed.hands) < len(now.rows):
+        # A stored hand the engine refuses: the replay stops before it, so the last row has
+        # no replayed hand to word; the page says why it cannot be shown as played.
+        refused = now.refused
+        assert refused is not None
+        last = {"hand": now.rows[-1], "text": refusal(refused.reason_code, refused.reason)}
     ctx = {"game": game, "series": game.series, "last": last, "state": now.state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_undo.html", ctx)
 
