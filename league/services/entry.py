@@ -23,6 +23,7 @@ from django.db import transaction
 
 from league import stamps
 from league.bounded_map import BoundedMap
+from league.db_bounds import int_param
 from league.entry.digest import hand_digest, read_seen
 from league.entry.pricing import Refused, Unreplayable, price_hand, replay_stored, state_before
 from league.errors import PriceDiffers, ServiceError, StoredHandRefused
@@ -251,7 +252,7 @@ def claimed(post: Any, now: GameNow, *, mutable: bool = True) -> Any:
 
 def is_stale(data: Mapping[str, Any], now: GameNow, number: int, editing: int | None) -> bool:
     """Was the entry built on another state of the game than the one stored?"""
-    return data.get("state") != now.state or (not editing and _int(data.get("number")) != number)
+    return data.get("state") != now.state or (not editing and int_param(data.get("number")) != number)
 
 
 def is_gone(now: GameNow, editing: int | None) -> bool:
@@ -437,9 +438,3 @@ def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[Game
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [_now(caller, parts)]
 
-
-def _int(value: Any) -> int | None:
-    """A posted whole number, or None (as the views' ``int_param`` reads it)."""
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 10:
-        return None
-    return int(value)

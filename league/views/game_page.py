@@ -19,6 +19,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 
 from league import services, stats
+from league.db_bounds import int_param
 from league.engine_words import refusal_of
 from league.forms import HandForm
 from league.models import Game, GameAudit, Hand, Series
@@ -26,7 +27,6 @@ from league.services import entry
 from league.templatetags import staff_parts
 from league.templatetags.event import clock_notice
 from league.views.entry_form import ENDED_BY
-from league.views.params import int_param
 from scoring import game as sg
 
 ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")

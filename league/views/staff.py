@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from league import services
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
+from league.db_bounds import int_param
 from league.engine_words import refusal
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
@@ -38,7 +39,6 @@ from league.views.game_page import (
     in_place,
     results,
 )
-from league.views.params import int_param
 
 
 @staff_required
