@@ -267,7 +267,6 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back a staff end (early or agari-yame): its own audited action,
     never the undo of a hand that was really played."""
     game = game_for_scorer(request, pk)
-    _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
             services.reopen_game(game=game, by=request.user, key=request.POST.get("key") or None,
@@ -281,6 +280,9 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Game reopened: enter the next hand."))
         return redirect("staff-game", pk=game.pk)
+    # The state the page's reopen is built on: read for the page only (the POST
+    # carries its own, which the service checks under the lock).
+    _number, state = services.entry_state(game)
     ctx = {"game": game, "series": game.series, "state": state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_reopen.html", ctx)
 
