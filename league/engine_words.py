@@ -130,6 +130,7 @@ REFUSALS: dict[str, str] = {
     "stale": _("The game changed since this was loaded"),
     # the services' refusals a scorer meets on the conflict page (issue 28's walk)
     "stale_entry": _("The game changed since this was loaded"),
+    "bad_seen": _("The payments sent with the hand (seen) are not the seats' payments in whole points"),
     "hand_conflict": _("Another entry for this hand was saved first"),
     # the New event page and the roles (issue 32): each names its field
     "invalid_name": _("Name: give the event a name"),

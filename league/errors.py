@@ -31,6 +31,11 @@ class StoredHandRefused(ServiceError):
         self.number, self.reason_code, self.reason = number, reason_code, reason
 
 
+class BadInput(ServiceError):
+    """The request itself is malformed (a field no form of ours sends in that
+    shape), not a refusal of the hand: the caller answers 400."""
+
+
 class Conflict(ServiceError):
     """The game moved on since the caller looked (say, another scorer entered the hand)."""
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from league.entry.digest import BadSeen, read_seen
+
 # At most this many entries in one request: a phone keeps a few hands, and a
 # bounded batch bounds the request's work (each entry is one transaction).
 MAX_KEPT = 50
@@ -79,6 +81,10 @@ def _entry(raw: Any, at: str) -> dict[str, str | list[str]]:
     if "seen" in raw:
         if not isinstance(raw["seen"], str):
             raise BadKept(f"{at}.seen", "not_text")
+        try:
+            read_seen(raw["seen"])  # malformed: the batch is refused before any entry is saved
+        except BadSeen:
+            raise BadKept(f"{at}.seen", "not_payments") from None
         data["seen"] = raw["seen"]
     data["action"] = "save"
     return data

@@ -24,9 +24,9 @@ from django.db import transaction
 from league import stamps
 from league.bounded_map import BoundedMap
 from league.db_bounds import int_param
-from league.entry.digest import hand_digest, read_seen
+from league.entry.digest import BadSeen, hand_digest, read_seen
 from league.entry.pricing import Refused, Unreplayable, price_hand, replay_stored, state_before
-from league.errors import PriceDiffers, ServiceError, StoredHandRefused
+from league.errors import BadInput, PriceDiffers, ServiceError, StoredHandRefused
 from league.memos import per_language
 from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
@@ -352,13 +352,18 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     replays nothing; ``Saved.now`` is that read, for an answer in place.
     ``seen`` (the payments the phone showed, as posted; None when not posted):
     the hand as the save replays it must pay that, else ``PriceDiffers`` and
-    nothing saved. The save's own replay is the price checked: one pricing.
+    nothing saved; a ``seen`` of another shape is ``BadInput``, before any
+    write. The save's own replay is the price checked: one pricing.
     ``now``: the game as the request read it; a new hand's save uses its
     hands when the game's ``inputs_version``, under the lock, says they are
     still the stored ones, and reads them again otherwise."""
+    try:
+        posted = read_seen(seen)
+    except BadSeen as bad:  # malformed, not a price that differs: nothing to compare
+        raise BadInput("bad_seen", str(bad), field="seen") from None
+    check = None if posted is None else _seen_check(posted)
     if now is not None:
         refuse_past_unreplayable(now, number)  # before any write: nothing to roll back
-    check = None if seen is None else _seen_check(read_seen(seen))
     # What the request read, which the save uses if the game's inputs have not moved since.
     as_read = None if now is None or now.version < 0 else AsRead(
         now.version, record_columns(now.game), now.rows, now.record, now.state)
@@ -414,7 +419,7 @@ def _let_go(now: GameNow) -> None:
             _HELD.pop(key, None)
 
 
-def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
+def _seen_check(seen: tuple[int, ...]) -> Callable[[sg.PlayedHand], None]:
     def check(played: sg.PlayedHand) -> None:
         if seen != tuple(played.deltas):
             raise PriceDiffers(list(played.deltas))

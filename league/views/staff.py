@@ -119,6 +119,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     now = entry.read_game_held(game) if held else entry.read_game(game)
     number = editing or now.next_number
     notice = ""
+    status = 200
     checked: dict[str, Any] = {}
     if request.method == "POST":
         # A save changes nothing in its post: no copy of it when it claims a state.
@@ -150,6 +151,13 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             except services.Conflict as err:
                 form = hand_form(now, number, data=data)
                 return conflict_page(request, game, form, editing=editing, reason=refusal(err.code, err.message))
+            except services.BadInput as err:
+                # A field no page of ours sends in that shape (``seen``): the page with the
+                # reason on the form, as a 400 (the page's script and the queue show it).
+                form = hand_form(now, number, data=data)
+                form.is_valid()
+                form.add_service_error(err)
+                valid, status = False, 400
             except services.ServiceError as err:
                 form = hand_form(now, number, data=data)
                 valid = form.is_valid()
@@ -177,7 +185,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     ctx = game_context(now, form=form, editing=editing, notice=notice, **checked)
     # The last hands, what a scorer checks between hands; all of them on request.
     ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
-    return render(request, "league/staff_game.html", ctx)
+    return render(request, "league/staff_game.html", ctx, status=status)
 
 
 def _save(request: HttpRequest, now: entry.GameNow, form: HandForm | PostedHand, editing: int | None) -> HttpResponse:

@@ -172,6 +172,22 @@ def test_an_oversize_list_is_refused_and_nothing_is_saved(as_scorer: Client, gam
     assert game.hands.count() == 0
 
 
+@pytest.mark.parametrize("seen", ["", "one two", "1.5 0 0 -1.5"])
+def test_a_malformed_seen_refuses_the_batch_before_any_entry_is_saved(as_scorer: Client, game: Game,
+                                                                     seen: str) -> None:
+    """The third entry's ``seen`` is not payments: a 400 naming it, the two
+    before it not saved either (a well-formed one that differs is the price
+    stop, which saves the entries before it)."""
+    entries = kept_batch(as_scorer, game, SIX[:3])
+    entries[2]["seen"] = seen
+    response = send(as_scorer, game, entries)
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "not_payments", "field": "entries[2].seen",
+        "message": "entries[2].seen must be the seats' payments in whole points, separated by spaces"}
+    assert game.hands.count() == 0
+
+
 def test_read_kept_sets_what_the_batch_owns_over_the_fields() -> None:
     body = json.dumps({"entries": [{"fields": {"outcome": "draw", "action": "preview", "editing": "1"},
                                     "number": "1", "state": "s", "key": "k", "checked": "c"}]}).encode()

@@ -92,7 +92,7 @@ def test_a_new_hands_preview_and_save_refuse_naming_the_hand(as_scorer: Client, 
     checked = entry.digest(draw(0))
     # Saved from the page, and by a phone that priced the hand itself (``seen``): the
     # save refuses before it writes; the page names the hand.
-    for extra in ({}, {"seen": "0,0,0,0"}):
+    for extra in ({}, {"seen": "0 0 0 0"}):
         response = as_scorer.post(reverse("staff-game", args=[game.pk]),
                                   {**post, "action": "save", "checked": checked, **extra}, HTTP_X_TENBOU_ENTRY="1")
         assert response.status_code == 200 and "X-Tenbou-Saved" not in response
