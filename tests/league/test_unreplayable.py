@@ -7,6 +7,8 @@ before the refused one (``league.entry.pricing.replay_stored``)."""
 
 from __future__ import annotations
 
+import json
+import uuid
 from typing import Any
 
 import pytest
@@ -146,3 +148,19 @@ def test_the_public_page_shows_the_hands_before_it_and_why(client: Client, game:
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200
     assert f"Hand 2 cannot be replayed: {_reason(game)}." in response.content.decode()
+
+
+def test_a_kept_batch_stops_at_the_refused_hand_and_saves_nothing(as_scorer: Client, game: Game) -> None:
+    """The phone's queue sends a kept hand to a game with a refused hand: the
+    batch's stop is a refusal naming that hand, nothing saved."""
+    game = _played(game, broken=2)
+    now = entry.read_game(game, fresh=True)
+    kept = {"fields": {"outcome": "draw", "tenpai": ["0"]}, "number": "4", "state": now.state, "key": str(uuid.uuid4()),
+            "checked": entry.digest(draw(0)), "seen": "0 0 0 0"}
+    response = as_scorer.post(reverse("staff-kept", args=[game.pk]), json.dumps({"entries": [kept]}),
+                              content_type="application/json", HTTP_X_TENBOU_ENTRY="1")
+    assert response.status_code == 200
+    stop = response.json()["stop"]
+    assert stop["kind"] == "refused" and response.json()["entries"] == []
+    assert [e["message"] for e in stop["errors"]] == [f"hand 2 cannot be replayed: {_reason(game)}"]
+    assert game.hands.count() == 3
