@@ -30,7 +30,7 @@ from django.contrib.auth.hashers import check_password
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from league.memos import BoundedMap
+from league.bounded_map import BoundedMap
 from league.sessions import take_user_read
 from league.statements import Columns, built, for_read
 

@@ -21,6 +21,8 @@ from typing import Any
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.errors import ServiceError, StoredHandRefused
+
 # Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
 # (league.forms.hand_fields) name, by id.
 YAKU: dict[str, str] = {
@@ -131,6 +133,7 @@ REFUSALS: dict[str, str] = {
     "stale": _("The game changed since this was loaded"),
     # the services' refusals a scorer meets on the conflict page (issue 28's walk)
     "stale_entry": _("The game changed since this was loaded"),
+    "bad_seen": _("The payments sent with the hand (seen) are not the seats' payments in whole points"),
     "hand_conflict": _("Another entry for this hand was saved first"),
     # the New event page and the roles (issue 32): each names its field
     "invalid_name": _("Name: give the event a name"),
@@ -159,6 +162,15 @@ def refusal(code: str, message: str) -> str:
     if (get_language() or "en").split("-")[0] == "en" or code not in REFUSALS:
         return message
     return str(REFUSALS[code])
+
+
+def refusal_of(err: ServiceError) -> str:
+    """A service's refusal in the reader's language (``refusal``); a stored
+    hand the engine refuses is named with the engine's reason for it."""
+    if isinstance(err, StoredHandRefused):
+        return _("hand %(number)s cannot be replayed: %(reason)s") % {
+            "number": err.number, "reason": refusal(err.reason_code, err.reason)}
+    return refusal(err.code, err.message)
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

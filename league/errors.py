@@ -19,6 +19,23 @@ class ServiceError(CodedError):
         return cls(err.code, message, field=field)
 
 
+class StoredHandRefused(ServiceError):
+    """A stored hand the engine now refuses (its rules changed in code, its row
+    in the database): nothing can be played on from it until it is corrected
+    or undone. ``number`` is that hand; ``reason_code`` and ``reason`` the
+    engine's refusal of it."""
+
+    def __init__(self, number: int, reason_code: str, reason: str) -> None:
+        super().__init__("stored_hand_refused", f"hand {number} cannot be replayed: {reason}",
+                         field=f"hands[{number - 1}]")
+        self.number, self.reason_code, self.reason = number, reason_code, reason
+
+
+class BadInput(ServiceError):
+    """The request itself is malformed (a field no form of ours sends in that
+    shape), not a refusal of the hand: the caller answers 400."""
+
+
 class Conflict(ServiceError):
     """The game moved on since the caller looked (say, another scorer entered the hand)."""
 

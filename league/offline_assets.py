@@ -36,7 +36,8 @@ ASSETS = Path(os.environ.get("TENBOU_OFFLINE_ASSETS", REPO / "offline_assets")) 
 SIZES = "sizes.json"  # written by fetch(): each file's bytes, raw and gzipped
 
 # The Python the phone runs: scoring, and the Django-free hand entry.
-ENGINE_SOURCES = ("scoring/*.py", "league/__init__.py", "league/db_bounds.py", "league/entry/*.py")
+ENGINE_SOURCES = ("scoring/*.py", "league/__init__.py", "league/db_bounds.py", "league/bounded_map.py",
+                  "league/entry/*.py")
 NOTICE_MISSING = ("Offline entry is off: this server has no copy of the Pyodide runtime "
                   "(run `python manage.py fetch_offline_assets`). Hands need the network.")
 

@@ -55,7 +55,7 @@ from django.core.signals import request_finished
 from django.core.signing import JSONSerializer
 from django.utils import timezone
 
-from league.memos import BoundedMap
+from league.bounded_map import BoundedMap
 from league.statements import Columns, built, fetch_one, for_read
 
 # Session key -> the user id its data named when this process last read it.

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league.engine_words import abort_reason_text
+from league.entry.pricing import Unreplayable, replay_stored
 from league.exports import ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
 from league.models.changes import rounds_since
@@ -43,17 +44,27 @@ def replay(game: Game) -> sg.GameResult:
     """
     cached = getattr(game, "_public_replay", None)
     if cached is None:
-        record = build_record(
-            ruleset_of(game.rules),
-            end=game.end,
-            final_scores=game.final_scores,
-            final_riichi_sticks=game.final_riichi_sticks,
-            hands=(h.to_input() for h in game.hands.all()),
-            penalties=((p.seat, p.points, p.reason) for p in game.penalties.all() if p.cancelled_at is None),
-        )
-        cached = sg.replay(record)
+        cached = sg.replay(_record(game))
         game._public_replay = cached  # type: ignore[attr-defined]
     return cached
+
+
+def replay_shown(game: Game) -> tuple[sg.GameResult, Unreplayable | None]:
+    """The game as a page shows it: replayed from prefetched rows, or, when
+    the engine now refuses a stored hand, as far as the hand before it with
+    that refusal (``league.entry.pricing.replay_stored``)."""
+    return replay_stored(_record(game))
+
+
+def _record(game: Game) -> sg.GameRecord:
+    return build_record(
+        ruleset_of(game.rules),
+        end=game.end,
+        final_scores=game.final_scores,
+        final_riichi_sticks=game.final_riichi_sticks,
+        hands=(h.to_input() for h in game.hands.all()),
+        penalties=((p.seat, p.points, p.reason) for p in game.penalties.all() if p.cancelled_at is None),
+    )
 
 
 # -- the hand log ------------------------------------------------------------------

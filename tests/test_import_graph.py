@@ -38,9 +38,9 @@ ONE_NODE = ("league.models",)
 # ones, never from a higher one. A module's layer is that of the longest
 # prefix naming it; a module no prefix names fails the test (give it one).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # The database's limits and the order of names: standard library only,
-    # shared by the pure packages and the app.
-    ("leaves", ("league.db_bounds", "league.collation")),
+    # The database's limits, the order of names and the bounded memo:
+    # standard library only, shared by the pure packages and the app.
+    ("leaves", ("league.db_bounds", "league.collation", "league.bounded_map")),
     ("engine", ("scoring",)),
     ("pure", PURE[1:]),
     # Leaves: our words, limits, settings and the cache stamps; no model.

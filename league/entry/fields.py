@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from league.bounded_map import BoundedMap
 from league.entry.tables import FLAG_CHOICES, FU_CHOICES, HAN_CHOICES, yaku_table, yakuman_table
 from league.entry.translation import gettext, gettext_noop, ngettext
 from scoring.rules import ABORT_REASONS, Ruleset
@@ -185,12 +186,14 @@ def _required(spec: Spec) -> str:
 def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
     """The field's value as the Django field cleans it, or FieldError."""
     if spec.kind == "bool":
-        # CheckboxInput, then BooleanField: absent, "false" and "0" are False.
+        # CheckboxInput, then BooleanField: absent, empty and "false" (any case)
+        # are False. The widget reads the text first, so "0" is True: the
+        # field's own "0" rule never sees a string.
         if spec.name not in raw:
             return False
         value = _last(raw[spec.name])
         if isinstance(value, str):
-            return value.lower() not in ("false", "0") and bool(value)
+            return value.lower() != "false" and bool(value)
         return bool(value)
     value = raw.get(spec.name)
     if spec.kind == "multi":
@@ -219,6 +222,8 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
         return value
     if spec.kind == "int":
         if _empty(value):
+            if spec.required:
+                raise FieldError((_required(spec), "required"))
             return None
         text = str(value).strip()
         if not text.isdigit():  # digits alone need no trimming (most values: the hand's number)
@@ -234,8 +239,9 @@ def clean_one(spec: Spec, raw: Mapping[str, Any]) -> Any:
             raise FieldError((gettext("Ensure this value is less than or equal to %(limit_value)s.")
                               % {"limit_value": spec.max_value}, "max_value"))
         return number
-    # text: stripped; every validator's message, as Django runs them all
-    text = "" if _empty(value) else str(value).strip()
+    # text: stripped (but by a pattern: Django's RegexField keeps the spaces, so
+    # " " is refused); every validator's message, as Django runs them all
+    text = "" if _empty(value) else str(value) if spec.pattern else str(value).strip()
     problems = []
     if spec.max_length is not None and len(text) > spec.max_length:
         problems.append((ngettext("Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
@@ -296,7 +302,8 @@ class _Plan:
 # every tap, and an equal one built again (another read) would cost a hash
 # of some forty fields and a comparison of them in ``lru_cache`` each time.
 # Each entry holds its rules, so their id is not reused while it is kept.
-_PLANS: dict[tuple[int, bool], tuple[Ruleset, _Plan]] = {}
+PLANS = 64
+_PLANS: BoundedMap[tuple[int, bool], tuple[Ruleset, _Plan]] = BoundedMap(PLANS)
 
 
 def _plan(rules: Ruleset, bookkeeping: bool) -> _Plan:
@@ -304,8 +311,6 @@ def _plan(rules: Ruleset, bookkeeping: bool) -> _Plan:
     if held is not None and held[0] is rules:
         return held[1]
     plan = _plan_of(rules, bookkeeping)
-    if len(_PLANS) >= 64:  # a bound, not a policy
-        _PLANS.clear()
     _PLANS[id(rules), bookkeeping] = (rules, plan)
     return plan
 

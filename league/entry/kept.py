@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from league.entry.digest import BadSeen, read_seen
+
 # At most this many entries in one request: a phone keeps a few hands, and a
 # bounded batch bounds the request's work (each entry is one transaction).
 MAX_KEPT = 50
@@ -71,12 +73,18 @@ def _entry(raw: Any, at: str) -> dict[str, str | list[str]]:
             raise BadKept(f"{at}.fields.{name}", "not_text")
     for name in _REQUIRED:
         value = raw.get(name)
-        if not isinstance(value, str) or not value:
+        if value is not None and not isinstance(value, str):
+            raise BadKept(f"{at}.{name}", "not_text")  # a number sent as 3, not "3": not missing
+        if not value:
             raise BadKept(f"{at}.{name}", "missing")
         data[name] = value
     if "seen" in raw:
         if not isinstance(raw["seen"], str):
             raise BadKept(f"{at}.seen", "not_text")
+        try:
+            read_seen(raw["seen"])  # malformed: the batch is refused before any entry is saved
+        except BadSeen:
+            raise BadKept(f"{at}.seen", "not_payments") from None
         data["seen"] = raw["seen"]
     data["action"] = "save"
     return data

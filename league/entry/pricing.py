@@ -56,6 +56,35 @@ class Priced:
         return out
 
 
+@dataclass(frozen=True)
+class Unreplayable:
+    """A stored hand the engine now refuses (a preset's rules changed in code,
+    a row changed in the database): its ``number`` and the engine's ``code``
+    and ``message``. What a read of the game shows, and what a new hand's
+    preview or save is refused for until the hand is corrected or undone."""
+
+    number: int
+    code: str
+    message: str
+
+
+def replay_stored(record: sg.GameRecord) -> tuple[sg.GameResult, Unreplayable | None]:
+    """The stored game replayed; if the engine refuses one of its hands, the
+    hands before that one replayed (without the game's end, which is the
+    whole game's) and the refusal. Raises the engine's error when it names
+    no hand (the game's own columns)."""
+    try:
+        return sg.replay(record), None
+    except ScoringError as err:
+        field = err.field or ""
+        if not field.startswith("hands["):
+            raise
+        index = int(field[6 : field.index("]")])
+        before = sg.GameRecord(record.rules, record.hands[:index], None, record.penalties, None, record.players,
+                               record.replacements)
+        return sg.replay(before), Unreplayable(index + 1, err.code, err.message)
+
+
 def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
                 hand_index: int | None = None, after: sg.GameResult | None = None) -> sg.GameResult:
     """``record`` replayed with ``inputs`` as its hands, each held to the

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 
-from league.engine_words import refusal
+from league.engine_words import refusal_of
 from league.entry.words import seat_words
 from league.models import WIND_NAMES, Game
 from league.services import ServiceError
@@ -42,7 +42,7 @@ class StaffForm(forms.Form):
         return None
 
     def add_service_error(self, err: ServiceError) -> None:
-        self.add_error(self.service_field(err.field), ValidationError(self.words(refusal(err.code, err.message)), code=err.code))
+        self.add_error(self.service_field(err.field), ValidationError(self.words(refusal_of(err)), code=err.code))
 
     def words(self, message: str) -> str:
         """The engine counts seats 0-3; staff know them by wind and name."""

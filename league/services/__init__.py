@@ -13,7 +13,7 @@ writes a ``GameAudit`` row and moves ``Series.version``. Errors are
 docs/architecture.md, "The path of one hand" and "Locks".
 """
 
-from league.errors import AlreadySaved, Conflict, ServiceError
+from league.errors import AlreadySaved, BadInput, Conflict, ServiceError
 from league.services.audit import Actor
 from league.services.games import (
     HandSaved,
@@ -63,7 +63,7 @@ from league.services.signoff import (
 __all__ = [
     "merge_players",  # issue 38
     "HandSaved",  # issue 28
-    "MAX_PENALTY", "Actor", "AlreadySaved", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
+    "MAX_PENALTY", "Actor", "AlreadySaved", "BadInput", "Conflict", "HandPreview", "LogImport", "LogRefused", "ServiceError",
     "add_penalty", "cancel_penalty", "check_hand_bounds", "check_penalty", "check_penalty_total",
     "check_penalty_values", "check_result_bounds", "correct_hand", "describe_discrepancy", "describe_entry",
     "describe_payments", "entry_state", "export_tenhou_log", "finish_game", "import_tenhou_log", "preview_finish",

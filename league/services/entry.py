@@ -22,10 +22,12 @@ from django.core.cache import cache
 from django.db import transaction
 
 from league import stamps
-from league.entry.digest import hand_digest, read_seen
-from league.entry.pricing import Refused, price_hand, state_before
-from league.errors import PriceDiffers, ServiceError
-from league.memos import BoundedMap, per_language
+from league.bounded_map import BoundedMap
+from league.db_bounds import int_param
+from league.entry.digest import BadSeen, hand_digest, read_seen
+from league.entry.pricing import Refused, Unreplayable, price_hand, replay_stored, state_before
+from league.errors import BadInput, PriceDiffers, ServiceError, StoredHandRefused
+from league.memos import per_language
 from league.models import Game, GameAudit, Hand
 from league.models.games import WIND_NAMES
 from league.services.audit import Actor
@@ -53,10 +55,18 @@ class GameNow:
     replayed: sg.GameResult
     state: str
     version: int = -1  # the game's ``inputs_version`` the hands were read at; -1: unknown
+    # A stored hand the engine now refuses: ``replayed`` stops before it, ``rows`` go on.
+    unreplayable: Unreplayable | None = None
 
     @property
     def next_number(self) -> int:
         return len(self.rows) + 1
+
+    @property
+    def refused(self) -> StoredHandRefused | None:
+        """The refusal of the stored hand the engine now refuses, if one is."""
+        bad = self.unreplayable
+        return None if bad is None else StoredHandRefused(bad.number, bad.code, bad.message)
 
     def table_state(self, number: int) -> sg.TableState:
         """Where the game stood before hand ``number`` (what the hand form reads
@@ -125,7 +135,8 @@ def read_game_held(game: Game) -> GameNow:
     parts = _HELD.get(key)
     if parts is None or not is_current(parts[-1], game):
         now = read_game(game)
-        _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.version))
+        _hold(key, (now.rows, now.inputs, now.players, now.record, now.replayed, now.state, now.unreplayable,
+                    now.version))
         return now
     return _now(game, parts)
 
@@ -134,9 +145,9 @@ def _now(game: Game, parts: tuple[Any, ...]) -> GameNow:
     """The game as read from the parts a read keeps (``_read``'s tuple), each
     seat named with its wind in the reader's language (the players' names
     are kept, not the labels)."""
-    rows, inputs, players, record, replayed, state, version = parts
+    rows, inputs, players, record, replayed, state, unreplayable, version = parts
     names = [f"{wind} {name}" for wind, name in zip(_winds(), players, strict=False)]
-    return GameNow(game, rows, inputs, names, players, record, replayed, state, version)
+    return GameNow(game, rows, inputs, names, players, record, replayed, state, version, unreplayable)
 
 
 @per_language
@@ -188,10 +199,12 @@ def _read(game: Game) -> tuple[Any, ...]:
     _as_kept(rows)
     record = game.record(hands=inputs)
     try:
-        replayed = sg.replay(record)
-    except ScoringError as err:  # stored hands the engine now refuses: say so, do not crash
+        # A stored hand the engine now refuses is read as far as the hand before
+        # it, and named: the pages show it and offer its correction or undo.
+        replayed, unreplayable = replay_stored(record)
+    except ScoringError as err:  # the game's own columns, no hand to name
         raise ServiceError.from_scoring(err) from None
-    return rows, inputs, _players(game), record, replayed, hands_digest(inputs), version
+    return rows, inputs, _players(game), record, replayed, hands_digest(inputs), unreplayable, version
 
 
 def _players(game: Game) -> list[str]:
@@ -239,7 +252,7 @@ def claimed(post: Any, now: GameNow, *, mutable: bool = True) -> Any:
 
 def is_stale(data: Mapping[str, Any], now: GameNow, number: int, editing: int | None) -> bool:
     """Was the entry built on another state of the game than the one stored?"""
-    return data.get("state") != now.state or (not editing and _int(data.get("number")) != number)
+    return data.get("state") != now.state or (not editing and int_param(data.get("number")) != number)
 
 
 def is_gone(now: GameNow, editing: int | None) -> bool:
@@ -294,7 +307,10 @@ def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
     """What saving ``hand`` as hand ``number`` would do, from the game as read:
     no query, one replay (a correction compares with ``now.replayed``). The
     phone's offline engine prices with the same function
-    (``league.entry.pricing.price_hand``). Raises what the save would."""
+    (``league.entry.pricing.price_hand``). Raises what the save would.
+    A stored hand the engine refuses (``GameNow.unreplayable``) refuses a new
+    hand and the correction of a later one (``StoredHandRefused``)."""
+    refuse_past_unreplayable(now, number)
     try:
         # The title is worded only for the refusal that names it (a finished game):
         # the series' name and a catalogue lookup on every tap otherwise.
@@ -303,6 +319,16 @@ def preview_entry(now: GameNow, number: int, hand: sg.HandInput) -> HandPreview:
                           stored=now.replayed)
     except Refused as err:
         raise refusal(err) from None
+
+
+def refuse_past_unreplayable(now: GameNow, number: int) -> None:
+    """Refuse an entry of hand ``number`` that would be played on from a
+    stored hand the engine refuses: a new hand, or the correction of a later
+    one. The refused hand's own correction (or an earlier one's) is for the
+    engine to judge, as is its undo."""
+    refused = now.refused
+    if refused is not None and number > refused.number:
+        raise refused
 
 
 @dataclass(frozen=True)
@@ -326,11 +352,18 @@ def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by
     replays nothing; ``Saved.now`` is that read, for an answer in place.
     ``seen`` (the payments the phone showed, as posted; None when not posted):
     the hand as the save replays it must pay that, else ``PriceDiffers`` and
-    nothing saved. The save's own replay is the price checked: one pricing.
+    nothing saved; a ``seen`` of another shape is ``BadInput``, before any
+    write. The save's own replay is the price checked: one pricing.
     ``now``: the game as the request read it; a new hand's save uses its
     hands when the game's ``inputs_version``, under the lock, says they are
     still the stored ones, and reads them again otherwise."""
-    check = None if seen is None else _seen_check(read_seen(seen))
+    try:
+        posted = read_seen(seen)
+    except BadSeen as bad:  # malformed, not a price that differs: nothing to compare
+        raise BadInput("bad_seen", str(bad), field="seen") from None
+    check = None if posted is None else _seen_check(posted)
+    if now is not None:
+        refuse_past_unreplayable(now, number)  # before any write: nothing to roll back
     # What the request read, which the save uses if the game's inputs have not moved since.
     as_read = None if now is None or now.version < 0 else AsRead(
         now.version, record_columns(now.game), now.rows, now.record, now.state)
@@ -386,7 +419,7 @@ def _let_go(now: GameNow) -> None:
             _HELD.pop(key, None)
 
 
-def _seen_check(seen: tuple[int, ...] | None) -> Callable[[sg.PlayedHand], None]:
+def _seen_check(seen: tuple[int, ...]) -> Callable[[sg.PlayedHand], None]:
     def check(played: sg.PlayedHand) -> None:
         if seen != tuple(played.deltas):
             raise PriceDiffers(list(played.deltas))
@@ -400,7 +433,7 @@ def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[Game
         return []  # another change came after this one: the next request reads the game
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
-    parts = (rows, inputs, players, record, replayed, hands_digest(inputs), game.inputs_version)
+    parts = (rows, inputs, players, record, replayed, hands_digest(inputs), None, game.inputs_version)
     key = _read_key(game, token)
     cache.set(key, (_as_kept(rows), *parts[1:]), READ_SECONDS)
     # And held in this process for the next hand's live previews (``read_game_held``),
@@ -410,9 +443,3 @@ def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[Game
     # The caller's row (its series already read), which the save moved on as it locked its own.
     return [_now(caller, parts)]
 
-
-def _int(value: Any) -> int | None:
-    """A posted whole number, or None (as the views' ``int_param`` reads it)."""
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 10:
-        return None
-    return int(value)

@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
@@ -513,11 +512,12 @@ def _update_seats_by_number(rows: Sequence[Sequence[Any]], fields: Sequence[str]
     ``update``, whose query building cost more than the writes themselves
     (four of them per hand), nor ``bulk_update``, whose CASE WHEN per field and
     seat costs more still (tests/benchmarks/bench_entry.py)."""
-    opts, qn = Seat._meta, connection.ops.quote_name
+    db = for_write(Seat)
+    opts, qn = Seat._meta, db.ops.quote_name
     sets = ", ".join(f"{qn(opts.get_field(f).column)} = %s" for f in fields)
     sql = (f"UPDATE {qn(opts.db_table)} SET {sets} "
            f"WHERE {qn(opts.get_field('game').column)} = %s AND {qn(opts.get_field('seat').column)} = %s")
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.executemany(sql, rows)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from league import services
-from league.engine_words import refusal
+from league.engine_words import refusal_of
 from league.entry.fields import clean_fields
 from league.entry.hand import HandEntry, form_field
 from league.entry.words import seat_words
@@ -88,7 +88,7 @@ class PostedHand:
         """As ``StaffForm.add_service_error``: the refusal in the reader's words,
         on the field it names, else on the whole form."""
         name = form_field(err.field, self.win_seats, self.fields) or "__all__"
-        self.errors.setdefault(name, []).append(seat_words(refusal(err.code, err.message), self.names))
+        self.errors.setdefault(name, []).append(seat_words(refusal_of(err), self.names))
 
 
 def priced(now: entry.GameNow, form: HandForm | PostedHand, editing: int | None) -> dict[str, Any]:

@@ -16,12 +16,13 @@ from django.utils.translation import get_language
 
 from league.access import event_for_anyone
 from league.collation import name_key
+from league.db_bounds import int_param
 from league.models import WIND_NAMES, Registration, Round, Series
 from league.models.event import CODE_ALPHABET, CODE_LENGTH, next_seats, round_seating
 from league.services import seats_waiting
 from league.standings.event import event_standings
 from league.views.cached import FLAG, event_page
-from league.views.params import int_param, whole
+from league.views.params import whole
 
 SCREEN_SECONDS = 15  # how long a projector page stays before the next
 SCREEN_ROWS = 12  # rows in one column of a projector page; a page shows two columns

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league.access import can_direct, event_for_director, event_for_scorer
 from league.collation import name_key
-from league.db_bounds import EVENT_NUMBER
+from league.db_bounds import EVENT_NUMBER, int_param
 from league.forms.event_day import (
     ClockForm,
     EventSettingsForm,
@@ -36,7 +36,6 @@ from league.models.event import table_states
 from league.services import ServiceError, event
 from league.standings.event import event_standings
 from league.views.access import director_post, staff_required
-from league.views.params import int_param
 from league.views.refusals import report_refusal
 from league.views.signup import signup_board
 

@@ -19,10 +19,11 @@ from django.shortcuts import get_object_or_404
 from django_ratelimit.core import get_usage
 
 from league import exports
+from league.db_bounds import int_param
 from league.models import Game, Series
 from league.models.event import hidden_from
 from league.views.cached import conditional
-from league.views.params import date_param, int_param
+from league.views.params import date_param
 
 View = Callable[..., HttpResponseBase]
 

@@ -9,10 +9,13 @@ from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from league import charts, stats
+from league.engine_words import refusal_of
+from league.errors import StoredHandRefused
 from league.models import WIND_NAMES, Game, Seat
 from league.models.event import hidden_from
 from league.round_names import round_short
@@ -66,7 +69,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _game_page(game: Game) -> dict[str, Any]:
     prefetch_related_objects([game], *stats.replay_prefetches())
     seats = list(game.seats.all())
-    result = stats.replay(game)
+    result, unreplayable = stats.replay_shown(game)
     log = stats.hand_log(result)
     settlement = []
     if result.settlement is not None:
@@ -92,6 +95,9 @@ def _game_page(game: Game) -> dict[str, Any]:
         "penalties": [p for p in result.penalties if p.points],
         "chart": _score_chart(game, seats, result) if log else "",
         "live": not game.is_finished,
+        # A stored hand the engine now refuses: the hands before it are shown, and why no more.
+        "unreplayable": capfirst(refusal_of(StoredHandRefused(unreplayable.number, unreplayable.code,
+                                                               unreplayable.message))) if unreplayable else "",
     }
 
 

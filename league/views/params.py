@@ -11,26 +11,10 @@ from django.core.paginator import EmptyPage
 from django.http import HttpRequest
 from django_tables2 import RequestConfig, Table
 
-from league.db_bounds import MAX_INTEGER
+from league.db_bounds import int_param
 from league.views.cached import canonical
 
 MAX_PER_PAGE = 500
-
-
-def int_param(value: str | None, *, maximum: int = MAX_INTEGER) -> int | None:
-    """A query or POST parameter as a whole number from 0 to ``maximum``, or
-    None when absent or not one (a number past every round, hand or page
-    means none of them, and the databases hold no more than 2**31 - 1).
-
-    >>> int_param("12"), int_param("-1"), int_param("²"), int_param("9" * 4301), int_param("2147483648")
-    (12, None, None, None, None)
-    """
-    # isdigit() alone lets "²" through to int(), which refuses it; the length
-    # check comes before int(), which refuses more than 4,300 digits.
-    if not value or not value.isascii() or not value.isdigit() or len(value) > len(str(maximum)):
-        return None
-    number = int(value)
-    return number if number <= maximum else None
 
 
 def configure_table(request: HttpRequest, table: Table, *, per_page: int) -> None:

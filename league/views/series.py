@@ -18,6 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from league import charts, stamps, stats
+from league.db_bounds import int_param
 from league.models import Game, Seat, Series, Standings
 from league.models.event import hidden_from
 from league.standings.event import event_standings
@@ -36,7 +37,7 @@ from league.views.cached import (
     render_cached,
     series_for_slug,
 )
-from league.views.params import configure_table, date_param, int_param, search_param, whole
+from league.views.params import configure_table, date_param, search_param, whole
 
 CHART_HIGHLIGHT = 6  # the leaders drawn in colour; the others grey
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from league import services
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
+from league.db_bounds import int_param
 from league.engine_words import refusal
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
@@ -38,7 +39,6 @@ from league.views.game_page import (
     in_place,
     results,
 )
-from league.views.params import int_param
 
 
 @staff_required
@@ -99,10 +99,11 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Correct hand ``number``; the rest of the game is replayed. A hand that
-    is gone (another scorer undid it) gets the conflict page, not a 404."""
+    is gone (another scorer undid it) gets the conflict page, not a 404;
+    hand 0, which no game has, is a 404 (``editing=0`` would be the next
+    hand's page, and its save a new hand)."""
     game = game_for_scorer(request, pk)
     if number < 1:
-        # <int:number> takes 0, which the entry reads as no correction: the next hand's page.
         raise Http404("Hands are numbered from 1.")
     return _hand_entry(request, game, editing=number)
 
@@ -118,6 +119,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     now = entry.read_game_held(game) if held else entry.read_game(game)
     number = editing or now.next_number
     notice = ""
+    status = 200
     checked: dict[str, Any] = {}
     if request.method == "POST":
         # A save changes nothing in its post: no copy of it when it claims a state.
@@ -149,6 +151,13 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             except services.Conflict as err:
                 form = hand_form(now, number, data=data)
                 return conflict_page(request, game, form, editing=editing, reason=refusal(err.code, err.message))
+            except services.BadInput as err:
+                # A field no page of ours sends in that shape (``seen``): the page with the
+                # reason on the form, as a 400 (the page's script and the queue show it).
+                form = hand_form(now, number, data=data)
+                form.is_valid()
+                form.add_service_error(err)
+                valid, status = False, 400
             except services.ServiceError as err:
                 form = hand_form(now, number, data=data)
                 valid = form.is_valid()
@@ -176,7 +185,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
     ctx = game_context(now, form=form, editing=editing, notice=notice, **checked)
     # The last hands, what a scorer checks between hands; all of them on request.
     ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
-    return render(request, "league/staff_game.html", ctx)
+    return render(request, "league/staff_game.html", ctx, status=status)
 
 
 def _save(request: HttpRequest, now: entry.GameNow, form: HandForm | PostedHand, editing: int | None) -> HttpResponse:
@@ -250,7 +259,13 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("staff-game", pk=game.pk)
     now = entry.read_game(game)
     # The hand in the words the hands list gives it (HandRow.text): the scorer confirms what they see there.
-    last = HandRow(now.rows[-1], now.replayed.hands[-1], now.names) if now.rows else None
+    last: Any = HandRow(now.rows[-1], now.replayed.hands[-1], now.names) if now.rows else None
+    if now.rows and len(now.replayed.hands) < len(now.rows):
+        # A stored hand the engine refuses: the replay stops before it, so the last row has
+        # no replayed hand to word; the page says why it cannot be shown as played.
+        refused = now.refused
+        assert refused is not None
+        last = {"hand": now.rows[-1], "text": refusal(refused.reason_code, refused.reason)}
     ctx = {"game": game, "series": game.series, "last": last, "state": now.state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_undo.html", ctx)
 
@@ -260,7 +275,6 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back a staff end (early or agari-yame): its own audited action,
     never the undo of a hand that was really played."""
     game = game_for_scorer(request, pk)
-    _number, state = services.entry_state(game)
     if request.method == "POST":
         try:
             services.reopen_game(game=game, by=request.user, key=request.POST.get("key") or None,
@@ -274,6 +288,9 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Game reopened: enter the next hand."))
         return redirect("staff-game", pk=game.pk)
+    # The state the page's reopen is built on: read for the page only (the POST
+    # carries its own, which the service checks under the lock).
+    _number, state = services.entry_state(game)
     ctx = {"game": game, "series": game.series, "state": state, "key": str(uuid.uuid4())}
     return render(request, "league/staff_reopen.html", ctx)
 
@@ -286,7 +303,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.finish_game(game=game, end=Game.End(form.cleaned_data["end"]), by=request.user)
         except services.ServiceError as err:
-            form.add_error("end" if err.field == "end" else None, err.message)
+            form.add_service_error(err)  # in the reader's words, on ``end`` when it names it
         else:
             messages.success(request, _("Game finished."))
             return redirect("staff-game", pk=game.pk)
@@ -296,7 +313,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
             ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
             ctx["any_penalty"] = any(r["penalty"] for r in ctx["results"])
         except services.ServiceError as err:
-            ctx["cannot"] = err.message
+            ctx["cannot"] = refusal(err.code, err.message)
     return render(request, "league/staff_finish.html", ctx)
 
 

@@ -42,6 +42,7 @@ _BAD_KEPT = {
     "empty": gettext_lazy("lists no entry"),
     "too_many": gettext_lazy("lists more entries than one request takes"),
     "not_text": gettext_lazy("must be text"),
+    "not_payments": gettext_lazy("must be the seats' payments in whole points, separated by spaces"),
     "missing": gettext_lazy("is missing"),
 }
 

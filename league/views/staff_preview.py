@@ -18,11 +18,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
 from league.access import game_for_scorer
+from league.db_bounds import int_param
 from league.services import entry
 from league.templatetags.hand_preview import preview_html
 from league.views.access import staff_required
 from league.views.entry_form import PostedHand, priced
-from league.views.params import int_param
 
 
 @staff_required

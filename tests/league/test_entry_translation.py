@@ -108,3 +108,27 @@ def test_the_refusals_a_scorer_meets_at_the_table_speak_japanese(as_scorer: Clie
                               {**data, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"})
     assert "この対局は終了しています" in fragment.content.decode()
     assert "is finished" not in fragment.content.decode()
+
+
+def test_the_game_pages_notices_are_in_the_readers_language(as_scorer: Client, game: Game) -> None:
+    """The two notices the game page shows above the form: a save whose hand
+    changed since its payments were shown, and a page opened for a hand the
+    game has passed. In Japanese, then in English again."""
+    url = reverse("staff-game", args=[game.pk])
+    hidden = {name: str(as_scorer.get(url).context["form"][name].value()) for name in ("number", "state", "key")}
+    recheck = {**hidden, **RIICHI_PINFU_TANYAO, "action": "save", "checked": "not-this-hand"}
+    words = {
+        "ja": ("支払いを表示した後に局の内容が変わりました。確認してから保存してください。",
+               "このページは第3局のものでした。対局は今、第1局です。前の入力は引き継いでいません。"),
+        "en": ("The hand changed since its payments were shown: check them, then save.",
+               "This page was for hand 3; the game is now at hand 1. Nothing was filled in from before."),
+    }
+    for language in ("ja", "en"):
+        as_scorer.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        changed, passed = words[language]
+        shown = as_scorer.post(url, recheck)
+        assert shown.status_code == 200 and shown.context["notice"] == changed
+        assert changed in shown.content.decode()
+        page = as_scorer.get(url, {"hand": "3"})
+        assert page.context["notice"] == passed and passed in page.content.decode()
+    assert not game.hands.exists()

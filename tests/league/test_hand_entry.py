@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import services
-from league.models import Game, GameAudit, SaveKey
-from tests.factories import draw, make_players, play, ron, tsumo
+from league.models import Game, GameAudit, Hand, SaveKey
+from tests.factories import draw, make_game, make_players, make_scorer, make_series, play, ron, tsumo
 
 pytestmark = pytest.mark.django_db
 
@@ -413,6 +415,25 @@ def test_finish_shows_places_uma_oka_and_points_before_confirming(as_scorer: Cli
     assert not Game.objects.get(pk=game.pk).is_finished
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "agari-yame needs the all-last dealer to have kept the deal"),  # English: the engine's own detail
+    ("ja", "ここでは対局を終えられません"),
+])
+def test_a_refused_finish_is_said_on_its_field_in_the_readers_language(language: str, said: str) -> None:
+    """Agari-yame chosen before the all-last hand (a ruleset where the dealer
+    may stop): refused on the ``end`` field, in the reader's words, nothing
+    finished."""
+    series = make_series("mahjong-soul")
+    game = make_game(series)
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(make_scorer(series))
+    page = client.post(reverse("staff-finish", args=[game.pk]), {"end": "agari_yame"})
+    assert page.status_code == 200 and page.context["form"].errors == {"end": [said]}
+    assert said in page.content.decode()
+    game.refresh_from_db()
+    assert not game.is_finished and not game.end
+
+
 def test_reopen_is_its_own_audited_action_and_removes_no_hand(as_scorer: Client, game: Game) -> None:
     play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
     services.finish_game(game=game)
@@ -423,6 +444,30 @@ def test_reopen_is_its_own_audited_action_and_removes_no_hand(as_scorer: Client,
     assert not game.is_finished and game.end == "" and game.hands.count() == 2
     assert game.audit.filter(action=GameAudit.Action.REOPEN_GAME).count() == 1
     assert not game.audit.filter(action=GameAudit.Action.UNDO_HAND).exists()
+
+
+def _hand_reads(queries: CaptureQueriesContext) -> int:
+    return sum(1 for q in queries.captured_queries
+               if q["sql"].lstrip().upper().startswith("SELECT") and f'FROM "{Hand._meta.db_table}"' in q["sql"])
+
+
+def test_reopen_reads_the_hands_for_its_page_not_for_its_post(as_scorer: Client, series: Any, game: Game) -> None:
+    """The POST's state is the one the page carried, checked by the service
+    under the lock: the view reads no hands of its own for it (as many hand
+    reads as the service makes alone, on a game like it)."""
+    other = make_game(series)
+    for g in (game, other):
+        play(g, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+        services.finish_game(game=g)
+    url = reverse("staff-reopen", args=[game.pk])
+    ctx = as_scorer.get(url).context
+    with CaptureQueriesContext(connection) as by_view:
+        assert as_scorer.post(url, {"state": ctx["state"], "key": ctx["key"]}).status_code == 302
+    state, other = services.entry_state(other)[1], Game.objects.get(pk=other.pk)
+    with CaptureQueriesContext(connection) as by_service:
+        services.reopen_game(game=other, state=state)
+    assert not any(Game.objects.get(pk=g.pk).is_finished for g in (game, other))
+    assert _hand_reads(by_service) > 0 and _hand_reads(by_view) == _hand_reads(by_service)
 
 
 def test_yakuman_by_name_and_pao_only_on_a_pao_yakuman(as_scorer: Client, game: Game) -> None:

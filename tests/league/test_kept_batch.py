@@ -149,6 +149,12 @@ def test_an_entry_the_form_refuses_stops_with_its_field_named(as_scorer: Client,
     (b'{"entries": [{"fields": {"outcome": 3}, "number": "1", "state": "s", "key": "k", "checked": "c"}]}',
      "entries[0].fields.outcome", "not_text"),
     (b'{"entries": [{"fields": {}, "number": "1", "state": "s", "checked": "c"}]}', "entries[0].key", "missing"),
+    (b'{"entries": [{"fields": {}, "number": "", "state": "s", "key": "k", "checked": "c"}]}', "entries[0].number",
+     "missing"),
+    (b'{"entries": [{"fields": {}, "number": 1, "state": "s", "key": "k", "checked": "c"}]}', "entries[0].number",
+     "not_text"),
+    (b'{"entries": [{"fields": {}, "number": "1", "state": ["s"], "key": "k", "checked": "c"}]}', "entries[0].state",
+     "not_text"),
 ])
 def test_a_malformed_body_is_refused_naming_the_field(as_scorer: Client, game: Game, body: bytes, field: str,
                                                       code: str) -> None:
@@ -164,6 +170,22 @@ def test_an_oversize_list_is_refused_and_nothing_is_saved(as_scorer: Client, gam
     entries = kept_batch(as_scorer, game, SIX[:1]) * (MAX_KEPT + 1)
     response = send(as_scorer, game, entries)
     assert response.status_code == 400 and response.json()["error"]["code"] == "too_many"
+    assert game.hands.count() == 0
+
+
+@pytest.mark.parametrize("seen", ["", "one two", "1.5 0 0 -1.5"])
+def test_a_malformed_seen_refuses_the_batch_before_any_entry_is_saved(as_scorer: Client, game: Game,
+                                                                     seen: str) -> None:
+    """The third entry's ``seen`` is not payments: a 400 naming it, the two
+    before it not saved either (a well-formed one that differs is the price
+    stop, which saves the entries before it)."""
+    entries = kept_batch(as_scorer, game, SIX[:3])
+    entries[2]["seen"] = seen
+    response = send(as_scorer, game, entries)
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "not_payments", "field": "entries[2].seen",
+        "message": "entries[2].seen must be the seats' payments in whole points, separated by spaces"}
     assert game.hands.count() == 0
 
 

@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from league.entry.digest import read_seen
+from league.engine_words import REFUSALS
+from league.entry.digest import BadSeen, read_seen
 from league.entry.phone import price
 from league.models import Game, SaveKey
+from tests.factories import play, ron
 
 pytestmark = pytest.mark.django_db
 
@@ -68,14 +71,50 @@ def test_a_kept_hand_the_server_prices_otherwise_is_refused_with_its_payments(as
     assert game.hands.count() == 0 and not SaveKey.objects.filter(game=game).exists()
 
 
-@pytest.mark.parametrize("seen", ["", "one two", "-1000 2000 -500"])
-def test_a_seen_that_is_empty_or_not_four_payments_is_refused_not_saved(as_scorer: Client, game: Game,
-                                                                         seen: str) -> None:
+@pytest.mark.parametrize("seen", ["-1000 2000 -500", "-1000 2000 -500 -499", "0 0 0 0"])
+def test_a_well_formed_seen_that_differs_is_the_price_stop(as_scorer: Client, game: Game, seen: str) -> None:
+    """Three payments in a game of four seats (a sanma phone's) is a price, another one."""
     url = reverse("staff-game", args=[game.pk])
     data = {**kept(as_scorer, game, TSUMO), "seen": seen}
     response = post(as_scorer, url, data)
     assert response.status_code == 409 and response["X-Tenbou-Stop"] == "price"
     assert game.hands.count() == 0
+
+
+@pytest.mark.parametrize(("seen", "why"), [
+    ("", "is empty"), ("   ", "is empty"), ("one two", "whole points"), ("1 x 2 3", "whole points"),
+    ("1e3 0 0 -1000", "whole points"), ("+1000 0 0 -1000", "whole points"), ("1_000 0 0 -1000", "whole points"),
+    ("\u0663 0 0 -3", "whole points"), ("-1000 2000", "not 2"), ("0 0 0 0 0", "not 5"),
+    ("9" * 5000 + " 0 0 0", "whole points"),
+])
+def test_a_malformed_seen_is_bad_input_naming_the_field(as_scorer: Client, game: Game, seen: str,
+                                                        why: str) -> None:
+    """Not a price that differs but a request no phone of ours sends: a 400
+    that names ``seen`` and why, nothing saved, no price stop."""
+    play(game, [ron(0, 1, 3, 30)])
+    new = {**kept(as_scorer, game, TSUMO), "seen": seen}
+    fix = {**kept(as_scorer, game, TSUMO, number=1), "editing": "1", "seen": seen}
+    for url, data in ((reverse("staff-game", args=[game.pk]), new),
+                      (reverse("staff-edit-hand", args=[game.pk, 1]), fix)):
+        before = list(game.hands.values_list("number", "result"))
+        response = post(as_scorer, url, data)
+        assert response.status_code == 400 and "X-Tenbou-Stop" not in response
+        errors = response.context["form"].errors["__all__"]
+        assert any(e.startswith("seen ") and why in e for e in errors), errors
+        assert list(game.hands.values_list("number", "result")) == before
+        assert not SaveKey.objects.filter(key=data["key"]).exists()
+
+
+def test_a_malformed_seen_is_said_in_the_readers_language(as_scorer: Client, game: Game) -> None:
+    data = {**kept(as_scorer, game, TSUMO), "seen": "one two"}
+    response = as_scorer.post(reverse("staff-game", args=[game.pk]),
+                              {k: v for k, v in data.items() if not k.startswith("_")},
+                              HTTP_X_TENBOU_ENTRY="1", HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 400
+    with translation.override("ja"):
+        said = str(REFUSALS["bad_seen"])
+    assert said != "The payments sent with the hand (seen) are not the seats' payments in whole points"
+    assert response.context["form"].errors["__all__"] == [said]
 
 
 def test_without_seen_a_save_is_as_before(as_scorer: Client, game: Game) -> None:
@@ -122,4 +161,7 @@ def test_a_kept_correction_is_priced_as_a_correction(as_scorer: Client, game: Ga
 
 def test_seen_is_read_as_whole_points_or_not_at_all() -> None:
     assert read_seen("-1000 2000 -500 -500") == (-1000, 2000, -500, -500)
-    assert read_seen("") is None and read_seen(None) is None and read_seen("1 x") is None
+    assert read_seen(None) is None and read_seen(" 0  0 0\t0 ") == (0, 0, 0, 0)
+    for bad in ("", "1 x 2 3", "1 2", "1.0 0 0 -1"):
+        with pytest.raises(BadSeen):
+            read_seen(bad)

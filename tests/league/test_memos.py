@@ -1,12 +1,14 @@
-"""What a process remembers between requests (league/memos.py, issue 28):
-every map holds at most its bound, a value made per language is made once
-for each language and is that language's, and the process's memos (the
-session store's hints and checked rows, the live preview's held reads, the
-winds and the preview's words) are these types with the bounds they had."""
+"""What a process remembers between requests (league/memos.py, issue 28): a
+value made per language is made once for each language and is that
+language's, and the process's memos (the session store's hints and checked
+rows, the live preview's held reads, the field table's plans, the winds and
+the preview's words) are bounded maps with the bounds they had; the session
+maps past their bound still let every login score. The map itself:
+test_bounded_map.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
 from typing import Any
 
 import pytest
@@ -16,47 +18,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from league import sessions
-from league.memos import LANGUAGES_BOUND, BoundedMap, per_language
+from league.bounded_map import BoundedMap
+from league.entry import fields
+from league.memos import LANGUAGES_BOUND, per_language
 from league.models import Game
 from league.services import entry
 from league.templatetags import hand_preview
+from scoring.rules import get_ruleset
 from tests.factories import make_scorer
-
-FILLS: dict[str, Callable[[BoundedMap[int, int], int], None]] = {
-    "item": lambda m, k: m.__setitem__(k, k),
-    "setdefault": lambda m, k: m.setdefault(k, k) and None,
-    "update": lambda m, k: m.update({k: k}),
-    "update by pairs": lambda m, k: m.update([(k, k)]),
-    "update by names": lambda m, k: m.update(**{f"k{k}": k}),  # type: ignore[arg-type]
-    "|=": lambda m, k: m.__ior__({k: k}) and None,
-}
-
-
-@pytest.mark.parametrize("how", sorted(FILLS))
-def test_a_bounded_map_never_holds_more_than_its_bound(how: str) -> None:
-    held = BoundedMap[int, int](3)
-    sizes = []
-    for key in range(10):
-        FILLS[how](held, key)
-        sizes.append(len(held))
-    assert max(sizes) == 3 and sizes == [1, 2, 3, 1, 2, 3, 1, 2, 3, 1]
-    assert held.get(9, held.get("k9")) == 9  # type: ignore[call-overload]  # the newest key is always kept
-
-
-def test_a_full_map_keeps_its_keys_when_one_is_given_a_new_value() -> None:
-    held = BoundedMap[str, int](2)
-    held["a"], held["b"] = 1, 2
-    held["b"] = 3
-    held.setdefault("a", 9)
-    assert held == {"a": 1, "b": 3}
-    held["c"] = 4  # a new key past the bound: the map starts again
-    assert held == {"c": 4}
-
-
-@pytest.mark.parametrize("bound", [0, -1])
-def test_a_bound_below_one_is_refused(bound: int) -> None:
-    with pytest.raises(ValueError, match=rf"^bound: a map must hold at least one key, not {bound}$"):
-        BoundedMap(bound)
 
 
 def test_the_process_memos_are_bounded_maps_with_their_bounds() -> None:
@@ -64,8 +33,26 @@ def test_the_process_memos_are_bounded_maps_with_their_bounds() -> None:
                                                                                                              4096)
     assert sessions._CHECKED.bound == sessions.CHECKED_ROWS == 4096
     assert entry._HELD.bound == entry.HELD_READS == 64
-    for memo in (sessions._USER_OF, sessions._GAME_OF, sessions._CHECKED, entry._HELD):
+    assert fields._PLANS.bound == fields.PLANS == 64
+    for memo in (sessions._USER_OF, sessions._GAME_OF, sessions._CHECKED, entry._HELD, fields._PLANS):
         assert isinstance(memo, BoundedMap)
+
+
+def test_the_field_tables_plans_past_their_bound_read_each_ruleset_by_its_own_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plans are kept by the rules' identity, at most ``PLANS`` of them: five
+    rulesets (two equal objects among them) with room for two keep the map
+    within two, and each post is read by its own rules' table (a three-player
+    table has no North seat)."""
+    monkeypatch.setattr(fields._PLANS, "bound", 2)
+    fields._PLANS.clear()
+    four, three = get_ruleset("ema-2016"), get_ruleset("tenhou-sanma")
+    rulesets = [four, three, dataclasses.replace(four), dataclasses.replace(three), four]
+    posted = {"outcome": "tsumo", "winners": ["3"]}
+    for rules in rulesets * 2:
+        data, errors = fields.clean_fields(rules, posted)
+        assert 1 <= len(fields._PLANS) <= 2
+        assert (data.get("winners"), "winners" in errors) == ((["3"], False) if rules.players == 4 else (None, True))
 
 
 # -- the session store's maps past their bound, through real requests ---------------------

@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from league import offline_assets, services
-from league.entry.fields import BOOKKEEPING, EMPTY, clean_one, field_specs
+from league.entry.fields import BOOKKEEPING, EMPTY, FieldError, clean_one, field_specs
 from league.entry.phone import price
 from league.forms import HandForm
 from league.models import Game
@@ -98,6 +98,50 @@ def test_a_field_not_sent_reads_as_its_empty_value(preset):
     for spec in field_specs(PRESETS[preset]):
         if not spec.required:
             assert clean_one(spec, {}) == EMPTY[spec.kind](), spec.name
+
+
+# Values a hand-made or damaged post may hold: empty, blank, junk, numbers
+# of every shape, the checkbox's words, a NUL, a tile string.
+JUNK = ["", " ", "x", "99", "-1", "0", "1", " 3 ", "1.0", "2.5", "1e3", "\u0663", "13", "30", "false", "False",
+        "true", "on", "off", "no", "ron", "a\x00b", "0555p", "abcdefgh-1", " abcdefgh-1"]
+
+
+def _django_clean(field: forms.Field, post: QueryDict, name: str) -> tuple[str, Any]:
+    try:
+        return "ok", field.clean(field.widget.value_from_datadict(post, {}, name))
+    except forms.ValidationError as err:
+        return "refused", [(e.message % (e.params or {}), e.code) for e in err.error_list]
+
+
+def _table_clean(spec: Any, post: QueryDict) -> tuple[str, Any]:
+    try:
+        return "ok", clean_one(spec, dict(post.lists()))
+    except FieldError as err:
+        return "refused", err.messages
+
+
+@pytest.mark.parametrize("preset", ["ari-ari", "wrc-2022", "tenhou-sanma"])
+def test_each_field_cleans_any_post_as_the_django_field_does(preset: str) -> None:
+    """``clean_one`` (the phone and the server's ``PostedHand``) against the
+    Django field built from the same row of the table, over junk posted
+    once, twice, or not at all: the same value, or the same messages and
+    codes. A checkbox posted "0" is ticked (Django's widget reads the
+    text), the hand's number posted empty is required, a key of spaces is
+    refused (a pattern's field keeps its spaces)."""
+    rules = PRESETS[preset]
+    game = make_game(make_series(preset), make_players(rules.players))
+    names = ["E", "S", "W", "N"][:rules.players]
+    form = HandForm(game=game, names=names, state=sg.TableState(0, 0, 0, 0, (25000,) * rules.players), number=1)
+    posts = [[], *([v] for v in JUNK), *([a, b] for a in ("0", "x", "1") for b in ("", "1"))]
+    differ = []
+    for spec in field_specs(rules, bookkeeping=True):
+        for values in posts:
+            post = QueryDict(mutable=True)
+            post.setlist(spec.name, values)
+            django, table = _django_clean(form.fields[spec.name], post, spec.name), _table_clean(spec, post)
+            if table != django:
+                differ.append((spec.name, values, django, table))
+    assert differ == []
 
 
 def _post(fields: dict[str, Any], number: int) -> QueryDict:
@@ -270,7 +314,8 @@ def test_the_phone_gets_the_entry_and_scoring_and_no_django(tmp_path):
     path.write_bytes(offline_assets.engine_zip().data)
     names = zipfile.ZipFile(path).namelist()
     assert {n.split("/")[0] for n in names} == {"scoring", "league"}
-    assert all(n in ("league/__init__.py", "league/db_bounds.py") or n.startswith("league/entry/")
+    assert all(n in ("league/__init__.py", "league/db_bounds.py", "league/bounded_map.py")
+               or n.startswith("league/entry/")
                for n in names if n.startswith("league/"))
     assert "league/entry/phone.py" in names and "scoring/game.py" in names
     script = ("import sys; sys.path.insert(0, sys.argv[1]); import league.entry.phone as p; "

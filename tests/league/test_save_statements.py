@@ -79,7 +79,7 @@ def test_a_refused_save_sends_none_of_the_writes(game: Game) -> None:
     services.record_hand(game=game, number=1, hand=HANDS[0])
     audit, version = GameAudit.objects.count(), Series.objects.get(pk=game.series_id).version
     with CaptureQueriesContext(connection) as queries, pytest.raises(PriceDiffers):
-        save(game, HANDS[1], 2, seen="0,0,0,0")
+        save(game, HANDS[1], 2, seen="0 0 0 0")
     sent = written(queries)
     # The lock and the key's claim went (and are rolled back); no write of the hand.
     assert not [sql for sql in sent if 'INSERT INTO "league_hand"' in sql or 'INSERT INTO "league_gameaudit"' in sql]

@@ -261,6 +261,22 @@ def test_correcting_a_hand_replays_the_rest(as_scorer: Client, game: Game) -> No
     assert game.audit.filter(action="correct_hand").count() == 1
 
 
+def test_there_is_no_hand_0_to_correct(as_scorer: Client, game: Game) -> None:
+    """Hands are numbered from 1: hand 0's correction page is a 404, and a
+    save posted to it saves nothing (it was the next hand's page, whose save
+    recorded a new hand)."""
+    play(game, [ron(0, 1, 3, 40)])
+    url = reverse("staff-edit-hand", args=[game.pk, 0])
+    assert as_scorer.get(url).status_code == 404
+    data = hand_post(2, outcome="ron", winners=["2"], loser="0", han_2="2", fu_2="30")
+    state = services.entry_state(game)[1]
+    preview = as_scorer.post(url, {**data, "state": state})
+    assert preview.status_code == 404
+    checked = as_scorer.post(reverse("staff-game", args=[game.pk]), {**data, "state": state}).context["digest"]
+    assert as_scorer.post(url, {**data, "state": state, "action": "save", "checked": checked}).status_code == 404
+    assert game.hands.count() == 1
+
+
 def test_a_correction_that_makes_a_later_hand_impossible_is_refused_with_the_reason(
     as_scorer: Client, game: Game
 ) -> None:

@@ -13,10 +13,10 @@ from django.db import DatabaseError, IntegrityError, connection, connections, tr
 from django.db.backends.dummy.base import DatabaseWrapper as Unknown
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLite
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_settings
 
 from league import statements
-from league.models import Game, GameAudit, Hand, SaveKey, Series, Win
+from league.models import Game, GameAudit, Hand, SaveKey, Seat, Series, Win
 from league.services.audit import new_game_audit
 from league.services.replay import lock_game, lock_game_moving
 from league.statements import (
@@ -31,7 +31,7 @@ from league.statements import (
     writes_in_with,
 )
 from scoring import game as sg
-from tests.factories import draw, make_game, make_scorer, play, ron
+from tests.factories import draw, hanchan_passing_deal, make_game, make_scorer, play, ron
 
 
 def _wrapper(cls: type, alias: str) -> object:
@@ -373,3 +373,32 @@ def test_the_prepare_threshold_is_the_settings(value: str | None, expected: int 
     out = run_django("from django.conf import settings\n"
                      "print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])", **env)
     assert out.stdout.strip() == str(expected), out.stderr
+
+
+class _AskedForSeats:
+    """A router that routes as the default does and counts the connections
+    asked for to write the seats."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def db_for_write(self, model: type, **hints: object) -> None:
+        self.asked += model is Seat
+        return None
+
+
+@pytest.mark.django_db
+def test_every_write_of_the_seats_asks_the_router() -> None:
+    """A game finished (the seats' result snapshot) and a hand saved (their
+    statistics): every statement that writes the seats runs on the
+    connection the router gives for them (``for_write``), as every other
+    statement does; a statement on the default connection would not ask."""
+    game = make_game()
+    play(game, hanchan_passing_deal()[:-1])
+    asked = _AskedForSeats()
+    table = f'"{Seat._meta.db_table}"'
+    with override_settings(DATABASE_ROUTERS=[asked]), CaptureQueriesContext(connection) as queries:
+        play(game, hanchan_passing_deal()[-1:])  # the last hand: the game ends, its snapshot is written
+    assert Game.objects.get(pk=game.pk).is_finished
+    writes = [q["sql"] for q in queries.captured_queries if f"UPDATE {table}" in q["sql"]]  # executemany: "4 times: UPDATE"
+    assert len(writes) >= 2 and asked.asked >= len(writes)
