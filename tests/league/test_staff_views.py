@@ -375,18 +375,6 @@ def test_a_malformed_entry_key_is_refused_by_its_name(as_scorer: Client, game: G
     assert not game.hands.exists()
 
 
-def test_there_is_no_hand_0_to_correct(as_scorer: Client, game: Game) -> None:
-    # <int:number> takes 0: it was the next hand's page under a correction's address, and a
-    # save posted there recorded a new hand.
-    url = reverse("staff-edit-hand", args=[game.pk, 0])
-    assert as_scorer.get(url).status_code == 404
-    data = hand_post(1, action="save", outcome="tsumo", winner="1", han_1="2", fu_1="30",
-                     state=services.entry_state(game)[1], key="0123456789ab")
-    shown = as_scorer.post(reverse("staff-game", args=[game.pk]), {**data, "action": "preview"})
-    assert as_scorer.post(url, {**data, "checked": shown.context["digest"]}).status_code == 404
-    assert not game.hands.exists()
-
-
 def test_the_end_scores_page_and_its_refusals_speak_japanese(as_scorer: Client, game: Game) -> None:
     # The seats' labels, the hundreds and the sum were English on a Japanese page.
     url = reverse("staff-final-scores", args=[game.pk])
