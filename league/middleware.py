@@ -183,7 +183,8 @@ def read_form(request: HttpRequest) -> None:
     A body that fails to arrive (``UnreadablePostError``) reads as no form,
     Django's own answer to a form read after its body failed; the CSRF check
     then refuses the POST as it refused one whose body failed."""
-    if "_post" in request.__dict__ or (request._read_started and "_body" not in request.__dict__):  # type: ignore[attr-defined]
+    started = getattr(request, "_read_started", True)  # a request with no stream of its own: left as it is
+    if "_post" in request.__dict__ or (started and "_body" not in request.__dict__):
         return
     if request.encoding is not None and request.encoding.lower() != "utf-8":
         return

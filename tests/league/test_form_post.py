@@ -133,3 +133,10 @@ def test_the_csrf_check_reads_the_token_from_the_form() -> None:
     taken = client.post(reverse("login"), f"username=kaze&password=pw&csrfmiddlewaretoken={token}",
                         content_type=FORM)
     assert taken.status_code == 302 and "_auth_user_id" in client.session
+
+
+def test_a_request_with_no_stream_is_left_as_it_is() -> None:
+    request = HttpRequest()
+    request.method, request.content_type = "POST", FORM
+    read_form(request)
+    assert "_post" not in request.__dict__
