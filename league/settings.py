@@ -150,6 +150,8 @@ MIDDLEWARE = [
     # request, from the switch's cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before the CSRF check, the first to read a POST's form: read in one step (league/middleware.py).
+    "league.middleware.FormPostMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Anonymous requests the cache did not answer, per address (league/middleware.py).

@@ -18,8 +18,8 @@ per request on average:
   view; the outermost the test client and the handler);
 - the inclusive time of a few named functions (the session's load and
   decode, every cursor's ``execute``, Django's ``get_user``, the backend's,
-  the session hash, the CSRF and CSP hooks, the body's parsing, the game's
-  read): wrapped with a timer.
+  the session hash, the CSRF and CSP hooks, the body's parsing, Django's
+  or ``read_form``'s, the game's read): wrapped with a timer.
 
 ``--taps``: games played hand after hand as bench_preview.py plays them
 (the page's GET, a first and a later live preview tap of the hand, the save
@@ -347,6 +347,10 @@ def _wrap_functions() -> None:
         (access, "game_for_scorer", "access.game_for_scorer"),
     ):
         _timed(owner, name, label)
+    from league import middleware
+
+    if hasattr(middleware, "read_form"):  # a URL-encoded form, read before the CSRF check
+        _timed(middleware, "read_form", "request body parsed (read_form)")
 
 
 if __name__ == "__main__":
