@@ -240,8 +240,11 @@ def before_and_after(script: str, flags: list[str], before: Path, before_db: str
     (``--rounds 1 --json``; ``TENBOU_BENCH_CODE`` names the tree it imports),
     ``before_db`` the DATABASE_URL of the tree before when the two trees'
     migrations differ. Each figure of ``cpu`` is the best median of the
-    rounds, on its own; the rest is the first round's. The three benchmarks
-    of the entry (this one, bench_preview.py, bench_kept.py) share it."""
+    rounds, on its own; the rest is the first round's, but ``rounds``: each
+    round's own ``cpu`` (a ratio within one process is steadier than two
+    bests taken apart: one tree's processes gave a bare ``/healthz`` of
+    0.46-0.57 ms in one run). The three benchmarks of the entry (this one,
+    bench_preview.py, bench_kept.py) share it."""
     import json
     import subprocess
 
@@ -257,7 +260,8 @@ def before_and_after(script: str, flags: list[str], before: Path, before_db: str
             out = subprocess.run([sys.executable, script, *flags, "--rounds", "1", "--json"],
                                  env=env, check=True, capture_output=True, text=True, cwd=code)
             m = json.loads(out.stdout.splitlines()[-1])
-            kept = both.setdefault(label, m)
+            kept = both.setdefault(label, {**m, "cpu": dict(m["cpu"]), "rounds": []})
+            kept["rounds"].append(m["cpu"])
             for k, v in m["cpu"].items():
                 kept["cpu"][k] = min(kept["cpu"][k], v)
     return both

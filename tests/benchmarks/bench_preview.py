@@ -135,11 +135,19 @@ def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: s
 
 
 def _table(label: str, m: dict[str, Any]) -> None:
-    cpu = m["cpu"]
+    """The best medians and their ratio; with ``--before``, beside them each
+    round's own ratio (its median to its bare ``/healthz``, one process): the
+    median of the rounds and their range."""
+    cpu, rounds = m["cpu"], m.get("rounds", [])
     print(f"-- {label} ({m['vendor']}; first tap after the {m.get('after', 'page')})")
-    print(f"{'request':<26}{m.get('clock', 'process') + ' ms':>12}{'x bare':>8}")
+    print(f"{'request':<26}{m.get('clock', 'process') + ' ms':>12}{'x bare':>8}"
+          + (f"{'x bare, rounds: median (range)':>34}" if len(rounds) > 1 else ""))
     for k in KEYS:
-        print(f"{NAMES[k]:<26}{cpu[k]:>12.2f}{cpu[k] / cpu['healthz']:>8.1f}")
+        line = f"{NAMES[k]:<26}{cpu[k]:>12.2f}{cpu[k] / cpu['healthz']:>8.1f}"
+        if len(rounds) > 1:
+            ratios = sorted(r[k] / r["healthz"] for r in rounds)
+            line += f"{statistics.median(ratios):>20.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+        print(line)
 
 
 def main() -> None:
