@@ -77,6 +77,12 @@ class GameNow:
 # How long a game's read state is kept; any change to the series moves the
 # stamp it is kept under first, so this only bounds what an idle game holds.
 READ_SECONDS = 600
+# The kept read's form: its parts (``_read``'s tuple) and their order. The
+# shared cache outlives a deploy, so a change of the parts names a new form
+# here, and the new code never unpacks an entry the old code kept (it reads
+# the game again); an entry of another length is read again whatever its key.
+READ_FORM = "r8"
+READ_PARTS = 8
 
 
 def read_game(game: Game, *, fresh: bool = False) -> GameNow:
@@ -92,7 +98,7 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
-    if parts is None or not is_current(parts[-1], game):
+    if parts is None or len(parts) != READ_PARTS or not is_current(parts[-1], game):
         parts = _read(game)
         cache.set(key, parts, READ_SECONDS)
     return _now(game, parts)
@@ -165,7 +171,7 @@ def _read_key(game: Game, token: str | None = None) -> str:
     # The row's columns the record is built from: an edit that bypasses the
     # services (the admin's raw change of rules) still misses the cache.
     token = token or stamps.stamp(game.series_id).token
-    return f"entry-read:{game.pk}:{token}:{row_digest(game)}"
+    return f"entry-read:{READ_FORM}:{game.pk}:{token}:{row_digest(game)}"
 
 
 def row_digest(game: Game) -> str:

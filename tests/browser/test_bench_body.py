@@ -43,6 +43,21 @@ def _key(body: str) -> str:
     return dict(parse_qsl(body, keep_blank_values=True))["key"]
 
 
+def _saved(phone: Page, bench: EntryPage, action: str, base: str, number: int) -> dict[str, Any]:
+    """Save tapped after the preview shown: the browser's body is the
+    builder's, and the answer in place (the next hand's fields)."""
+    digest = phone.locator("#preview [data-digest]").get_attribute("data-digest")
+    assert digest
+    with phone.expect_request(lambda r: r.method == "POST" and r.url == action) as got:
+        phone.locator("#save-button").tap()
+    save = got.value
+    answer = save.response().json()
+    bench.shown(digest)
+    _same(save, bench.save_body(), base, in_place=True)
+    expect(phone.locator(".messages")).to_contain_text(f"Hand {number} saved.")
+    return answer
+
+
 def _same(browser_req: Request, built: str, base: str, *, in_place: bool = False) -> None:
     """The browser's body is the builder's, byte for byte, and sent as the bench sends it."""
     sent = browser_req.post_data or ""
@@ -107,15 +122,7 @@ def test_the_bench_posts_what_the_page_posts(phone: Page, live_server: Any, game
     _same(first, bench.preview_body(), base)
     bench.tap({"note": "first hand"})
     _same(req, bench.preview_body(), base)
-    digest = phone.locator("#preview [data-digest]").get_attribute("data-digest")
-    assert digest
-    with phone.expect_request(lambda r: r.method == "POST" and r.url == action) as got:
-        phone.locator("#save-button").tap()
-    save = got.value
-    answer = save.response().json()
-    bench.shown(digest)
-    _same(save, bench.save_body(), base, in_place=True)
-    expect(phone.locator(".messages")).to_contain_text("Hand 1 saved.")
+    answer = _saved(phone, bench, action, base, 1)
 
     # A draw, after the save answered in place: the form reset (the note gone), the
     # answer's number and state.
@@ -127,15 +134,7 @@ def test_the_bench_posts_what_the_page_posts(phone: Page, live_server: Any, game
     bench.tap(draw)
     _same(req, bench.preview_body(), base)
     assert ("number", "2") in bench.entries()
-    digest = phone.locator("#preview [data-digest]").get_attribute("data-digest")
-    assert digest
-    with phone.expect_request(lambda r: r.method == "POST" and r.url == action) as got:
-        phone.locator("#save-button").tap()
-    save = got.value
-    answer = save.response().json()
-    bench.shown(digest)
-    _same(save, bench.save_body(), base, in_place=True)
-    expect(phone.locator(".messages")).to_contain_text("Hand 2 saved.")
+    answer = _saved(phone, bench, action, base, 2)
 
     # The page again (hand 3): the builder's parse of hand 1's page serves it (the same
     # tags), with this page's token, number and state. A tsumo by West: 8 han behind "7+" (a chip staff_chips.js builds), the dora typed in

@@ -232,3 +232,20 @@ def test_a_raw_change_of_rules_is_not_served_from_the_held_read(game: Game) -> N
     after = _held(game)
     assert after.record is not before.record and after.record.rules is not before.record.rules
     assert _parts(after) == _read(game)
+
+
+def test_a_read_kept_in_another_form_is_read_again(game: Game) -> None:
+    """The shared cache outlives a deploy: an entry kept by code whose read had
+    other parts (one fewer, as before the refused hand was kept) is read
+    again, not unpacked into a crash."""
+    from django.core.cache import cache
+
+    play(game, [ron(0, 1, 3, 40)])
+    row = Game.objects.get(pk=game.pk)
+    entry.read_game(row, fresh=True)
+    key = entry._read_key(row)
+    kept = cache.get(key)
+    assert len(kept) == entry.READ_PARTS and entry.READ_FORM in key
+    cache.set(key, kept[:6] + kept[7:], entry.READ_SECONDS)  # the form before: no refused hand
+    assert _parts(entry.read_game(Game.objects.get(pk=game.pk))) == _read(game)
+    assert len(cache.get(key)) == entry.READ_PARTS
