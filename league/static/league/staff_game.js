@@ -79,7 +79,7 @@
     if (!(Q && Q.active()) && onPhone()) return phonePreview(n);
     if (Q && Q.active()) {
       pending = Q.preview(box).then(function (ok) {
-        if (n !== seq) return pending;
+        if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
         markErrors();
         checked.value = ok;
         shown();
@@ -107,7 +107,7 @@
                                            headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
-        if (n !== seq) return pending;
+        if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
         box.innerHTML = html;
         markErrors();
         var ok = box.querySelector("[data-digest]");
@@ -183,7 +183,7 @@
       delete fields[k];
     });
     pending = E.price(phone.game, fields, phone.game.number).then(function (r) {
-      if (n !== seq) return pending;
+      if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
       // A hand that ends the game: the server's preview says why and how it settles.
       if (r.ok && r.after.ended) return serverPreview(n, new FormData(form));
       showPhone(r);
