@@ -79,7 +79,8 @@
     if (!(Q && Q.active()) && onPhone()) return phonePreview(n);
     if (Q && Q.active()) {
       pending = Q.preview(box).then(function (ok) {
-        if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
+        if (n !== seq) return pending;
+        if (dirty) return priceNow();  // the form changed since: price it as it is now
         markErrors();
         checked.value = ok;
         shown();
@@ -107,7 +108,8 @@
                                            headers: {"X-Tenbou-Entry": "1"}})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
-        if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
+        if (n !== seq) return pending;
+        if (dirty) return priceNow();  // the form changed since: price it as it is now
         box.innerHTML = html;
         markErrors();
         var ok = box.querySelector("[data-digest]");
@@ -183,7 +185,8 @@
       delete fields[k];
     });
     pending = E.price(phone.game, fields, phone.game.number).then(function (r) {
-      if (n !== seq || dirty) return pending;  // the form changed since: its own answer comes
+      if (n !== seq) return pending;
+        if (dirty) return priceNow();  // the form changed since: price it as it is now
       // A hand that ends the game: the server's preview says why and how it settles.
       if (r.ok && r.after.ended) return serverPreview(n, new FormData(form));
       showPhone(r);
@@ -256,6 +259,9 @@
       say(W.t("stop_price"), "pays");
     });
   }
+  // An answer for a form changed since it was asked for is not shown: the change is
+  // priced now, not at the end of its wait, and the answer awaited is that one.
+  function priceNow() { clearTimeout(timer); return update(); }
   function later(ms) { clearTimeout(timer); checked.value = ""; dirty = true; timer = setTimeout(update, ms); }
   function showErrors() {
     markErrors();
