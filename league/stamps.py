@@ -258,7 +258,6 @@ class _Publication:
     def __call__(self) -> None:
         values = {k: _new_stamp() for k in self.keys}
         store().set_many(values)
-        _published.values = values
         # A test's captured callbacks stay in the connection's list once run.
         self.done = True
 
@@ -324,22 +323,6 @@ def publish_on_commit(
         if transaction.get_connection().in_atomic_block:
             store().delete_many(gone)
         transaction.on_commit(lambda: store().delete_many(gone))
-
-
-# The stamps this thread published last (``published``).
-_published = threading.local()
-
-
-def published(series_id: int) -> str | None:
-    """The token this thread's last publication gave the series, if it is
-    still the series' token: a later change by anyone has not moved it. An
-    ``on_commit`` callback registered after the change's own (which runs
-    first) may keep what the change computed under it, for as long as it is
-    the series' state."""
-    text = getattr(_published, "values", {}).get(f"stamp-{series_id}")
-    if text is None or store().get(f"stamp-{series_id}") != text:
-        return None
-    return _stamp(text).token
 
 
 def results_token(series_id: int) -> str:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import stamps
 from league.db_bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
-from league.models.people import Player, Series
+from league.models.people import Player, Series, series_changed
 from league.models.standing_rows import StandingRow, Standings
 from league.models.validators import SEAT, seat_list, validate_rules
 from scoring import game as sg
@@ -567,7 +567,9 @@ def _deleted(sender: type[models.Model], instance: Series | Game, **kwargs: Any)
     if isinstance(instance, Series):
         stamps.publish_on_commit([instance.pk], slugs=[instance.slug])
     elif getattr(kwargs.get("origin"), "model", type(kwargs.get("origin"))) is not Series:
-        # Noted as any change of results is (series_changed): its round is recomputed.
-        # Not when its series goes too (a note would name a series about to be gone).
-        stamps.results_changed.send(sender=None, series_ids=[instance.series_id], rounds=[instance.round_number])
-        stamps.publish_on_commit([instance.series_id])
+        # A change of the series as any (series_changed): its versions move (the
+        # lineup's too: a game's key may come back on SQLite, and the reads kept
+        # for hand entry are keyed by it), its round's results are noted again,
+        # and its stamps are published at the commit. Not when its series goes
+        # too (a note would name a series about to be gone).
+        series_changed([instance.series_id], rounds=[instance.round_number])

@@ -108,6 +108,14 @@ class Series(models.Model):
     # bump it in their transaction, series_changed below); the stamp the public
     # pages are cached under is published with it when that transaction commits.
     version = models.PositiveIntegerField(default=0, editable=False)
+    # Moves with ``version`` for every change but a hand of a game in play
+    # (``series_changed``'s ``lineup``: the series' lineup stamp moves with
+    # it): what a game's read holds beyond its own row and hands (its seats'
+    # names) may have changed only when this moves. The hand-entry's kept
+    # reads are keyed by it (league.services.entry, issue 28), read with the
+    # game's row: another table's hand leaves every other game's read kept,
+    # and no cache is asked for a stamp.
+    lineup_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-start_date", "name"]
@@ -129,7 +137,8 @@ class Series(models.Model):
         # scorer may have moved it since, and a version going back would
         # serve pages cached for the later one. It moves it instead, as the
         # name, rules and minimum show on the cached pages.
-        kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "version"]
+        kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                   if not f.primary_key and f.name not in ("version", "lineup_version")]
         old_slug = Series.objects.filter(pk=self.pk).values_list("slug", flat=True).first()
         super().save(*args, **kwargs)
         series_changed([self.pk], slugs=[s for s in (old_slug, self.slug) if s])
@@ -178,17 +187,19 @@ def series_changed(
     are the only rounds whose results the change touched (a change to the
     games of these rounds and nothing else); None, anything may have moved.
     ``moved``: the caller's own statement moved the version already (a new
-    hand's writes as one statement, ``league.services.replay.save_new_hand``);
-    the rest is done here as for any change.
+    hand's writes as one statement, ``league.services.replay.save_new_hand``,
+    which never moves the lineup); the rest is done here as for any change.
+    The lineup's version (``Series.lineup_version``) moves with the lineup's
+    stamp: whenever ``lineup`` is true.
     """
     ids = sorted(set(series_ids))
-    if ids and not moved:
+    if ids and (not moved or lineup):
         # One statement built from the model's names, run as it is: the ORM's
         # update() building cost ten times its running on every change (a
         # hand's save among them). An update sends no signal either way.
         db = for_write(Series)
         with db.cursor() as cursor:
-            update, pk = _bump_sql(db)
+            update, pk = _bump_sql(db, not moved, lineup)
             cursor.execute(f"{update} WHERE {pk} IN ({', '.join(['%s'] * len(ids))})", ids)
     if ids and results:
         # In the caller's transaction, after the row update (whose lock orders one
@@ -200,8 +211,9 @@ def series_changed(
 
 
 @statement
-def _bump_sql(n: Names) -> tuple[str, str]:
-    """The version bump without its ``WHERE`` (whose list of series varies in
-    length), and the primary key's column for it."""
-    version = n.col(Series, "version")
-    return f"UPDATE {n.table(Series)} SET {version} = {version} + 1", n.col(Series, "pk")
+def _bump_sql(n: Names, version: bool, lineup: bool) -> tuple[str, str]:
+    """The bump of the version, of the lineup's version or of both, without
+    its ``WHERE`` (whose list of series varies in length), and the primary
+    key's column for it."""
+    moves = [n.col(Series, f) for f, move in (("version", version), ("lineup_version", lineup)) if move]
+    return f"UPDATE {n.table(Series)} SET {', '.join(f'{c} = {c} + 1' for c in moves)}", n.col(Series, "pk")

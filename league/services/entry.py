@@ -21,7 +21,6 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from league import stamps
 from league.bounded_map import BoundedMap
 from league.db_bounds import int_param
 from league.entry.digest import BadSeen, hand_digest, read_seen
@@ -74,14 +73,16 @@ class GameNow:
         return state_before(self.replayed, number)
 
 
-# How long a game's read state is kept; any change to the series moves the
-# stamp it is kept under first, so this only bounds what an idle game holds.
+# How long a game's read state is kept; any change to what it holds makes it
+# stale first (``_read_key``, ``is_current``), so this only bounds what an idle
+# game holds.
 READ_SECONDS = 600
 # The kept read's form: its parts (``_read``'s tuple) and their order. The
 # shared cache outlives a deploy, so a change of the parts names a new form
 # here, and the new code never unpacks an entry the old code kept (it reads
 # the game again); an entry of another length is read again whatever its key.
-READ_FORM = "r8"
+# "r9": the key names the series' lineup version where it named its stamp.
+READ_FORM = "r9"
 READ_PARTS = 8
 
 
@@ -90,11 +91,13 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     seats' names; one replay. Takes no lock: what a save decides is checked
     again under the lock.
 
-    What was read is kept in the cache under the series' stamp
-    (``league.stamps``, no query to know it), which every committed change
-    to the series moves, and under the game row's own columns that feed the
-    record: the live previews of one hand, and a page shown again, read and
-    replay nothing. ``fresh`` reads the database whatever the cache holds
+    What was read is kept in the cache under the series' lineup version
+    (read with the game's row: no query to know it), which every committed
+    change to the seats' names moves, and under the game row's own columns
+    that feed the record (``_read_key``), as of the row's ``inputs_version``,
+    which every write of its hands moves (``is_current``): the live previews
+    of one hand, and a page shown again, read and replay nothing, whatever
+    the other tables of the series save meanwhile. ``fresh`` reads the database whatever the cache holds
     (the conflict page, which must show the game as stored)."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
@@ -111,20 +114,21 @@ def is_current(version: int, game: Game) -> bool:
     is read again. The one rule of every kept read (``read_game``'s cache,
     ``read_game_held``'s process).
 
-    The key a read is kept under (the series' stamp) alone may not have moved
-    past a write: a save publishes its stamp after its commit, and a save of
-    the same game by another worker that commits and publishes in between is
-    then under the first's stamp, which the first's kept read
-    (``_keep_saved``) is filed under. A read newer than the row (the row was
-    read before another save) stands: its hands are at least the row's, and
-    a save checks again under the lock (``still_as_read``)."""
+    The key a read is kept under (``_read_key``) does not move with a write
+    of the game's hands at all: this rule is what makes such a write seen.
+    Two saves of one game may keep their reads in either order (the second
+    commits between the first's commit and its ``_keep_saved``): the older
+    read, kept last, is read again by the next request. A read newer than
+    the row (the row was read before another save) stands: its hands are at
+    least the row's, and a save checks again under the lock
+    (``still_as_read``)."""
     return version >= game.inputs_version
 
 
 # The live previews' reads held in this process as read (the cache would
-# unpickle them on every tap): under the cache's own key (the series' stamp
-# and the row's record columns) and by the same rule (``is_current``), so a
-# change made in another worker is seen as the cache sees it.
+# unpickle them on every tap): under the cache's own key (the series' lineup
+# version and the row's record columns) and by the same rule (``is_current``),
+# so a change made in another worker is seen as the cache sees it.
 HELD_READS = 64
 _HELD: BoundedMap[str, tuple[Any, ...]] = BoundedMap(HELD_READS)
 
@@ -167,11 +171,25 @@ def _hold(key: str, parts: tuple[Any, ...]) -> None:
     _HELD[key] = parts  # bounded: past it, the next previews read from the cache again
 
 
-def _read_key(game: Game, token: str | None = None) -> str:
-    # The row's columns the record is built from: an edit that bypasses the
-    # services (the admin's raw change of rules) still misses the cache.
-    token = token or stamps.stamp(game.series_id).token
-    return f"entry-read:{READ_FORM}:{game.pk}:{token}:{row_digest(game)}"
+def _read_key(game: Game, lineup: int | None = None) -> str:
+    """The key a read of ``game`` is kept under: the game (its key and its
+    start, to the microsecond: a key that comes back on SQLite after a delete
+    is another game), its series' lineup version (``lineup``, else the one
+    read with the row's series) and the row's columns the record is built
+    from, so that an edit that bypasses the services (the admin's raw change
+    of rules) still misses.
+
+    What a read holds comes from the game's row, its hands and penalties
+    (whose writes move ``inputs_version``: ``is_current``) and its seats'
+    names (whose changes move the lineup's version, with every change but a
+    hand of a game in play). So another table's hand, which moves the
+    series' version and stamp, leaves this game's read kept: at an event
+    every table saves into one series. The lineup's version comes with the
+    game's row (``league.access.game_for_scorer`` reads the series with it),
+    so no cache is asked for a stamp on each request."""
+    if lineup is None:
+        lineup = game.series.lineup_version
+    return f"entry-read:{READ_FORM}:{game.pk}:{game.started_at.isoformat()}:{lineup}:{row_digest(game)}"
 
 
 def row_digest(game: Game) -> str:
@@ -409,13 +427,32 @@ def _save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, b
                     # The request's names are those of an older read of the game (a
                     # substitute seated since moves the version): read them again.
                     players = _players(saved.game)
-                # What the save holds is the game's next read: kept once the
-                # commit has published the series' new stamp (stamps.published).
+                # What the save holds is the game's next read: kept once committed.
                 transaction.on_commit(lambda: kept.extend(_keep_saved(game, players, saved)))
+        _in_step(game, held[0].game if held and not time_up else None)
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
     return Saved(number, time_up, next_number, kept[0] if kept else None,
                  held[0].change if held else None)
+
+
+# What a save moves of the game's row that a later read of it in the same
+# request is keyed or judged by (``_read_key``, ``is_current``).
+_MOVED = ("inputs_version", "status", "finished_at", "end", "final_scores", "final_riichi_sticks")
+
+
+def _in_step(game: Game, locked: Game | None) -> None:
+    """The caller's row of ``game`` brought in step with what its save wrote:
+    from the save's locked row when it holds all of it (a new hand), else read
+    again (a correction; the clock's end). A read of the game later in the
+    same request (the answer in place) is then never the read kept from
+    before the save, which a hand's write leaves under the same key: only
+    the row's ``inputs_version`` says it is old."""
+    if locked is None:
+        game.refresh_from_db(fields=list(_MOVED))
+        return
+    for name in _MOVED:
+        setattr(game, name, getattr(locked, name))
 
 
 def _let_go(now: GameNow) -> None:
@@ -433,14 +470,16 @@ def _seen_check(seen: tuple[int, ...]) -> Callable[[sg.PlayedHand], None]:
 
 
 def _keep_saved(caller: Game, players: list[str], saved: HandSaved) -> list[GameNow]:
+    """The save's read of the game after it, kept (after the commit) for the
+    next request: under the lineup version the request read with the game
+    (the names it holds are of that lineup or later; a lineup moved since,
+    by this save's end of the game too, is read again) and the locked row's
+    columns, as of the locked row's version (``is_current``)."""
     game, rows, record, replayed = saved.game, saved.rows, saved.record, saved.replayed
-    token = stamps.published(game.series_id)
-    if token is None:
-        return []  # another change came after this one: the next request reads the game
     inputs = list(record.hands)  # the save's inputs: the new row's wins are not read back
     # The locked row's version, which the save moved under the lock: exact.
     parts = (rows, inputs, players, record, replayed, hands_digest(inputs), None, game.inputs_version)
-    key = _read_key(game, token)
+    key = _read_key(game, caller.series.lineup_version)
     cache.set(key, (_as_kept(rows), *parts[1:]), READ_SECONDS)
     # And held in this process for the next hand's live previews (``read_game_held``),
     # which then unpickle nothing: nothing that holds these parts changes them (the

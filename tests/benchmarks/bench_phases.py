@@ -309,7 +309,6 @@ def _wrap_save() -> None:
         (db_base.BaseDatabaseWrapper, "run_and_clear_commit_hooks", "  commit hooks"),
         (entry, "_keep_saved", "    _keep_saved"),
         (type(caches["default"]), "set", "      cache.set"),
-        (stamps, "published", "      stamps.published"),
         (stamps._Publication, "__call__", "    stamps' publication"),
         (staff, "in_place", "view: in_place"),
         (game_page, "in_place_answer", "  in_place_answer"),

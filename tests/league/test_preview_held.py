@@ -23,6 +23,12 @@ from tests.league.test_save_reads_once import DOORS, HAND_3, prepared, save_on
 pytestmark = pytest.mark.django_db
 
 
+def _row(game: Game) -> Game:
+    """The game's row as a request reads it: with its series
+    (``league.access.game_for_scorer``), whose lineup version keys the read."""
+    return Game.objects.select_related("series").get(pk=game.pk)
+
+
 def _read(game: Game) -> tuple[Any, ...]:
     now = entry.read_game(Game.objects.get(pk=game.pk), fresh=True)
     return now.state, now.version, now.record, now.names, [(r.number, r.result) for r in now.rows]
@@ -81,10 +87,10 @@ READERS = {"read_game": entry.read_game, "read_game_held": entry.read_game_held}
 def test_a_read_older_than_the_row_is_read_again(game: Game, reader: str) -> None:
     play(game, [ron(1, 0, 2, 30)])
     entry._HELD.clear()
-    before = READERS[reader](Game.objects.get(pk=game.pk))
-    # A write this process's stamp has not seen (another worker's): only the row says so.
+    before = READERS[reader](_row(game))
+    # A write of another worker: only the row says so (a hand moves no key).
     Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
-    row = Game.objects.get(pk=game.pk)
+    row = _row(game)
     with CaptureQueriesContext(connection) as again:
         after = READERS[reader](row)
     assert len(again.captured_queries) == 4  # hands, wins, penalties, seats: read again
@@ -98,9 +104,9 @@ def test_a_read_newer_than_the_row_stands(game: Game, reader: str) -> None:
     # hands are at least the row's, and a save checks again under the lock.
     play(game, [ron(1, 0, 2, 30)])
     entry._HELD.clear()
-    older = Game.objects.get(pk=game.pk)
+    older = _row(game)
     Game.objects.filter(pk=game.pk).update(inputs_version=F("inputs_version") + 1)
-    newer = READERS[reader](Game.objects.get(pk=game.pk))
+    newer = READERS[reader](_row(game))
     with CaptureQueriesContext(connection) as again:
         now = READERS[reader](older)
     assert again.captured_queries == []
@@ -249,3 +255,66 @@ def test_a_read_kept_in_another_form_is_read_again(game: Game) -> None:
     cache.set(key, kept[:6] + kept[7:], entry.READ_SECONDS)  # the form before: no refused hand
     assert _parts(entry.read_game(Game.objects.get(pk=game.pk))) == _read(game)
     assert len(cache.get(key)) == entry.READ_PARTS
+
+
+# At an event every table saves into one series: a hand of another game moves
+# the series' version and stamp, not what this game's read holds.
+
+
+def test_another_tables_hand_leaves_this_games_read_held(game: Game) -> None:
+    """Before, the read was kept under the series' stamp, which every table's
+    hand moves: at an event nearly every preview read its game again (four
+    statements and a replay) and asked the shared cache for the stamp."""
+    other = make_game(game.series)  # a game's start moves the lineup: before the read
+    play(game, [ron(1, 0, 2, 30)])
+    before = _held(game)
+    play(other, [tsumo(2, 3, 30), ron(0, 1, 1, 30)])
+    row = _row(game)
+    with CaptureQueriesContext(connection) as again:
+        after = entry.read_game_held(row)
+    assert again.captured_queries == []
+    assert after.record is before.record and _parts(after) == _read(game)
+
+
+def test_a_renamed_player_is_read_again(game: Game) -> None:
+    # A change of the seats' names moves the lineup's version: the read is keyed by it.
+    play(game, [ron(1, 0, 2, 30)])
+    before = _held(game)
+    seat = game.seats.select_related("player").get(seat=2)
+    seat.player.name = "Renamed West"
+    seat.player.save()
+    after = _held(game)
+    assert after.names[2].endswith("Renamed West") and not before.names[2].endswith("Renamed West")
+    assert _parts(after) == _read(game)
+
+
+def test_a_deleted_game_moves_the_lineup_and_its_key_is_not_another_games(game: Game) -> None:
+    """SQLite may give a deleted game's key to the next game: the delete moves
+    the lineup's version, and the key names the game's start too."""
+    import datetime
+
+    from league.models import GameAudit, Series
+
+    other = make_game(game.series)
+    lineup = Series.objects.get(pk=game.series_id).lineup_version
+    GameAudit.objects.filter(game=other).delete()  # what the admin's delete of a game asks first
+    other.delete()
+    assert Series.objects.get(pk=game.series_id).lineup_version == lineup + 1
+    row = _row(game)
+    again = _row(game)
+    again.started_at = row.started_at + datetime.timedelta(microseconds=1)
+    assert entry._read_key(again) != entry._read_key(row)
+
+
+def test_a_correction_answered_in_place_is_read_as_corrected(game: Game) -> None:
+    """A correction keeps no read (a new hand does): the same request's read
+    after it (the answer in place) is of the row the save brought in step,
+    not the read kept before it under the same key."""
+    play(game, [ron(1, 0, 2, 30), tsumo(1, 3, 30)])
+    row = _row(game)
+    now = entry.read_game_held(row)
+    entry.save_entry(game=row, number=1, hand=ron(2, 0, 3, 40), editing=True, key="k-correct-held",
+                     state=now.state, now=now)
+    after = entry.read_game(row)
+    assert after.version > now.version
+    assert _parts(after) == _read(game) and after.rows[0].result != now.rows[0].result
