@@ -229,8 +229,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHE_URL = os.environ.get("CACHE_URL", "locmem://")
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL},
-        "versions": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+        # Django's backend with one client per pool (league/redis_cache.py).
+        "default": {"BACKEND": "league.redis_cache.RedisCache", "LOCATION": CACHE_URL},
+        "versions": {"BACKEND": "league.redis_cache.RedisCache", "LOCATION": CACHE_URL,
                      "KEY_PREFIX": "versions"},
     }
 elif CACHE_URL == "dummy://":

@@ -35,6 +35,12 @@ state, a new key; the page is fetched only when a game starts (or a save was not
 answered in place). The default, ``--after page``, fetches the page before
 every hand (what ``bench_entry.py`` times too).
 
+``--others N``: the series has N other tables, and one of them saves a hand
+(through the service, untimed) between each hand's page (or save) and its
+first tap, as at an event, where every table saves into one series: the
+first tap then meets a series changed by another table since the scorer's
+last request. 0 (the default): the game is the series' only one.
+
 ``--before DIR`` runs the same in a copy of the code before (``git archive
 <rev> | tar -x -C DIR``), each round in fresh processes one after the other;
 ``--before-db URL`` gives that copy its own PostgreSQL database.
@@ -67,7 +73,8 @@ NAMES = {"healthz": "/healthz", "healthz_in": "/healthz logged in", "post_in": "
 CLOCKS = {"process": time.process_time, "thread": time.thread_time}
 
 
-def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: str = "page") -> dict[str, Any]:
+def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: str = "page",
+            others: int = 0) -> dict[str, Any]:
     from tests.benchmarks import bench_entry as be
 
     now = CLOCKS[clock]
@@ -88,6 +95,25 @@ def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: s
         best: dict[str, float] = {}
         held: list[form_body.EntryPage] = []  # the page's form, as its script goes on from a save in place
         headers = {**form_body.HEADERS, "HTTP_X_TENBOU_ENTRY": "1"}
+        tables: list[Any] = []  # the other tables of the series (``--others``)
+        played = [0]
+
+        def another_tables_hand() -> None:
+            from league.models import Game, Player
+            from tests.factories import make_game, play
+            from tests.factories import ron as a_ron
+
+            if not tables:
+                for t in range(others):
+                    seated = [Player.objects.create(name=f"Other {bench.series.pk} {t} {i}") for i in range(4)]
+                    tables.append(make_game(bench.series, seated))
+            i = played[0] % len(tables)
+            played[0] += 1
+            table = tables[i] = Game.objects.get(pk=tables[i].pk)
+            if table.is_finished:
+                tables[i] = table = make_game(bench.series, [s.player for s in table.seats.order_by("seat")])
+            w = played[0] % 4
+            play(table, [a_ron(w, (w + 1) % 4, 1 + played[0] % 3, 30)])
 
         def hand() -> dict[str, float]:
             bench.game.refresh_from_db()
@@ -103,6 +129,8 @@ def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: s
             bench.step += 1
             body = form.preview_body()
             preview_url = reverse("staff-preview", args=[bench.game.pk])
+            if others:
+                another_tables_hand()
             times = []
             for _ in range(taps):
                 ms, shown = cpu(lambda: bench.client.post(preview_url, body, **headers))
@@ -131,7 +159,7 @@ def measure(hands: int, taps: int, rounds: int, clock: str = "process", after: s
             runs = [hand() for _ in range(hands)]
             for k in KEYS:
                 best[k] = min(best.get(k, float("inf")), statistics.median(r[k] for r in runs))
-        return {"vendor": connection.vendor, "cpu": best, "clock": clock, "after": after}
+        return {"vendor": connection.vendor, "cpu": best, "clock": clock, "after": after, "others": others}
 
 
 def _table(label: str, m: dict[str, Any]) -> None:
@@ -139,7 +167,8 @@ def _table(label: str, m: dict[str, Any]) -> None:
     round's own ratio (its median to its bare ``/healthz``, one process): the
     median of the rounds and their range."""
     cpu, rounds = m["cpu"], m.get("rounds", [])
-    print(f"-- {label} ({m['vendor']}; first tap after the {m.get('after', 'page')})")
+    others = f"; {m['others']} other tables saving" if m.get("others") else ""
+    print(f"-- {label} ({m['vendor']}; first tap after the {m.get('after', 'page')}{others})")
     print(f"{'request':<26}{m.get('clock', 'process') + ' ms':>12}{'x bare':>8}"
           + (f"{'x bare, rounds: median (range)':>34}" if len(rounds) > 1 else ""))
     for k in KEYS:
@@ -160,6 +189,7 @@ def main() -> None:
     parser.add_argument("--before-db", metavar="URL")
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="process")
     parser.add_argument("--after", choices=("page", "save"), default="page")
+    parser.add_argument("--others", type=int, default=0)
     args = parser.parse_args()
     load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     if args.before:
@@ -167,13 +197,14 @@ def main() -> None:
         from tests.benchmarks.bench_entry import before_and_after
 
         both = before_and_after(__file__, ["--hands", str(args.hands), "--taps", str(args.taps),
-                                           "--clock", args.clock, "--after", args.after], args.before,
+                                           "--clock", args.clock, "--after", args.after,
+                                           *(["--others", str(args.others)] if args.others else [])], args.before,
                                 args.before_db, args.rounds)
         print(f"{args.hands} hands x {args.taps} taps x {args.rounds} rounds, best median CPU ms; {load}")
         for label, m in both.items():
             _table(label, m)
         return
-    m = measure(args.hands, args.taps, args.rounds, args.clock, args.after)
+    m = measure(args.hands, args.taps, args.rounds, args.clock, args.after, args.others)
     if args.json:
         print(json.dumps(m))
         return

@@ -18,14 +18,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_save_published_after_a_later_one_does_not_serve_its_older_read() -> None:
     """Two saves of one game, the second committing between the first's
-    commit and the first's publication (another worker, taking the lock the
-    moment the first commits): the first's publication then lands last, so
-    the series' stamp is the first's while the stored hands are the
-    second's. The first keeps its read under its stamp (``_keep_saved``,
-    ``stamps.published`` says that stamp is current); a page reading the
-    game by the row (``inputs_version`` 2) must not be given that read
-    (version 1, one hand), which showed hand 2 as next and sent the scorer
-    to the conflict page."""
+    commit and the first's keeping of its read (another worker, taking the
+    lock the moment the first commits): the first's read (version 1, one
+    hand) is then kept last, under the key the second's read was kept under
+    (a hand moves no key). A page reading the game by the row
+    (``inputs_version`` 2) must not be given it: it showed hand 2 as next and
+    sent the scorer to the conflict page."""
     game = make_game()
     first = entry.read_game(game)
 
