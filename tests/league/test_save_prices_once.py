@@ -112,6 +112,7 @@ def test_the_read_a_save_keeps_is_the_read_of_the_database(django_capture_on_com
                                                             hand: HandInput) -> None:
     game = make_game()
     play(game, [ron(1, 0, 2, 30)])
+    game = Game.objects.select_related("series").get(pk=game.pk)  # as a request reads it (game_for_scorer)
     now = entry.read_game(game)
     with django_capture_on_commit_callbacks(execute=True):
         entry.save_entry(game=game, number=2, hand=hand, editing=False, players=now.players)
