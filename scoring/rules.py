@@ -182,6 +182,8 @@ class Ruleset:
     chombo: Chombo = Chombo.REVERSE_MANGAN
     chombo_penalty: int = 0
     noten_riichi: NotenRiichi = NotenRiichi.REFUSED
+    # False: a seat with fewer than 1,000 points (one stick) cannot declare riichi.
+    riichi_below_1000: bool = True
     replacement_result: Replacement = Replacement.REAL
     replacement_score: int = 0  # thousandths, in place of (end score - return)
     replacement_uma: int = 0  # thousandths, in place of the place's uma
@@ -487,6 +489,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "target_points": (30000, f"{_ARI} §7.2: return score"),
         "agari_yame": ("none", "choice: rules silent; the all-last dealer plays on"),
         "tenpai_yame": ("none", "choice: rules silent"),
+        "riichi_below_1000": (True, f"{_ARI} (rules/000, Riichi): wager 1,000 points; no minimum score"),
     },
     "ema-2016": {
         "length": ("hanchan", "[I-P]"),
@@ -598,6 +601,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "pao_ron_honba": ("discarder", "choice: as the Japanese pro rules [J2]"),
         "chombo": ("reverse_mangan", "mangan payment [M3]"),
         "chombo_penalty": (0, "paid at the table [M3]"),
+        "riichi_below_1000": (True, "riichi allowed under 1,000 [M2]"),
         "bust": (False, "no bust [M2][M3]"),
         "west_round": (False, "fixed East and South [M2]"),
         "target_points": (30000, "return score"),
@@ -638,6 +642,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "target_points": (30000, "[T1]"),
         "agari_yame": ("auto", "[T1][T2]"),
         "tenpai_yame": ("auto", "[T1][T2] (from mid-2010)"),
+        "riichi_below_1000": (False, "riichi needs 1,000 points or more [T2]"),
     },
 }
 # Fields added by issue #17. Every preset that predates them keeps the
@@ -660,6 +665,12 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
 _ADDED_35: dict[str, tuple[Any, str]] = {
     "players": (4, "four players"),
     "tsumo_loss": (True, "unused with four players"),
+}
+# Added after issue #28's review: where no source read sets a minimum, a
+# riichi under 1,000 is not refused (rulesets.md, "Riichi with <4 tiles left
+# / <1000 points": "?" for EMA, WRC, JPML).
+_ADDED_RIICHI: dict[str, tuple[Any, str]] = {
+    "riichi_below_1000": (True, "no source read sets a minimum (rulesets.md: ?): not refused"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -689,6 +700,7 @@ _SPECS["mahjong-soul"] = {
     "west_round": (True, "extended if nobody has 30,000, cap West 4 [MJ2]"),
     "agari_yame": ("optional", "the leading dealer may end it [MJ2]"),
     "tenpai_yame": ("optional", "[MJ2]"),
+    "riichi_below_1000": (True, "no source read (rulesets.md: ?): not refused"),
 }
 
 # Three-player (sanma) presets, issue #35. Codes in brackets refer to the
@@ -727,6 +739,7 @@ _SPECS["tenhou-sanma"] = {
     "target_points": (40000, "40,000 [MJST][RE]"),
     "agari_yame": ("auto", "4-player rule [MJST]; [RE] PR #160: first and at least 40,000"),
     "tenpai_yame": ("auto", "4-player rule [MJST]"),
+    "riichi_below_1000": (False, "4-player rule [MJST]: riichi needs 1,000 points or more [T2]"),
 }
 _SPECS["tenhou-sanma-east"] = {
     **_SPECS["tenhou-sanma"],
@@ -756,6 +769,7 @@ _SPECS["mahjong-soul-sanma"] = {
     "agari_yame": ("optional", "the E3 dealer first with 40,000+ may stop: 2 games stopped, "
                    "kokushi13_withnuki played on [D]"),
     "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]; no draw in data"),
+    "riichi_below_1000": (True, "as the 4-player Mahjong Soul preset: no source read, not refused"),
 }
 
 _SPECS["jpml-a-2024"] = {
@@ -811,7 +825,7 @@ _SPECS["jpml-a-2024"] = {
 }
 
 for _spec in _SPECS.values():
-    for _key, _entry in _ADDED_35.items():
+    for _key, _entry in (*_ADDED_35.items(), *_ADDED_RIICHI.items()):
         _spec.setdefault(_key, _entry)
 for _name in ("tenhou-sanma", "tenhou-sanma-east", "mahjong-soul-sanma"):
     _SPECS[_name] = _SPECS.pop(_name)  # listed after the four-player presets

@@ -108,7 +108,8 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
         known = {s.name for s in field_specs(record.rules)}
         field = form_field(err.field, entry.win_seats, known)
         # In the reader's words, as the server's preview puts a service's refusal (PostedHand).
-        return _errors({field: [(seat_words(translation.refusal(err.code, err.message), names), err.code)]})
+        return _errors({field: [(seat_words(translation.refusal(err.code, err.message, err.detail), names),
+                                 err.code)]})
     result, played, before = priced.game, priced.played, priced.before
     inputs = [p.input for p in result.hands]
     later = [{"number": n, "payments": None if new is None else list(new.deltas)}

@@ -66,7 +66,7 @@ class GameNow:
     def refused(self) -> StoredHandRefused | None:
         """The refusal of the stored hand the engine now refuses, if one is."""
         bad = self.unreplayable
-        return None if bad is None else StoredHandRefused(bad.number, bad.code, bad.message)
+        return None if bad is None else StoredHandRefused(bad.number, bad.code, bad.message, bad.detail)
 
     def table_state(self, number: int) -> sg.TableState:
         """Where the game stood before hand ``number`` (what the hand form reads

@@ -77,8 +77,8 @@ def test_the_staff_page_says_it_in_japanese(as_scorer: Client, game: Game) -> No
     response = as_scorer.get(reverse("staff-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ja")
     notice = _notice(response)
     with translation.override("ja"):
-        reason = refusal("fu_not_possible", _reason(game))
-    assert reason != _reason(game)
+        reason = refusal("fu_not_possible", _reason(game), "fu_25_one_han")
+    assert reason == "符：25符（七対子）は2翻以上です"  # the rule broken, not "that han and fu are no hand"
     assert f"第2局を再計算できません：{reason}" in notice
     assert "この局を訂正するか取り消すまで" in notice and "cannot be replayed" not in notice
 
