@@ -24,6 +24,7 @@ from typing import Any
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.entry.words import stored_refusal
 from league.errors import ServiceError, StoredHandRefused
 
 # Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
@@ -190,8 +191,8 @@ def refusal_of(err: ServiceError) -> str:
     """A service's refusal in the reader's language (``refusal``); a stored
     hand the engine refuses is named with the engine's reason for it."""
     if isinstance(err, StoredHandRefused):
-        return _("hand %(number)s cannot be replayed: %(reason)s") % {
-            "number": err.number, "reason": refusal(err.reason_code, err.reason, err.reason_detail)}
+        # league.entry's wording, which the phone's engine says too (installed: this module's refusal).
+        return stored_refusal(err.number, err.reason_code, err.reason, err.reason_detail)
     return refusal(err.code, err.message, err.detail)
 
 
