@@ -143,6 +143,7 @@ REFUSALS: dict[str, str] = {
     "no_offender": _("Nobody is marked as making the chombo"),
     "nagashi_not_allowed": _("This ruleset does not allow nagashi mangan"),
     "ippatsu_without_riichi": _("Ippatsu needs riichi"),
+    "ippatsu_not_allowed": _("Ippatsu: these rules have no ippatsu"),
     "riichi_not_tenpai": _("A seat in riichi must be tenpai at an exhaustive draw"),
     "riichi_below_1000": _("Riichi: under these rules a player with fewer than 1,000 points cannot declare riichi"),
     "situation_conflict": _("Two of the ticked situations cannot happen together"),

@@ -373,6 +373,8 @@ def _check_flags(rules: Ruleset, sit: Situation, hand: Hand | None, opened: bool
         flag = "double_riichi" if sit.double_riichi else "riichi"
         raise HandError("riichi_open_hand", f"{flag.replace('_', ' ')} needs a closed hand (closed kans are allowed)",
                         field=flag)
+    if sit.ippatsu and not rules.ippatsu:
+        raise HandError("ippatsu_not_allowed", f"the {rules.name} rules have no ippatsu", field="ippatsu")
     if sit.ippatsu and not has_riichi:
         raise HandError("ippatsu_without_riichi", "ippatsu needs riichi or double riichi", field="ippatsu")
     if sit.ura and not has_riichi and rules.ura_without_riichi is UraWithoutRiichi.REFUSED:

@@ -165,6 +165,7 @@ class Ruleset:
     multi_ron_sticks: MultiRonSticks = MultiRonSticks.NEAREST
     abortive_draws: frozenset[str] = field(default_factory=lambda: frozenset(ABORT_REASONS))
     nagashi_mangan: bool = True
+    ippatsu: bool = True  # False: the ruleset has no ippatsu (JPML-A), and a hand that claims it is refused
     kiriage: bool = False
     kazoe: Kazoe = Kazoe.YAKUMAN
     double_yakuman: bool = True
@@ -471,6 +472,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("allowed", "issue #2: double ron allowed"),
         "multi_ron_bonus": ("nearest", "issue #2: honba and all sticks to the winner nearest the discarder"),
         "abortive_draws": (list(ABORT_REASONS), "issue #2: abortive draws add a honba; triple ron aborts"),
+        "ippatsu": (True, f"{_ARI} (rules/000): Ippatsu, requires Riichi"),
         "nagashi_mangan": (True, "cheat sheet (rules/003): Nagashi Mangan, mangan"),
         "kiriage": (False, f"{_ARI} Figure 2: 4 han 30 fu pays 7,700"),
         "kazoe": ("yakuman", f"{_ARI} Figure 2: Yakuman 13 (han)"),
@@ -509,6 +511,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multi_ron_sticks": ("nearest", "to the discarder's right [E2]; sources conflict: Pantheon's ema gives "
                              "each winner its own stick back [I-P]"),
         "abortive_draws": ([], "none [E1]"),
+        "ippatsu": (True, "[I-D]"),
         "nagashi_mangan": (False, "[E1]"),
         "kiriage": (False, "4-30 is not rounded [E1]"),
         "kazoe": ("sanbaiman", "[E1]"),
@@ -550,6 +553,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("head_bump", "[W1 §5.7.6][I-P]"),
         "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
         "abortive_draws": ([], "none [W2][I-P]"),
+        "ippatsu": (True, "[I-D] (WRC 2015; 2022 the same)"),
         "nagashi_mangan": (False, "[W7][I-P]"),
         "kiriage": (True, "[W1 §6.1][I-E][I-P]"),
         "kazoe": ("sanbaiman", "[W4]"),
@@ -588,6 +592,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("head_bump", "[M1][M2]"),
         "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
         "abortive_draws": ([], "none [M1][M2][M3]"),
+        "ippatsu": (True, "[M3]"),
         "nagashi_mangan": (False, "choice: no source found"),
         "kiriage": (False, "choice: no source found"),
         "kazoe": ("sanbaiman", "sanbaiman cap [M1]"),
@@ -624,6 +629,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("allowed", "double ron [T1][T3]"),
         "multi_ron_bonus": ("nearest", "[T1][T2]; realdata double rons"),
         "abortive_draws": (list(ABORT_REASONS), "all five [T1]"),
+        "ippatsu": (True, "a yaku of every Tenhou lobby [T1]"),
         "nagashi_mangan": (True, "[T1][T3]"),
         "kiriage": (False, "[I-P][I-D]"),
         "kazoe": ("yakuman", "[I-P][I-D]"),
@@ -701,6 +707,7 @@ _SPECS["mahjong-soul"] = {
     "agari_yame": ("optional", "the leading dealer may end it [MJ2]"),
     "tenpai_yame": ("optional", "[MJ2]"),
     "riichi_below_1000": (True, "no source read (rulesets.md: ?): not refused"),
+    "ippatsu": (True, "yes (rulesets.md, Mahjong Soul ranked 4p)"),
 }
 
 # Three-player (sanma) presets, issue #35. Codes in brackets refer to the
@@ -740,6 +747,7 @@ _SPECS["tenhou-sanma"] = {
     "agari_yame": ("auto", "4-player rule [MJST]; [RE] PR #160: first and at least 40,000"),
     "tenpai_yame": ("auto", "4-player rule [MJST]"),
     "riichi_below_1000": (False, "4-player rule [MJST]: riichi needs 1,000 points or more [T2]"),
+    "ippatsu": (True, "4-player rule [MJST]"),
 }
 _SPECS["tenhou-sanma-east"] = {
     **_SPECS["tenhou-sanma"],
@@ -770,6 +778,7 @@ _SPECS["mahjong-soul-sanma"] = {
                    "kokushi13_withnuki played on [D]"),
     "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]; no draw in data"),
     "riichi_below_1000": (True, "as the 4-player Mahjong Soul preset: no source read, not refused"),
+    "ippatsu": (True, "as the 4-player Mahjong Soul preset"),
 }
 
 _SPECS["jpml-a-2024"] = {
@@ -796,6 +805,7 @@ _SPECS["jpml-a-2024"] = {
     "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
     "multi_ron_sticks": ("nearest", "head bump: only the nearest winner"),
     "abortive_draws": ([], "途中流局なし (current rule; older lists had four) [J2]"),
+    "ippatsu": (False, "一発なし: no ippatsu [J1][J2][J4]"),
     "nagashi_mangan": (False, "[I-P][I-D]"),
     "kiriage": (False, "no kiriage: 7,700 and 11,600 stay [J2]"),
     "kazoe": ("sanbaiman", "[J2][J4][J3]"),

@@ -25,6 +25,7 @@ from league.engine_catalogue import catalogue
 from league.entry import translation as entry_words
 from league.entry.hand import HandEntry
 from league.entry.phone import price
+from league.entry.tables import yaku_table
 from league.errors import StoredHandRefused
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
@@ -244,3 +245,15 @@ def test_a_ruleset_that_allows_it_takes_a_riichi_under_1000_points():
     game, offline = _offline_game("m-league", BROKE)
     answer = price(offline, RIICHI_AT_0, 2, words=catalogue("en"))
     assert answer["ok"] and answer["payments"][1] == -1000 + 1500, answer
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_jpml_a_has_no_ippatsu_to_tick_or_pick(language):
+    jpml = get_ruleset("jpml-a-2024")
+    assert "ippatsu" not in yaku_table(jpml) and "ippatsu" in yaku_table(ARI)
+    fields = {**RON, "han_1": 3, "fu_1": 40, "flags_1": ["ippatsu"], "riichi": ["1"], "open_1": False}
+    with translation.override(language):
+        entry = HandEntry(jpml, NAMES, START, dict(fields))
+        said = "一発：このルールには一発がありません" if language == "ja" else "the jpml-a-2024 rules have no ippatsu"
+    assert entry.hand is None and entry.errors == {"flags_1": [(said, "ippatsu_not_allowed")]}
+    assert HandEntry(ARI, NAMES, START, dict(fields)).errors == {}

@@ -241,3 +241,16 @@ def test_a_situation_without_tiles_is_refused_where_the_rules_say_it_cannot_be(w
 )
 def test_a_possible_situation_without_tiles_passes(situation, opened):
     check_situation(ARI, Situation(**situation), opened=opened)
+
+
+def test_a_ruleset_without_ippatsu_refuses_it_with_tiles_or_without():
+    jpml = get_ruleset("jpml-a-2024")
+    with pytest.raises(HandError) as err:
+        check_situation(jpml, Situation(riichi=True, ippatsu=True))
+    assert (err.value.code, err.value.field) == ("ippatsu_not_allowed", "ippatsu")
+    request = {"rules": "jpml-a-2024", "tiles": "234m678p234s55s678m", "win": "8m", "seat": "S", "round": "E",
+               "riichi": True, "ippatsu": True}
+    with pytest.raises(HandError) as err:
+        hand_request(request)
+    assert (err.value.code, err.value.field) == ("ippatsu_not_allowed", "ippatsu")
+    assert hand_request({**request, "rules": "ari-ari"})["han"] == hand_request({**request, "ippatsu": False})["han"] + 1
