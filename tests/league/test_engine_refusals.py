@@ -29,6 +29,8 @@ from league.entry.tables import yaku_table
 from league.errors import StoredHandRefused
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
+from scoring.hand import SITUATION_DETAILS
+from scoring.hand_api import hand_request
 from scoring.payment import HAN_FU_DETAILS, check_han_fu, check_yakuman
 from scoring.rules import PRESETS, get_ruleset
 from tests.factories import make_game, make_players, make_scorer, make_series
@@ -182,7 +184,9 @@ def test_a_win_given_by_han_and_fu_is_held_to_the_situation_it_claims(why, field
     data["open_1"] = bool(data.get("open_1"))
     with translation.override(language):
         entry = HandEntry(ARI, NAMES, START, data)
-        expected = str(engine_words.REFUSALS[code]) if language == "ja" else None
+        # A situation_conflict reads as the rule it breaks (its detail).
+        words = {"haitei ticked on a ron": "haitei_on_ron", "rinshan ticked on a ron": "rinshan_on_ron"}.get(why, code)
+        expected = str(engine_words.REFUSALS[words]) if language == "ja" else None
     assert entry.hand is None, why
     assert [(f, c) for f, items in entry.errors.items() for _m, c in items] == [(field, code)], entry.errors
     [(message, _code)] = entry.errors[field]
@@ -257,3 +261,51 @@ def test_jpml_a_has_no_ippatsu_to_tick_or_pick(language):
         said = "一発：このルールには一発がありません" if language == "ja" else "the jpml-a-2024 rules have no ippatsu"
     assert entry.hand is None and entry.errors == {"flags_1": [(said, "ippatsu_not_allowed")]}
     assert HandEntry(ARI, NAMES, START, dict(fields)).errors == {}
+
+
+# Every situation_conflict the tile analysis gives, one request each: (detail, request's changes).
+_HAND = {"rules": "ari-ari", "tiles": "234m678p234s55s678m", "win": "8m", "seat": "S", "round": "E"}
+_KAN = {"tiles": "234m678p234s55s", "win": "5s", "melds": [{"type": "ankan", "tiles": "7777z"}]}
+_LOCAL = {"preset": "ari-ari", "overrides": {"local_yakuman": ["paarenchan", "sashikomi"]}}
+CONFLICTS = [
+    ("haitei_on_ron", {"haitei": True}),
+    ("houtei_on_tsumo", {"houtei": True, "tsumo": True}),
+    ("rinshan_on_ron", {"rinshan": True}),
+    ("rinshan_without_kan", {"rinshan": True, "tsumo": True}),
+    ("rinshan_not_haitei", {**_KAN, "rinshan": True, "haitei": True, "tsumo": True}),
+    ("chankan_on_tsumo", {"chankan": True, "tsumo": True}),
+    ("chankan_not_houtei", {"chankan": True, "houtei": True}),
+    ("chankan_tile", {"chankan": True, "win": "5s"}),
+    ("tenhou_not_dealer", {"tenhou": True, "tsumo": True}),
+    ("chiihou_dealer", {"chiihou": True, "tsumo": True, "seat": "E"}),
+    ("renhou_dealer", {"rules": "ema-2016", "renhou": True, "seat": "E"}),
+    ("tenhou_on_ron", {"tenhou": True, "seat": "E"}),
+    ("chiihou_on_ron", {"chiihou": True}),
+    ("renhou_on_tsumo", {"rules": "ema-2016", "renhou": True, "tsumo": True}),
+    ("first_turn_after_call", {**_KAN, "melds": [{"type": "pon", "tiles": "777z"}], "chiihou": True, "tsumo": True}),
+    ("first_turn_with_others", {"chiihou": True, "tsumo": True, "riichi": True}),
+    ("paarenchan_not_dealer", {"rules": _LOCAL, "paarenchan": True}),
+    ("sashikomi_not_riichi_ron", {"rules": _LOCAL, "sashikomi": True}),
+]
+
+
+def test_every_situation_conflict_names_its_rule():
+    seen = []
+    for detail, changes in CONFLICTS:
+        with pytest.raises(HandError) as err:
+            hand_request({**_HAND, **changes})
+        assert (err.value.code, err.value.detail) == ("situation_conflict", detail), changes
+        seen.append(detail)
+    assert sorted(seen) == sorted(SITUATION_DETAILS)
+
+
+@pytest.mark.parametrize("detail", [d for d, _c in CONFLICTS])
+def test_each_situation_conflict_reads_in_japanese_as_its_own_rule(detail):
+    with translation.override("ja"):
+        generic = str(engine_words.REFUSALS["situation_conflict"])
+        text = engine_words.refusal("situation_conflict", "the engine's words", detail)
+        others = [engine_words.refusal("situation_conflict", "", d) for d, _c in CONFLICTS if d != detail]
+    assert JAPANESE.search(text) and text != generic and text not in others, text
+    assert "：" in text  # the situation named first
+    with translation.override("en"), entry_words.installing(catalogue("ja")):
+        assert entry_words.refusal("situation_conflict", "the engine's words", detail) == text
