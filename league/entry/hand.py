@@ -276,7 +276,9 @@ class HandEntry:
                     fu = 25
                 elif fu is None and "pinfu" in picked:
                     fu = 20 if tsumo else 30
-        if analysed is None and not (data.get(f"tiles_{s}") or "").strip() and not self._claims_hold(
+        # Most wins claim no situation and no call: nothing more to hold them to.
+        claims = data.get(f"flags_{s}") or picked or data.get(f"open_{s}") or data.get(f"melds_{s}")
+        if claims and analysed is None and not (data.get(f"tiles_{s}") or "").strip() and not self._claims_hold(
                 data, s, tsumo=tsumo, picked=picked):
             return None
         if yakuman:
