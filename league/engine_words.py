@@ -12,6 +12,9 @@ docs/languages.md.
 >>> with translation.override("ja"):
 ...     str(yaku_name("riichi")), refusal("fu_not_possible", "1 han 20 fu is not a hand")
 ('立直 (riichi)', 'その翻と符の組み合わせはありません')
+>>> with translation.override("ja"):
+...     refusal("fu_not_possible", "20 fu is only a pinfu tsumo, never a ron", "fu_20_ron")
+'符：20符は平和のツモだけで、ロンで20符の手はありません'
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.entry.words import stored_refusal
 from league.errors import ServiceError, StoredHandRefused
 
 # Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
@@ -87,11 +91,47 @@ YAKU: dict[str, str] = {
     "other_double": pgettext_lazy("yaku", "Another double yakuman"),
 }
 
-# The engine's refusals (scoring.errors codes), as a reader at the table needs
-# them. In English the engine's own message is shown: it carries the detail
-# (which tile, which han and fu).
+# The engine's refusals (scoring.errors codes, and the details of a code that
+# covers several rules), as a reader at the table needs them. In English the
+# engine's own message is shown: it carries the detail (which tile, which han
+# and fu). A detail's words name the field they refuse.
 REFUSALS: dict[str, str] = {
     "fu_not_possible": _("That han and fu are not a possible hand"),
+    # fu_not_possible's details (scoring.payment.HAN_FU_DETAILS)
+    "han_not_whole": _("Han: a whole number of at least 1"),
+    "han_missing": _("Han: a win needs han (and fu), or yakuman"),
+    "fu_missing": _("Fu: below 5 han a hand needs its fu"),
+    "fu_not_whole": _("Fu: a whole number"),
+    "fu_not_a_step": _("Fu: 20, 25, or a multiple of 10 from 30"),
+    "fu_over_140": _("Fu: no hand has more than 140 fu"),
+    "fu_20_ron": _("Fu: 20 fu is only a pinfu tsumo; no ron has 20 fu"),
+    "fu_20_tsumo_30": _("Fu: under these rules a pinfu tsumo is 30 fu, so no tsumo has 20 fu"),
+    "fu_20_one_han": _("Fu: 20 fu (pinfu tsumo) needs at least 2 han"),
+    "fu_25_one_han": _("Fu: 25 fu (seven pairs) needs at least 2 han"),
+    "fu_25_tsumo_two_han": _("Fu: seven pairs by tsumo is at least 3 han (25 fu at 2 han is a ron)"),
+    "fu_over_110": _("Fu: below 4 han no hand has more than 110 fu"),
+    # situation_conflict's details (scoring.hand.SITUATION_DETAILS): the situation ticked first
+    "haitei_on_ron": _("Haitei: it is a tsumo on the last tile; a ron on the last discard is houtei"),
+    "houtei_on_tsumo": _("Houtei: it is a ron on the last discard; a tsumo on the last tile is haitei"),
+    "rinshan_on_ron": _("Rinshan kaihou: it is a tsumo on the replacement tile after a kan"),
+    "rinshan_without_kan": _("Rinshan kaihou: it needs a kan among the calls (or a kita)"),
+    "rinshan_not_haitei": _("Haitei: a win on the replacement tile after a kan is rinshan kaihou, never haitei"),
+    "chankan_on_tsumo": _("Chankan: it is a ron on a tile added to a kan"),
+    "chankan_not_houtei": _("Houtei: chankan and houtei cannot both happen"),
+    "chankan_tile": _("Chankan: the other three copies of the winning tile are in the kan, none in the hand"),
+    "tenhou_not_dealer": _("Tenhou: only the dealer wins tenhou; a non-dealer's first draw is chiihou"),
+    "chiihou_dealer": _("Chiihou: it is a non-dealer's win; the dealer's is tenhou"),
+    "renhou_dealer": _("Renhou: it is a non-dealer's win"),
+    "tenhou_on_ron": _("Tenhou: it is won by tsumo"),
+    "chiihou_on_ron": _("Chiihou: it is won by tsumo; a ron before the first draw is renhou"),
+    "renhou_on_tsumo": _("Renhou: it is won by ron before the winner's first draw"),
+    "first_turn_after_call": _("Tenhou, chiihou and renhou are won before any call or kan"),
+    "first_turn_with_others": _("Tenhou, chiihou and renhou come with no riichi or other situation"),
+    "paarenchan_not_dealer": _("Paarenchan: it is the dealer's eighth win in a row"),
+    "sashikomi_not_riichi_ron": _("Sashikomi: it is a ron on a hand in (open) riichi"),
+    # yakuman_not_possible's details
+    "yakuman_not_whole": _("Yakuman: a whole number of at least 1"),
+    "yakuman_over_limit": _("Yakuman: these rules do not pay that many yakuman on one hand"),
     "invalid_tile": _("A tile is not written as the game knows it"),
     "invalid_meld": _("A call is not a possible set"),
     "invalid_seat": _("A seat is not one of the four"),
@@ -122,7 +162,9 @@ REFUSALS: dict[str, str] = {
     "no_offender": _("Nobody is marked as making the chombo"),
     "nagashi_not_allowed": _("This ruleset does not allow nagashi mangan"),
     "ippatsu_without_riichi": _("Ippatsu needs riichi"),
+    "ippatsu_not_allowed": _("Ippatsu: these rules have no ippatsu"),
     "riichi_not_tenpai": _("A seat in riichi must be tenpai at an exhaustive draw"),
+    "riichi_below_1000": _("Riichi: under these rules a player with fewer than 1,000 points cannot declare riichi"),
     "situation_conflict": _("Two of the ticked situations cannot happen together"),
     "invalid_honba": _("The honba count is not possible"),
     "invalid_round": _("The round is not possible"),
@@ -155,22 +197,23 @@ def yaku_name(yaku_id: str) -> str:
     return YAKU.get(yaku_id) or yaku_id.replace("_", " ")
 
 
-def refusal(code: str, message: str) -> str:
+def refusal(code: str, message: str, detail: str | None = None) -> str:
     """An engine refusal in the reader's language: in English the engine's
     own message, which is the detailed one; in another language the
-    translated sense of its code."""
-    if (get_language() or "en").split("-")[0] == "en" or code not in REFUSALS:
+    translated sense of its detail, else of its code."""
+    if (get_language() or "en").split("-")[0] == "en":
         return message
-    return str(REFUSALS[code])
+    text = REFUSALS.get(detail or "") or REFUSALS.get(code)
+    return message if text is None else str(text)
 
 
 def refusal_of(err: ServiceError) -> str:
     """A service's refusal in the reader's language (``refusal``); a stored
     hand the engine refuses is named with the engine's reason for it."""
     if isinstance(err, StoredHandRefused):
-        return _("hand %(number)s cannot be replayed: %(reason)s") % {
-            "number": err.number, "reason": refusal(err.reason_code, err.reason)}
-    return refusal(err.code, err.message)
+        # league.entry's wording, which the phone's engine says too (installed: this module's refusal).
+        return stored_refusal(err.number, err.reason_code, err.reason, err.reason_detail)
+    return refusal(err.code, err.message, err.detail)
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

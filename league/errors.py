@@ -16,19 +16,20 @@ class ServiceError(CodedError):
         """Name the field from the caller's side: a hand being entered is
         ``outcome.loser``, any other hand of the game ``hands[5].outcome``."""
         field, message = caller_field(err, hand_index)
-        return cls(err.code, message, field=field)
+        return cls(err.code, message, field=field, detail=err.detail)
 
 
 class StoredHandRefused(ServiceError):
     """A stored hand the engine now refuses (its rules changed in code, its row
     in the database): nothing can be played on from it until it is corrected
-    or undone. ``number`` is that hand; ``reason_code`` and ``reason`` the
-    engine's refusal of it."""
+    or undone. ``number`` is that hand; ``reason_code``, ``reason`` and
+    ``reason_detail`` the engine's refusal of it."""
 
-    def __init__(self, number: int, reason_code: str, reason: str) -> None:
+    def __init__(self, number: int, reason_code: str, reason: str, reason_detail: str | None = None) -> None:
         super().__init__("stored_hand_refused", f"hand {number} cannot be replayed: {reason}",
                          field=f"hands[{number - 1}]")
         self.number, self.reason_code, self.reason = number, reason_code, reason
+        self.reason_detail = reason_detail
 
 
 class BadInput(ServiceError):

@@ -717,6 +717,8 @@ def replay(record: GameRecord, *, after: GameResult | None = None) -> GameResult
             )
         except ScoringError as err:
             raise err.with_prefix(f"hands[{i}]") from None
+        if hand.riichi and not rules.riichi_below_1000:
+            _check_riichi_points(hand.riichi, scores, i)
         scores = [s + d for s, d in zip(scores, result.deltas, strict=True)]
         penalties.extend(result.penalties)
         played.append(PlayedHand(i + 1, state, hand, result, tuple(scores)))  # type: ignore[arg-type]
@@ -737,6 +739,19 @@ def replay(record: GameRecord, *, after: GameResult | None = None) -> GameResult
         return GameResult(rules, tuple(played), False, None, final_scores, sticks, nxt, tuple(penalties))  # type: ignore[arg-type]
     settlement = settle(rules, final_scores, sticks, penalties, record.replacements)
     return GameResult(rules, tuple(played), True, ended_by, final_scores, sticks, None, tuple(penalties), settlement)  # type: ignore[arg-type]
+
+
+def _check_riichi_points(riichi: Sequence[int], scores: Sequence[int], index: int) -> None:
+    """Under a ruleset without ``riichi_below_1000``, refuse a riichi by a
+    seat that started the hand with fewer than 1,000 points (``riichi``
+    already checked as seats by ``settle_kyoku``)."""
+    for j, seat in enumerate(riichi):
+        if scores[seat] < RIICHI_STICK:
+            raise GameError(
+                "riichi_below_1000",
+                f"seat {seat} had {scores[seat]:,} points; under this ruleset riichi needs 1,000 or more",
+                field=f"hands[{index}].riichi[{j}]",
+            )
 
 
 def _goes_on_from(record: GameRecord, after: GameResult) -> bool:
@@ -845,7 +860,8 @@ def _value(d: Mapping[str, Any], fieldname: str) -> dict[str, Any]:
     if yakuman and (han or fu is not None):
         raise HandError("invalid_value", "give han and fu, or yakuman, not both", field=f"{fieldname}.yakuman")
     if not yakuman and not han:
-        raise HandError("fu_not_possible", "a win needs han (and fu), or yakuman", field=f"{fieldname}.han")
+        raise HandError("fu_not_possible", "a win needs han (and fu), or yakuman", field=f"{fieldname}.han",
+                        detail="han_missing")
     return {"han": han, "fu": fu, "yakuman": yakuman, "pao": pao}
 
 

@@ -53,7 +53,7 @@ from .yaku import YAKU_RANK, YAKUMAN_RANK, chuuren, reading_yaku, suit_summary, 
 
 __all__ = [
     "EAST", "SOUTH", "WEST", "NORTH", "MeldKind", "Meld", "Hand", "Situation", "HandResult", "analyse_hand",
-    "tile_index",
+    "check_situation", "tile_index",
 ]
 
 WIND_LETTERS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
@@ -261,8 +261,17 @@ class HandResult:
 # -- checks ---------------------------------------------------------------
 
 
-def _conflict(flag: str, message: str) -> HandError:
-    return HandError("situation_conflict", message, field=flag)
+# The rules a situation_conflict breaks, by detail code (docs/scoring.md).
+SITUATION_DETAILS = (
+    "haitei_on_ron", "houtei_on_tsumo", "rinshan_on_ron", "rinshan_without_kan", "rinshan_not_haitei",
+    "chankan_on_tsumo", "chankan_not_houtei", "chankan_tile", "tenhou_not_dealer", "chiihou_dealer",
+    "renhou_dealer", "tenhou_on_ron", "chiihou_on_ron", "renhou_on_tsumo", "first_turn_after_call",
+    "first_turn_with_others", "paarenchan_not_dealer", "sashikomi_not_riichi_ron",
+)
+
+
+def _conflict(flag: str, message: str, detail: str) -> HandError:
+    return HandError("situation_conflict", message, field=flag, detail=detail)
 
 
 def check_hand(rules: Ruleset, hand: Hand, sit: Situation) -> None:
@@ -340,12 +349,41 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
                             field="tiles")
     if not (flagged or sit.ura):
         return
+    _check_flags(rules, sit, hand, any(m.opened for m in hand.melds))
 
+
+def check_situation(rules: Ruleset, sit: Situation, *, opened: bool = False) -> None:
+    """Refuse what ``sit`` claims that cannot happen, where the tiles are not
+    known (a win given by han and fu): riichi on an open hand (``opened``:
+    the winner called a tile), ippatsu without riichi, haitei on a ron...
+    The same rules ``check_hand`` holds a hand of tiles to, with their codes
+    and fields; those that need the tiles (rinshan needs a kan) wait for them.
+
+    >>> from scoring.rules import get_ruleset
+    >>> check_situation(get_ruleset("ari-ari"), Situation(ippatsu=True))
+    Traceback (most recent call last):
+    ...
+    scoring.errors.HandError: ippatsu needs riichi or double riichi
+    >>> check_situation(get_ruleset("ari-ari"), Situation(riichi=True), opened=True)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.HandError: riichi needs a closed hand (closed kans are allowed)
+    >>> check_situation(get_ruleset("ari-ari"), Situation(riichi=True, ippatsu=True, tsumo=True))
+    """
+    if _flagged(sit) or sit.ura:
+        _check_flags(rules, sit, None, opened)
+
+
+def _check_flags(rules: Ruleset, sit: Situation, hand: Hand | None, opened: bool) -> None:
+    # The checks of the situation's flags, for _check and check_situation
+    # (``hand`` None: the tiles are not known).
     has_riichi = sit.riichi or sit.double_riichi
-    if has_riichi and any(m.opened for m in hand.melds):
+    if has_riichi and opened:
         flag = "double_riichi" if sit.double_riichi else "riichi"
         raise HandError("riichi_open_hand", f"{flag.replace('_', ' ')} needs a closed hand (closed kans are allowed)",
                         field=flag)
+    if sit.ippatsu and not rules.ippatsu:
+        raise HandError("ippatsu_not_allowed", f"the {rules.name} rules have no ippatsu", field="ippatsu")
     if sit.ippatsu and not has_riichi:
         raise HandError("ippatsu_without_riichi", "ippatsu needs riichi or double riichi", field="ippatsu")
     if sit.ura and not has_riichi and rules.ura_without_riichi is UraWithoutRiichi.REFUSED:
@@ -361,13 +399,16 @@ def _check(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | l
             if not getattr(sit, flag):
                 continue
             if sit.dealer != dealer:
-                raise _conflict(flag, f"{flag} is a {'dealer' if dealer else 'non-dealer'} win")
+                raise _conflict(flag, f"{flag} is a {'dealer' if dealer else 'non-dealer'} win",
+                                "tenhou_not_dealer" if dealer else f"{flag}_dealer")
             if sit.tsumo != tsumo:
-                raise _conflict(flag, f"{flag} is won by {'tsumo' if tsumo else 'ron'}")
-            if hand.melds:
-                raise _conflict(flag, f"{flag} is won before any call or kan")
+                raise _conflict(flag, f"{flag} is won by {'tsumo' if tsumo else 'ron'}",
+                                f"{flag}_on_{'ron' if tsumo else 'tsumo'}")
+            if hand.melds if hand is not None else opened:
+                raise _conflict(flag, f"{flag} is won before any call or kan", "first_turn_after_call")
             if has_riichi or sit.haitei or sit.houtei or sit.rinshan or sit.chankan:
-                raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku")
+                raise _conflict(flag, f"{flag} is won before any riichi or other situational yaku",
+                                "first_turn_with_others")
 
 
 def _check_three(rules: Ruleset, hand: Hand, sit: Situation, full: tuple[int, ...] | list[int]) -> None:
@@ -400,30 +441,35 @@ def _check_local(rules: Ruleset, sit: Situation, has_riichi: bool) -> None:
         if getattr(sit, flag) and flag not in rules.local_yakuman:
             raise HandError("yakuman_not_allowed", f"the {rules.name} rules have no {flag} (local_yakuman)", field=flag)
     if sit.paarenchan and not sit.dealer:
-        raise _conflict("paarenchan", "paarenchan is the dealer's eighth win in a row")
+        raise _conflict("paarenchan", "paarenchan is the dealer's eighth win in a row", "paarenchan_not_dealer")
     if sit.sashikomi and (sit.tsumo or not has_riichi):
-        raise _conflict("sashikomi", "sashikomi is a ron on a hand in (open) riichi")
+        raise _conflict("sashikomi", "sashikomi is a ron on a hand in (open) riichi", "sashikomi_not_riichi_ron")
 
 
-def _check_last_tile(hand: Hand, sit: Situation) -> None:
-    # The checks of haitei, houtei, rinshan and chankan, for _check.
+def _check_last_tile(hand: Hand | None, sit: Situation) -> None:
+    # The checks of haitei, houtei, rinshan and chankan, for _check_flags
+    # (``hand`` None: those that need the tiles are left out).
     if sit.haitei and not sit.tsumo:
-        raise _conflict("haitei", "haitei is a tsumo on the last tile; a ron on the last discard is houtei")
+        raise _conflict("haitei", "haitei is a tsumo on the last tile; a ron on the last discard is houtei",
+                        "haitei_on_ron")
     if sit.houtei and sit.tsumo:
-        raise _conflict("houtei", "houtei is a ron on the last discard; a tsumo on the last tile is haitei")
+        raise _conflict("houtei", "houtei is a ron on the last discard; a tsumo on the last tile is haitei",
+                        "houtei_on_tsumo")
     if sit.rinshan and not sit.tsumo:
-        raise _conflict("rinshan", "rinshan is a tsumo on the replacement tile after a kan")
-    if sit.rinshan and not sit.kita and not any(m.is_kan for m in hand.melds):
+        raise _conflict("rinshan", "rinshan is a tsumo on the replacement tile after a kan", "rinshan_on_ron")
+    if sit.rinshan and hand is not None and not sit.kita and not any(m.is_kan for m in hand.melds):
         # A kita (three players) also draws a replacement tile (sanma.md §2).
-        raise _conflict("rinshan", "rinshan needs a kan among the melds (or a kita)")
+        raise _conflict("rinshan", "rinshan needs a kan among the melds (or a kita)", "rinshan_without_kan")
     if sit.rinshan and sit.haitei:
-        raise _conflict("haitei", "a replacement tile after a kan scores rinshan, never haitei")
+        raise _conflict("haitei", "a replacement tile after a kan scores rinshan, never haitei", "rinshan_not_haitei")
     if sit.chankan and sit.tsumo:
-        raise _conflict("chankan", "chankan is a ron on a tile added to a kan")
+        raise _conflict("chankan", "chankan is a ron on a tile added to a kan", "chankan_on_tsumo")
     if sit.chankan and sit.houtei:
-        raise _conflict("houtei", "chankan and houtei cannot both happen")
-    if sit.chankan and (hand.counts[hand.win] != 1 or any(hand.win in m.kinds() for m in hand.melds)):
-        raise _conflict("chankan", "on a chankan the other three copies of the winning tile are in the kan")
+        raise _conflict("houtei", "chankan and houtei cannot both happen", "chankan_not_houtei")
+    if sit.chankan and hand is not None and (hand.counts[hand.win] != 1
+                                             or any(hand.win in m.kinds() for m in hand.melds)):
+        raise _conflict("chankan", "on a chankan the other three copies of the winning tile are in the kan",
+                        "chankan_tile")
 
 
 # -- analysis -------------------------------------------------------------

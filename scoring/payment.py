@@ -55,8 +55,23 @@ def round_up_100(points: int) -> int:
 MAX_FU = 140  # the most fu any hand can have
 
 
+# Each rule ``check_han_fu`` holds a pair to, by its detail code (the
+# refusal's code is ``fu_not_possible`` for all of them): what the field is
+# and what the rule says. ``scoring.game`` adds ``han_missing``.
+HAN_FU_DETAILS = {
+    "han_not_whole": "han", "han_missing": "han", "fu_missing": "fu", "fu_not_whole": "fu",
+    "fu_not_a_step": "fu", "fu_over_140": "fu", "fu_20_ron": "fu", "fu_20_tsumo_30": "fu",
+    "fu_20_one_han": "fu", "fu_25_one_han": "fu", "fu_25_tsumo_two_han": "fu", "fu_over_110": "fu",
+}
+
+
+def _no_hand(detail: str, message: str) -> HandError:
+    return HandError("fu_not_possible", message, field=HAN_FU_DETAILS[detail], detail=detail)
+
+
 def check_han_fu(han: int, fu: int | None, *, tsumo: bool, rules: Ruleset | None = None) -> None:
-    """Refuse a han and fu pair that no hand can have (code ``fu_not_possible``).
+    """Refuse a han and fu pair that no hand can have (code ``fu_not_possible``,
+    the rule broken in its ``detail``: ``HAN_FU_DETAILS``).
 
     Without ``rules``, what no hand can have under the standard fu rules; with
     them, 20 fu follows the ruleset's ``open_pinfu_fu`` and ``pinfu_tsumo_fu``.
@@ -65,39 +80,43 @@ def check_han_fu(han: int, fu: int | None, *, tsumo: bool, rules: Ruleset | None
     Traceback (most recent call last):
     ...
     scoring.errors.HandError: 20 fu needs at least 2 han (pinfu tsumo)
+    >>> try:
+    ...     check_han_fu(1, 20, tsumo=False)
+    ... except HandError as err:
+    ...     err.code, err.detail, err.field
+    ('fu_not_possible', 'fu_20_ron', 'fu')
     >>> check_han_fu(4, 130, tsumo=False)  # a real hand: pays mangan
     >>> check_han_fu(6, None, tsumo=False)  # from 5 han fu does not matter
     >>> from scoring.rules import get_ruleset
     >>> check_han_fu(1, 20, tsumo=False, rules=get_ruleset("ari-ari").replace(open_pinfu_fu=20))  # open pinfu ron
     """
     if isinstance(han, bool) or not isinstance(han, int) or han < 1:
-        raise HandError("fu_not_possible", f"han must be a whole number of at least 1, not {han!r}", field="han")
+        raise _no_hand("han_not_whole", f"han must be a whole number of at least 1, not {han!r}")
     if fu is None:
         if han >= 5:
             return
-        raise HandError("fu_not_possible", f"{han} han needs fu", field="fu")
+        raise _no_hand("fu_missing", f"{han} han needs fu")
     if isinstance(fu, bool) or not isinstance(fu, int):
-        raise HandError("fu_not_possible", f"fu must be a whole number, not {fu!r}", field="fu")
+        raise _no_hand("fu_not_whole", f"fu must be a whole number, not {fu!r}")
     if not (fu in (20, 25) or (fu >= 30 and fu % 10 == 0)):
-        raise HandError("fu_not_possible", f"fu must be 20, 25 or a multiple of 10 from 30, not {fu}", field="fu")
+        raise _no_hand("fu_not_a_step", f"fu must be 20, 25 or a multiple of 10 from 30, not {fu}")
     if fu > MAX_FU:
-        raise HandError("fu_not_possible", f"no hand has more than {MAX_FU} fu, not {fu}", field="fu")
+        raise _no_hand("fu_over_140", f"no hand has more than {MAX_FU} fu, not {fu}")
     if fu == 20:
         if not tsumo:
             if rules is None or rules.open_pinfu_fu != 20:
-                raise HandError("fu_not_possible", "20 fu is only a pinfu tsumo, never a ron", field="fu")
+                raise _no_hand("fu_20_ron", "20 fu is only a pinfu tsumo, never a ron")
         elif rules is not None and rules.pinfu_tsumo_fu:
-            raise HandError("fu_not_possible", "under this ruleset a pinfu tsumo is 30 fu: no tsumo has 20 fu",
-                            field="fu")
+            raise _no_hand("fu_20_tsumo_30", "under this ruleset a pinfu tsumo is 30 fu: no tsumo has 20 fu")
         elif han < 2:
-            raise HandError("fu_not_possible", "20 fu needs at least 2 han (pinfu tsumo)", field="fu")
+            raise _no_hand("fu_20_one_han", "20 fu needs at least 2 han (pinfu tsumo)")
     if fu == 25:
         if han < 2:
-            raise HandError("fu_not_possible", "25 fu (seven pairs) needs at least 2 han", field="fu")
+            raise _no_hand("fu_25_one_han", "25 fu (seven pairs) needs at least 2 han")
         if han == 2 and tsumo:
-            raise HandError("fu_not_possible", "seven pairs by tsumo is at least 3 han", field="fu")
+            raise _no_hand("fu_25_tsumo_two_han", "seven pairs by tsumo is at least 3 han")
     if fu > 110 and han < 4:
-        raise HandError("fu_not_possible", f"{han} han cannot have more than 110 fu", field="fu")
+        raise _no_hand("fu_over_110", f"{han} han cannot have more than 110 fu")
 
 
 @dataclass(frozen=True)
@@ -188,13 +207,14 @@ def max_yakuman(rules: Ruleset) -> int:
 def check_yakuman(rules: Ruleset, yakuman: int) -> None:
     """Refuse a yakuman count the ruleset cannot pay (code ``yakuman_not_possible``)."""
     if isinstance(yakuman, bool) or not isinstance(yakuman, int) or yakuman < 1:
-        raise HandError("yakuman_not_possible", f"yakuman must be a whole number of at least 1, not {yakuman!r}", field="yakuman")
+        raise HandError("yakuman_not_possible", f"yakuman must be a whole number of at least 1, not {yakuman!r}",
+                        field="yakuman", detail="yakuman_not_whole")
     top = max_yakuman(rules)
     if yakuman > top:
         raise HandError(
             "yakuman_not_possible",
             f"this ruleset pays at most {top} yakuman on one hand, not {yakuman}",
-            field="yakuman",
+            field="yakuman", detail="yakuman_over_limit",
         )
 
 

@@ -165,6 +165,7 @@ class Ruleset:
     multi_ron_sticks: MultiRonSticks = MultiRonSticks.NEAREST
     abortive_draws: frozenset[str] = field(default_factory=lambda: frozenset(ABORT_REASONS))
     nagashi_mangan: bool = True
+    ippatsu: bool = True  # False: the ruleset has no ippatsu (JPML-A), and a hand that claims it is refused
     kiriage: bool = False
     kazoe: Kazoe = Kazoe.YAKUMAN
     double_yakuman: bool = True
@@ -182,6 +183,8 @@ class Ruleset:
     chombo: Chombo = Chombo.REVERSE_MANGAN
     chombo_penalty: int = 0
     noten_riichi: NotenRiichi = NotenRiichi.REFUSED
+    # False: a seat with fewer than 1,000 points (one stick) cannot declare riichi.
+    riichi_below_1000: bool = True
     replacement_result: Replacement = Replacement.REAL
     replacement_score: int = 0  # thousandths, in place of (end score - return)
     replacement_uma: int = 0  # thousandths, in place of the place's uma
@@ -469,6 +472,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("allowed", "issue #2: double ron allowed"),
         "multi_ron_bonus": ("nearest", "issue #2: honba and all sticks to the winner nearest the discarder"),
         "abortive_draws": (list(ABORT_REASONS), "issue #2: abortive draws add a honba; triple ron aborts"),
+        "ippatsu": (True, f"{_ARI} (rules/000): Ippatsu, requires Riichi"),
         "nagashi_mangan": (True, "cheat sheet (rules/003): Nagashi Mangan, mangan"),
         "kiriage": (False, f"{_ARI} Figure 2: 4 han 30 fu pays 7,700"),
         "kazoe": ("yakuman", f"{_ARI} Figure 2: Yakuman 13 (han)"),
@@ -487,6 +491,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "target_points": (30000, f"{_ARI} §7.2: return score"),
         "agari_yame": ("none", "choice: rules silent; the all-last dealer plays on"),
         "tenpai_yame": ("none", "choice: rules silent"),
+        "riichi_below_1000": (True, f"{_ARI} (rules/000, Riichi): wager 1,000 points; no minimum score"),
     },
     "ema-2016": {
         "length": ("hanchan", "[I-P]"),
@@ -506,6 +511,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multi_ron_sticks": ("nearest", "to the discarder's right [E2]; sources conflict: Pantheon's ema gives "
                              "each winner its own stick back [I-P]"),
         "abortive_draws": ([], "none [E1]"),
+        "ippatsu": (True, "[I-D]"),
         "nagashi_mangan": (False, "[E1]"),
         "kiriage": (False, "4-30 is not rounded [E1]"),
         "kazoe": ("sanbaiman", "[E1]"),
@@ -547,6 +553,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("head_bump", "[W1 §5.7.6][I-P]"),
         "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
         "abortive_draws": ([], "none [W2][I-P]"),
+        "ippatsu": (True, "[I-D] (WRC 2015; 2022 the same)"),
         "nagashi_mangan": (False, "[W7][I-P]"),
         "kiriage": (True, "[W1 §6.1][I-E][I-P]"),
         "kazoe": ("sanbaiman", "[W4]"),
@@ -585,6 +592,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("head_bump", "[M1][M2]"),
         "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
         "abortive_draws": ([], "none [M1][M2][M3]"),
+        "ippatsu": (True, "[M3]"),
         "nagashi_mangan": (False, "choice: no source found"),
         "kiriage": (False, "choice: no source found"),
         "kazoe": ("sanbaiman", "sanbaiman cap [M1]"),
@@ -598,6 +606,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "pao_ron_honba": ("discarder", "choice: as the Japanese pro rules [J2]"),
         "chombo": ("reverse_mangan", "mangan payment [M3]"),
         "chombo_penalty": (0, "paid at the table [M3]"),
+        "riichi_below_1000": (True, "riichi allowed under 1,000 [M2]"),
         "bust": (False, "no bust [M2][M3]"),
         "west_round": (False, "fixed East and South [M2]"),
         "target_points": (30000, "return score"),
@@ -620,6 +629,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "multiple_ron": ("allowed", "double ron [T1][T3]"),
         "multi_ron_bonus": ("nearest", "[T1][T2]; realdata double rons"),
         "abortive_draws": (list(ABORT_REASONS), "all five [T1]"),
+        "ippatsu": (True, "a yaku of every Tenhou lobby [T1]"),
         "nagashi_mangan": (True, "[T1][T3]"),
         "kiriage": (False, "[I-P][I-D]"),
         "kazoe": ("yakuman", "[I-P][I-D]"),
@@ -638,6 +648,7 @@ _SPECS: dict[str, dict[str, tuple[Any, str]]] = {
         "target_points": (30000, "[T1]"),
         "agari_yame": ("auto", "[T1][T2]"),
         "tenpai_yame": ("auto", "[T1][T2] (from mid-2010)"),
+        "riichi_below_1000": (False, "riichi needs 1,000 points or more [T2]"),
     },
 }
 # Fields added by issue #17. Every preset that predates them keeps the
@@ -660,6 +671,12 @@ _ADDED_17: dict[str, tuple[Any, str]] = {
 _ADDED_35: dict[str, tuple[Any, str]] = {
     "players": (4, "four players"),
     "tsumo_loss": (True, "unused with four players"),
+}
+# Added after issue #28's review: where no source read sets a minimum, a
+# riichi under 1,000 is not refused (rulesets.md, "Riichi with <4 tiles left
+# / <1000 points": "?" for EMA, WRC, JPML).
+_ADDED_RIICHI: dict[str, tuple[Any, str]] = {
+    "riichi_below_1000": (True, "no source read sets a minimum (rulesets.md: ?): not refused"),
 }
 for _spec in _SPECS.values():
     for _key, _entry in _ADDED_17.items():
@@ -689,6 +706,8 @@ _SPECS["mahjong-soul"] = {
     "west_round": (True, "extended if nobody has 30,000, cap West 4 [MJ2]"),
     "agari_yame": ("optional", "the leading dealer may end it [MJ2]"),
     "tenpai_yame": ("optional", "[MJ2]"),
+    "riichi_below_1000": (True, "no source read (rulesets.md: ?): not refused"),
+    "ippatsu": (True, "yes (rulesets.md, Mahjong Soul ranked 4p)"),
 }
 
 # Three-player (sanma) presets, issue #35. Codes in brackets refer to the
@@ -727,6 +746,8 @@ _SPECS["tenhou-sanma"] = {
     "target_points": (40000, "40,000 [MJST][RE]"),
     "agari_yame": ("auto", "4-player rule [MJST]; [RE] PR #160: first and at least 40,000"),
     "tenpai_yame": ("auto", "4-player rule [MJST]"),
+    "riichi_below_1000": (False, "4-player rule [MJST]: riichi needs 1,000 points or more [T2]"),
+    "ippatsu": (True, "4-player rule [MJST]"),
 }
 _SPECS["tenhou-sanma-east"] = {
     **_SPECS["tenhou-sanma"],
@@ -756,6 +777,8 @@ _SPECS["mahjong-soul-sanma"] = {
     "agari_yame": ("optional", "the E3 dealer first with 40,000+ may stop: 2 games stopped, "
                    "kokushi13_withnuki played on [D]"),
     "tenpai_yame": ("optional", "as the 4-player Mahjong Soul preset [MJ2]; no draw in data"),
+    "riichi_below_1000": (True, "as the 4-player Mahjong Soul preset: no source read, not refused"),
+    "ippatsu": (True, "as the 4-player Mahjong Soul preset"),
 }
 
 _SPECS["jpml-a-2024"] = {
@@ -782,6 +805,7 @@ _SPECS["jpml-a-2024"] = {
     "multi_ron_bonus": ("nearest", "head bump: only the nearest winner"),
     "multi_ron_sticks": ("nearest", "head bump: only the nearest winner"),
     "abortive_draws": ([], "途中流局なし (current rule; older lists had four) [J2]"),
+    "ippatsu": (False, "一発なし: no ippatsu [J1][J2][J4]"),
     "nagashi_mangan": (False, "[I-P][I-D]"),
     "kiriage": (False, "no kiriage: 7,700 and 11,600 stay [J2]"),
     "kazoe": ("sanbaiman", "[J2][J4][J3]"),
@@ -811,7 +835,7 @@ _SPECS["jpml-a-2024"] = {
 }
 
 for _spec in _SPECS.values():
-    for _key, _entry in _ADDED_35.items():
+    for _key, _entry in (*_ADDED_35.items(), *_ADDED_RIICHI.items()):
         _spec.setdefault(_key, _entry)
 for _name in ("tenhou-sanma", "tenhou-sanma-east", "mahjong-soul-sanma"):
     _SPECS[_name] = _SPECS.pop(_name)  # listed after the four-player presets

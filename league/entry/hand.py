@@ -20,12 +20,34 @@ from league.entry.translation import gettext as _
 from league.entry.translation import refusal, yaku_name
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
+from scoring.hand import Meld, MeldKind, Situation, check_situation
 from scoring.hand_api import hand_request
 from scoring.payment import check_han_fu
 from scoring.rules import Ruleset
 
 RON, TSUMO, DRAW, ABORT, CHOMBO = "ron", "tsumo", "draw", "abort", "chombo"
 DORA_IDS = ("dora", "aka_dora", "ura_dora")
+# The pickable yaku that are situations of the win (league.entry.tables.YAKU):
+# the engine's flag each claims; "haitei" is one pick for haitei or houtei.
+SITUATION_YAKU = ("double_riichi", "ippatsu", "haitei", "rinshan", "chankan")
+
+
+def calls(text: str | None) -> list[tuple[str, str]]:
+    """The calls a scorer typed ("pon 555z, chi 123m"): (kind, tiles) each."""
+    out = []
+    for part in filter(None, (p.strip() for p in re.split(r"[,;]", text or ""))):
+        kind, _sep, tiles = part.partition(" ")
+        out.append((kind.lower(), tiles.replace(" ", "")))
+    return out
+
+
+def has_open_call(text: str | None) -> bool:
+    """Whether the calls typed hold an open one (any but a closed kan);
+    a kind the engine does not know is left to the tile analysis."""
+    for kind, _tiles in calls(text):
+        if kind in MeldKind.__members__.values() and Meld(MeldKind(kind), 0).opened:
+            return True
+    return False
 
 
 def seat_set(values: Sequence[str]) -> tuple[int, ...]:
@@ -254,6 +276,11 @@ class HandEntry:
                     fu = 25
                 elif fu is None and "pinfu" in picked:
                     fu = 20 if tsumo else 30
+        # Most wins claim no situation and no call: nothing more to hold them to.
+        claims = data.get(f"flags_{s}") or picked or data.get(f"open_{s}") or data.get(f"melds_{s}")
+        if claims and analysed is None and not (data.get(f"tiles_{s}") or "").strip() and not self._claims_hold(
+                data, s, tsumo=tsumo, picked=picked):
+            return None
         if yakuman:
             if han is not None or fu is not None:
                 self.add_error(f"yakuman_{s}", _("Give han and fu, or yakuman, not both."))
@@ -280,11 +307,47 @@ class HandEntry:
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
-            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal(err.code, err.message), err.code)
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal(err.code, err.message, err.detail),
+                           err.code)
             return None
         self._keep_kita(s, kita, analysed is not None)
         self.counted[s] = value_text(han=han, fu=fu) + (f" ({_(', ').join(reasons)})" if reasons else "")
         return sg.Win(winner=s, han=han, fu=fu)
+
+    def _claims_hold(self, data: dict[str, Any], s: int, *, tsumo: bool, picked: Sequence[str]) -> bool:
+        """Hold a win given without tiles to what the engine's tile analysis
+        checks of its situation (``scoring.hand.check_situation``): the
+        situations ticked ("Also") or picked as yaku, the seat's riichi stick,
+        and whether the hand is open ("Open hand" or an open call typed).
+        What the scorer did not say (an open hand with neither) cannot be known."""
+        flags = set(data.get(f"flags_{s}") or [])
+        chosen = {y for y in picked if y in SITUATION_YAKU}
+        if "haitei" in chosen:
+            chosen.discard("haitei")
+            chosen.add("haitei" if tsumo else "houtei")  # the one pick for either last tile
+        open_box = bool(data.get(f"open_{s}"))
+        opened = open_box or has_open_call(data.get(f"melds_{s}"))
+        riichi = str(s) in (data.get("riichi") or [])
+        claimed = flags | chosen
+        if not claimed and not (riichi and opened):
+            return True
+        if "double_riichi" in claimed and not riichi:
+            self.add_error(f"flags_{s}" if "double_riichi" in flags else f"yaku_{s}",
+                           _("Double riichi is ticked but %(who)s's riichi stick is not.") % {"who": self.names[s]})
+            return False
+        double = "double_riichi" in claimed
+        sit = Situation(tsumo=tsumo, riichi=riichi and not double, double_riichi=double,
+                        **{flag: True for flag in claimed - {"double_riichi"}})
+        try:
+            check_situation(self.rules, sit, opened=opened)
+        except ScoringError as err:
+            if err.code == "riichi_open_hand":
+                field = f"open_{s}" if open_box else f"melds_{s}"
+            else:
+                field = f"flags_{s}" if (err.field or "") in flags else f"yaku_{s}"
+            self.add_error(field, refusal(err.code, err.message, err.detail), err.code)
+            return False
+        return True
 
     def _keep_kita(self, s: int, kita: int, in_tiles: bool) -> None:
         """Keep a winner's kita in the hand's detail, so a correction shows the
@@ -330,10 +393,7 @@ class HandEntry:
         if not win:
             self.add_error(f"win_tile_{s}", _("Which tile completed the hand?"))
             return None
-        melds = []
-        for part in filter(None, (p.strip() for p in re.split(r"[,;]", data.get(f"melds_{s}") or ""))):
-            kind, _sep, meld_tiles = part.partition(" ")
-            melds.append({"type": kind.lower(), "tiles": meld_tiles.replace(" ", "")})
+        melds = [{"type": kind, "tiles": meld_tiles} for kind, meld_tiles in calls(data.get(f"melds_{s}"))]
         winds = "ESWN"
         request: dict[str, Any] = {
             "rules": self.rules.to_spec(),
@@ -364,7 +424,7 @@ class HandEntry:
         except ScoringError as err:
             field = {"win": f"win_tile_{s}", "melds": f"melds_{s}", "dora": "dora_indicators",
                      "ura": "ura_indicators"}.get((err.field or "").split("[")[0].split(".")[0], f"tiles_{s}")
-            self.add_error(field, refusal(err.code, err.message), err.code)
+            self.add_error(field, refusal(err.code, err.message, err.detail), err.code)
             return None
         stored = {k: v for k, v in request.items() if k != "rules"}
         self.tiles.append({"winner": s, **stored})

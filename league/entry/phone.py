@@ -22,8 +22,8 @@ from league.entry import translation
 from league.entry.digest import hand_digest
 from league.entry.fields import clean_fields, field_specs
 from league.entry.hand import HandEntry, form_field
-from league.entry.pricing import Refused, price_hand, state_before
-from league.entry.words import describe_entry, describe_payments, seat_words
+from league.entry.pricing import Refused, price_hand, replay_stored, state_before
+from league.entry.words import describe_entry, describe_payments, seat_words, stored_refusal
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
@@ -105,10 +105,16 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
         priced = price_hand(record, hand, number, title=game.get("title", "this game"),
                             is_finished=bool(game.get("finished")))
     except Refused as err:
+        bad = _refused_before(record, number, err)
+        if bad is not None:
+            # As the server's preview refuses it (services.entry.refuse_past_unreplayable).
+            return _errors({None: [(stored_refusal(bad.number, bad.code, bad.message, bad.detail),
+                                    "stored_hand_refused")]})
         known = {s.name for s in field_specs(record.rules)}
         field = form_field(err.field, entry.win_seats, known)
         # In the reader's words, as the server's preview puts a service's refusal (PostedHand).
-        return _errors({field: [(seat_words(translation.refusal(err.code, err.message), names), err.code)]})
+        return _errors({field: [(seat_words(translation.refusal(err.code, err.message, err.detail), names),
+                                 err.code)]})
     result, played, before = priced.game, priced.played, priced.before
     inputs = [p.input for p in result.hands]
     later = [{"number": n, "payments": None if new is None else list(new.deltas)}
@@ -135,6 +141,15 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
         # What ties the save to this price, as the server's preview computes it.
         "checked": hand_digest(hand),
     }
+
+
+def _refused_before(record: sg.GameRecord, number: int, err: Refused) -> Any:
+    """The stored hand before hand ``number`` that the engine refuses, when
+    that is why ``err`` refused the hand (a stored hand's field), else None."""
+    if not (err.field or "").startswith("hands["):
+        return None
+    _replayed, bad = replay_stored(record)
+    return bad if bad is not None and bad.number < number else None
 
 
 def apply(game: Mapping[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:

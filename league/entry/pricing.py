@@ -20,12 +20,15 @@ from scoring.errors import ScoringError
 
 
 class Refused(Exception):
-    """The hand cannot be priced: ``code``, ``message`` and the ``field`` at fault.
-    ``conflict``: the caller's view of the game is out of date (not the next hand)."""
+    """The hand cannot be priced: ``code``, ``message`` and the ``field`` at fault,
+    and the engine's ``detail`` of its code. ``conflict``: the caller's view of
+    the game is out of date (not the next hand)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None, *, conflict: bool = False) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None, *, conflict: bool = False,
+                 detail: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.field, self.conflict = code, message, field, conflict
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -59,13 +62,14 @@ class Priced:
 @dataclass(frozen=True)
 class Unreplayable:
     """A stored hand the engine now refuses (a preset's rules changed in code,
-    a row changed in the database): its ``number`` and the engine's ``code``
-    and ``message``. What a read of the game shows, and what a new hand's
+    a row changed in the database): its ``number`` and the engine's ``code``,
+    ``message`` and ``detail``. What a read of the game shows, and what a new hand's
     preview or save is refused for until the hand is corrected or undone."""
 
     number: int
     code: str
     message: str
+    detail: str | None = None
 
 
 def replay_stored(record: sg.GameRecord) -> tuple[sg.GameResult, Unreplayable | None]:
@@ -82,7 +86,7 @@ def replay_stored(record: sg.GameRecord) -> tuple[sg.GameResult, Unreplayable | 
         index = int(field[6 : field.index("]")])
         before = sg.GameRecord(record.rules, record.hands[:index], None, record.penalties, None, record.players,
                                record.replacements)
-        return sg.replay(before), Unreplayable(index + 1, err.code, err.message)
+        return sg.replay(before), Unreplayable(index + 1, err.code, err.message, err.detail)
 
 
 def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
@@ -97,7 +101,7 @@ def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,
         return sg.replay(dataclasses.replace(record, hands=tuple(inputs)), after=after)
     except ScoringError as err:
         field, message = caller_field(err, hand_index)
-        raise Refused(err.code, message, field) from None
+        raise Refused(err.code, message, field, detail=err.detail) from None
 
 
 def not_next(number: int, expected: int) -> Refused:

@@ -90,6 +90,8 @@ def yaku_table(rules: Ruleset) -> dict[str, tuple[str, int, int]]:
     table["haitei"] = (_("Haitei / houtei"), *table["haitei"][1:])  # one pick for either last tile
     if not rules.open_tanyao:
         table["tanyao"] = (yaku_name("tanyao"), 1, 0)
+    if not rules.ippatsu:
+        del table["ippatsu"]  # JPML-A: no ippatsu to pick
     if rules.renhou is Renhou.HAN5:
         table["renhou"] = (yaku_name("renhou"), 5, 0)
     elif rules.renhou is Renhou.MANGAN:

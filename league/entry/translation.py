@@ -57,7 +57,7 @@ def _english_yaku_name(yaku_id: str) -> str:
     return ENGLISH_YAKU.get(yaku_id) or yaku_id.replace("_", " ")
 
 
-def _english_refusal(code: str, message: str) -> str:
+def _english_refusal(code: str, message: str, detail: str | None = None) -> str:
     return message
 
 
@@ -68,7 +68,7 @@ def _english_abort_reason(reason: str) -> str:
 _gettext: Callable[[str], str] = _english_gettext
 _ngettext: Callable[[str, str, int], str] = _english_ngettext
 _yaku_name: Callable[[str], str] = _english_yaku_name
-_refusal: Callable[[str, str], str] = _english_refusal
+_refusal: Callable[[str, str, str | None], str] = _english_refusal
 _abort_reason: Callable[[str], str] = _english_abort_reason
 
 
@@ -93,9 +93,9 @@ def yaku_name(yaku_id: str) -> str:
     return str(_yaku_name(yaku_id))
 
 
-def refusal(code: str, message: str) -> str:
-    """An engine refusal (its code and English message) in the reader's language."""
-    return str(_refusal(code, message))
+def refusal(code: str, message: str, detail: str | None = None) -> str:
+    """An engine refusal (its code, English message and detail) in the reader's language."""
+    return str(_refusal(code, message, detail))
 
 
 def abort_reason(reason: str) -> str:
@@ -104,7 +104,8 @@ def abort_reason(reason: str) -> str:
 
 
 def install(*, gettext: Callable[[str], str] | None = None, ngettext: Callable[[str, str, int], str] | None = None,
-            yaku_name: Callable[[str], str] | None = None, refusal: Callable[[str, str], str] | None = None,
+            yaku_name: Callable[[str], str] | None = None,
+            refusal: Callable[[str, str, str | None], str] | None = None,
             abort_reason: Callable[[str], str] | None = None) -> None:
     """Translate through these from now on (the server's, at start-up)."""
     global _gettext, _ngettext, _yaku_name, _refusal, _abort_reason
@@ -200,10 +201,10 @@ def plural_rule(expression: str) -> Callable[[int], int]:
 def install_catalogue(catalogue: Mapping[str, Any]) -> None:
     """Translate through ``catalogue`` from now on: ``{"messages": {msgid: text},
     "plural": gettext rule, "plurals": {singular: [form, ...]}, "yaku": {id: name},
-    "refusals": {code: text}, "aborts": {reason: text}}``, as
+    "refusals": {code or detail: text}, "aborts": {reason: text}}``, as
     ``league.engine_catalogue.catalogue(language)`` makes it. What it lacks reads
     as the English fallbacks above (as Django falls back to the msgid); a
-    refusal whose code it lacks keeps the engine's own message."""
+    refusal whose detail and code it lacks keeps the engine's own message."""
     messages = dict(catalogue.get("messages", {}))
     plurals = {k: list(v) for k, v in catalogue.get("plurals", {}).items()}
     rule = plural_rule(str(catalogue.get("plural", "n != 1")))
@@ -218,7 +219,7 @@ def install_catalogue(catalogue: Mapping[str, Any]) -> None:
 
     install(gettext=lambda m: messages.get(m) or m, ngettext=cat_ngettext,
             yaku_name=lambda y: yaku.get(y) or _english_yaku_name(y),
-            refusal=lambda code, message: refusals.get(code) or message,
+            refusal=lambda code, message, detail=None: refusals.get(detail or "") or refusals.get(code) or message,
             abort_reason=lambda r: aborts.get(r) or _english_abort_reason(r))
 
 

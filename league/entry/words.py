@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from league.entry.hand import value_text
-from league.entry.translation import abort_reason, ngettext
+from league.entry.translation import abort_reason, ngettext, refusal
 from league.entry.translation import gettext as _
 from scoring import game as sg
 from scoring.rules import RIICHI_STICK
@@ -18,6 +18,13 @@ def seat_words(message: str, names: Sequence[str]) -> str:
     if not names:
         return message
     return re.sub(r"\bseat ([0-3])\b", lambda m: names[int(m[1])], message)
+
+
+def stored_refusal(number: int, code: str, message: str, detail: str | None = None) -> str:
+    """A stored hand the engine now refuses, named with the engine's reason:
+    what the staff page, offline.json and the phone's engine all say."""
+    return _("hand %(number)s cannot be replayed: %(reason)s") % {
+        "number": number, "reason": refusal(code, message, detail)}
 
 
 def describe_payments(kyoku: sg.KyokuResult, names: Sequence[str]) -> list[str]:

@@ -20,9 +20,11 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.text import capfirst
 
 from league.bounded_map import BoundedMap
 from league.db_bounds import int_param
+from league.engine_words import refusal_of
 from league.entry.digest import BadSeen, hand_digest, read_seen
 from league.entry.pricing import Refused, Unreplayable, price_hand, replay_stored, state_before
 from league.errors import BadInput, PriceDiffers, ServiceError, StoredHandRefused
@@ -65,7 +67,7 @@ class GameNow:
     def refused(self) -> StoredHandRefused | None:
         """The refusal of the stored hand the engine now refuses, if one is."""
         bad = self.unreplayable
-        return None if bad is None else StoredHandRefused(bad.number, bad.code, bad.message)
+        return None if bad is None else StoredHandRefused(bad.number, bad.code, bad.message, bad.detail)
 
     def table_state(self, number: int) -> sg.TableState:
         """Where the game stood before hand ``number`` (what the hand form reads
@@ -251,10 +253,17 @@ def _as_kept(rows: list[Hand]) -> list[Hand]:
 
 def phone_state(now: GameNow) -> dict[str, Any]:
     """The game as the phone's engine reads it (offline.json, OFFLINE_CONTRACT.md):
-    its GAME RECORD, the seats' names, the next hand's number and the state."""
+    its GAME RECORD, the seats' names, the next hand's number and the state;
+    and the stored hand the engine now refuses, as the staff page says it
+    (``refused``: its number, the engine's code and detail, the reader's
+    words, whether undo is a way out), or None."""
     game = now.game
+    refused = now.refused
     return {"game": game.pk, "title": str(game), "names": now.names, "record": sg.record_to_dict(now.record),
-            "number": now.next_number, "state": now.state, "finished": game.is_finished}
+            "number": now.next_number, "state": now.state, "finished": game.is_finished,
+            "refused": None if refused is None else {
+                "number": refused.number, "code": refused.reason_code, "detail": refused.reason_detail,
+                "text": capfirst(refusal_of(refused)), "undo": refused.number == len(now.rows)}}
 
 
 # -- what an entry claims -----------------------------------------------------------------

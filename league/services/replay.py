@@ -202,7 +202,7 @@ def not_next(number: int, expected: int) -> Conflict:
 
 def refusal(err: pricing.Refused) -> ServiceError:
     """The pricer's refusal as the services raise it."""
-    return (Conflict if err.conflict else ServiceError)(err.code, err.message, field=err.field)
+    return (Conflict if err.conflict else ServiceError)(err.code, err.message, field=err.field, detail=err.detail)
 
 
 def state_digest(rows: Sequence[Hand]) -> str:

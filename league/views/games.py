@@ -97,7 +97,7 @@ def _game_page(game: Game) -> dict[str, Any]:
         "live": not game.is_finished,
         # A stored hand the engine now refuses: the hands before it are shown, and why no more.
         "unreplayable": capfirst(refusal_of(StoredHandRefused(unreplayable.number, unreplayable.code,
-                                                               unreplayable.message))) if unreplayable else "",
+                                                               unreplayable.message, unreplayable.detail))) if unreplayable else "",
     }
 
 

@@ -13,4 +13,4 @@ from league.services import ServiceError
 
 def report_refusal(request: HttpRequest, err: ServiceError) -> None:
     """Flash ``err`` as an error message on the next page."""
-    messages.error(request, refusal(err.code, err.message))
+    messages.error(request, refusal(err.code, err.message, err.detail))

@@ -101,7 +101,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
                 now = None  # nothing written here: read the game as a new request would
                 continue
             except services.Conflict as err:
-                stop = {"kind": "conflict", "reason": refusal(err.code, err.message)}
+                stop = {"kind": "conflict", "reason": refusal(err.code, err.message, err.detail)}
             except services.ServiceError as err:
                 if err.code == "game_over":
                     stop = {"kind": "conflict", "reason": ""}

@@ -84,7 +84,7 @@ def test_the_hand_form_speaks_japanese_and_then_english_again(as_scorer: Client,
     refused = _preview(as_scorer, game, {"outcome": "ron", "loser": "0"})
     assert refused.context["form"].errors["winners"] == ["和了した人を選んでください。"]
     refused = _preview(as_scorer, game, {"outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "1", "fu_1": "20"})
-    assert refused.context["form"].errors["fu_1"] == ["その翻と符の組み合わせはありません"]
+    assert refused.context["form"].errors["fu_1"] == ["符：20符は平和のツモだけで、ロンで20符の手はありません"]
 
     # The next reader in English gets English: nothing was kept in Japanese.
     as_scorer.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"

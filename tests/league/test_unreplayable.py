@@ -7,6 +7,7 @@ before the refused one (``league.entry.pricing.replay_stored``)."""
 
 from __future__ import annotations
 
+import html
 import json
 import uuid
 from typing import Any
@@ -16,7 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from league.engine_catalogue import catalogue
 from league.engine_words import refusal
+from league.entry.phone import price
 from league.models import Game, Win
 from league.services import entry
 from scoring.game import Win as EngineWin
@@ -77,8 +80,8 @@ def test_the_staff_page_says_it_in_japanese(as_scorer: Client, game: Game) -> No
     response = as_scorer.get(reverse("staff-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ja")
     notice = _notice(response)
     with translation.override("ja"):
-        reason = refusal("fu_not_possible", _reason(game))
-    assert reason != _reason(game)
+        reason = refusal("fu_not_possible", _reason(game), "fu_25_one_han")
+    assert reason == "符：25符（七対子）は2翻以上です"  # the rule broken, not "that han and fu are no hand"
     assert f"第2局を再計算できません：{reason}" in notice
     assert "この局を訂正するか取り消すまで" in notice and "cannot be replayed" not in notice
 
@@ -164,3 +167,34 @@ def test_a_kept_batch_stops_at_the_refused_hand_and_saves_nothing(as_scorer: Cli
     assert stop["kind"] == "refused" and response.json()["entries"] == []
     assert [e["message"] for e in stop["errors"]] == [f"hand 2 cannot be replayed: {_reason(game)}"]
     assert game.hands.count() == 3
+
+
+@pytest.mark.parametrize(("broken", "undo"), [(2, False), (3, True)])
+def test_offline_json_says_what_the_staff_page_says(as_scorer: Client, game: Game, broken: int, undo: bool) -> None:
+    """The phone's copy of the game names the refused hand and why, in the
+    reader's words, as the staff page's notice does; the phone's engine then
+    refuses a new hand with the staff page's own sentence (no new hand offline)."""
+    game = _played(game, broken=broken)
+    for language, expected in (("en", f"Hand {broken} cannot be replayed: 25 fu (seven pairs) needs at least 2 han"),
+                               ("ja", f"第{broken}局を再計算できません：符：25符（七対子）は2翻以上です")):
+        offline = as_scorer.get(reverse("staff-offline-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).json()
+        page = as_scorer.get(reverse("staff-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        assert offline["refused"] == {"number": broken, "code": "fu_not_possible", "detail": "fu_25_one_han",
+                                      "text": expected, "undo": undo}
+        assert f"{expected}." in _notice(page)
+        # The phone's engine, in the page's language, refuses the next hand as the server's preview does.
+        with translation.override(language):
+            answer = price(offline, {"outcome": "draw", "tenpai": ["0"]}, offline["number"],
+                           words=catalogue(language))
+        preview = as_scorer.post(reverse("staff-preview", args=[game.pk]),
+                                 hand_post(4, outcome="draw", tenpai=["0"], state=offline["state"]),
+                                 HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert answer["ok"] is False and answer["errors"] == [
+            {"field": None, "message": expected[0].lower() + expected[1:] if language == "en" else expected,
+             "code": "stored_hand_refused"}]
+        assert html.escape(answer["errors"][0]["message"]) in preview
+
+
+def test_offline_json_of_a_replayable_game_names_no_refused_hand(as_scorer: Client, game: Game) -> None:
+    play(game, [ron(0, 1, 3, 30), tsumo(2, 2, 30)])
+    assert as_scorer.get(reverse("staff-offline-game", args=[game.pk])).json()["refused"] is None

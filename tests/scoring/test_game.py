@@ -202,6 +202,43 @@ def test_errors_inside_a_game_name_the_hand():
     assert (err.value.code, err.value.field) == ("fu_not_possible", "hands[1].outcome.wins[0].fu")
 
 
+def test_errors_inside_a_game_keep_the_rule_they_name():
+    with pytest.raises(ScoringError) as err:
+        play(ARI, [tsumo(0), ron(1, 2, han=1, fu=20)])
+    assert err.value.detail == "fu_20_ron"
+    with pytest.raises(ScoringError) as err:
+        replay(record_from_dict({"rules": "ari-ari", "hands": [{"outcome": {"type": "tsumo", "winner": 0}}]}))
+    assert (err.value.code, err.value.detail, err.value.field) == ("fu_not_possible", "han_missing",
+                                                                   "hands[0].outcome.han")
+
+
+def _broke_seat_1():
+    # Seat 1 declares riichi and deals the dealer a baiman: 25,000 - 1,000 - 24,000 = 0 (0 plays on under bust).
+    return [ron(1, 0, han=8, fu=None, riichi=(1,))]
+
+
+@pytest.mark.parametrize(("preset", "allowed"), [("tenhou", False), ("tenhou-east", False), ("mahjong-soul", True),
+                                                  ("m-league", True), ("ari-ari", True)])
+def test_riichi_under_1000_points_is_refused_only_where_the_ruleset_says_so(preset, allowed):
+    rules = get_ruleset(preset)
+    hands = [*_broke_seat_1(), HandInput(Draw(tenpai=(2, 1)), riichi=(2, 1))]
+    assert replay(GameRecord(rules, tuple(hands[:1]))).scores[1] == 0
+    if allowed:
+        assert replay(GameRecord(rules, tuple(hands))).hands[1].result.deltas[1] == -1000 + 1500
+        return
+    with pytest.raises(ScoringError) as err:
+        replay(GameRecord(rules, tuple(hands)))
+    assert (err.value.code, err.value.field) == ("riichi_below_1000", "hands[1].riichi[1]")
+    assert "seat 1 had 0 points" in err.value.message
+
+
+def test_riichi_with_exactly_1000_points_is_allowed_under_tenhou():
+    # Seat 1 deals the dealer a baiman without riichi: 25,000 - 24,000 = 1,000 left.
+    hands = [ron(1, 0, han=8, fu=None), HandInput(Draw(tenpai=(1,)), riichi=(1,))]
+    g = replay(GameRecord(TENHOU, tuple(hands)))
+    assert (g.hands[1].start.scores[1], g.scores[1]) == (1000, 1000 - 1000 + 3000)
+
+
 def test_game_record_round_trips_through_json():
     d = {
         "rules": {"preset": "tenhou", "overrides": {"uma": [10000, 5000, -5000, -10000]}},

@@ -13,8 +13,9 @@ import sys
 import pytest
 
 from scoring.errors import HandError, ScoringError
-from scoring.hand import EAST, HandResult, Situation
+from scoring.hand import EAST, HandResult, Situation, check_situation
 from scoring.hand_api import hand_cli, hand_request
+from scoring.rules import get_ruleset
 from tests.scoring.test_yaku import score, yaku
 
 ISSUE_EXAMPLE = {
@@ -200,3 +201,56 @@ def test_value_objects_with_a_hand_written_init_keep_their_dataclass_fields(cls)
     assert hash(sit) == hash(Situation(True, dora=(3,)))
     with pytest.raises(dataclasses.FrozenInstanceError):
         sit.tsumo = False  # type: ignore[misc]
+
+
+ARI = get_ruleset("ari-ari")
+
+
+# A win given by han and fu: the situation's flags held to the same rules without the tiles.
+@pytest.mark.parametrize(
+    ("why", "situation", "opened", "code", "field"),
+    [
+        ("ippatsu without riichi", {"ippatsu": True}, False, "ippatsu_without_riichi", "ippatsu"),
+        ("ippatsu without riichi, by tsumo", {"ippatsu": True, "tsumo": True}, False, "ippatsu_without_riichi",
+         "ippatsu"),
+        ("riichi on an open hand", {"riichi": True}, True, "riichi_open_hand", "riichi"),
+        ("double riichi on an open hand", {"double_riichi": True}, True, "riichi_open_hand", "double_riichi"),
+        ("haitei by ron", {"haitei": True}, False, "situation_conflict", "haitei"),
+        ("houtei by tsumo", {"houtei": True, "tsumo": True}, False, "situation_conflict", "houtei"),
+        ("rinshan by ron", {"rinshan": True}, False, "situation_conflict", "rinshan"),
+        ("chankan by tsumo", {"chankan": True, "tsumo": True}, False, "situation_conflict", "chankan"),
+        ("renhou where the rules have none", {"renhou": True}, False, "renhou_not_allowed", "renhou"),
+    ],
+)
+def test_a_situation_without_tiles_is_refused_where_the_rules_say_it_cannot_be(why, situation, opened, code, field):
+    with pytest.raises(HandError) as err:
+        check_situation(ARI, Situation(**situation), opened=opened)
+    assert (err.value.code, err.value.field) == (code, field), why
+
+
+@pytest.mark.parametrize(
+    ("situation", "opened"),
+    [
+        ({"riichi": True, "ippatsu": True}, False),
+        ({"double_riichi": True, "ippatsu": True, "tsumo": True}, False),
+        ({"rinshan": True, "tsumo": True}, True),  # the kan is not known: not refused without the tiles
+        ({"haitei": True, "tsumo": True}, True),
+        ({"houtei": True}, True),
+        ({}, True),
+    ],
+)
+def test_a_possible_situation_without_tiles_passes(situation, opened):
+    check_situation(ARI, Situation(**situation), opened=opened)
+
+
+def test_a_ruleset_without_ippatsu_refuses_it_with_tiles_or_without():
+    jpml = get_ruleset("jpml-a-2024")
+    with pytest.raises(HandError) as err:
+        check_situation(jpml, Situation(riichi=True, ippatsu=True))
+    assert (err.value.code, err.value.field) == ("ippatsu_not_allowed", "ippatsu")
+    request = {"rules": "jpml-a-2024", "tiles": "234m678p234s55s678m", "win": "8m", "seat": "S", "round": "E",
+               "riichi": True, "ippatsu": True}
+    with pytest.raises(HandError) as err:
+        hand_request(request)
+    assert (err.value.code, err.value.field) == ("ippatsu_not_allowed", "ippatsu")
+    assert hand_request({**request, "rules": "ari-ari"})["han"] == hand_request({**request, "ippatsu": False})["han"] + 1

@@ -44,6 +44,7 @@ def test_one_process_answers_line_by_line_and_survives_errors():
         "code": "fu_not_possible",
         "message": "20 fu needs at least 2 han (pinfu tsumo)",
         "field": "outcome.fu",
+        "detail": "fu_20_one_han",
     }
     assert answers[4]["error"]["code"] == "unknown_op"
 

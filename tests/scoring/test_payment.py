@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.errors import HandError
-from scoring.payment import Limit, check_han_fu, hand_payment
+from scoring.payment import HAN_FU_DETAILS, Limit, check_han_fu, check_yakuman, hand_payment
 from scoring.rules import get_ruleset
 
 ARI = get_ruleset("ari-ari")
@@ -71,29 +71,45 @@ def test_figure_2_cell_pays_all_four_columns(han, fu, row):
 
 
 @pytest.mark.parametrize(
-    ("han", "fu", "tsumo", "why"),
+    ("han", "fu", "tsumo", "detail"),
     [
-        (0, 30, False, "han below 1"),
-        (-1, 30, True, "han below 1"),
-        (1, 20, True, "20 fu below 2 han"),
-        (1, 20, False, "20 fu on a ron"),
-        (5, 20, False, "20 fu on a ron"),
-        (1, 25, False, "25 fu below 2 han"),
-        (2, 25, True, "25 fu at 2 han on a tsumo"),
-        (1, 35, False, "fu not 20, 25 or a multiple of 10"),
-        (2, 10, True, "fu not 20, 25 or a multiple of 10"),
-        (3, 0, False, "fu not 20, 25 or a multiple of 10"),
-        (1, 120, False, "more than 110 fu below 4 han"),
-        (3, 130, True, "more than 110 fu below 4 han"),
-        (4, 150, False, "more than 140 fu"),
-        (7, 150, False, "more than 140 fu"),
-        (2, None, False, "fu missing below 5 han"),
+        (0, 30, False, "han_not_whole"),
+        (-1, 30, True, "han_not_whole"),
+        (2.0, 30, True, "han_not_whole"),
+        (1, 20, True, "fu_20_one_han"),
+        (1, 20, False, "fu_20_ron"),
+        (5, 20, False, "fu_20_ron"),
+        (1, 25, False, "fu_25_one_han"),
+        (2, 25, True, "fu_25_tsumo_two_han"),
+        (1, 35, False, "fu_not_a_step"),
+        (2, 10, True, "fu_not_a_step"),
+        (3, 0, False, "fu_not_a_step"),
+        (3, 30.0, False, "fu_not_whole"),
+        (1, 120, False, "fu_over_110"),
+        (3, 130, True, "fu_over_110"),
+        (4, 150, False, "fu_over_140"),
+        (7, 150, False, "fu_over_140"),
+        (2, None, False, "fu_missing"),
     ],
 )
-def test_impossible_han_fu_is_refused(han, fu, tsumo, why):
+def test_impossible_han_fu_is_refused_naming_its_rule_and_field(han, fu, tsumo, detail):
     with pytest.raises(HandError) as err:
         check_han_fu(han, fu, tsumo=tsumo)
-    assert err.value.code == "fu_not_possible", why
+    assert (err.value.code, err.value.detail, err.value.field) == ("fu_not_possible", detail, HAN_FU_DETAILS[detail])
+
+
+def test_a_pinfu_tsumo_of_30_fu_leaves_no_tsumo_at_20_fu():
+    with pytest.raises(HandError) as err:
+        check_han_fu(2, 20, tsumo=True, rules=ARI.replace(pinfu_tsumo_fu=2))
+    assert (err.value.code, err.value.detail) == ("fu_not_possible", "fu_20_tsumo_30")
+
+
+@pytest.mark.parametrize(("yakuman", "detail"), [(0, "yakuman_not_whole"), (True, "yakuman_not_whole"),
+                                                  (7, "yakuman_over_limit")])
+def test_an_impossible_yakuman_count_names_its_rule(yakuman, detail):
+    with pytest.raises(HandError) as err:
+        check_yakuman(ARI, yakuman)
+    assert (err.value.code, err.value.detail, err.value.field) == ("yakuman_not_possible", detail, "yakuman")
 
 
 def test_limits_are_named():

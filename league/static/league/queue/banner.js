@@ -61,7 +61,8 @@ export function render() {
   }
   if (form && !q.correcting) setEntry(g.number, g.state, W.t("hand_title", {number: g.number}),
                                         W.t("save_hand", {number: g.number}));
-  if (form) form.hidden = !!g.finished && !q.correcting;
+  var refused = showRefused(g);
+  if (form) form.hidden = (!!g.finished || refused) && !q.correcting;
   var over = document.getElementById("phone-over");
   if (g.finished && !over && form) {
     over = el("p", "notice", W.t("phone_over"));
@@ -69,6 +70,30 @@ export function render() {
     form.parentNode.insertBefore(over, form);
   }
   listQueued();
+}
+// A stored hand the engine now refuses (offline.json's `refused`, in the words of the
+// staff page's notice): no hand can be entered after it, on this phone either, until
+// it is corrected or undone, which needs the network. Says so once, hides the form
+// for a new hand, and answers whether it did. A page the server made since says it
+// itself (#unreplayable) and has no such form.
+export function showRefused(g) {
+  var r = g && g.refused;
+  if (!r || q.correcting) return false;
+  if (!document.getElementById("unreplayable") && !document.getElementById("phone-refused")) {
+    var box = el("div", "notice");
+    box.id = "phone-refused";
+    box.setAttribute("role", "alert");
+    box.appendChild(el("p", "", r.text + "."));
+    box.appendChild(el("p", "", W.t("refused_after")));
+    box.appendChild(el("p", "", W.t("refused_online")));
+    var at = document.querySelector("section.state") || document.querySelector(".columns");
+    if (at) at.parentNode.insertBefore(box, at);
+    else if (main) main.appendChild(box);
+  }
+  if (form) form.hidden = true;
+  var title = document.querySelector("h2.entry-title");
+  if (title) title.hidden = true;
+  return true;
 }
 export function setEntry(number, state, title, label) {
   form.querySelector("input[name=number]").value = number;

@@ -12,7 +12,7 @@
    Save over to this one through window.TenbouQueue while there is a queue or no
    network. Every word it writes comes from the server (words.js). */
 import {W, base, fetchServer, form, ok, prepare, q, saved} from "./store.js";
-import {active, mountBanner, render, setEntry} from "./banner.js";
+import {active, mountBanner, render, setEntry, showRefused} from "./banner.js";
 import {preview, queue} from "./pricing.js";
 import {sync} from "./sending.js";
 import {showReview, showStop} from "./conflict.js";
@@ -39,6 +39,7 @@ if (ok) {
   // did not renew: the form aims at the next hand of offline.json's game (which they did).
   if (q.offline && !q.store && form) {
     fetchServer().then(function (g) {
+      if (showRefused(g)) return;
       if (!q.store && g.number > Number(form.querySelector("input[name=number]").value)) {
         setEntry(g.number, g.state, W.t("hand_title", {number: g.number}), W.t("save_hand", {number: g.number}));
       }
