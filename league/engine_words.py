@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.entry.pricing import Unreplayable
 from league.errors import ServiceError, StoredHandRefused
 
 # Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
@@ -171,6 +173,12 @@ def refusal_of(err: ServiceError) -> str:
         return _("hand %(number)s cannot be replayed: %(reason)s") % {
             "number": err.number, "reason": refusal(err.reason_code, err.reason)}
     return refusal(err.code, err.message)
+
+
+def unreplayable_text(refused: Unreplayable) -> str:
+    """A stored hand the engine refuses, as a sentence's start in the reader's
+    language: "Hand 2 cannot be replayed: 25 fu needs at least 2 han"."""
+    return capfirst(refusal_of(StoredHandRefused(refused.number, refused.code, refused.message)))
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

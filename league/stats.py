@@ -4,7 +4,7 @@ players' hand statistics.
 A seat's statistics come from its game's replay (:func:`seat_hand_stats`);
 the services store them on the seat with every change to the game, and
 :func:`player_stats` sums those snapshots in SQL. The game page replays its
-game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
+game from prefetched rows (:func:`replay_prefetches`, ``Game.replay()``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league.engine_words import abort_reason_text
-from league.entry.pricing import Unreplayable, replay_stored
-from league.exports import ruleset_of
-from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
+from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, counting
 from league.models.changes import rounds_since
 from scoring import game as sg
 from scoring.game import TransferKind
@@ -33,37 +31,6 @@ def replay_prefetches() -> tuple[Prefetch, ...]:
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat")),
         Prefetch("hands", queryset=Hand.objects.prefetch_related("wins").order_by("number")),
         Prefetch("penalties", queryset=Penalty.objects.filter(cancelled_at=None)),
-    )
-
-
-def replay(game: Game) -> sg.GameResult:
-    """``game.replay()`` from prefetched rows, memoised on the game object.
-
-    ``Game.record()`` filters its penalties and so queries once per game; this
-    reads what :func:`replay_prefetches` fetched.
-    """
-    cached = getattr(game, "_public_replay", None)
-    if cached is None:
-        cached = sg.replay(_record(game))
-        game._public_replay = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def replay_shown(game: Game) -> tuple[sg.GameResult, Unreplayable | None]:
-    """The game as a page shows it: replayed from prefetched rows, or, when
-    the engine now refuses a stored hand, as far as the hand before it with
-    that refusal (``league.entry.pricing.replay_stored``)."""
-    return replay_stored(_record(game))
-
-
-def _record(game: Game) -> sg.GameRecord:
-    return build_record(
-        ruleset_of(game.rules),
-        end=game.end,
-        final_scores=game.final_scores,
-        final_riichi_sticks=game.final_riichi_sticks,
-        hands=(h.to_input() for h in game.hands.all()),
-        penalties=((p.seat, p.points, p.reason) for p in game.penalties.all() if p.cancelled_at is None),
     )
 
 

@@ -140,9 +140,19 @@ class PenaltyOut(Schema):
     reason: str
 
 
+class RefusedOut(Schema):
+    number: int = Field(description="The stored hand the engine now refuses")
+    code: str = Field(description="The engine's error code for it")
+    message: str = Field(description="The engine's reason, in English")
+    text: str = Field(description="The same in the request's language, as the pages say it")
+
+
 class GameOut(GameSummary):
     end: str = Field(description="How the game ended (blank while it is played)")
-    hands: list[HandOut]
+    hands: list[HandOut] = Field(description="Every hand; with ``refused``, the hands before the refused one")
+    refused: RefusedOut | None = Field(
+        None, description="A stored hand the engine now refuses (its rules changed, its row was edited): the game "
+                          "is replayed only up to it, and a finished game counts as last settled (the seats)")
     settlement: list[SettlementOut] = Field(description="By place; empty while the game is played")
     penalties: list[PenaltyOut]
 
@@ -202,6 +212,9 @@ class TableOut(Schema):
     ends_at: datetime.datetime | None = Field(description="This table's end, with its extra time")
     extra_minutes: int
     seats: list[TableSeatOut]
+    refused: RefusedOut | None = Field(
+        None, description="A stored hand of the game being played that the engine now refuses; the scores are "
+                          "those before it")
 
 
 class EventOut(Schema):

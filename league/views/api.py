@@ -28,6 +28,8 @@ from pydantic import BaseModel
 from league import stamps, stats
 from league.api import schemas as s
 from league.db_bounds import ROW_ID
+from league.engine_words import unreplayable_text
+from league.entry.pricing import Unreplayable
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.event import event_of, hidden_from, is_event, table_states
 from league.standings import event as standings
@@ -195,7 +197,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if hidden is not None and game.round_number >= hidden:
         raise Http404("the results of this round are hidden")
     prefetch_related_objects([game], *stats.replay_prefetches(), "seats__player")
-    result = stats.replay(game)
+    result, refused = game.replay()
     seats = {seat.seat: seat for seat in game.seats.all()}
     settlement = []
     if result.settlement is not None:
@@ -210,7 +212,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
              for h in stats.hand_log(result)]
     return _json(s.GameOut(
         **_summary(game, game.series.slug), end=game.end, hands=hands, settlement=settlement,
-        penalties=[s.PenaltyOut(seat=p.seat, points=p.points, reason=p.reason) for p in result.penalties if p.points]))
+        penalties=[s.PenaltyOut(seat=p.seat, points=p.points, reason=p.reason) for p in result.penalties if p.points],
+        refused=_refused(refused)))
+
+
+def _refused(refused: Unreplayable | None) -> s.RefusedOut | None:
+    if refused is None:
+        return None
+    return s.RefusedOut(number=refused.number, code=refused.code, message=refused.message,
+                        text=unreplayable_text(refused))
 
 
 # -- players ---------------------------------------------------------------------------------------------
@@ -277,7 +287,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             seats=[s.TableSeatOut(seat=i, number=seat.number, name=seat.name, substitute_for=seat.substitute_for,
                                   score=seat.score if visible else None, points=seat.points if visible else None,
                                   place=seat.place if visible else None)
-                   for i, seat in enumerate(t.seats)]))
+                   for i, seat in enumerate(t.seats)], refused=_refused(t.refused) if visible else None))
     running = current is not None and current.clock_running
     return _json(s.EventOut(
         series=series.slug, name=series.name, rounds_planned=event.rounds,
