@@ -132,7 +132,14 @@ def _standings(series: Series) -> s.StandingsOut:
     return s.StandingsOut(
         series=series.slug, is_event=is_event(series), staged=staged, through_round=through,
         results_hidden_from_round=hidden, ranked=[_row(r) for r in table.ranked],
-        unranked=[_row(r) for r in table.unranked])
+        unranked=[_row(r) for r in table.unranked], refused_games=_refused_games(series))
+
+
+def _refused_games(series: Series, hidden: bool = False) -> list[s.RefusedGameOut]:
+    """The counted games the standings take as last settled (``stats.refused_games``)."""
+    return [] if hidden else [
+        s.RefusedGameOut(game=g.game_id, round=g.round, table=g.table, number=g.refused.number, code=g.refused.code,
+                         message=g.refused.message, text=g.text) for g in stats.refused_games(series, public=True)]
 
 
 @api.get("/series/{slug}/standings", response={200: s.StandingsOut, **ERRORS}, summary="A series' standings",
@@ -324,7 +331,8 @@ def event_stages(request: HttpRequest, slug: str) -> HttpResponse:
                 places=list(r.places), separated_by=r.separated_by, goes_on=r.goes_on) for r in t.rows])
             for t in tables],
         final=[s.FinalRowOut(place=f.place, tied=f.tied, player_id=f.player.player_id, number=f.player.number,
-                             name=f.player.name, total=f.total, stage=f.stage.name) for f in final]))
+                             name=f.player.name, total=f.total, stage=f.stage.name) for f in final],
+        refused_games=_refused_games(series, hidden)))
 
 
 @api.get("/series/{slug}/teams", response={200: s.TeamsOut, **ERRORS}, summary="An event's teams",
@@ -351,7 +359,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
             rounds=[s.TeamRoundOut(round=n, points=p, counted=[numbers[r] for r in t.counted.get(n, [])])
                     for n, p in sorted(t.by_round.items())],
             members=[s.TeamMemberOut(player_id=m.player_id, number=m.number, name=m.name, points=member_points(m.id))
-                     for m in t.members]) for t in teams]))
+                     for m in t.members]) for t in teams], refused_games=_refused_games(series, hidden)))
 
 
 CACHED = (series_list, series_standings, series_games, game_detail, player_detail, event_detail, event_stages,
