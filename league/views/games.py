@@ -95,6 +95,9 @@ def _game_page(game: Game) -> dict[str, Any]:
         "live": not game.is_finished,
         # A stored hand the engine now refuses: the hands before it are shown, and why no more.
         "unreplayable": unreplayable_text(unreplayable) if unreplayable else "",
+        "refused": unreplayable,
+        # What the standings count of a finished game they cannot settle again: its last settlement.
+        "last_settled": sorted(seats, key=lambda s: (s.place or 0, s.seat)) if unreplayable and game.is_finished else [],
     }
 
 

@@ -164,6 +164,12 @@ def test_every_standings_surface_counts_the_last_settlement_and_names_the_refuse
             assert len(rows) == 1 and rows[0] in truth, name
         elif name not in ("teams page", "stages (staff)", "series page's live fragment"):
             assert rows == truth, name
+    # The game's own page: the hand before the refused one, why, the way to correct it, and the result counted.
+    client.logout()
+    game_page = client.get(reverse("game-detail", args=[finished.pk])).content.decode()
+    assert f"Hand 2 cannot be replayed: {REASON}." in game_page
+    assert reverse("staff-edit-hand", args=[finished.pk, 2]) in game_page
+    assert _rows(game_page) == truth
     # The read API: the same rows and the same game named.
     client.logout()
     api = {path: client.get(f"/api/v1/series/{slug}/{path}").json() for path in ("standings", "stages", "teams", "event")}
