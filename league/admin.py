@@ -272,7 +272,7 @@ class GameAdmin(admin.ModelAdmin):
         inlines = super().get_inline_instances(request, obj)
         # Inline instances are built per request, so the replay can live on one.
         try:
-            replayed = {h.number: h for h in obj.replay().hands}
+            replayed = {h.number: h for h in obj.replay().result.hands}
         except ScoringError:
             replayed = {}
         for inline in inlines:

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.entry.pricing import Unreplayable
 from league.entry.words import stored_refusal
 from league.errors import ServiceError, StoredHandRefused
 
@@ -214,6 +216,12 @@ def refusal_of(err: ServiceError) -> str:
         # league.entry's wording, which the phone's engine says too (installed: this module's refusal).
         return stored_refusal(err.number, err.reason_code, err.reason, err.reason_detail)
     return refusal(err.code, err.message, err.detail)
+
+
+def unreplayable_text(refused: Unreplayable) -> str:
+    """A stored hand the engine refuses, as a sentence's start in the reader's
+    language: "Hand 2 cannot be replayed: 25 fu needs at least 2 han"."""
+    return capfirst(refusal_of(StoredHandRefused(refused.number, refused.code, refused.message, refused.detail)))
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

@@ -26,6 +26,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 
 from league.csv_cells import BOM, FORMULA_START, Cells, Row, cell, csv_chunks, points, safe_text  # noqa: F401 (the exports' names)
+from league.entry.pricing import replay_stored
 from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
 from league.models.event import is_event
 from league.standings.event import event_standings
@@ -126,7 +127,7 @@ def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
     it. With several winners (double ron) ``winners``, ``han``, ``fu`` and
     ``yakuman`` list one value per winner, separated by ``;``. A game with a
     hand saved before results were stored is replayed instead (the same rows;
-    ``refresh_snapshots`` stores them).
+    ``refresh_snapshots`` stores them), up to a hand the engine now refuses.
     """
     yield HANDS_HEADER
     for batch in game_batches(games, "pk", "rules"):
@@ -172,7 +173,8 @@ def hand_rows(games: QuerySet[Game]) -> Iterator[Row]:
             if replay_inputs is None:
                 replay_inputs = hand_inputs(ids)
             record = sg.GameRecord(ruleset_of(rules), hands=tuple(replay_inputs.get(pk, ())))
-            for played in sg.replay(record).hands:
+            # A hand the engine now refuses ends the rows (``Game.replay``).
+            for played in replay_stored(record).result.hands:
                 yield hand_row(pk, played)
 
 

@@ -4,25 +4,30 @@ players' hand statistics.
 A seat's statistics come from its game's replay (:func:`seat_hand_stats`);
 the services store them on the seat with every change to the game, and
 :func:`player_stats` sums those snapshots in SQL. The game page replays its
-game from prefetched rows (:func:`replay_prefetches`, :func:`replay`).
+game from prefetched rows (:func:`replay_prefetches`, ``Game.replay()``).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.core.cache import cache
 from django.db.models import Count, ExpressionWrapper, F, IntegerField, Max, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league.engine_words import abort_reason_text
+from league import stamps
+from league.engine_words import abort_reason_text, unreplayable_text
 from league.entry.pricing import Unreplayable, replay_stored
-from league.exports import ruleset_of
+from league.exports import hand_inputs, ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
 from league.models.changes import rounds_since
+from league.models.event import hidden_from
+from league.offline_assets import engine_zip
 from scoring import game as sg
 from scoring.game import TransferKind
 
@@ -36,35 +41,64 @@ def replay_prefetches() -> tuple[Prefetch, ...]:
     )
 
 
-def replay(game: Game) -> sg.GameResult:
-    """``game.replay()`` from prefetched rows, memoised on the game object.
+@dataclass(frozen=True)
+class RefusedGame:
+    """A counted game of a series with a stored hand the engine now refuses."""
 
-    ``Game.record()`` filters its penalties and so queries once per game; this
-    reads what :func:`replay_prefetches` fetched.
+    game_id: int
+    round: int
+    table: str
+    refused: Unreplayable
+
+    @property
+    def text(self) -> str:
+        return unreplayable_text(self.refused)
+
+
+REFUSED_CACHE_SECONDS = 600  # the stamps are in the key: the timeout bounds how long a row edited behind the
+# services' back (which moves no stamp) goes unnamed
+
+
+def refused_games(series: Series, *, public: bool = False) -> tuple[RefusedGame, ...]:
+    """The counted games of ``series`` with a stored hand the engine now
+    refuses (a preset's rules changed in code, a row changed in the
+    database), in round and table order. The standings count such a game as
+    it was last settled (its seats' snapshot, which the table signed) and
+    every surface that shows them names it (docs/standings.md); ``public``
+    leaves out the rounds whose results the director hides.
+
+    Every counted game with hands is replayed (four queries in all), once
+    per results stamp and engine: cached under the series'
+    results stamp and the offline engine's ETag, a digest of the engine's
+    and the entry's code, so a deploy that changes a preset is seen at once.
     """
-    cached = getattr(game, "_public_replay", None)
-    if cached is None:
-        cached = sg.replay(_record(game))
-        game._public_replay = cached  # type: ignore[attr-defined]
-    return cached
+    key = f"refused-games:{series.pk}:{stamps.results_token(series.pk)}:{engine_zip().etag}"
+    found: tuple[RefusedGame, ...] = cache.get_or_set(key, lambda: _refused_games(series), REFUSED_CACHE_SECONDS)
+    hidden = hidden_from(series) if public else None
+    return found if hidden is None else tuple(g for g in found if g.round < hidden)
 
 
-def replay_shown(game: Game) -> tuple[sg.GameResult, Unreplayable | None]:
-    """The game as a page shows it: replayed from prefetched rows, or, when
-    the engine now refuses a stored hand, as far as the hand before it with
-    that refusal (``league.entry.pricing.replay_stored``)."""
-    return replay_stored(_record(game))
-
-
-def _record(game: Game) -> sg.GameRecord:
-    return build_record(
-        ruleset_of(game.rules),
-        end=game.end,
-        final_scores=game.final_scores,
-        final_riichi_sticks=game.final_riichi_sticks,
-        hands=(h.to_input() for h in game.hands.all()),
-        penalties=((p.seat, p.points, p.reason) for p in game.penalties.all() if p.cancelled_at is None),
-    )
+def _refused_games(series: Series) -> tuple[RefusedGame, ...]:
+    # Plain rows (``exports.hand_inputs``), not model instances: the same
+    # record as ``Game.record`` (``build_record``) replayed by the same
+    # ``replay_stored`` as ``Game.replay``, at a quarter of the cost.
+    games = list(Game.objects.filter(counting(series), series=series, hands__isnull=False).distinct()
+                 .order_by("round_number", "table", "pk")
+                 .values_list("pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks"))
+    ids = [g[0] for g in games]
+    inputs = hand_inputs(ids)
+    penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for game_id, *penalty in (Penalty.objects.filter(game_id__in=ids, cancelled_at=None).order_by("pk")
+                              .values_list("game_id", "seat", "points", "reason")):
+        penalties[game_id].append(tuple(penalty))  # type: ignore[arg-type]
+    out = []
+    for pk, round_number, table, rules, end, final_scores, sticks in games:
+        record = build_record(ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=sticks,
+                              hands=inputs.get(pk, ()), penalties=penalties.get(pk, ()))
+        refused = replay_stored(record).refused
+        if refused is not None:
+            out.append(RefusedGame(pk, round_number, table, refused))
+    return tuple(out)
 
 
 # -- the hand log ------------------------------------------------------------------

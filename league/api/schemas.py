@@ -68,6 +68,20 @@ class StandingRowOut(Schema):
     stage: str = Field(description="An event with a cut: the stage whose standings placed the row")
 
 
+class RefusedGameOut(Schema):
+    game: int = Field(description="The game's id")
+    round: int
+    table: str
+    number: int = Field(description="The stored hand the engine now refuses")
+    code: str = Field(description="The engine's error code for it")
+    message: str = Field(description="The engine's reason, in English")
+    text: str = Field(description="The same in the request's language, as the pages say it")
+
+
+REFUSED_GAMES = ("Counted games with a stored hand the engine now refuses (a preset's rules changed, a row was "
+                 "edited): each counts as it was last settled until staff correct or undo the hand")
+
+
 class StandingsOut(Schema):
     series: str = Field(description="The series' slug")
     is_event: bool
@@ -76,6 +90,7 @@ class StandingsOut(Schema):
     results_hidden_from_round: int | None
     ranked: list[StandingRowOut]
     unranked: list[StandingRowOut] = Field(description="Under the series' minimum of games, in the same order")
+    refused_games: list[RefusedGameOut] = Field(description=REFUSED_GAMES)
 
 
 class SeatOut(Schema):
@@ -140,9 +155,19 @@ class PenaltyOut(Schema):
     reason: str
 
 
+class RefusedOut(Schema):
+    number: int = Field(description="The stored hand the engine now refuses")
+    code: str = Field(description="The engine's error code for it")
+    message: str = Field(description="The engine's reason, in English")
+    text: str = Field(description="The same in the request's language, as the pages say it")
+
+
 class GameOut(GameSummary):
     end: str = Field(description="How the game ended (blank while it is played)")
-    hands: list[HandOut]
+    hands: list[HandOut] = Field(description="Every hand; with ``refused``, the hands before the refused one")
+    refused: RefusedOut | None = Field(
+        None, description="A stored hand the engine now refuses (its rules changed, its row was edited): the game "
+                          "is replayed only up to it, and a finished game counts as last settled (the seats)")
     settlement: list[SettlementOut] = Field(description="By place; empty while the game is played")
     penalties: list[PenaltyOut]
 
@@ -202,6 +227,9 @@ class TableOut(Schema):
     ends_at: datetime.datetime | None = Field(description="This table's end, with its extra time")
     extra_minutes: int
     seats: list[TableSeatOut]
+    refused: RefusedOut | None = Field(
+        None, description="A stored hand of the game being played that the engine now refuses; the scores are "
+                          "those before it")
 
 
 class EventOut(Schema):
@@ -266,6 +294,7 @@ class StagesOut(Schema):
     tiebreaks: list[str] = Field(description="The series' tie-break rules, in order")
     stages: list[StageOut]
     final: list[FinalRowOut] = Field(description="The whole event's order")
+    refused_games: list[RefusedGameOut] = Field(description=REFUSED_GAMES)
 
 
 class TeamMemberOut(Schema):
@@ -296,3 +325,4 @@ class TeamsOut(Schema):
     scoring: str = Field(description="sum (every member) or best (the best K members each round)")
     best: int | None = Field(description="K, for best")
     teams: list[TeamOut]
+    refused_games: list[RefusedGameOut] = Field(description=REFUSED_GAMES)

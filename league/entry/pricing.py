@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from league.entry.hand import caller_field, check_hand_bounds
 from scoring import game as sg
@@ -72,13 +73,21 @@ class Unreplayable:
     detail: str | None = None
 
 
-def replay_stored(record: sg.GameRecord) -> tuple[sg.GameResult, Unreplayable | None]:
+class Replayed(NamedTuple):
+    """A stored game as replayed: the ``result``, and the hand the engine now
+    refuses (``refused``), if any; then ``result`` holds the hands before it."""
+
+    result: sg.GameResult
+    refused: Unreplayable | None = None
+
+
+def replay_stored(record: sg.GameRecord) -> Replayed:
     """The stored game replayed; if the engine refuses one of its hands, the
     hands before that one replayed (without the game's end, which is the
     whole game's) and the refusal. Raises the engine's error when it names
     no hand (the game's own columns)."""
     try:
-        return sg.replay(record), None
+        return Replayed(sg.replay(record))
     except ScoringError as err:
         field = err.field or ""
         if not field.startswith("hands["):
@@ -86,7 +95,7 @@ def replay_stored(record: sg.GameRecord) -> tuple[sg.GameResult, Unreplayable | 
         index = int(field[6 : field.index("]")])
         before = sg.GameRecord(record.rules, record.hands[:index], None, record.penalties, None, record.players,
                                record.replacements)
-        return sg.replay(before), Unreplayable(index + 1, err.code, err.message, err.detail)
+        return Replayed(sg.replay(before), Unreplayable(index + 1, err.code, err.message, err.detail))
 
 
 def replay_with(record: sg.GameRecord, inputs: Sequence[sg.HandInput], *,

@@ -39,6 +39,8 @@ from league.db_bounds import (
     TABLE_NUMBER,
     TIME_LIMIT,
 )
+from league.engine_words import unreplayable_text
+from league.entry.pricing import Unreplayable
 from league.event.countries import COUNTRIES
 from league.models.games import WIND_NAMES, Game
 from league.models.people import Player, Series
@@ -377,6 +379,13 @@ class TableState:
     seats: list[TableSeat]
     ends_at: datetime.datetime | None
     extra_minutes: int
+    # A stored hand of the game being played that the engine now refuses: the
+    # scores are those before it, and the table says which hand and why.
+    refused: Unreplayable | None = None
+
+    @property
+    def refused_text(self) -> str:
+        return unreplayable_text(self.refused) if self.refused is not None else ""
 
     @property
     def label(self) -> str:
@@ -392,9 +401,9 @@ def table_states(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
     out = []
     for table in tables:
         game = table.game
-        result = None
+        result = refused = None
         if game is not None and not game.is_finished:
-            result = game.replay()
+            result, refused = game.replay()
         finished = {s.seat: s for s in game.seats.all()} if game is not None else {}
         seats = []
         for s in sorted(table.seats.all(), key=lambda s: s.wind):
@@ -410,13 +419,13 @@ def table_states(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
             ))
         ends = table.ends_at()
         hand = ""
-        if game is None or (result is not None and not result.hands):
+        if game is None or (result is not None and not result.hands and refused is None):
             state = "waiting"
         elif game.is_finished:
             state = "finished"
         else:
             state = "over_time" if ends is not None and now > ends else "playing"
-        if result is not None and result.next is not None:
+        if result is not None and result.next is not None and refused is None:
             nxt = result.next
             hand = nxt.round_label + (f", {nxt.honba} honba" if nxt.honba else "")
         if game is not None and state == "waiting" and ends is not None and now > ends:
@@ -424,7 +433,7 @@ def table_states(rnd: Round, *, now: datetime.datetime) -> list[TableState]:
         out.append(TableState(
             number=table.number, table=table, game=game, state=state, hand=hand,
             hands=table.hand_count, seats=seats, ends_at=ends,
-            extra_minutes=table.extra_minutes,
+            extra_minutes=table.extra_minutes, refused=refused,
         ))
     return out
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from league import stamps
 from league.db_bounds import EARLIEST, LATEST, MAX_HAN, MAX_INTEGER, MAX_PENALTY, MAX_ROUND, MAX_SEAT_POINTS
+from league.entry.pricing import Replayed, replay_stored
 from league.models.people import Player, Series, series_changed
 from league.models.standing_rows import StandingRow, Standings
 from league.models.validators import SEAT, seat_list, validate_rules
@@ -167,21 +168,45 @@ class Game(models.Model):
         return get_ruleset(self.rules)
 
     def record(self, *, hands: Sequence[sg.HandInput] | None = None) -> sg.GameRecord:
-        """The game as ``scoring`` sees it; ``hands`` replaces the stored ones."""
+        """The game as ``scoring`` sees it; ``hands`` replaces the stored ones.
+        Reads the hands and penalties prefetched on the row when they were
+        (``league.stats.replay_prefetches``), else queries them."""
+        fetched = getattr(self, "_prefetched_objects_cache", {})
         if hands is None:
-            hands = [h.to_input() for h in self.hands.prefetch_related("wins")]
+            rows = self.hands.all() if "hands" in fetched else self.hands.prefetch_related("wins")
+            hands = [h.to_input() for h in rows]
+        if "penalties" in fetched:
+            penalties: Iterable[tuple[int, int, str]] = [
+                (p.seat, p.points, p.reason) for p in self.penalties.all() if p.cancelled_at is None]
+        else:
+            penalties = self.penalties.filter(cancelled_at=None).values_list("seat", "points", "reason")
         return build_record(
             self.ruleset(),
             end=self.end,
             final_scores=self.final_scores,
             final_riichi_sticks=self.final_riichi_sticks,
             hands=hands,
-            penalties=self.penalties.filter(cancelled_at=None).values_list("seat", "points", "reason"),
+            penalties=penalties,
         )
 
-    def replay(self) -> sg.GameResult:
-        """Scores, dealer, honba and sticks after every hand, derived now."""
-        return sg.replay(self.record())
+    def replay(self) -> Replayed:
+        """The stored game as every page, export and read shows it: scores,
+        dealer, honba and sticks after every hand, derived now, and the hand
+        the engine now refuses, if one is (a preset's rules changed in code, a
+        row changed in the database): then ``result`` holds the hands before
+        it (``league.entry.pricing.replay_stored``). Raises ``ScoringError``
+        only for a fault in the game's own columns.
+
+        Memoised on the row when its hands were prefetched (what it reads is
+        then fixed); otherwise each call reads the hands again.
+        """
+        memo: Replayed | None = getattr(self, "_replayed", None)
+        if memo is not None:
+            return memo
+        replayed = replay_stored(self.record())
+        if "hands" in getattr(self, "_prefetched_objects_cache", {}):
+            self._replayed = replayed
+        return replayed
 
     def next_hand_number(self) -> int:
         return (self.hands.aggregate(n=Max("number"))["n"] or 0) + 1

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 
-from league.models import WIND_NAMES
+from league import stats
+from league.models import WIND_NAMES, Series
 
 register = template.Library()
 
@@ -85,3 +88,12 @@ def rating(value: int | None, signed: bool = False) -> str:
     hundredths = (abs(value) + 5) // 10
     sign = "-" if value < 0 and hundredths else "+" if signed and value > 0 else ""
     return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
+
+
+@register.inclusion_tag("league/_refused_games.html")
+def refused_games(series: Series, staff: bool = False) -> dict[str, Any]:
+    """Beside any standing of ``series``: the counted games with a stored hand
+    the engine now refuses, each named with its hand, why, and the link that
+    corrects it (``stats.refused_games``); nothing when there is none. Not
+    ``staff``: rounds whose results are hidden are left out."""
+    return {"refused": stats.refused_games(series, public=not staff)}

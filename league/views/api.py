@@ -28,6 +28,8 @@ from pydantic import BaseModel
 from league import stamps, stats
 from league.api import schemas as s
 from league.db_bounds import ROW_ID
+from league.engine_words import unreplayable_text
+from league.entry.pricing import Unreplayable
 from league.models import Game, Player, Round, Series, StandingRow, Standings
 from league.models.event import event_of, hidden_from, is_event, table_states
 from league.standings import event as standings
@@ -130,7 +132,14 @@ def _standings(series: Series) -> s.StandingsOut:
     return s.StandingsOut(
         series=series.slug, is_event=is_event(series), staged=staged, through_round=through,
         results_hidden_from_round=hidden, ranked=[_row(r) for r in table.ranked],
-        unranked=[_row(r) for r in table.unranked])
+        unranked=[_row(r) for r in table.unranked], refused_games=_refused_games(series))
+
+
+def _refused_games(series: Series, hidden: bool = False) -> list[s.RefusedGameOut]:
+    """The counted games the standings take as last settled (``stats.refused_games``)."""
+    return [] if hidden else [
+        s.RefusedGameOut(game=g.game_id, round=g.round, table=g.table, number=g.refused.number, code=g.refused.code,
+                         message=g.refused.message, text=g.text) for g in stats.refused_games(series, public=True)]
 
 
 @api.get("/series/{slug}/standings", response={200: s.StandingsOut, **ERRORS}, summary="A series' standings",
@@ -195,7 +204,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if hidden is not None and game.round_number >= hidden:
         raise Http404("the results of this round are hidden")
     prefetch_related_objects([game], *stats.replay_prefetches(), "seats__player")
-    result = stats.replay(game)
+    result, refused = game.replay()
     seats = {seat.seat: seat for seat in game.seats.all()}
     settlement = []
     if result.settlement is not None:
@@ -210,7 +219,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
              for h in stats.hand_log(result)]
     return _json(s.GameOut(
         **_summary(game, game.series.slug), end=game.end, hands=hands, settlement=settlement,
-        penalties=[s.PenaltyOut(seat=p.seat, points=p.points, reason=p.reason) for p in result.penalties if p.points]))
+        penalties=[s.PenaltyOut(seat=p.seat, points=p.points, reason=p.reason) for p in result.penalties if p.points],
+        refused=_refused(refused)))
+
+
+def _refused(refused: Unreplayable | None) -> s.RefusedOut | None:
+    if refused is None:
+        return None
+    return s.RefusedOut(number=refused.number, code=refused.code, message=refused.message,
+                        text=unreplayable_text(refused))
 
 
 # -- players ---------------------------------------------------------------------------------------------
@@ -277,7 +294,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             seats=[s.TableSeatOut(seat=i, number=seat.number, name=seat.name, substitute_for=seat.substitute_for,
                                   score=seat.score if visible else None, points=seat.points if visible else None,
                                   place=seat.place if visible else None)
-                   for i, seat in enumerate(t.seats)]))
+                   for i, seat in enumerate(t.seats)], refused=_refused(t.refused) if visible else None))
     running = current is not None and current.clock_running
     return _json(s.EventOut(
         series=series.slug, name=series.name, rounds_planned=event.rounds,
@@ -314,7 +331,8 @@ def event_stages(request: HttpRequest, slug: str) -> HttpResponse:
                 places=list(r.places), separated_by=r.separated_by, goes_on=r.goes_on) for r in t.rows])
             for t in tables],
         final=[s.FinalRowOut(place=f.place, tied=f.tied, player_id=f.player.player_id, number=f.player.number,
-                             name=f.player.name, total=f.total, stage=f.stage.name) for f in final]))
+                             name=f.player.name, total=f.total, stage=f.stage.name) for f in final],
+        refused_games=_refused_games(series, hidden)))
 
 
 @api.get("/series/{slug}/teams", response={200: s.TeamsOut, **ERRORS}, summary="An event's teams",
@@ -341,7 +359,7 @@ def event_teams(request: HttpRequest, slug: str) -> HttpResponse:
             rounds=[s.TeamRoundOut(round=n, points=p, counted=[numbers[r] for r in t.counted.get(n, [])])
                     for n, p in sorted(t.by_round.items())],
             members=[s.TeamMemberOut(player_id=m.player_id, number=m.number, name=m.name, points=member_points(m.id))
-                     for m in t.members]) for t in teams]))
+                     for m in t.members]) for t in teams], refused_games=_refused_games(series, hidden)))
 
 
 CACHED = (series_list, series_standings, series_games, game_detail, player_detail, event_detail, event_stages,

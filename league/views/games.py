@@ -9,13 +9,11 @@ from django.core.cache import cache
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from league import charts, stats
-from league.engine_words import refusal_of
-from league.errors import StoredHandRefused
+from league.engine_words import unreplayable_text
 from league.models import WIND_NAMES, Game, Seat
 from league.models.event import hidden_from
 from league.round_names import round_short
@@ -69,7 +67,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _game_page(game: Game) -> dict[str, Any]:
     prefetch_related_objects([game], *stats.replay_prefetches())
     seats = list(game.seats.all())
-    result, unreplayable = stats.replay_shown(game)
+    result, unreplayable = game.replay()
     log = stats.hand_log(result)
     settlement = []
     if result.settlement is not None:
@@ -96,8 +94,10 @@ def _game_page(game: Game) -> dict[str, Any]:
         "chart": _score_chart(game, seats, result) if log else "",
         "live": not game.is_finished,
         # A stored hand the engine now refuses: the hands before it are shown, and why no more.
-        "unreplayable": capfirst(refusal_of(StoredHandRefused(unreplayable.number, unreplayable.code,
-                                                               unreplayable.message, unreplayable.detail))) if unreplayable else "",
+        "unreplayable": unreplayable_text(unreplayable) if unreplayable else "",
+        "refused": unreplayable,
+        # What the standings count of a finished game they cannot settle again: its last settlement.
+        "last_settled": sorted(seats, key=lambda s: (s.place or 0, s.seat)) if unreplayable and game.is_finished else [],
     }
 
 

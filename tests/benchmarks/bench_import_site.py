@@ -58,7 +58,7 @@ while time.monotonic() < stop_at:
     game = series.games.filter(status=Game.Status.IN_PROGRESS).first()
     if game is None:
         game = services.start_game(series=series, players=list(Player.objects.filter(name__startswith="Live ")))
-    state = game.replay()
+    state = game.replay().result
     began = time.monotonic()
     try:
         for _ in range(20):

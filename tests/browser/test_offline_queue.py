@@ -239,7 +239,7 @@ def phone_prices(page: Page, game: Game) -> dict[int, list[int]]:
 
 
 def server_prices(game: Game) -> dict[int, list[int]]:
-    return {i + 1: list(h.deltas) for i, h in enumerate(game.replay().hands)}
+    return {i + 1: list(h.deltas) for i, h in enumerate(game.replay().result.hands)}
 
 
 def shot(page: Page, name: str) -> None:

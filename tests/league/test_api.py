@@ -207,7 +207,7 @@ def test_hidden_results_never_appear(client: Client) -> None:
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
     assert get(client, f"series/{slug}/stages") == {
         "series": slug, "results_hidden": True, "tiebreaks": get(client, f"series/{slug}/stages")["tiebreaks"],
-        "stages": [], "final": []}
+        "stages": [], "final": [], "refused_games": []}
     assert get(client, f"series/{slug}/teams")["teams"] == []
     # A finalist's across-series totals leave round 5 out, as their page does.
     reg = Registration.objects.get(series=series, number=4)

@@ -47,7 +47,7 @@ for turn in range(60):
         print("started", flush=True)
     time.sleep(0.1)
     for game in Game.objects.filter(status=Game.Status.IN_PROGRESS):
-        state = game.replay()
+        state = game.replay().result
         for _ in range(20):
             try:
                 services.record_hand(game=game, number=len(state.hands) + 1, hand=random_hand(rng, state))
@@ -68,7 +68,7 @@ from league.stats import SEAT_STAT_FIELDS, seat_hand_stats
 def dump():
     games = []
     for game in Game.objects.order_by("pk"):
-        result = game.replay()
+        result = game.replay().result
         seats = list(game.seats.order_by("seat").values_list("end_score", "place", "points", *SEAT_STAT_FIELDS))
         expected = [[getattr(seat_hand_stats(result, s), f) for f in SEAT_STAT_FIELDS] for s in range(4)]
         consistent = ([list(row[3:]) for row in seats] == expected

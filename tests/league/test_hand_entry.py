@@ -84,7 +84,7 @@ def test_finding_1_south_dealer_ron_counts_dora_and_ura_from_tiles(as_scorer: Cl
     # + 1 ura = 3 han 40 fu: 7,700 + 900. Every seat as the winner, to prove
     # the shared fields do not depend on whose tiles they sit beside.
     play(game, [ron(0, 1, 1, 30), draw(1), draw(1), draw(1)])
-    state = game.replay().next
+    state = game.replay().result.next
     assert (state.round_label, state.honba, state.dealer) == ("E2", 3, 1)
     loser = (winner + 1) % 4
     response = entry(as_scorer, game, {
@@ -95,7 +95,7 @@ def test_finding_1_south_dealer_ron_counts_dora_and_ura_from_tiles(as_scorer: Cl
     assert response.status_code == 302, response.context["form"].errors
     win = game.hands.get(number=5).wins.get()
     assert (win.winner, win.han, win.fu) == (winner, 3, 40)
-    played = game.replay().hands[4]
+    played = game.replay().result.hands[4]
     # Dealer ron 3 han 40 fu = 7,700, non-dealer 5,200, + 3 honba x 300; the
     # winner's own riichi stick comes back to them.
     value = 7700 if winner == 1 else 5200
@@ -315,7 +315,7 @@ def test_finding_5_suucha_riichi_with_four_sticks_is_saved(as_scorer: Client, ga
     response = entry(as_scorer, game, {"outcome": "abort", "abort_reason": "suucha_riichi",
                                        "riichi": ["0", "1", "2", "3"]})
     assert response.status_code == 302
-    assert game.replay().next.riichi_sticks == 4
+    assert game.replay().result.next.riichi_sticks == 4
 
 
 # -- finding 6: ids, aria-describedby and the skip link -------------------------------------------------

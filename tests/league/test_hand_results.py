@@ -51,9 +51,9 @@ def test_stored_results_follow_every_change() -> None:
     after = stored(game)
     # Now West wins too (1,000) and, nearest to the discarder, takes back its own stick.
     assert after[0]["deltas"] == [5800, -6800, 1000, 0] and after[1:] != first[1:]
-    assert after == [hand_result(p) for p in game.replay().hands]
+    assert after == [hand_result(p) for p in game.replay().result.hands]
     services.undo_last_hand(game=game)
-    assert stored(game) == [hand_result(p) for p in game.replay().hands]
+    assert stored(game) == [hand_result(p) for p in game.replay().result.hands]
     assert list(exports.hand_rows(Game.objects.filter(pk=game.pk)))[1:] == replayed_rows(Game.objects.filter(pk=game.pk))
 
 
@@ -64,4 +64,4 @@ def test_hands_saved_before_results_were_stored_are_replayed_then_refreshed() ->
     games = Game.objects.filter(pk=game.pk)
     assert list(exports.hand_rows(games))[1:] == replayed_rows(games)
     services.refresh_snapshots(game=game)
-    assert stored(game) == [hand_result(p) for p in game.replay().hands]
+    assert stored(game) == [hand_result(p) for p in game.replay().result.hands]

@@ -253,7 +253,7 @@ def _phone_equals_server(played: dict[str, Any], language: str | None = None,
             assert answer["digest"] == after["state"]
             assert answer["after"]["ended"] == after["finished"]
             if answer["after"]["round"] is not None:
-                nxt = Game.objects.get(pk=game.pk).replay()
+                nxt = Game.objects.get(pk=game.pk).replay().result
                 shown_next = nxt.hands[number].start if number < len(nxt.hands) else nxt.next
                 assert (answer["after"]["dealer"], answer["after"]["honba"], answer["after"]["riichi_sticks"]) == (
                     shown_next.dealer, shown_next.honba, shown_next.riichi_sticks)

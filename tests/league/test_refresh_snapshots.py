@@ -68,7 +68,7 @@ def stats_of(game: Game) -> list[tuple[int, ...]]:
 
 
 def replayed_stats(game: Game) -> list[tuple[int, ...]]:
-    result = game.replay()
+    result = game.replay().result
     return [tuple(getattr(seat_hand_stats(result, s), f) for f in SEAT_STAT_FIELDS) for s in range(4)]
 
 

@@ -132,7 +132,7 @@ def test_kita_add_han_and_tsumo_pays_without_a_north_share(client: Client, field
     game = sanma_game(client)
     response = entry(client, game, fields)
     assert response.status_code == 302, response.context["form"].errors
-    assert list(game.replay().hands[0].deltas) == deltas
+    assert list(game.replay().result.hands[0].deltas) == deltas
     # A correction shows the han as tapped, without the kita, and the kita apart.
     form = client.get(reverse("staff-edit-hand", args=[game.pk, 1])).context["form"]
     winner = fields.get("winner") or fields["winners"][0]

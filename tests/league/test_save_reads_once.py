@@ -90,7 +90,7 @@ def save_on(now: entry.GameNow) -> entry.Saved:
 def assert_in_step(game: Game) -> None:
     """What the save stored is what a fresh replay of the game says."""
     game.refresh_from_db()
-    replayed = game.replay()
+    replayed = game.replay().result
     assert [h.result for h in game.hands.order_by("number")] == [hand_result(p) for p in replayed.hands]
     assert services.refresh_snapshots(game=game) is False  # seats' statistics and results already right
 

@@ -257,7 +257,7 @@ def test_correcting_a_hand_replays_the_rest(as_scorer: Client, game: Game) -> No
                     url=url)
     assert response.status_code == 302
     # E1: 4 han 30 fu non-dealer ron 7,700 (no kiriage); E2: 2 han 30 fu 2,000.
-    assert game.replay().scores == (17300, 30700, 27000, 25000)
+    assert game.replay().result.scores == (17300, 30700, 27000, 25000)
     assert game.audit.filter(action="correct_hand").count() == 1
 
 

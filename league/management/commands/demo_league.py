@@ -217,7 +217,7 @@ def build(rng: random.Random) -> Series:
 
 def play_game(rng: random.Random, game: Game, first: list[HandInput], *, stop_after: int | None = None) -> None:
     """Hands until the ruleset ends the game (or ``stop_after`` hands: a game still at the table)."""
-    state = game.replay()
+    state = game.replay().result
     number = 1
     saved: list[sg.GameResult] = []
 

@@ -38,7 +38,7 @@ def test_read_game_reads_the_hands_once_and_replays_them() -> None:
     # hands, their wins, the penalties in force, the seats with their players
     assert len(read.captured_queries) == 4
     assert (now.next_number, now.state) == services.entry_state(game)
-    assert now.replayed == game.replay()
+    assert now.replayed == game.replay().result
     assert now.names == seat_names(game)
     assert now.table_state(3) == now.replayed.next
     assert now.table_state(2) == now.replayed.hands[1].start
@@ -141,7 +141,7 @@ def test_the_preview_runs_no_query_and_prices_as_the_save() -> None:
     # E1 1 honba (the dealer won hand 1): 3 han 30 fu tsumo, 1,000/2,000 and 100 a seat.
     assert shown.played.deltas == (-2100, -1100, 4300, -1100)
     services.record_hand(game=game, number=2, hand=hand)
-    assert game.replay().hands[1].deltas == shown.played.deltas
+    assert game.replay().result.hands[1].deltas == shown.played.deltas
 
 
 def test_a_correction_preview_compares_with_the_game_as_read() -> None:
@@ -224,7 +224,7 @@ def test_a_correction_saved_says_the_next_hand() -> None:
     now = entry.read_game(game)
     saved = entry.save_entry(game=game, number=1, hand=ron(2, 0, 3, 30), editing=True, state=now.state)
     assert (saved.number, saved.next_number) == (1, 3)
-    assert game.replay().hands[0].deltas[0] == 5800  # the dealer's 3 han 30 fu ron
+    assert game.replay().result.hands[0].deltas[0] == 5800  # the dealer's 3 han 30 fu ron
 
 
 def test_the_hand_that_ends_the_game_by_the_clock_ends_it_in_the_save() -> None:
@@ -282,7 +282,7 @@ def test_a_save_hands_on_what_it_holds_by_name() -> None:
     assert saved.game.pk == game.pk and saved.game.inputs_version == stored.inputs_version
     assert [r.number for r in saved.rows] == [1, 2] and saved.rows[-1] is row
     assert saved.record.hands == tuple(stored.record().hands)
-    assert saved.replayed == stored.replay()
+    assert saved.replayed == stored.replay().result
     assert (saved.change.action, saved.change.hand_number) == ("record_hand", 2)
     assert saved.change == stored.audit.order_by("-pk").first()
     with pytest.raises(AttributeError):

@@ -31,7 +31,7 @@ Action = GameAudit.Action
 
 
 def scores(game: Game) -> tuple[int, ...]:
-    return game.replay().scores
+    return game.replay().result.scores
 
 
 # -- every outcome -------------------------------------------------------------
@@ -56,7 +56,7 @@ def test_record_hand_every_outcome(name: str, hand: Any, after: tuple[int, ...],
     game = make_game()
     row = services.record_hand(game=game, number=1, hand=hand)
     assert row.to_input() == hand  # stored as input, read back unchanged
-    result = game.replay()
+    result = game.replay().result
     assert result.scores == after
     assert sum(result.scores) + 1000 * result.riichi_sticks == 100000
     assert (result.next.round_label, result.next.dealer, result.next.honba, result.next.riichi_sticks) == nxt
@@ -180,7 +180,7 @@ def test_correct_hand_replays_the_rest() -> None:
     services.correct_hand(game=game, number=1, hand=ron(0, 1, 4, 40), by=user)
     # 4 han 40 fu is mangan (8,000); hand 2 is still South's dealer tsumo (500 all),
     # hand 3 West alone tenpai
-    assert [(h.round_label, h.honba) for h in game.replay().hands] == [("E1", 0), ("E2", 0), ("E2", 1)]
+    assert [(h.round_label, h.honba) for h in game.replay().result.hands] == [("E1", 0), ("E2", 0), ("E2", 1)]
     assert scores(game) == (15500, 33500, 27500, 23500)
     entry = game.audit.get(action=Action.CORRECT_HAND)
     assert entry.username == "referee" and entry.hand_number == 1
@@ -239,7 +239,7 @@ def test_correct_hand_that_no_longer_ends_the_game_reopens_it() -> None:
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.finished_at is None
     assert set(game.seats.values_list("points", flat=True)) == {None}
-    assert game.replay().next.round_label == "S4"
+    assert game.replay().result.next.round_label == "S4"
     assert game.audit.filter(action=Action.REOPEN).count() == 1
 
 
@@ -275,7 +275,7 @@ def test_undo_last_hand_reopens_a_finished_game() -> None:
     services.undo_last_hand(game=game)
     game.refresh_from_db()
     assert not game.is_finished
-    assert game.replay().next.round_label == "S4"
+    assert game.replay().result.next.round_label == "S4"
 
 
 def test_undo_with_no_hands() -> None:
@@ -384,7 +384,7 @@ def test_record_hands_gives_what_record_hand_gives_one_by_one() -> None:
     batch = make_game(players=make_players(4))
     rows = services.record_hands(game=batch, first=1, hands=hands)
     assert [r.number for r in rows] == list(range(1, len(hands) + 1))
-    assert batch.replay().scores == one_by_one.replay().scores
+    assert batch.replay().result.scores == one_by_one.replay().result.scores
     assert [h.as_dict() for h in batch.hands.all()] == [h.as_dict() for h in one_by_one.hands.all()]
     batch_audit = list(batch.audit.filter(action=Action.RECORD_HAND).values_list("hand_number", "after"))
     single_audit = list(one_by_one.audit.filter(action=Action.RECORD_HAND).values_list("hand_number", "after"))
