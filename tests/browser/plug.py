@@ -4,7 +4,7 @@ Chromium's offline switch (Playwright's ``context.set_offline``) is no proof tha
 the server is out of reach: it does not reliably stop a service worker's own
 fetches. Seen in ``test_offline_fallback``: a worker's fetch begun after the
 switch had answered reached the server, and the real page was shown where the
-worker's page for a page not kept was due (about one run in thirty at load 9).
+worker's page for a page not kept was due (3 runs in 145 at load 9-14).
 A test that needs the server gone reaches it through a ``Plug`` and pulls it.
 """
 

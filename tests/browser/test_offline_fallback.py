@@ -6,7 +6,7 @@ The phone here is set to English and the scorer picks Japanese.
 The phone reaches the server through a plug (tests/browser/plug.py) that is
 pulled out with the browser's offline switch: the switch alone let the worker's
 fetch of the other game reach the server now and then, and the real page came
-back (CI, and about one run in thirty here at load 9)."""
+back (once in CI, and 3 runs in 145 here at load 9-14)."""
 
 from __future__ import annotations
 
