@@ -32,6 +32,8 @@ WAIT_MS = 30_000
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
+from tests.browser.plug import Plug  # noqa: E402
+
 expect.set_options(timeout=WAIT_MS)
 
 
@@ -88,6 +90,15 @@ def game() -> Any:
     from tests.browser.phone import club_night
 
     return club_night("referee")
+
+
+@pytest.fixture
+def plug(live_server: Any) -> Iterator[Plug]:
+    """The way to the live server, to be pulled out (``tests/browser/plug.py``): a
+    phone opened at ``plug.url`` loses the server for real, its service worker too."""
+    p = Plug(live_server.url)
+    yield p
+    p.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Scoring through a dead network, on a 360 x 740 touch phone.
 
-The phone reaches the server through a plug (a socket relay in this test)
+The phone reaches the server through a plug (a socket relay, tests/browser/plug.py)
 that is pulled out while the phone is offline, as well as the browser's own
 offline switch: Chromium's switch does not stop a service worker's own
 fetches, the pulled plug does, and the server counts every request it gets,
@@ -13,12 +13,9 @@ Seats: East Alice (0), South Bob (1), West Carol (2), North Dave (3); ari-ari.
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -31,96 +28,10 @@ from scoring.game import Draw, Ron, Tsumo
 from tests.browser.axe import assert_accessible
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import PHONE, club_night, open_game, phone_page, tap
+from tests.browser.plug import Plug
 from tests.factories import play, ron, tsumo
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class Plug:
-    """A relay between the phone and the server that can be pulled out: while
-    out, every connection (open or new) is closed before a byte reaches the server."""
-
-    def __init__(self, target: str) -> None:
-        parts = urlsplit(target)
-        self.target = (parts.hostname or "127.0.0.1", parts.port or 80)
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.connected = True
-        self.body_bytes: int | None = None  # set: each answer is cut this many bytes into its body
-        self.in_headers = False  # set: each answer is cut after its status line
-        self.open: set[socket.socket] = set()
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.connected:
-                client.close()
-                continue
-            server = socket.create_connection(self.target)
-            with self.lock:
-                self.open.update((client, server))
-            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
-
-    def _pump(self, a: socket.socket, b: socket.socket, answers: bool = False) -> None:
-        seen = b""
-        try:
-            while data := a.recv(65536):
-                if answers and self.in_headers:
-                    seen += data
-                    line = seen.find(b"\r\n")
-                    if line >= 0:
-                        b.sendall(seen[: line + 2])
-                        break
-                    continue
-                if answers and self.body_bytes is not None:
-                    seen += data
-                    head = seen.find(b"\r\n\r\n")
-                    if head >= 0:  # the headers and the first bytes of the body, then the cut
-                        b.sendall(seen[: head + 4 + self.body_bytes])
-                        break
-                    continue
-                b.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (a, b):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                s.close()
-                with self.lock:
-                    self.open.discard(s)
-
-    def pull(self) -> None:
-        self.connected = False
-        with self.lock:
-            for s in list(self.open):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                s.close()
-            self.open.clear()
-
-    def push(self) -> None:
-        self.connected = True
-
-    def cut_answers(self, body_bytes: int | None, in_headers: bool = False) -> None:
-        """From now on every answer stops ``body_bytes`` into its body, or after its
-        status line (``in_headers``); ``None``: whole again."""
-        self.body_bytes = body_bytes
-        self.in_headers = in_headers
-
-    def close(self) -> None:
-        self.pull()
-        self.listener.close()
 
 
 class Counter:
@@ -140,13 +51,6 @@ class Counter:
 @pytest.fixture
 def game() -> Game:
     return club_night("referee", "second")  # two scorers: a second phone
-
-
-@pytest.fixture
-def plug(live_server: Any) -> Iterator[Plug]:
-    p = Plug(live_server.url)
-    yield p
-    p.close()
 
 
 @pytest.fixture

@@ -25,7 +25,8 @@ from league.models import Game
 from league.script_words import script_words
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import open_game, phone_page, tap
-from tests.browser.test_offline_queue import Plug, enter_draw, queued, ready_for_offline
+from tests.browser.plug import Plug
+from tests.browser.test_offline_queue import enter_draw, queued, ready_for_offline
 from tests.factories import draw, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,13 +59,6 @@ def phone(browser: Browser) -> Iterator[Page]:
         page.on("console", lambda m: print("console:", m.type, m.text))
         page.on("pageerror", lambda e: print("page error:", e))
         yield page
-
-
-@pytest.fixture
-def plug(live_server: Any) -> Iterator[Plug]:
-    p = Plug(live_server.url)
-    yield p
-    p.close()
 
 
 def no_english(page: Page, state: str) -> None:

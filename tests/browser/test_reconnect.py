@@ -5,7 +5,7 @@
   ``context.set_offline``); coming back, the browser says "online" and the page
   sends at once.
 - ``relay``: the server out of reach while the browser still says online (the
-  socket relay of ``test_offline_queue`` pulled out, then pushed back); no
+  socket relay of ``tests/browser/plug.py`` pulled out, then pushed back); no
   "online" event comes, so the page must look again on its own, soon.
 
 What is asserted: the six kept hands go in ONE request (the batch, ``kept/``:
@@ -42,16 +42,10 @@ from playwright.sync_api import Browser, Page, expect
 from league.models import Game, SaveKey
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.phone import open_game, phone_page
-from tests.browser.test_offline_queue import Counter, Plug, enter_draw, enter_tsumo, queued, ready_for_offline, save
+from tests.browser.plug import Plug
+from tests.browser.test_offline_queue import Counter, enter_draw, enter_tsumo, queued, ready_for_offline, save
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def plug(live_server: Any) -> Iterator[Plug]:
-    p = Plug(live_server.url)
-    yield p
-    p.close()
 
 
 @pytest.fixture
