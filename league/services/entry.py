@@ -99,8 +99,11 @@ def read_game(game: Game, *, fresh: bool = False) -> GameNow:
     that feed the record (``_read_key``), as of the row's ``inputs_version``,
     which every write of its hands moves (``is_current``): the live previews
     of one hand, and a page shown again, read and replay nothing, whatever
-    the other tables of the series save meanwhile. ``fresh`` reads the database whatever the cache holds
-    (the conflict page, which must show the game as stored)."""
+    the other tables of the series save meanwhile. ``fresh`` reads the
+    database whatever the cache holds (the conflict page, which must show
+    the game as stored). ``game`` is the row as this request read it, with
+    its series (``league.access.game_for_scorer``), or brought in step by
+    the request's own save (``_in_step``): a read is judged by it."""
     key = _read_key(game)
     parts = None if fresh else cache.get(key)
     if parts is None or len(parts) != READ_PARTS or not is_current(parts[-1], game):
