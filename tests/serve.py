@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -74,3 +75,30 @@ def serve(env: dict[str, str], *, workers: int = 2, args: Sequence[str] = ("--lo
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait()
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway ``redis-server`` (Debian's package) on a free port of
+    127.0.0.1, nothing saved to disk; yields its URL (``redis://...:PORT/0``)
+    once it accepts connections, and stops it on leaving the block."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="tenbou-redis-") as tmp:
+        server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                   "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if server.poll() is not None:
+                    raise RuntimeError(f"redis-server exited with status {server.returncode}")
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"redis-server never answered on port {port}") from None
+                    time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            server.terminate()
+            server.wait(timeout=10)

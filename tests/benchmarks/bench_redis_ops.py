@@ -16,10 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -54,41 +51,26 @@ def main() -> None:
     from django.core.cache.backends.redis import RedisCache as Djangos
 
     from league.redis_cache import RedisCache as Ours
+    from tests.serve import redis_server
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                   "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                        break
-                except OSError:
-                    time.sleep(0.05)
-            url = f"redis://127.0.0.1:{port}/0"
-            read = [{"number": i, "result": list(range(40)), "note": "x" * 200} for i in range(60)]
-            print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; best of {args.rounds} x "
-                  f"{args.ops} calls, us of process CPU per call")
-            print(f"{'operation':<28}{'Django':>10}{'held':>10}{'ratio':>8}")
-            rows: list[tuple[str, float, float]] = []
-            for name, op in (("get, a stamp", lambda c: c.get("stamp")),
-                             ("get, a kept read (20 kB)", lambda c: c.get("read")),
-                             ("set, a stamp", lambda c: c.set("stamp", "a1b2c3d4e5f6a7b8:1764222222", None))):
-                got = []
-                for cls in (Djangos, Ours):
-                    cache = cls(url, {})
-                    cache.set("stamp", "a1b2c3d4e5f6a7b8:1764222222", None)
-                    cache.set("read", read, None)
-                    got.append(_per_op(lambda cache=cache, op=op: op(cache), args.ops, args.rounds))
-                rows.append((name, got[0], got[1]))
-            for name, theirs, ours in rows:
-                print(f"{name:<28}{theirs:>10.1f}{ours:>10.1f}{theirs / ours:>7.1f}x")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with redis_server() as url:
+        read = [{"number": i, "result": list(range(40)), "note": "x" * 200} for i in range(60)]
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; best of {args.rounds} x "
+              f"{args.ops} calls, us of process CPU per call")
+        print(f"{'operation':<28}{'Django':>10}{'held':>10}{'ratio':>8}")
+        rows: list[tuple[str, float, float]] = []
+        for name, op in (("get, a stamp", lambda c: c.get("stamp")),
+                         ("get, a kept read (20 kB)", lambda c: c.get("read")),
+                         ("set, a stamp", lambda c: c.set("stamp", "a1b2c3d4e5f6a7b8:1764222222", None))):
+            got = []
+            for cls in (Djangos, Ours):
+                cache = cls(url, {})
+                cache.set("stamp", "a1b2c3d4e5f6a7b8:1764222222", None)
+                cache.set("read", read, None)
+                got.append(_per_op(lambda cache=cache, op=op: op(cache), args.ops, args.rounds))
+            rows.append((name, got[0], got[1]))
+        for name, theirs, ours in rows:
+            print(f"{name:<28}{theirs:>10.1f}{ours:>10.1f}{theirs / ours:>7.1f}x")
 
 
 if __name__ == "__main__":

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.serve import redis_server
 
 pytestmark = pytest.mark.skipif(
     not shutil.which("redis-server") and not os.environ.get("TENBOU_REQUIRE_REDIS"),
@@ -27,23 +25,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                   "--appendonly", "no", "--dir", tmp], stdout=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                        break
-                except OSError:
-                    time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with redis_server() as url:
+        yield url
 
 
 def _caches(url: str) -> tuple[Any, Any]:
