@@ -77,6 +77,7 @@ def script_words() -> dict[str, object]:
         "cancel_correction": _("Cancel the correction"),
         "phone_over": _("The game is over on this phone; it is saved when the queue is sent."),
         # offline.json's refused stored hand: the staff page's own sentence, then what needs the network.
+        "sentence": _slots(_("%(sentence)s.")),  # a sentence ended with the language's stop (。in Japanese)
         "refused_after": _("No hand can be entered after it until it is corrected or undone."),
         "refused_online": _("Correct or undo it on this page once the network is back."),
         # queue/: the list of entries kept on the phone.

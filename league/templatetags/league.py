@@ -3,6 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from league import stats
 from league.models import WIND_NAMES, Series
@@ -23,6 +26,14 @@ def points(value: int | None) -> str:
     whole, frac = divmod(abs(value), 1000)
     digits = f"{frac:03d}".rstrip("0") or "0"
     return f"{sign}{whole}.{digits}"
+
+
+@register.filter
+def sentence(text: Any) -> SafeString:
+    """A sentence ended with the reader's language's stop: "... at least 2 han."
+    in English, "...2翻以上です。" in Japanese (a refusal the engine words
+    without one, put before more words)."""
+    return mark_safe(gettext("%(sentence)s.") % {"sentence": conditional_escape(text)})
 
 
 @register.filter

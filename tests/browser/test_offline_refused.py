@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SAID = {
     "en-GB": ("Hand 2 cannot be replayed: 25 fu (seven pairs) needs at least 2 han.",
               "No hand can be entered after it until it is corrected or undone."),
-    "ja-JP": ("第2局を再計算できません：符：25符（七対子）は2翻以上です.",
+    "ja-JP": ("第2局を再計算できません：符：25符（七対子）は2翻以上です。",
               "この局を訂正するか取り消すまで、次の局は入力できません。"),
 }
 

@@ -82,8 +82,17 @@ def test_the_staff_page_says_it_in_japanese(as_scorer: Client, game: Game) -> No
     with translation.override("ja"):
         reason = refusal("fu_not_possible", _reason(game), "fu_25_one_han")
     assert reason == "符：25符（七対子）は2翻以上です"  # the rule broken, not "that han and fu are no hand"
-    assert f"第2局を再計算できません：{reason}" in notice
+    assert f"第2局を再計算できません：{reason}。" in notice  # ended with the Japanese stop, not "."
     assert "この局を訂正するか取り消すまで" in notice and "cannot be replayed" not in notice
+
+
+def test_a_refusal_ends_with_the_readers_stop() -> None:
+    from league.templatetags.league import sentence
+
+    with translation.override("en"):
+        assert sentence("hand 2 cannot be replayed: <b>") == "hand 2 cannot be replayed: &lt;b&gt;."
+    with translation.override("ja"):
+        assert sentence("第2局を再計算できません") == "第2局を再計算できません。"
 
 
 def test_a_new_hands_preview_and_save_refuse_naming_the_hand(as_scorer: Client, game: Game) -> None:
@@ -175,13 +184,14 @@ def test_offline_json_says_what_the_staff_page_says(as_scorer: Client, game: Gam
     reader's words, as the staff page's notice does; the phone's engine then
     refuses a new hand with the staff page's own sentence (no new hand offline)."""
     game = _played(game, broken=broken)
-    for language, expected in (("en", f"Hand {broken} cannot be replayed: 25 fu (seven pairs) needs at least 2 han"),
-                               ("ja", f"第{broken}局を再計算できません：符：25符（七対子）は2翻以上です")):
+    for language, expected, stop in (
+            ("en", f"Hand {broken} cannot be replayed: 25 fu (seven pairs) needs at least 2 han", "."),
+            ("ja", f"第{broken}局を再計算できません：符：25符（七対子）は2翻以上です", "。")):
         offline = as_scorer.get(reverse("staff-offline-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).json()
         page = as_scorer.get(reverse("staff-game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language)
         assert offline["refused"] == {"number": broken, "code": "fu_not_possible", "detail": "fu_25_one_han",
                                       "text": expected, "undo": undo}
-        assert f"{expected}." in _notice(page)
+        assert f"{expected}{stop}" in _notice(page)
         # The phone's engine, in the page's language, refuses the next hand as the server's preview does.
         with translation.override(language):
             answer = price(offline, {"outcome": "draw", "tenpai": ["0"]}, offline["number"],

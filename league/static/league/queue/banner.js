@@ -83,7 +83,7 @@ export function showRefused(g) {
     var box = el("div", "notice");
     box.id = "phone-refused";
     box.setAttribute("role", "alert");
-    box.appendChild(el("p", "", r.text + "."));
+    box.appendChild(el("p", "", W.t("sentence", {sentence: r.text})));
     box.appendChild(el("p", "", W.t("refused_after")));
     box.appendChild(el("p", "", W.t("refused_online")));
     var at = document.querySelector("section.state") || document.querySelector(".columns");
