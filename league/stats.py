@@ -9,6 +9,7 @@ game from prefetched rows (:func:`replay_prefetches`, ``Game.replay()``).
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -67,10 +68,11 @@ def refused_games(series: Series, *, public: bool = False) -> tuple[RefusedGame,
     every surface that shows them names it (docs/standings.md); ``public``
     leaves out the rounds whose results the director hides.
 
-    Every counted game with hands is replayed (four queries in all), once
-    per results stamp and engine: cached under the series'
-    results stamp and the offline engine's ETag, a digest of the engine's
-    and the entry's code, so a deploy that changes a preset is seen at once.
+    Cached under the series' results stamp and the offline engine's ETag (a
+    digest of the engine's and the entry's code, so a deploy that changes a
+    preset is seen at once). Computing it again reads the counted games'
+    rows (one query) and replays only the games whose check is not kept
+    (``_refused_games``): a game finished since, or one whose hands moved.
     """
     key = f"refused-games:{series.pk}:{stamps.results_token(series.pk)}:{engine_zip().etag}"
     found: tuple[RefusedGame, ...] = cache.get_or_set(key, lambda: _refused_games(series), REFUSED_CACHE_SECONDS)
@@ -79,26 +81,50 @@ def refused_games(series: Series, *, public: bool = False) -> tuple[RefusedGame,
 
 
 def _refused_games(series: Series) -> tuple[RefusedGame, ...]:
+    # Each game's check is kept on its own, under what it is computed from: the
+    # game's inputs' version (every write of its hands or penalties moves it),
+    # its record's columns and the engine; a game whose check is kept is not
+    # read again. At an event, each game's finish moves the results stamp:
+    # without this every finish replayed every finished game of the series.
     # Plain rows (``exports.hand_inputs``), not model instances: the same
     # record as ``Game.record`` (``build_record``) replayed by the same
     # ``replay_stored`` as ``Game.replay``, at a quarter of the cost.
     games = list(Game.objects.filter(counting(series), series=series, hands__isnull=False).distinct()
                  .order_by("round_number", "table", "pk")
-                 .values_list("pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks"))
-    ids = [g[0] for g in games]
-    inputs = hand_inputs(ids)
-    penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-    for game_id, *penalty in (Penalty.objects.filter(game_id__in=ids, cancelled_at=None).order_by("pk")
-                              .values_list("game_id", "seat", "points", "reason")):
-        penalties[game_id].append(tuple(penalty))  # type: ignore[arg-type]
+                 .values_list("pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks",
+                              "inputs_version"))
+    etag = engine_zip().etag
+    keys = {g[0]: _check_key(g, etag) for g in games}
+    kept = cache.get_many(list(keys.values()))
+    todo = [g for g in games if keys[g[0]] not in kept]
+    checked: dict[str, Unreplayable | None] = {}
+    if todo:
+        ids = [g[0] for g in todo]
+        inputs = hand_inputs(ids)
+        penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+        for game_id, *penalty in (Penalty.objects.filter(game_id__in=ids, cancelled_at=None).order_by("pk")
+                                  .values_list("game_id", "seat", "points", "reason")):
+            penalties[game_id].append(tuple(penalty))  # type: ignore[arg-type]
+        for pk, _round, _table, rules, end, final_scores, sticks, _version in todo:
+            record = build_record(ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=sticks,
+                                  hands=inputs.get(pk, ()), penalties=penalties.get(pk, ()))
+            checked[keys[pk]] = replay_stored(record).refused
+        # None is what a miss reads as: a game without a refused hand is kept as ().
+        cache.set_many({k: () if v is None else v for k, v in checked.items()}, REFUSED_CACHE_SECONDS)
     out = []
-    for pk, round_number, table, rules, end, final_scores, sticks in games:
-        record = build_record(ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=sticks,
-                              hands=inputs.get(pk, ()), penalties=penalties.get(pk, ()))
-        refused = replay_stored(record).refused
+    for pk, round_number, table, *_rest in games:
+        refused = checked[keys[pk]] if keys[pk] in checked else kept[keys[pk]] or None
         if refused is not None:
             out.append(RefusedGame(pk, round_number, table, refused))
     return tuple(out)
+
+
+def _check_key(game: tuple[Any, ...], etag: str) -> str:
+    """A game's check's key: the game, its inputs' version, a digest of its
+    record's columns (rules, end, end scores and sticks) and the engine."""
+    pk, _round, _table, rules, end, final_scores, sticks, version = game
+    columns = hashlib.blake2b(repr((rules, end, final_scores, sticks)).encode(), digest_size=8).hexdigest()
+    return f"refused-game:{pk}:{version}:{columns}:{etag}"
 
 
 # -- the hand log ------------------------------------------------------------------

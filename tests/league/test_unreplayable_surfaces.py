@@ -230,3 +230,29 @@ def test_a_league_s_pages_name_the_refused_game_too(client: Client) -> None:
     japanese = client.get(reverse("series-standings", args=["club"]), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "第2局を再計算できません" in japanese and "最後に精算された結果で集計します" in japanese
     assert "cannot be replayed" not in japanese
+
+
+def test_a_change_of_results_replays_only_the_games_it_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's check is kept under its inputs' version: at an event every
+    finish moves the results stamp, and a finish replays the game it finished,
+    not every finished game of the series again."""
+    series, finished, playing = _event()
+    replayed: list[int] = []
+    real = stats.replay_stored
+
+    def counted(record):  # noqa: ANN001, ANN202
+        replayed.append(len(record.hands))
+        return real(record)
+
+    monkeypatch.setattr(stats, "replay_stored", counted)
+    assert [g.game_id for g in stats.refused_games(series)] == [finished.pk]
+    assert len(replayed) == 1  # the one counted game
+    services.correct_hand(game=playing, number=2, hand=tsumo(2, 2, 30))  # the game in play, mended
+    play(Game.objects.get(pk=playing.pk), hanchan_passing_deal()[3:])  # and finished: the results move
+    replayed.clear()
+    assert [g.game_id for g in stats.refused_games(series)] == [finished.pk]
+    assert len(replayed) == 1  # the game just finished; the other's check was kept
+    services.correct_hand(game=Game.objects.get(pk=finished.pk), number=2, hand=tsumo(2, 2, 30))
+    replayed.clear()
+    assert stats.refused_games(series) == ()
+    assert len(replayed) == 1  # the corrected game: its inputs' version moved
