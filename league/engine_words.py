@@ -221,7 +221,7 @@ def refusal_of(err: ServiceError) -> str:
 def unreplayable_text(refused: Unreplayable) -> str:
     """A stored hand the engine refuses, as a sentence's start in the reader's
     language: "Hand 2 cannot be replayed: 25 fu needs at least 2 han"."""
-    return capfirst(refusal_of(StoredHandRefused(refused.number, refused.code, refused.message, refused.detail)))
+    return capfirst(stored_refusal(refused.number, refused.code, refused.message, refused.detail))
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

@@ -9,7 +9,6 @@ game from prefetched rows (:func:`replay_prefetches`, ``Game.replay()``).
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +27,7 @@ from league.exports import hand_inputs, ruleset_of
 from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
 from league.models.changes import rounds_since
 from league.models.event import hidden_from
+from league.models.games import columns_digest
 from league.offline_assets import engine_zip
 from scoring import game as sg
 from scoring.game import TransferKind
@@ -74,13 +74,14 @@ def refused_games(series: Series, *, public: bool = False) -> tuple[RefusedGame,
     rows (one query) and replays only the games whose check is not kept
     (``_refused_games``): a game finished since, or one whose hands moved.
     """
-    key = f"refused-games:{series.pk}:{stamps.results_token(series.pk)}:{engine_zip().etag}"
-    found: tuple[RefusedGame, ...] = cache.get_or_set(key, lambda: _refused_games(series), REFUSED_CACHE_SECONDS)
+    etag = engine_zip().etag
+    key = f"refused-games:{series.pk}:{stamps.results_token(series.pk)}:{etag}"
+    found: tuple[RefusedGame, ...] = cache.get_or_set(key, lambda: _refused_games(series, etag), REFUSED_CACHE_SECONDS)
     hidden = hidden_from(series) if public else None
     return found if hidden is None else tuple(g for g in found if g.round < hidden)
 
 
-def _refused_games(series: Series) -> tuple[RefusedGame, ...]:
+def _refused_games(series: Series, etag: str) -> tuple[RefusedGame, ...]:
     # Each game's check is kept on its own, under what it is computed from: the
     # game's inputs' version (every write of its hands or penalties moves it),
     # its record's columns and the engine; a game whose check is kept is not
@@ -93,7 +94,6 @@ def _refused_games(series: Series) -> tuple[RefusedGame, ...]:
                  .order_by("round_number", "table", "pk")
                  .values_list("pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks",
                               "inputs_version"))
-    etag = engine_zip().etag
     keys = {g[0]: _check_key(g, etag) for g in games}
     kept = cache.get_many(list(keys.values()))
     todo = [g for g in games if keys[g[0]] not in kept]
@@ -123,8 +123,7 @@ def _check_key(game: tuple[Any, ...], etag: str) -> str:
     """A game's check's key: the game, its inputs' version, a digest of its
     record's columns (rules, end, end scores and sticks) and the engine."""
     pk, _round, _table, rules, end, final_scores, sticks, version = game
-    columns = hashlib.blake2b(repr((rules, end, final_scores, sticks)).encode(), digest_size=8).hexdigest()
-    return f"refused-game:{pk}:{version}:{columns}:{etag}"
+    return f"refused-game:{pk}:{version}:{columns_digest((rules, end, final_scores, sticks))}:{etag}"
 
 
 # -- the hand log ------------------------------------------------------------------
