@@ -267,7 +267,7 @@ def _wrap_preview() -> None:
         (entry, "read_game_held", "view: read_game_held"),
         (entry, "read_game", "  read_game (held missed)"),
         (entry, "_read_key", "  _read_key"),
-        (entry.stamps, "stamp", "    stamps.stamp"),
+        (entry, "row_digest", "    row_digest"),
         (type(caches["default"]), "get", "  cache.get"),
         (entry, "_now", "  entry._now"),
         (entry, "claimed", "view: claimed"),
