@@ -19,6 +19,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 
 from league import services, stats
+from league.csp import as_fragment
 from league.db_bounds import int_param
 from league.engine_words import refusal_of
 from league.forms import HandForm
@@ -72,7 +73,7 @@ def in_place(request: HttpRequest, now: entry.GameNow, next_number: int, said: s
     answer = in_place_answer(request, now, next_number, said, change=change)
     if answer is None:
         return None
-    response = JsonResponse(answer)
+    response = as_fragment(JsonResponse(answer))  # only the page's script reads it (league.csp)
     response["X-Tenbou-Saved"] = "in-place"
     return response
 

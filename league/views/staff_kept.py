@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from league import services
 from league.access import game_for_scorer
+from league.csp import as_fragment
 from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
 from league.errors import PriceDiffers
@@ -67,7 +68,8 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
         entries = read_kept(request.body)
     except BadKept as bad:
         message = f"{bad.field} {_BAD_KEPT[bad.code]}"
-        return JsonResponse({"error": {"code": bad.code, "field": bad.field, "message": message}}, status=400)
+        return as_fragment(JsonResponse({"error": {"code": bad.code, "field": bad.field, "message": message}},
+                                        status=400))
     taken: list[dict[str, Any]] = []
     stop: dict[str, Any] | None = None
     last: tuple[entry.Saved, str] | None = None
@@ -126,7 +128,8 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
         elif stop["kind"] == "refused" and "errors" not in stop:
             stop["errors"] = [{"field": name, "message": line} for name, line, _m in form.error_items()]
         break
-    return JsonResponse({"entries": taken, "stop": stop, "then": _kept_then(request, game, last)})
+    # Only the page's script reads it: the fragment's policy (league.csp).
+    return as_fragment(JsonResponse({"entries": taken, "stop": stop, "then": _kept_then(request, game, last)}))
 
 
 def _handed_on(saved: entry.Saved) -> entry.GameNow | None:

@@ -18,6 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
 from league.access import game_for_scorer
+from league.csp import as_fragment
 from league.db_bounds import int_param
 from league.services import entry
 from league.templatetags.hand_preview import preview_html
@@ -46,4 +47,5 @@ def preview(request: HttpRequest, pk: int) -> HttpResponse:
 def _fragment(context: dict[str, Any]) -> HttpResponse:
     # The page's own markup (``{% hand_preview %}``), with no template: it
     # reads nothing the context processors add (user, messages, language info).
-    return HttpResponse(preview_html(context))
+    # Only the page's script fetches it: the fragment's policy (league.csp).
+    return as_fragment(HttpResponse(preview_html(context)))

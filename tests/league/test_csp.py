@@ -5,7 +5,9 @@ script or an inline event handler, which the policy would block."""
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from league.csp import FRAGMENT_POLICY
 from league.models import Game, Registration, Series
 
 pytestmark = pytest.mark.django_db
@@ -140,8 +143,49 @@ def test_every_page_type_carries_the_policy(client: Client, demo) -> None:
             assert not STYLE_ATTRIBUTE.search(html), (url, STYLE_ATTRIBUTE.search(html))
     # A POST's redirect and a refused form carry it too.
     game = demo["game"]
+    response = client.post(reverse("staff-game", args=[game.pk]), {"outcome": "nonsense", "action": "preview"})
+    assert response.status_code == 409 and policy_of(response) == policy_of_text(POLICY)  # the conflict page
+    # What only the page's script fetches (here the live preview's refusal) carries the fragment's.
     response = client.post(reverse("staff-preview", args=[game.pk]), {"outcome": "nonsense"})
-    assert policy_of(response) == policy_of_text(POLICY)
+    assert response.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+
+
+def test_what_only_the_pages_script_fetches_carries_the_fragments_policy(as_scorer: Client, game: Game) -> None:
+    """The live preview's fragment, the save's answer in place and a kept batch's
+    answer are read by the staff page's script, never shown as documents: they
+    carry the strictest policy (league/csp.py), the same whatever the answer;
+    the page, the save without the script and a refusal of the CSRF check are
+    documents, with the site's policy."""
+    url, preview = reverse("staff-game", args=[game.pk]), reverse("staff-preview", args=[game.pk])
+    page = as_scorer.get(url)
+    assert policy_of(page) == policy_of_text(POLICY)
+    form = dict(page.context["form"].initial)
+    tsumo = {**form, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30"}
+    shown = as_scorer.post(preview, tsumo, HTTP_X_TENBOU_ENTRY="1")
+    assert b"data-digest" in shown.content and shown.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+    stale = as_scorer.post(preview, {**tsumo, "state": "0" * 64}, HTTP_X_TENBOU_ENTRY="1")
+    assert stale.status_code == 200 and stale.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+    digest = as_scorer.post(url, {**tsumo, "action": "preview"}).context["digest"]
+    saved = as_scorer.post(url, {**tsumo, "action": "save", "checked": digest},
+                           HTTP_X_TENBOU_ENTRY="1", HTTP_X_TENBOU_IN_PLACE="1")
+    assert saved["X-Tenbou-Saved"] == "in-place" and saved.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+    assert policy_of_text(FRAGMENT_POLICY) == {"default-src": "'none'", "base-uri": "'none'",
+                                               "form-action": "'none'", "frame-ancestors": "'none'"}
+    kept = as_scorer.post(reverse("staff-kept", args=[game.pk]), json.dumps({"entries": []}),
+                          content_type="application/json", HTTP_X_TENBOU_ENTRY="1")
+    assert kept.status_code == 400 and kept.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+    kept = as_scorer.post(reverse("staff-kept", args=[game.pk]), json.dumps({"entries": [{
+        "fields": {"outcome": "draw", "tenpai": ["0"]}, "number": "2", "state": saved.json()["state"],
+        "key": str(uuid.uuid4()), "checked": "0"}]}), content_type="application/json", HTTP_X_TENBOU_ENTRY="1")
+    assert kept.status_code == 200 and kept.headers["Content-Security-Policy"] == FRAGMENT_POLICY
+    # Without the script's header the save redirects: a document's answer, the site's policy.
+    again = as_scorer.post(url, {**tsumo, "number": "2", "key": str(uuid.uuid4()), "action": "preview"})
+    assert policy_of(again) == policy_of_text(POLICY)
+    # A post the CSRF check refuses is answered by Django's refusal page: the site's policy.
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(User.objects.get(pk=as_scorer.session["_auth_user_id"]))
+    refused = strict.post(preview, tsumo, HTTP_X_TENBOU_ENTRY="1")
+    assert refused.status_code == 403 and policy_of(refused) == policy_of_text(POLICY)
 
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
