@@ -14,8 +14,8 @@ document, it would load nothing.
 django-csp builds its policy (and the report-only one) again for every
 response, exempted or not: 0.1 ms of a live preview's 1.3-1.6 ms of CPU
 (``tests/benchmarks/bench_phases.py``, issue 28), for a header no browser
-reads on a script's fetch. ``CSPMiddleware`` is django-csp's, which passes
-a response marked by ``as_fragment`` as it is.
+reads on a script's fetch. ``league.middleware.CSPMiddleware`` is
+django-csp's, which passes a response marked by ``as_fragment`` as it is.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from csp.constants import HEADER
-from csp.middleware import CSPMiddleware as SitePolicyMiddleware
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpResponseBase
 
 # default-src covers scripts, styles, images, fonts, connections, workers,
 # frames and objects; the other three do not fall back to it.
@@ -40,11 +39,6 @@ def as_fragment(response: Response) -> Response:
     return response
 
 
-class CSPMiddleware(SitePolicyMiddleware):
-    """django-csp's middleware: the site's policy on every response but a
-    fragment's (``as_fragment``), which keeps its own."""
-
-    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if getattr(response, "_tenbou_fragment", False) and response.get(HEADER) == FRAGMENT_POLICY:
-            return response
-        return super().process_response(request, response)
+def is_fragment(response: HttpResponseBase) -> bool:
+    """Whether ``response`` went through ``as_fragment`` and keeps its policy."""
+    return getattr(response, "_tenbou_fragment", False) and response.get(HEADER) == FRAGMENT_POLICY

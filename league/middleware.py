@@ -1,5 +1,6 @@
 """Tenbou's middleware, one module, in the order of ``settings.MIDDLEWARE``:
-``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
+``CSPMiddleware`` (django-csp's, which leaves a fragment's policy as it is:
+league/csp.py), ``ApiCorsMiddleware`` (the read API for any origin), ``CachedPageMiddleware``
 (a public page from the cache before the rest of the chain),
 ``FormPostMiddleware`` (a URL-encoded POST's form read in one step),
 ``AnonymousLimitMiddleware``, ``SlidingSessionMiddleware`` (a login that lasts
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
+from csp.middleware import CSPMiddleware as SitePolicyMiddleware
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, QueryDict, UnreadablePostError
@@ -28,9 +30,20 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from league import webhooks
+from league.csp import is_fragment
 from league.views.cached import from_cache
 
 View = Callable[..., HttpResponseBase]
+
+
+class CSPMiddleware(SitePolicyMiddleware):
+    """django-csp's middleware: the site's policy on every response but a
+    fragment's (``league.csp.as_fragment``), which keeps its own."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if is_fragment(response):
+            return response
+        return super().process_response(request, response)
 
 
 class AnonymousLimitMiddleware:

@@ -138,7 +138,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Before the cached pages: a page served from the cache carries the policy too.
-    "league.csp.CSPMiddleware",
+    "league.middleware.CSPMiddleware",
     # Before the cached pages: the read API's answers from the cache carry CORS too.
     "league.middleware.ApiCorsMiddleware",
     # A public page found in the cache is answered here, as a static file is

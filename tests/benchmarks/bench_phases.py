@@ -330,7 +330,7 @@ def _wrap_functions() -> None:
     from django.middleware import csrf
 
     from league import access, auth, sessions
-    from league import csp as league_csp
+    from league import middleware as league_middleware
 
     for owner, name, label in (
         (sessions.SessionStore, "load", "session: load (statement included)"),
@@ -342,7 +342,7 @@ def _wrap_functions() -> None:
         (auth.NoDemoLoginBackend, "get_user", "backend.get_user"),
         (auth_models.AbstractBaseUser, "get_session_auth_hash", "user.get_session_auth_hash"),
         (csrf.CsrfViewMiddleware, "process_view", "CSRF process_view"),
-        (league_csp.CSPMiddleware, "process_response", "CSP process_response (league.csp: a fragment's passed)"),
+        (league_middleware.CSPMiddleware, "process_response", "CSP process_response (a fragment passed)"),
         (csp.middleware.CSPMiddleware, "process_response", "  django-csp's process_response (the policy built)"),
         (http_request.HttpRequest, "_load_post_and_files", "request body parsed"),
         (access, "game_for_scorer", "access.game_for_scorer"),
