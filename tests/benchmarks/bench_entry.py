@@ -270,11 +270,19 @@ def before_and_after(script: str, flags: list[str], before: Path, before_db: str
 def _table(label: str, m: dict[str, Any]) -> None:
     cpu, wall = m["cpu"], m["wall"]
     hz, hz_in = cpu["healthz"], cpu["healthz_in"]
+    # With --before, each round's own ratio (one process's request to its own bare
+    # /healthz) too: their median and range, steadier than two bests taken apart.
+    rounds = m.get("rounds", [])
     print(f"-- {label} ({m['vendor']})")
-    print(f"{'request':<22}{'CPU ms':>8}{'x bare':>8}{'x login':>9}{'wall ms':>9}{'x bare':>8}")
+    print(f"{'request':<22}{'CPU ms':>8}{'x bare':>8}{'x login':>9}{'wall ms':>9}{'x bare':>8}"
+          + (f"{'CPU x bare, rounds: median (range)':>38}" if len(rounds) > 1 else ""))
     for key in REQUESTS:
-        print(f"{NAMES[key]:<22}{cpu[key]:>8.2f}{cpu[key] / hz:>8.1f}{cpu[key] / hz_in:>9.1f}"
-              f"{wall[key]:>9.2f}{wall[key] / wall['healthz']:>8.1f}")
+        line = (f"{NAMES[key]:<22}{cpu[key]:>8.2f}{cpu[key] / hz:>8.1f}{cpu[key] / hz_in:>9.1f}"
+                f"{wall[key]:>9.2f}{wall[key] / wall['healthz']:>8.1f}")
+        if len(rounds) > 1:
+            ratios = sorted(r[key] / r["healthz"] for r in rounds)
+            line += f"{statistics.median(ratios):>24.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+        print(line)
     # The page's GET counts when the hand needs it: not when the save answers in place
     # (the median of the hands, a new game's first GET aside).
     needed = cpu.get("page_needed", cpu["page"])
