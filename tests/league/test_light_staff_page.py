@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from django.core.cache.utils import make_template_fragment_key
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -159,8 +160,41 @@ def test_the_seats_markup_comes_from_the_cache_as_a_fresh_render_gives_it(as_sco
 def test_only_a_fresh_form_has_its_seats_cached(as_scorer: Client, game: Game) -> None:
     play(game, [tsumo(1, 2, 30)])
     correction = as_scorer.get(reverse("staff-edit-hand", args=[game.pk, 1])).context["form"]
-    assert correction.seats_cache_key == ""  # its values are chosen
+    assert correction.seats_cache_key == correction.fields_cache_key == ""  # its values are chosen
     url = reverse("staff-game", args=[game.pk])
-    fields = dict(as_scorer.get(url).context["form"].initial)
+    fresh = as_scorer.get(url).context["form"]
+    assert fresh.fields_cache_key not in ("", fresh.seats_cache_key)
+    fields = dict(fresh.initial)
     posted = as_scorer.post(url, {**fields, "outcome": "draw", "action": "preview"}).context["form"]
-    assert posted.seats_cache_key == ""
+    assert posted.seats_cache_key == posted.fields_cache_key == ""
+
+
+def test_the_fields_markup_comes_from_the_cache_as_a_fresh_render_gives_it(as_scorer: Client, game: Game) -> None:
+    """The whole fields' markup (what happened, who, riichi, the values, the
+    note) of a fresh hand is cached once per game and language: a page from
+    the cache is the page rendered afresh, in English and in Japanese, for
+    the next hands too, and a form with anything chosen is never served it."""
+    from django.core.cache import cache
+
+    url = reverse("staff-game", args=[game.pk])
+    keys = {}
+    for language in ("en", "ja"):
+        as_scorer.cookies["django_language"] = language
+        cache.clear()
+        fresh = as_scorer.get(url)
+        keys[language] = fresh.context["form"].fields_cache_key
+        assert cache.get(make_template_fragment_key("staff_fields", [keys[language]])) is not None
+        cached = as_scorer.get(url)
+        assert _without_tokens(cached.content.decode()) == _without_tokens(fresh.content.decode())
+        assert ("何が起きた？" in cached.content.decode()) == (language == "ja")
+    assert keys["en"] != keys["ja"]
+    play(game, [tsumo(1, 2, 30)])  # the next hand: the same fields, the markup cached for hand 1
+    as_scorer.cookies["django_language"] = "en"
+    later = as_scorer.get(url)
+    assert later.context["form"].fields_cache_key == keys["en"]
+    cache.clear()
+    assert _without_tokens(as_scorer.get(url).content.decode()) == _without_tokens(later.content.decode())
+    # A posted form with a choice shows it, whatever the cache holds.
+    fields = dict(later.context["form"].initial)
+    posted = as_scorer.post(url, {**fields, "outcome": "draw", "tenpai": ["2"], "action": "preview"}).content.decode()
+    assert re.search(r'name="tenpai" value="2" id="id_tenpai_2" checked', posted)
