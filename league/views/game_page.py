@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from league import services, stats
 from league.db_bounds import int_param
-from league.engine_words import refusal_of
+from league.entry.translation import refusal_of
 from league.forms import HandForm
 from league.models import Game, GameAudit, Hand, Series
 from league.services import entry
