@@ -307,8 +307,7 @@ class HandEntry:
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
-            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal_of(err),
-                           err.code)
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal_of(err), err.code)
             return None
         self._keep_kita(s, kita, analysed is not None)
         self.counted[s] = value_text(han=han, fu=fu) + (f" ({_(', ').join(reasons)})" if reasons else "")

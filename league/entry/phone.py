@@ -109,13 +109,11 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
         bad = _refused_before(record, number, err)
         if bad is not None:
             # As the server's preview refuses it (services.entry.refuse_past_unreplayable).
-            return _errors({None: [(refusal_of(bad),
-                                    "stored_hand_refused")]})
+            return _errors({None: [(refusal_of(bad), "stored_hand_refused")]})
         known = {s.name for s in field_specs(record.rules)}
         field = form_field(err.field, entry.win_seats, known)
         # In the reader's words, as the server's preview puts a service's refusal (PostedHand).
-        return _errors({field: [(seat_words(refusal_of(err), names),
-                                 err.code)]})
+        return _errors({field: [(seat_words(refusal_of(err), names), err.code)]})
     result, played, before = priced.game, priced.played, priced.before
     inputs = [p.input for p in result.hands]
     later = [{"number": n, "payments": None if new is None else list(new.deltas)}
