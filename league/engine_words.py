@@ -26,8 +26,7 @@ from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from league.entry.pricing import Unreplayable
-from league.entry.words import stored_refusal
-from league.errors import ServiceError, StoredHandRefused
+from league.entry.translation import refusal_of
 
 # Every yaku, yakuman and bonus the engine (scoring.yaku) and the hand form
 # (league.forms.hand_fields) name, by id.
@@ -209,19 +208,10 @@ def refusal(code: str, message: str, detail: str | None = None) -> str:
     return message if text is None else str(text)
 
 
-def refusal_of(err: ServiceError) -> str:
-    """A service's refusal in the reader's language (``refusal``); a stored
-    hand the engine refuses is named with the engine's reason for it."""
-    if isinstance(err, StoredHandRefused):
-        # league.entry's wording, which the phone's engine says too (installed: this module's refusal).
-        return stored_refusal(err.number, err.reason_code, err.reason, err.reason_detail)
-    return refusal(err.code, err.message, err.detail)
-
-
 def unreplayable_text(refused: Unreplayable) -> str:
     """A stored hand the engine refuses, as a sentence's start in the reader's
     language: "Hand 2 cannot be replayed: 25 fu needs at least 2 han"."""
-    return capfirst(stored_refusal(refused.number, refused.code, refused.message, refused.detail))
+    return capfirst(refusal_of(refused))
 
 
 # The abortive draws by the engine's id; in English lower case, as the hand log writes them.

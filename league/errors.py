@@ -5,6 +5,8 @@ fault, ``Conflict`` says the caller's view of the game is out of date."""
 from __future__ import annotations
 
 from league.entry.hand import caller_field
+from league.entry.translation import refusal_of
+from league.entry.words import stored_refusal
 from scoring.errors import CodedError, ScoringError
 
 
@@ -30,6 +32,12 @@ class StoredHandRefused(ServiceError):
                          field=f"hands[{number - 1}]")
         self.number, self.reason_code, self.reason = number, reason_code, reason
         self.reason_detail = reason_detail
+
+
+@refusal_of.register(StoredHandRefused)
+def _stored_hand_words(err: StoredHandRefused) -> str:
+    # Not its own code and message: the hand, with the engine's reason in the reader's words.
+    return stored_refusal(err.number, err.reason_code, err.reason, err.reason_detail)
 
 
 class BadInput(ServiceError):

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from league.csv_cells import BOM, FORMULA_START, Cells, Row, cell, csv_chunks, points, safe_text  # noqa: F401 (the exports' names)
 from league.entry.pricing import replay_stored
-from league.models import Game, Hand, Penalty, Seat, Series, Win, stored_hand_input
+from league.models import Game, Hand, Penalty, Seat, Series, Win, build_record, stored_hand_input
 from league.models.event import is_event
 from league.standings.event import event_standings
 from scoring import game as sg
@@ -232,6 +232,34 @@ def game_batches(games: QuerySet[Game], *fields: str) -> Iterator[list[tuple[Any
             batch = []
     if batch:
         yield batch
+
+
+# A game's row as ``records_of`` reads it: its pk, then the columns its record is built from.
+RECORD_ROW = ("pk", "rules", "end", "final_scores", "final_riichi_sticks")
+
+
+def records_of(rows: Iterable[Sequence[Any]]) -> dict[int, sg.GameRecord]:
+    """Each game's ``scoring`` record by pk, from plain rows (``RECORD_ROW``):
+    what ``Game.record`` builds (``build_record``), for a batch of games in
+    three queries (its hands and their wins, ``hand_inputs``, and its
+    penalties in force). The penalties are in the order they were given, the
+    model's order, which ``Game.record`` and so every page's and the entry's
+    replay read: the record export writes them so, and the engine's replay
+    goes on from a kept one only when its penalties are the record's in the
+    same order (``scoring.game.replay``'s ``after``)."""
+    rows = list(rows)
+    ids = [row[0] for row in rows]
+    hands = hand_inputs(ids)
+    penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for game_id, *penalty in (
+        Penalty.objects.filter(game_id__in=ids, cancelled_at=None)
+        .order_by("game_id", "given_at", "pk")
+        .values_list("game_id", "seat", "points", "reason")
+    ):
+        penalties[game_id].append(tuple(penalty))  # type: ignore[arg-type]
+    return {pk: build_record(ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=sticks,
+                             hands=hands.get(pk, ()), penalties=penalties.get(pk, ()))
+            for pk, rules, end, final_scores, sticks in rows}
 
 
 def hand_inputs(game_ids: Sequence[int]) -> dict[int, list[sg.HandInput]]:

@@ -26,9 +26,9 @@ from django.db.models import QuerySet
 
 from league import services
 from league.db_bounds import MAX_ROUND, read_moment, shown
-from league.exports import game_batches, hand_inputs, ruleset_of, series_games
+from league.exports import game_batches, records_of, series_games
 from league.game_record_header import HeaderError, check_header, header_line, is_header, restore_event
-from league.models import Game, Penalty, Player, Seat, Series, build_record
+from league.models import Game, Player, Seat, Series
 from league.services.players import find_player, player_key
 from scoring import game as sg
 from scoring.errors import ScoringError
@@ -58,35 +58,24 @@ GAME_FIELDS = (
 def export_lines(games: QuerySet[Game]) -> Iterator[str]:
     """One JSON line (with its newline) per game, in list order (round, table).
 
-    Reads a batch of games at a time with plain queries (see
-    ``exports.hand_inputs``), so memory stays flat however many games.
+    Reads a batch of games at a time with plain queries (each game's record
+    by ``exports.records_of``), so memory stays flat however many games.
     """
     for batch in game_batches(games, *GAME_FIELDS):
         ids = [row[0] for row in batch]
-        hands = hand_inputs(ids)
+        records = records_of((pk, *columns) for pk, _round, _table, *columns, _started, _finished in batch)
         players: dict[int, list[str]] = defaultdict(list)
         for game_id, name in (
             Seat.objects.filter(game_id__in=ids).order_by("game_id", "seat").values_list("game_id", "player__name")
         ):
             players[game_id].append(name)
-        penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-        for game_id, seat, points, reason in (
-            Penalty.objects.filter(game_id__in=ids, cancelled_at=None)
-            .order_by("game_id", "given_at", "pk")
-            .values_list("game_id", "seat", "points", "reason")
-        ):
-            penalties[game_id].append((seat, points, reason))
-        for pk, round_number, table, rules, end, final_scores, final_sticks, started_at, finished_at in batch:
-            record = build_record(
-                ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=final_sticks,
-                hands=hands.get(pk, ()), penalties=penalties.get(pk, ()),
-            )
+        for pk, round_number, table, *_columns, started_at, finished_at in batch:
             out: dict[str, Any] = {
                 "round": round_number, "table": table, "players": players[pk], "started_at": started_at.isoformat(),
             }
             if finished_at is not None:
                 out["finished_at"] = finished_at.isoformat()
-            out.update(sg.record_to_dict(record))
+            out.update(sg.record_to_dict(records[pk]))
             yield json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

@@ -10,7 +10,6 @@ game from prefetched rows (:func:`replay_prefetches`, ``Game.replay()``).
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -23,8 +22,8 @@ from django.utils.translation import gettext_lazy
 from league import stamps
 from league.engine_words import abort_reason_text, unreplayable_text
 from league.entry.pricing import Unreplayable, replay_stored
-from league.exports import hand_inputs, ruleset_of
-from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, build_record, counting
+from league.exports import records_of
+from league.models import WIND_NAMES, Game, Hand, Penalty, Player, Seat, Series, counting
 from league.models.changes import rounds_since
 from league.models.event import hidden_from
 from league.models.games import columns_digest
@@ -87,9 +86,9 @@ def _refused_games(series: Series, etag: str) -> tuple[RefusedGame, ...]:
     # its record's columns and the engine; a game whose check is kept is not
     # read again. At an event, each game's finish moves the results stamp:
     # without this every finish replayed every finished game of the series.
-    # Plain rows (``exports.hand_inputs``), not model instances: the same
-    # record as ``Game.record`` (``build_record``) replayed by the same
-    # ``replay_stored`` as ``Game.replay``, at a quarter of the cost.
+    # Plain rows (``exports.records_of``), not model instances: the same
+    # record as ``Game.record`` replayed by the same ``replay_stored`` as
+    # ``Game.replay``, at a quarter of the cost.
     games = list(Game.objects.filter(counting(series), series=series, hands__isnull=False).distinct()
                  .order_by("round_number", "table", "pk")
                  .values_list("pk", "round_number", "table", "rules", "end", "final_scores", "final_riichi_sticks",
@@ -99,15 +98,8 @@ def _refused_games(series: Series, etag: str) -> tuple[RefusedGame, ...]:
     todo = [g for g in games if keys[g[0]] not in kept]
     checked: dict[str, Unreplayable | None] = {}
     if todo:
-        ids = [g[0] for g in todo]
-        inputs = hand_inputs(ids)
-        penalties: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-        for game_id, *penalty in (Penalty.objects.filter(game_id__in=ids, cancelled_at=None).order_by("pk")
-                                  .values_list("game_id", "seat", "points", "reason")):
-            penalties[game_id].append(tuple(penalty))  # type: ignore[arg-type]
-        for pk, _round, _table, rules, end, final_scores, sticks, _version in todo:
-            record = build_record(ruleset_of(rules), end=end, final_scores=final_scores, final_riichi_sticks=sticks,
-                                  hands=inputs.get(pk, ()), penalties=penalties.get(pk, ()))
+        records = records_of((pk, *columns) for pk, _round, _table, *columns, _version in todo)
+        for pk, record in records.items():
             checked[keys[pk]] = replay_stored(record).refused
         # None is what a miss reads as: a game without a refused hand is kept as ().
         cache.set_many({k: () if v is None else v for k, v in checked.items()}, REFUSED_CACHE_SECONDS)

@@ -68,14 +68,26 @@ class StandingRowOut(Schema):
     stage: str = Field(description="An event with a cut: the stage whose standings placed the row")
 
 
-class RefusedGameOut(Schema):
-    game: int = Field(description="The game's id")
-    round: int
-    table: str
+# A stored hand the engine now refuses: a game's ``refused``, and with where the
+# game is (``GameWhereOut``) a standings' refused game. No docstrings: pydantic
+# would write them into the OpenAPI document as the schemas' descriptions.
+class RefusedOut(Schema):
     number: int = Field(description="The stored hand the engine now refuses")
     code: str = Field(description="The engine's error code for it")
     message: str = Field(description="The engine's reason, in English")
     text: str = Field(description="The same in the request's language, as the pages say it")
+
+
+class GameWhereOut(Schema):
+    game: int = Field(description="The game's id")
+    round: int
+    table: str
+
+
+# Where the game is, then its refused hand: pydantic puts the fields of the last
+# base first, so the JSON's keys keep their order (game, round, table, number, ...).
+class RefusedGameOut(RefusedOut, GameWhereOut):
+    pass
 
 
 REFUSED_GAMES = ("Counted games with a stored hand the engine now refuses (a preset's rules changed, a row was "
@@ -153,13 +165,6 @@ class PenaltyOut(Schema):
     seat: int
     points: int = Field(description=THOUSANDTHS)
     reason: str
-
-
-class RefusedOut(Schema):
-    number: int = Field(description="The stored hand the engine now refuses")
-    code: str = Field(description="The engine's error code for it")
-    message: str = Field(description="The engine's reason, in English")
-    text: str = Field(description="The same in the request's language, as the pages say it")
 
 
 class GameOut(GameSummary):

@@ -17,7 +17,7 @@ from typing import Any
 from league.db_bounds import MAX_HAN, text_problem
 from league.entry.tables import yaku_table, yakuman_table, yakuman_worth
 from league.entry.translation import gettext as _
-from league.entry.translation import refusal, yaku_name
+from league.entry.translation import refusal_of, yaku_name
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
 from scoring.hand import Meld, MeldKind, Situation, check_situation
@@ -307,8 +307,7 @@ class HandEntry:
         try:
             check_han_fu(han, fu, tsumo=tsumo, rules=self.rules)
         except ScoringError as err:
-            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal(err.code, err.message, err.detail),
-                           err.code)
+            self.add_error(f"{'han' if err.field == 'han' else 'fu'}_{s}", refusal_of(err), err.code)
             return None
         self._keep_kita(s, kita, analysed is not None)
         self.counted[s] = value_text(han=han, fu=fu) + (f" ({_(', ').join(reasons)})" if reasons else "")
@@ -345,7 +344,7 @@ class HandEntry:
                 field = f"open_{s}" if open_box else f"melds_{s}"
             else:
                 field = f"flags_{s}" if (err.field or "") in flags else f"yaku_{s}"
-            self.add_error(field, refusal(err.code, err.message, err.detail), err.code)
+            self.add_error(field, refusal_of(err), err.code)
             return False
         return True
 
@@ -424,7 +423,7 @@ class HandEntry:
         except ScoringError as err:
             field = {"win": f"win_tile_{s}", "melds": f"melds_{s}", "dora": "dora_indicators",
                      "ura": "ura_indicators"}.get((err.field or "").split("[")[0].split(".")[0], f"tiles_{s}")
-            self.add_error(field, refusal(err.code, err.message, err.detail), err.code)
+            self.add_error(field, refusal_of(err), err.code)
             return None
         stored = {k: v for k, v in request.items() if k != "rules"}
         self.tiles.append({"winner": s, **stored})

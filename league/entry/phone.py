@@ -23,7 +23,8 @@ from league.entry.digest import hand_digest
 from league.entry.fields import clean_fields, field_specs
 from league.entry.hand import HandEntry, form_field
 from league.entry.pricing import Refused, price_hand, replay_stored, state_before
-from league.entry.words import describe_entry, describe_payments, seat_words, stored_refusal
+from league.entry.translation import refusal_of
+from league.entry.words import describe_entry, describe_payments, seat_words
 from scoring import game as sg
 from scoring.digest import hands_digest
 from scoring.errors import ScoringError
@@ -108,13 +109,11 @@ def _price(game: Mapping[str, Any], fields: Mapping[str, Any], number: int | Non
         bad = _refused_before(record, number, err)
         if bad is not None:
             # As the server's preview refuses it (services.entry.refuse_past_unreplayable).
-            return _errors({None: [(stored_refusal(bad.number, bad.code, bad.message, bad.detail),
-                                    "stored_hand_refused")]})
+            return _errors({None: [(refusal_of(bad), "stored_hand_refused")]})
         known = {s.name for s in field_specs(record.rules)}
         field = form_field(err.field, entry.win_seats, known)
         # In the reader's words, as the server's preview puts a service's refusal (PostedHand).
-        return _errors({field: [(seat_words(translation.refusal(err.code, err.message, err.detail), names),
-                                 err.code)]})
+        return _errors({field: [(seat_words(refusal_of(err), names), err.code)]})
     result, played, before = priced.game, priced.played, priced.before
     inputs = [p.input for p in result.hands]
     later = [{"number": n, "payments": None if new is None else list(new.deltas)}

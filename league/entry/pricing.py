@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from league.entry.hand import caller_field, check_hand_bounds
+from league.entry.translation import refusal_of
+from league.entry.words import stored_refusal
 from scoring import game as sg
 from scoring.errors import ScoringError
 
@@ -71,6 +73,11 @@ class Unreplayable:
     code: str
     message: str
     detail: str | None = None
+
+
+@refusal_of.register(Unreplayable)
+def _unreplayable_words(refused: Unreplayable) -> str:
+    return stored_refusal(refused.number, refused.code, refused.message, refused.detail)
 
 
 class Replayed(NamedTuple):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import singledispatch
 from typing import Any
 
 # The English names of the yaku, yakuman and bonuses by id, as the tile
@@ -96,6 +97,23 @@ def yaku_name(yaku_id: str) -> str:
 def refusal(code: str, message: str, detail: str | None = None) -> str:
     """An engine refusal (its code, English message and detail) in the reader's language."""
     return str(_refusal(code, message, detail))
+
+
+@singledispatch
+def refusal_of(err: Any) -> str:
+    """A refusal in the reader's language, whoever refused: the engine's
+    ``ScoringError``, the pricer's ``Refused``, a service's ``ServiceError``
+    (``refusal`` of its code, message and detail). The one function every
+    page, form and the phone word a refusal with. A stored hand the engine
+    now refuses is worded as that hand ("hand 2 cannot be replayed: ...",
+    ``words.stored_refusal``): its types register that wording beside their
+    definitions (``pricing.Unreplayable``, ``league.errors.StoredHandRefused``).
+
+    >>> from scoring.errors import ScoringError
+    >>> refusal_of(ScoringError("fu_not_possible", "1 han 20 fu is not a hand"))
+    '1 han 20 fu is not a hand'
+    """
+    return refusal(err.code, err.message, err.detail)
 
 
 def abort_reason(reason: str) -> str:

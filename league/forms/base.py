@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 
-from league.engine_words import refusal_of
+from league.entry.translation import refusal_of
 from league.entry.words import seat_words
 from league.models import WIND_NAMES, Game
 from league.services import ServiceError

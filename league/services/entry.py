@@ -247,12 +247,21 @@ def phone_state(now: GameNow) -> dict[str, Any]:
     (``refused``: its number, the engine's code and detail, the reader's
     words, whether undo is a way out), or None."""
     game = now.game
-    refused = now.refused
     return {"game": game.pk, "title": str(game), "names": now.names, "record": sg.record_to_dict(now.record),
             "number": now.next_number, "state": now.state, "finished": game.is_finished,
-            "refused": None if refused is None else {
-                "number": refused.number, "code": refused.reason_code, "detail": refused.reason_detail,
-                "text": unreplayable_text(now.unreplayable), "undo": refused.number == len(now.rows)}}
+            "refused": refused_hand(now)}
+
+
+def refused_hand(now: GameNow) -> dict[str, Any] | None:
+    """The stored hand the engine now refuses, as the staff game page and
+    offline.json say it: its number, the engine's code and detail, the
+    sentence in the reader's language, and whether undoing it is a way out
+    (it is the last hand; an earlier one is corrected). None if none is."""
+    bad = now.unreplayable
+    if bad is None:
+        return None
+    return {"number": bad.number, "code": bad.code, "detail": bad.detail, "text": unreplayable_text(bad),
+            "undo": bad.number == len(now.rows)}
 
 
 # -- what an entry claims -----------------------------------------------------------------

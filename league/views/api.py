@@ -137,9 +137,8 @@ def _standings(series: Series) -> s.StandingsOut:
 
 def _refused_games(series: Series, hidden: bool = False) -> list[s.RefusedGameOut]:
     """The counted games the standings take as last settled (``stats.refused_games``)."""
-    return [] if hidden else [
-        s.RefusedGameOut(game=g.game_id, round=g.round, table=g.table, number=g.refused.number, code=g.refused.code,
-                         message=g.refused.message, text=g.text) for g in stats.refused_games(series, public=True)]
+    return [] if hidden else [s.RefusedGameOut(game=g.game_id, round=g.round, table=g.table, **dict(_refused(g.refused)))
+                              for g in stats.refused_games(series, public=True)]
 
 
 @api.get("/series/{slug}/standings", response={200: s.StandingsOut, **ERRORS}, summary="A series' standings",
@@ -220,12 +219,11 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     return _json(s.GameOut(
         **_summary(game, game.series.slug), end=game.end, hands=hands, settlement=settlement,
         penalties=[s.PenaltyOut(seat=p.seat, points=p.points, reason=p.reason) for p in result.penalties if p.points],
-        refused=_refused(refused)))
+        refused=_refused(refused) if refused is not None else None))
 
 
-def _refused(refused: Unreplayable | None) -> s.RefusedOut | None:
-    if refused is None:
-        return None
+def _refused(refused: Unreplayable) -> s.RefusedOut:
+    """A stored hand the engine refuses: a game's ``refused``, a refused game's hand."""
     return s.RefusedOut(number=refused.number, code=refused.code, message=refused.message,
                         text=unreplayable_text(refused))
 
@@ -294,7 +292,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             seats=[s.TableSeatOut(seat=i, number=seat.number, name=seat.name, substitute_for=seat.substitute_for,
                                   score=seat.score if visible else None, points=seat.points if visible else None,
                                   place=seat.place if visible else None)
-                   for i, seat in enumerate(t.seats)], refused=_refused(t.refused) if visible else None))
+                   for i, seat in enumerate(t.seats)], refused=_refused(t.refused) if visible and t.refused is not None else None))
     running = current is not None and current.clock_running
     return _json(s.EventOut(
         series=series.slug, name=series.name, rounds_planned=event.rounds,

@@ -18,6 +18,7 @@ import functools
 import gzip
 import hashlib
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -355,14 +356,30 @@ def fill_once(cache_key: str, compute: Callable[[], CachedResponse | HttpRespons
     cache is shared, across a worker's threads otherwise) and computes; the
     others poll the cache for its copy, for at most ``FILL_WAIT_SECONDS``,
     and compute the page themselves if none comes: the first answered
-    something not cached (a 404, an error) or is too slow. Never a stale
-    copy: a page is only ever served under the stamp it was computed for."""
+    something not cached (a 404, an error) or is too slow. The lock holds a
+    token of its own: a computation that outlived it (``FILL_LOCK_SECONDS``)
+    frees only its own lock, never a later request's, which would let a
+    third compute beside that one.
+
+    Never a stale copy: a page is only ever served under the stamp it was
+    computed for, and a stamp is published after its commit, so a copy
+    computed after its stamp was read holds that change (league/stamps.py).
+    Computed twice on purpose, as before the lock: an answer nothing keeps
+    (a 404, an error: each request needs its own, and none is dearer than
+    the page), and a page whose first computation takes longer than
+    ``FILL_WAIT_SECONDS``, which also bounds the wait when a worker died
+    holding the lock (the series page's full read is about 120 ms;
+    docs/caching.md)."""
     lock = f"filling:{cache_key}"
-    if cache.add(lock, 1, FILL_LOCK_SECONDS):
+    token = secrets.token_hex(8)
+    if cache.add(lock, token, FILL_LOCK_SECONDS):
         try:
             return compute()
         finally:
-            cache.delete(lock)
+            # Past FILL_LOCK_SECONDS the lock expired and may be another request's now. Between
+            # this read and the delete it could only change if it expired in those microseconds.
+            if cache.get(lock) == token:
+                cache.delete(lock)
     deadline = time.monotonic() + FILL_WAIT_SECONDS
     pause = 0.005
     while time.monotonic() < deadline:

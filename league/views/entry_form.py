@@ -18,9 +18,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from league import services
-from league.engine_words import refusal_of
 from league.entry.fields import clean_fields
 from league.entry.hand import HandEntry, form_field
+from league.entry.translation import refusal_of
 from league.entry.words import seat_words
 from league.forms import HandForm
 from league.forms.hand import error_items

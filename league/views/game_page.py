@@ -15,13 +15,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 
 from league import services, stats
 from league.csp import as_fragment
 from league.db_bounds import int_param
-from league.engine_words import refusal_of
 from league.forms import HandForm
 from league.models import Game, GameAudit, Hand, Series
 from league.services import entry
@@ -213,19 +211,9 @@ def game_context(now: entry.GameNow, *, history: int | list[GameAudit] = CHANGES
         "keep_rows": LAST_HANDS,
         "keep_changes": CHANGES,
         "phone_pricing": settings.PHONE_PRICING,
-        "unreplayable": unreplayable(now),
+        "unreplayable": entry.refused_hand(now),
         **extra,
     }
-
-
-def unreplayable(now: entry.GameNow) -> dict[str, Any] | None:
-    """The stored hand the engine now refuses, for the page: its number, the
-    refusal in the reader's words, and whether undoing it is a way out (it is
-    the last hand; an earlier one is corrected)."""
-    refused = now.refused
-    if refused is None:
-        return None
-    return {"number": refused.number, "text": capfirst(refusal_of(refused)), "undo": refused.number == len(now.rows)}
 
 
 def results(game: Game, replayed: sg.GameResult, names: list[str]) -> list[dict[str, Any]]:

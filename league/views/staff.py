@@ -24,6 +24,7 @@ from league import services
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.db_bounds import int_param
 from league.engine_words import refusal
+from league.entry.translation import refusal_of
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
 from league.models import Game, Hand, Penalty, Series
@@ -146,11 +147,11 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             except PriceDiffers as err:
                 return _price_stop(err.theirs)
             except services.AlreadySaved as err:
-                messages.info(request, capfirst(refusal(err.code, err.message, err.detail)) + ".")
+                messages.info(request, capfirst(refusal_of(err)) + ".")
                 return _to_game(request, game, now.next_number)
             except services.Conflict as err:
                 form = hand_form(now, number, data=data)
-                return conflict_page(request, game, form, editing=editing, reason=refusal(err.code, err.message, err.detail))
+                return conflict_page(request, game, form, editing=editing, reason=refusal_of(err))
             except services.BadInput as err:
                 # A field no page of ours sends in that shape (``seen``): the page with the
                 # reason on the form, as a 400 (the page's script and the queue show it).
@@ -251,9 +252,9 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             messages.info(request, _("Hand %(number)s was already undone by this very tap; nothing more was undone.") % {
                 "number": err.number})
         except services.Conflict as err:
-            return conflict_page(request, game, None, reason=_("%(reason)s: nothing was undone") % {"reason": refusal(err.code, err.message, err.detail)}, undo=True)
+            return conflict_page(request, game, None, reason=_("%(reason)s: nothing was undone") % {"reason": refusal_of(err)}, undo=True)
         except services.ServiceError as err:
-            messages.error(request, refusal(err.code, err.message, err.detail))
+            messages.error(request, refusal_of(err))
         else:
             messages.success(request, _("Hand %(number)s undone.") % {"number": number})
         return redirect("staff-game", pk=game.pk)
@@ -282,9 +283,9 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
         except services.AlreadySaved:
             messages.info(request, _("The game was already reopened by this very tap."))
         except services.Conflict as err:
-            return conflict_page(request, game, None, reason=_("%(reason)s: the game was not reopened") % {"reason": refusal(err.code, err.message, err.detail)}, undo=True)
+            return conflict_page(request, game, None, reason=_("%(reason)s: the game was not reopened") % {"reason": refusal_of(err)}, undo=True)
         except services.ServiceError as err:
-            messages.error(request, capfirst(refusal(err.code, err.message, err.detail)) + ".")
+            messages.error(request, capfirst(refusal_of(err)) + ".")
         else:
             messages.success(request, _("Game reopened: enter the next hand."))
         return redirect("staff-game", pk=game.pk)
@@ -313,7 +314,7 @@ def finish(request: HttpRequest, pk: int) -> HttpResponse:
             ctx["results"] = results(game, services.preview_finish(game=game), seat_names(game))
             ctx["any_penalty"] = any(r["penalty"] for r in ctx["results"])
         except services.ServiceError as err:
-            ctx["cannot"] = refusal(err.code, err.message, err.detail)
+            ctx["cannot"] = refusal_of(err)
     return render(request, "league/staff_finish.html", ctx)
 
 
@@ -370,7 +371,7 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
         try:
             services.cancel_penalty(penalty=penalty, by=request.user)
         except services.ServiceError as err:
-            messages.error(request, refusal(err.code, err.message, err.detail))
+            messages.error(request, refusal_of(err))
         else:
             messages.success(request, _("Penalty cancelled."))
         return redirect("staff-penalties", pk=game.pk)

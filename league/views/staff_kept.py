@@ -24,8 +24,8 @@ from django.utils.translation import gettext_lazy
 from league import services
 from league.access import game_for_scorer
 from league.csp import as_fragment
-from league.engine_words import refusal
 from league.entry.kept import BadKept, read_kept
+from league.entry.translation import refusal_of
 from league.errors import PriceDiffers
 from league.forms import HandForm
 from league.models import Game
@@ -103,7 +103,7 @@ def kept(request: HttpRequest, pk: int) -> HttpResponse:
                 now = None  # nothing written here: read the game as a new request would
                 continue
             except services.Conflict as err:
-                stop = {"kind": "conflict", "reason": refusal(err.code, err.message, err.detail)}
+                stop = {"kind": "conflict", "reason": refusal_of(err)}
             except services.ServiceError as err:
                 if err.code == "game_over":
                     stop = {"kind": "conflict", "reason": ""}

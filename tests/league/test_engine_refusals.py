@@ -25,7 +25,9 @@ from league.engine_catalogue import catalogue
 from league.entry import translation as entry_words
 from league.entry.hand import HandEntry
 from league.entry.phone import price
+from league.entry.pricing import Refused, Unreplayable
 from league.entry.tables import yaku_table
+from league.entry.translation import refusal_of
 from league.errors import StoredHandRefused
 from scoring import game as sg
 from scoring.errors import HandError, ScoringError
@@ -112,8 +114,37 @@ def test_each_refusal_of_han_fu_reads_in_japanese_as_its_own_rule_naming_the_fie
 def test_a_stored_hand_the_engine_refuses_is_named_by_its_rule_in_japanese():
     err = WALKED["fu_20_ron"]
     with translation.override("ja"):
-        text = engine_words.refusal_of(StoredHandRefused(3, err.code, err.message, err.detail))
+        text = refusal_of(StoredHandRefused(3, err.code, err.message, err.detail))
     assert text == "第3局を再計算できません：符：20符は平和のツモだけで、ロンで20符の手はありません", text
+
+
+# Every kind of refusal a page, a form or the phone words, by ``refusal_of``:
+# (the refusal, its English, its Japanese).
+_RON_20 = WALKED["fu_20_ron"]
+_RON_20_JA = "符：20符は平和のツモだけで、ロンで20符の手はありません"
+KINDS = [
+    ("engine", _RON_20, _RON_20.message, _RON_20_JA),
+    ("pricer", Refused(_RON_20.code, _RON_20.message, "fu_0", detail=_RON_20.detail), _RON_20.message, _RON_20_JA),
+    ("service", services.ServiceError(_RON_20.code, _RON_20.message, detail=_RON_20.detail), _RON_20.message,
+     _RON_20_JA),
+    ("conflict", services.Conflict("stale", "the game changed since this entry was made"),
+     "the game changed since this entry was made", "読み込んだ後に対局が変わりました"),
+    ("stored hand", StoredHandRefused(3, _RON_20.code, _RON_20.message, _RON_20.detail),
+     f"hand 3 cannot be replayed: {_RON_20.message}", f"第3局を再計算できません：{_RON_20_JA}"),
+    ("stored hand, read", Unreplayable(3, _RON_20.code, _RON_20.message, _RON_20.detail),
+     f"hand 3 cannot be replayed: {_RON_20.message}", f"第3局を再計算できません：{_RON_20_JA}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "err", "english", "japanese"), KINDS, ids=[k[0] for k in KINDS])
+def test_one_function_words_every_kind_of_refusal_in_the_readers_language(kind, err, english, japanese):
+    with translation.override("en"):
+        assert refusal_of(err) == english
+    with translation.override("ja"):
+        assert refusal_of(err) == japanese
+    # The phone's engine, with the page's catalogue, says the same.
+    with translation.override("en"), entry_words.installing(catalogue("ja")):
+        assert refusal_of(err) == japanese
 
 
 def _offline_game(preset: str = "ari-ari", hands: tuple[sg.HandInput, ...] = (),

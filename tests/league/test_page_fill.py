@@ -103,3 +103,44 @@ def test_a_visitors_own_page_never_waits_for_the_lock(monkeypatch: pytest.Monkey
     answers = at_once(page, 4, cookie=True, limit=30)
     assert [a.status_code for a in answers] == [200] * 4 and len(calls) == 4
     assert all(a["Cache-Control"] == "private, no-cache" for a in answers)
+
+
+def test_a_computation_that_outlived_its_lock_leaves_the_next_one_s_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computation slower than ``FILL_LOCK_SECONDS`` finds its lock expired
+    and the page's lock taken by a later request, which computes the page
+    too. Ending, it must not free that request's lock: a request arriving
+    then waits for the later one's copy instead of computing a third time."""
+    monkeypatch.setattr(cached, "FILL_LOCK_SECONDS", 1)
+    monkeypatch.setattr(cached, "FILL_WAIT_SECONDS", 30.0)
+    key = f"fill-test:{next(_series)}"
+    lock = f"filling:{key}"
+    computed: list[str] = []
+    page = cached.CachedResponse("text/plain", b"the page", b"", '"e"', '"g"', 0.0)
+    later_is_computing = threading.Event()
+    later_may_end = threading.Event()
+
+    def slow() -> HttpResponseBase:
+        computed.append("first")
+        time.sleep(1.2)  # its lock expires meanwhile
+        later.start()
+        assert later_is_computing.wait(10)
+        return HttpResponse(status=503)  # nothing to keep: an error, say
+
+    def later_compute() -> cached.CachedResponse:
+        computed.append("later")
+        later_is_computing.set()
+        assert later_may_end.wait(10)
+        cache.set(key, page, 60)
+        return page
+
+    later = threading.Thread(target=lambda: cached.fill_once(key, later_compute))
+    try:
+        assert cached.fill_once(key, slow).status_code == 503
+        assert cache.get(lock) is not None  # the later request's lock stands
+        threading.Timer(0.2, later_may_end.set).start()
+        assert cached.fill_once(key, lambda: computed.append("third") or page) == page
+    finally:
+        later_may_end.set()
+        later.join(10)
+        cache.delete_many([key, lock])
+    assert computed == ["first", "later"]

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services, stats
+from league.api import schemas
 from league.models import Game, Hand, Series, Win
 from league.standings.event import event_standings
 from tests.factories import (
@@ -86,6 +87,21 @@ def test_the_api_game_names_the_refused_hand_and_counts_the_last_settlement(clie
     # The seats keep the result the standings count: the last one the engine settled.
     assert [s["points"] for s in body["seats"]] == list(finished.seats.order_by("seat").values_list("points", flat=True))
     assert None not in [s["points"] for s in body["seats"]]
+
+
+def test_a_refused_game_in_the_api_is_where_the_game_is_and_the_game_s_refused_hand(client: Client) -> None:
+    """One shape of a refused hand: the standings' refused game is the game's
+    place (game, round, table), then what the game itself says of its hand,
+    key for key and in that order, in both languages."""
+    series, finished, _playing = _event()
+    for language in ("en", "ja"):
+        headers = {"HTTP_ACCEPT_LANGUAGE": language}
+        named = client.get(f"/api/v1/series/{series.slug}/standings", **headers).json()["refused_games"]
+        refused = client.get(f"/api/v1/games/{finished.pk}", **headers).json()["refused"]
+        assert named == [{"game": finished.pk, "round": finished.round_number, "table": finished.table, **refused}]
+        assert list(named[0]) == ["game", "round", "table", "number", "code", "message", "text"]
+        assert refused["text"].startswith("第2局" if language == "ja" else "Hand 2 ")
+    assert issubclass(schemas.RefusedGameOut, schemas.RefusedOut)
 
 
 def test_the_dashboard_and_the_api_event_name_the_table_s_refused_hand(director: tuple[Client, Series, Game, Game]
