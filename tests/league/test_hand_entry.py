@@ -155,6 +155,48 @@ def test_the_conflict_page_gives_its_reason_in_japanese(game: Game, scorer: User
     assert game.hands.count() == 2 and game.hands.get(number=1).wins.get().han == 3
 
 
+SAME_HAND = {
+    "en": "Hand 1 as saved is exactly your entry: if it is the hand you saved before (from this page or another), "
+          "it is already in the game and nothing more is needed. Check yours as hand 2 only if the table played "
+          "the same hand again.",
+    "ja": "保存されている第1局は、この入力とまったく同じです。前に（このページか別のページから）保存した局なら、"
+          "すでに対局に入っているので、これ以上の操作は要りません。卓で同じ局がもう一度あった場合だけ、第2局として確かめてください。",
+}
+SAME_CORRECTION = {
+    "en": "Hand 1 as saved already reads exactly as your correction: nothing more is needed.",
+    "ja": "保存されている第1局は、すでにこの訂正のとおりです。これ以上の操作は要りません。",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_stale_entry_that_is_the_hand_saved_says_it_is_in_the_game(game: Game, scorer: User,
+                                                                      language: str) -> None:
+    """Walked at 360 px (issue 28): the hand saved from one page (a second phone, or a
+    page the browser kept) and entered again on another got the conflict page, whose
+    first offer was to check it as the next hand: saved twice on a tired second tap. Its
+    key is another, so the content says it: the page now tells that the hand is in."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    play(game, [tsumo(1, 2, 30)])  # saved from the other page
+    same = {**base, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30", "action": "save", "checked": "x"}
+    response = client.post(url, same)
+    assert response.status_code == 409 and SAME_HAND[language] in response.content.decode()
+    other = client.post(url, {**same, "han_1": "3"})  # another hand at the same number
+    assert other.status_code == 409 and 'class="same"' not in other.content.decode()
+    assert game.hands.count() == 1
+    # A stale correction that the hand already reads as: said too.
+    edit = reverse("staff-edit-hand", args=[game.pk, 1])
+    stale = fresh(client, edit)
+    fix = {"outcome": "tsumo", "winner": "1", "han_1": "3", "fu_1": "30", "editing": "1"}
+    assert entry(client, game, fix, url=edit).status_code == 302  # corrected from the other page
+    play(game, [draw(1)])  # and a hand since, so the stale page's state is another
+    response = client.post(edit, {**stale, **fix, "action": "save", "checked": "x"})
+    assert response.status_code == 409 and SAME_CORRECTION[language] in response.content.decode()
+    assert game.hands.get(number=1).wins.get().han == 3 and game.hands.count() == 2
+
+
 def test_where_the_game_stands_is_one_japanese_phrase(game: Game, scorer: User) -> None:
     """Walked at 360 px in Japanese (issue 28): the state line read "東1局, 0本場, 供託なし",
     English commas between its translated parts. It is one phrase to translate now, on the
