@@ -251,3 +251,20 @@ def test_the_same_hand_saved_from_a_second_phone_is_said_to_be_in_the_game(phone
         "the same hand again.")
     screenshot(second, "staff-conflict-same-entry")
     assert game.hands.count() == 1
+
+
+def test_a_save_with_a_field_removed_in_the_devtools_is_refused_naming_it(phone: Page, live_server: Any,
+                                                                         game: Game) -> None:
+    page = phone
+    open_game(page, live_server.url, game)
+    tsumo_2_30(page)
+    expect(page.locator("#preview")).to_contain_text(f"{E} pays {S} 1,000")
+    page.evaluate("() => document.querySelector('form.hand-form input[name=state]').remove()")  # the devtools
+    page.locator("#save-button").tap()
+    # Above the form, where the live preview the page's script asks for on load does not write.
+    expect(page.locator(".notice")).to_have_text(
+        "Nothing was saved. Game state: This field is required. Load the game again to enter the hand.")
+    expect(page.locator("h1")).not_to_have_text("Your entry was not saved")  # the game did not change
+    expect(page.locator("input[name=han_1][value='2']")).to_be_checked()  # the entry is kept on screen
+    screenshot(page, "phone-save-tampered")
+    assert not game.hands.exists()

@@ -197,6 +197,41 @@ def test_a_stale_entry_that_is_the_hand_saved_says_it_is_in_the_game(game: Game,
     assert game.hands.get(number=1).wins.get().han == 3 and game.hands.count() == 2
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize(("tamper", "said"), [
+    ({"state": None}, {"en": "Game state: This field is required.", "ja": "対局の状態: この項目は必須です。"}),
+    ({"state": ""}, {"en": "Game state: This field is required.", "ja": "対局の状態: この項目は必須です。"}),
+    ({"number": None}, {"en": "Hand number: This field is required.", "ja": "局の番号: この項目は必須です。"}),
+    ({"number": "x"}, {"en": "Hand number: Enter a whole number.", "ja": "局の番号: 整数を入力してください。"}),
+    ({"number": "0"}, {"en": "Hand number: Ensure this value is greater than or equal to 1.",
+                       "ja": "局の番号: 1以上の値を入力してください。"}),
+    ({"key": "no spaces allowed"}, {"en": "Entry key: Enter a valid value.", "ja": "入力キー: 正しい値を入力してください。"}),
+])
+def test_a_save_with_its_bookkeeping_tampered_is_refused_on_the_field(game: Game, scorer: User, language: str,
+                                                                     tamper: dict, said: dict) -> None:
+    """Walked at 360 px (issue 28): a save whose number or state was removed with the
+    devtools got the conflict page, which said the game had changed after the form was
+    loaded ("another scorer changed it since", for the state): it had not. It is refused
+    now as a post no page makes, naming the field, and nothing is saved."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    post = {**fresh(client, url), "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30", "action": "save"}
+    for name, value in tamper.items():
+        if value is None:
+            del post[name]
+        else:
+            post[name] = value
+    response = client.post(url, post, HTTP_X_TENBOU_ENTRY="1")
+    html = response.content.decode()
+    assert response.status_code == 400
+    notice = {"en": f"Nothing was saved. {said['en']} Load the game again to enter the hand.",
+              "ja": f"何も保存していません。{said['ja']} 対局を読み込み直してから局を入力してください。"}[language]
+    assert f'<div class="notice" role="alert"><p>{notice}</p></div>' in html
+    assert "Your entry was not saved" not in html and "入力は保存されませんでした" not in html
+    assert not game.hands.exists()
+
+
 def test_where_the_game_stands_is_one_japanese_phrase(game: Game, scorer: User) -> None:
     """Walked at 360 px in Japanese (issue 28): the state line read "東1局, 0本場, 供託なし",
     English commas between its translated parts. It is one phrase to translate now, on the
