@@ -29,6 +29,8 @@ from league.templatetags.event import clock_notice
 from league.views.entry_form import ENDED_BY
 from scoring import game as sg
 
+# The change history's entries the conflict page shows when no hand it lists tells what changed.
+CONFLICT_CHANGES = 3
 ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")
 
 
@@ -162,6 +164,9 @@ def conflict_context(game: Game, form: HandForm | None, posted: QueryDict | None
         "state": now.replayed.next, "next_number": now.next_number, "replayed": now.replayed,
         "seats": shown["seats"],
         "hand_there": bool(editing and editing < now.next_number), "same": same,
+        # No hand at or after the entry's to show, yet the game changed (an earlier hand
+        # corrected, a penalty, an undo): its latest changes say what happened.
+        "changes": [] if since else shown["history"][:CONFLICT_CHANGES],
     }
 
 

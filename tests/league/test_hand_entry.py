@@ -197,6 +197,38 @@ def test_a_stale_entry_that_is_the_hand_saved_says_it_is_in_the_game(game: Game,
     assert game.hands.get(number=1).wins.get().han == 3 and game.hands.count() == 2
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ["Change history", "Correct hand 1 by scorer", "Record hand 2", "Record hand 1"]),
+    ("ja", ["変更履歴", "局を訂正 1 scorerによる", "局を記録 2", "局を記録 1"]),
+])
+def test_a_conflict_after_an_earlier_hand_was_corrected_says_what_changed(game: Game, scorer: User, language: str,
+                                                                          said: list[str]) -> None:
+    """Walked at 360 px (issue 28): hand 1 corrected from one phone while the other
+    entered hand 3; its save got the conflict page, which said another scorer had
+    changed the game but listed no hand (none at or after hand 3), so nothing on it
+    told what. It shows the game's latest changes then."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    fix = {"outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "4", "fu_1": "40", "editing": "1"}
+    assert entry(client, game, fix, url=reverse("staff-edit-hand", args=[game.pk, 1])).status_code == 302
+    mine = {**base, "outcome": "tsumo", "winner": "3", "han_3": "1", "fu_3": "30", "action": "save", "checked": "x"}
+    response = client.post(url, mine)
+    assert response.status_code == 409
+    shown = re.search(r'<ul class="changes">(.*?)</ul>', response.content.decode(), re.S)
+    assert shown is not None and said[0] in response.content.decode()
+    items = [re.sub(r"^\d\d:\d\d ", "", li) for li in re.findall(r"<li>(.*?)</li>", shown.group(1))]
+    assert items == said[1:]
+    assert game.hands.count() == 2
+    # A conflict whose page lists the hands saved since says it by them, not by the history.
+    base = fresh(client, url)
+    play(game, [ron(2, 3, 2, 30)])
+    response = client.post(url, {**base, **{k: v for k, v in mine.items() if k not in base}})
+    assert response.status_code == 409 and 'class="changes"' not in response.content.decode()
+
+
 @pytest.mark.parametrize("language", ["en", "ja"])
 @pytest.mark.parametrize(("tamper", "said"), [
     ({"state": None}, {"en": "Game state: This field is required.", "ja": "対局の状態: この項目は必須です。"}),
