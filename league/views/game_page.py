@@ -28,6 +28,8 @@ from league.templatetags.event import clock_notice
 from league.views.entry_form import ENDED_BY
 from scoring import game as sg
 
+# The change history's entries the conflict page shows when no hand it lists tells what changed.
+CONFLICT_CHANGES = 3
 ENDED_BY_CLOCK = gettext_lazy("time was up and the event's time policy ended it")
 
 
@@ -139,9 +141,15 @@ def conflict_context(game: Game, form: HandForm | None, posted: QueryDict | None
     now = entry.read_game(game, fresh=True)  # a refused save may have met a newer game than the form's
     names = now.names
     number = int_param(posted.get("number")) if posted is not None else None
-    mine = ""
+    mine, same = "", False
     if form is not None and form.is_valid() and form.hand is not None:
         mine = services.describe_entry(form.hand, names)
+        # The hand stored at the entry's number is this very hand: most likely the
+        # entry saved before from a page the browser kept (Back to a page that came
+        # from a POST, a second tab), whose key the page's script renewed, so the
+        # save could not know it. Said, lest the scorer take it on as the next hand too.
+        aimed = editing or number or 0
+        same = 0 < aimed <= len(now.inputs) and entry.digest(now.inputs[aimed - 1]) == entry.digest(form.hand)
     since_from = editing or number or now.next_number
     shown = game_context(now)
     since = [r for r in shown["rows"] if r.hand.number >= since_from]
@@ -154,7 +162,10 @@ def conflict_context(game: Game, form: HandForm | None, posted: QueryDict | None
         "errors": form.error_lines() if form is not None and form.is_bound and not form.is_valid() else [],
         "state": now.replayed.next, "next_number": now.next_number, "replayed": now.replayed,
         "seats": shown["seats"],
-        "hand_there": bool(editing and editing < now.next_number),
+        "hand_there": bool(editing and editing < now.next_number), "same": same,
+        # No hand at or after the entry's to show, yet the game changed (an earlier hand
+        # corrected, a penalty, an undo): its latest changes say what happened.
+        "changes": [] if since else shown["history"][:CONFLICT_CHANGES],
     }
 
 

@@ -24,6 +24,7 @@ from league import services
 from league.access import can_create_events, can_direct, game_for_scorer, series_for_scorer, staffed_series
 from league.db_bounds import int_param
 from league.engine_words import refusal
+from league.entry.fields import BOOKKEEPING
 from league.entry.translation import refusal_of
 from league.errors import PriceDiffers
 from league.forms import FinalScoresForm, FinishForm, HandForm, PenaltyForm, StartGameForm, seat_names
@@ -133,6 +134,26 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         # (a conflict, a recheck, a refusal) has the Django form, as before.
         form: HandForm | PostedHand = PostedHand(now, number, data) if saving else hand_form(now, number, data=data)
         valid = form.is_valid()
+        # A save no page of ours makes (a field removed or changed with the devtools, a
+        # script): its number, state or key missing or malformed. Its refusal names the
+        # field, as a 400; the conflict page would say the game had changed. (The state is
+        # not a required field: a first look without JavaScript is taken as built on the
+        # state now, ``entry.claimed``; a save never is.)
+        stateless = saving and not data.get("state")
+        if stateless or not valid and any(name in form.errors for name in BOOKKEEPING):
+            form = hand_form(now, number, data=data)
+            form.is_valid()
+            if stateless:
+                form.add_error("state", form.fields["state"].error_messages["required"])
+            # Said above the form too: the page's script prices the hand on load, and the
+            # live preview (which takes a post without a state as built on the state now)
+            # replaces the errors shown in its place.
+            lines = [line for name, line, _ in form.error_items() if name in BOOKKEEPING]
+            notice = _("Nothing was saved. %(problems)s Load the game again to enter the hand.") % {
+                "problems": " ".join(lines)}
+            ctx = game_context(now, form=form, editing=editing, notice=notice)
+            ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
+            return render(request, "league/staff_game.html", ctx, status=400)
         step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
         if step is not entry.Step.SAVE and isinstance(form, PostedHand):
             form = hand_form(now, number, data=data)

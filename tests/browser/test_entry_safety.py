@@ -140,6 +140,7 @@ def test_two_scorers_at_once_the_second_sees_the_conflict_and_chooses(phone: Pag
     expect(second.locator("h1")).to_have_text("Your entry was not saved")
     expect(second.locator(".mine")).to_contain_text(f"Ron: {W} from {E}, 3 han 40 fu")
     expect(second.locator(".now")).to_contain_text("Hand 1 was saved by referee")
+    expect(second.locator(".notice .same")).to_have_count(0)  # another hand than the one saved
     screenshot(second, "staff-conflict")
     assert game.hands.count() == 1
     # It was the next hand after all: taken on deliberately, checked against the game now, then saved.
@@ -226,3 +227,44 @@ def test_offline_save_keeps_the_entry_and_sends_it_once_when_back(phone_keeping_
     expect(page.locator(".messages")).to_contain_text("Hand 1 saved.")
     assert game.hands.count() == 1 and SaveKey.objects.filter(game=game).count() == 1
     assert page.viewport_size == PHONE
+
+
+
+def test_the_same_hand_saved_from_a_second_phone_is_said_to_be_in_the_game(phone: Page, other_phone: Page,
+                                                                           live_server: Any, game: Game) -> None:
+    # Both phones were open on hand 1; the hand is saved from the first, then entered again
+    # on the second (its scorer did not know, or forgot): its key is another, so only the
+    # content says it is the hand already saved.
+    first, second = phone, other_phone
+    open_game(first, live_server.url, game)
+    open_game(second, live_server.url, game, user="second")
+    tsumo_2_30(first)
+    first.locator("#save-button").tap()
+    expect(first.locator(".messages")).to_contain_text("Hand 1 saved.")
+    tsumo_2_30(second)
+    expect(second.locator("#preview")).to_contain_text("made before the game last changed")
+    second.locator("#save-button").tap()
+    expect(second.locator("h1")).to_have_text("Your entry was not saved")
+    expect(second.locator(".notice .same")).to_have_text(
+        "Hand 1 as saved is exactly your entry: if it is the hand you saved before (from this page or another), "
+        "it is already in the game and nothing more is needed. Check yours as hand 2 only if the table played "
+        "the same hand again.")
+    screenshot(second, "staff-conflict-same-entry")
+    assert game.hands.count() == 1
+
+
+def test_a_save_with_a_field_removed_in_the_devtools_is_refused_naming_it(phone: Page, live_server: Any,
+                                                                         game: Game) -> None:
+    page = phone
+    open_game(page, live_server.url, game)
+    tsumo_2_30(page)
+    expect(page.locator("#preview")).to_contain_text(f"{E} pays {S} 1,000")
+    page.evaluate("() => document.querySelector('form.hand-form input[name=state]').remove()")  # the devtools
+    page.locator("#save-button").tap()
+    # Above the form, where the live preview the page's script asks for on load does not write.
+    expect(page.locator(".notice")).to_have_text(
+        "Nothing was saved. Game state: This field is required. Load the game again to enter the hand.")
+    expect(page.locator("h1")).not_to_have_text("Your entry was not saved")  # the game did not change
+    expect(page.locator("input[name=han_1][value='2']")).to_be_checked()  # the entry is kept on screen
+    screenshot(page, "phone-save-tampered")
+    assert not game.hands.exists()

@@ -155,6 +155,115 @@ def test_the_conflict_page_gives_its_reason_in_japanese(game: Game, scorer: User
     assert game.hands.count() == 2 and game.hands.get(number=1).wins.get().han == 3
 
 
+SAME_HAND = {
+    "en": "Hand 1 as saved is exactly your entry: if it is the hand you saved before (from this page or another), "
+          "it is already in the game and nothing more is needed. Check yours as hand 2 only if the table played "
+          "the same hand again.",
+    "ja": "保存されている第1局は、この入力とまったく同じです。前に（このページか別のページから）保存した局なら、"
+          "すでに対局に入っているので、これ以上の操作は要りません。卓で同じ局がもう一度あった場合だけ、第2局として確かめてください。",
+}
+SAME_CORRECTION = {
+    "en": "Hand 1 as saved already reads exactly as your correction: nothing more is needed.",
+    "ja": "保存されている第1局は、すでにこの訂正のとおりです。これ以上の操作は要りません。",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_stale_entry_that_is_the_hand_saved_says_it_is_in_the_game(game: Game, scorer: User,
+                                                                      language: str) -> None:
+    """Walked at 360 px (issue 28): the hand saved from one page (a second phone, or a
+    page the browser kept) and entered again on another got the conflict page, whose
+    first offer was to check it as the next hand: saved twice on a tired second tap. Its
+    key is another, so the content says it: the page now tells that the hand is in."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    play(game, [tsumo(1, 2, 30)])  # saved from the other page
+    same = {**base, "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30", "action": "save", "checked": "x"}
+    response = client.post(url, same)
+    assert response.status_code == 409 and SAME_HAND[language] in response.content.decode()
+    other = client.post(url, {**same, "han_1": "3"})  # another hand at the same number
+    assert other.status_code == 409 and 'class="same"' not in other.content.decode()
+    assert game.hands.count() == 1
+    # A stale correction that the hand already reads as: said too.
+    edit = reverse("staff-edit-hand", args=[game.pk, 1])
+    stale = fresh(client, edit)
+    fix = {"outcome": "tsumo", "winner": "1", "han_1": "3", "fu_1": "30", "editing": "1"}
+    assert entry(client, game, fix, url=edit).status_code == 302  # corrected from the other page
+    play(game, [draw(1)])  # and a hand since, so the stale page's state is another
+    response = client.post(edit, {**stale, **fix, "action": "save", "checked": "x"})
+    assert response.status_code == 409 and SAME_CORRECTION[language] in response.content.decode()
+    assert game.hands.get(number=1).wins.get().han == 3 and game.hands.count() == 2
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ["Change history", "Correct hand 1 by scorer", "Record hand 2", "Record hand 1"]),
+    ("ja", ["変更履歴", "局を訂正 1 scorerによる", "局を記録 2", "局を記録 1"]),
+])
+def test_a_conflict_after_an_earlier_hand_was_corrected_says_what_changed(game: Game, scorer: User, language: str,
+                                                                          said: list[str]) -> None:
+    """Walked at 360 px (issue 28): hand 1 corrected from one phone while the other
+    entered hand 3; its save got the conflict page, which said another scorer had
+    changed the game but listed no hand (none at or after hand 3), so nothing on it
+    told what. It shows the game's latest changes then."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    play(game, [ron(0, 1, 3, 40), ron(1, 2, 2, 30)])
+    url = reverse("staff-game", args=[game.pk])
+    base = fresh(client, url)
+    fix = {"outcome": "ron", "winners": ["1"], "loser": "0", "han_1": "4", "fu_1": "40", "editing": "1"}
+    assert entry(client, game, fix, url=reverse("staff-edit-hand", args=[game.pk, 1])).status_code == 302
+    mine = {**base, "outcome": "tsumo", "winner": "3", "han_3": "1", "fu_3": "30", "action": "save", "checked": "x"}
+    response = client.post(url, mine)
+    assert response.status_code == 409
+    shown = re.search(r'<ul class="changes">(.*?)</ul>', response.content.decode(), re.S)
+    assert shown is not None and said[0] in response.content.decode()
+    items = [re.sub(r"^\d\d:\d\d ", "", li) for li in re.findall(r"<li>(.*?)</li>", shown.group(1))]
+    assert items == said[1:]
+    assert game.hands.count() == 2
+    # A conflict whose page lists the hands saved since says it by them, not by the history.
+    base = fresh(client, url)
+    play(game, [ron(2, 3, 2, 30)])
+    response = client.post(url, {**base, **{k: v for k, v in mine.items() if k not in base}})
+    assert response.status_code == 409 and 'class="changes"' not in response.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize(("tamper", "said"), [
+    ({"state": None}, {"en": "Game state: This field is required.", "ja": "対局の状態: この項目は必須です。"}),
+    ({"state": ""}, {"en": "Game state: This field is required.", "ja": "対局の状態: この項目は必須です。"}),
+    ({"number": None}, {"en": "Hand number: This field is required.", "ja": "局の番号: この項目は必須です。"}),
+    ({"number": "x"}, {"en": "Hand number: Enter a whole number.", "ja": "局の番号: 整数を入力してください。"}),
+    ({"number": "0"}, {"en": "Hand number: Ensure this value is greater than or equal to 1.",
+                       "ja": "局の番号: 1以上の値を入力してください。"}),
+    ({"key": "no spaces allowed"}, {"en": "Entry key: Enter a valid value.", "ja": "入力キー: 正しい値を入力してください。"}),
+])
+def test_a_save_with_its_bookkeeping_tampered_is_refused_on_the_field(game: Game, scorer: User, language: str,
+                                                                     tamper: dict, said: dict) -> None:
+    """Walked at 360 px (issue 28): a save whose number or state was removed with the
+    devtools got the conflict page, which said the game had changed after the form was
+    loaded ("another scorer changed it since", for the state): it had not. It is refused
+    now as a post no page makes, naming the field, and nothing is saved."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    url = reverse("staff-game", args=[game.pk])
+    post = {**fresh(client, url), "outcome": "tsumo", "winner": "1", "han_1": "2", "fu_1": "30", "action": "save"}
+    for name, value in tamper.items():
+        if value is None:
+            del post[name]
+        else:
+            post[name] = value
+    response = client.post(url, post, HTTP_X_TENBOU_ENTRY="1")
+    html = response.content.decode()
+    assert response.status_code == 400
+    notice = {"en": f"Nothing was saved. {said['en']} Load the game again to enter the hand.",
+              "ja": f"何も保存していません。{said['ja']} 対局を読み込み直してから局を入力してください。"}[language]
+    assert f'<div class="notice" role="alert"><p>{notice}</p></div>' in html
+    assert "Your entry was not saved" not in html and "入力は保存されませんでした" not in html
+    assert not game.hands.exists()
+
+
 def test_where_the_game_stands_is_one_japanese_phrase(game: Game, scorer: User) -> None:
     """Walked at 360 px in Japanese (issue 28): the state line read "東1局, 0本場, 供託なし",
     English commas between its translated parts. It is one phrase to translate now, on the
