@@ -144,7 +144,7 @@ def test_every_page_type_carries_the_policy(client: Client, demo) -> None:
     # A POST's redirect and a refused form carry it too.
     game = demo["game"]
     response = client.post(reverse("staff-game", args=[game.pk]), {"outcome": "nonsense", "action": "preview"})
-    assert response.status_code == 409 and policy_of(response) == policy_of_text(POLICY)  # the conflict page
+    assert response.status_code == 400 and policy_of(response) == policy_of_text(POLICY)  # no number: refused
     # What only the page's script fetches (here the live preview's refusal) carries the fragment's.
     response = client.post(reverse("staff-preview", args=[game.pk]), {"outcome": "nonsense"})
     assert response.headers["Content-Security-Policy"] == FRAGMENT_POLICY
