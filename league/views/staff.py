@@ -9,6 +9,7 @@ page redirects; what a hand pays is always computed by ``scoring`` through
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -150,7 +151,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             # replaces the errors shown in its place.
             lines = [line for name, line, _ in form.error_items() if name in BOOKKEEPING]
             notice = _("Nothing was saved. %(problems)s Load the game again to enter the hand.") % {
-                "problems": " ".join(lines)}
+                "problems": functools.reduce(_then, lines)}
             ctx = game_context(now, form=form, editing=editing, notice=notice)
             ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
             return render(request, "league/staff_game.html", ctx, status=400)
@@ -398,3 +399,9 @@ def cancel_penalty(request: HttpRequest, pk: int, penalty_pk: int) -> HttpRespon
         return redirect("staff-penalties", pk=game.pk)
     ctx = {"game": game, "series": game.series, "penalty": penalty, "name": seat_names(game)[penalty.seat]}
     return render(request, "league/staff_cancel_penalty.html", ctx)
+
+
+def _then(first: str, second: str) -> str:
+    """Two sentences one after the other, as the reader's language puts them
+    (a space in English, none after Japanese 。)."""
+    return _("%(first)s %(second)s") % {"first": first, "second": second}

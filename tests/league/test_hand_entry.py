@@ -238,6 +238,10 @@ def test_a_conflict_after_an_earlier_hand_was_corrected_says_what_changed(game: 
     ({"number": "0"}, {"en": "Hand number: Ensure this value is greater than or equal to 1.",
                        "ja": "局の番号: 1以上の値を入力してください。"}),
     ({"key": "no spaces allowed"}, {"en": "Entry key: Enter a valid value.", "ja": "入力キー: 正しい値を入力してください。"}),
+    # Two at once: sentences one after the other as each language puts them (no space after 。).
+    ({"number": "x", "key": "no spaces allowed"},
+     {"en": "Hand number: Enter a whole number. Entry key: Enter a valid value.",
+      "ja": "局の番号: 整数を入力してください。入力キー: 正しい値を入力してください。"}),
 ])
 def test_a_save_with_its_bookkeeping_tampered_is_refused_on_the_field(game: Game, scorer: User, language: str,
                                                                      tamper: dict, said: dict) -> None:
@@ -258,7 +262,7 @@ def test_a_save_with_its_bookkeeping_tampered_is_refused_on_the_field(game: Game
     html = response.content.decode()
     assert response.status_code == 400
     notice = {"en": f"Nothing was saved. {said['en']} Load the game again to enter the hand.",
-              "ja": f"何も保存していません。{said['ja']} 対局を読み込み直してから局を入力してください。"}[language]
+              "ja": f"何も保存していません。{said['ja']}対局を読み込み直してから局を入力してください。"}[language]
     assert f'<div class="notice" role="alert"><p>{notice}</p></div>' in html
     assert "Your entry was not saved" not in html and "入力は保存されませんでした" not in html
     assert not game.hands.exists()
