@@ -368,7 +368,8 @@ class Saved:
     time_up: bool  # the event clock's policy ended the game with it
     next_number: int
     now: GameNow | None = None  # the game after a new hand's save, as kept for the next read
-    change: GameAudit | None = None  # a new hand's entry in the change history
+    change: GameAudit | None = None  # the entry the save wrote in the change history (None: a correction
+    # that found the hand already as entered, or a kept batch's save)
 
 
 def save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, by: Actor = None,
@@ -414,11 +415,13 @@ def _save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, b
                 as_read: AsRead | None) -> Saved:
     held: list[HandSaved] = []
     kept: list[GameNow] = []
+    corrected: list[GameAudit | None] = []
     # Nothing inside reads a stamp, so the series' new stamps are published
     # once, at the commit (league.stamps.publish_on_commit).
     with transaction.atomic():
         if editing:
-            correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check)
+            correct_hand(game=game, number=number, hand=hand, by=by, key=key, state=state, check=check,
+                         then=corrected.append)
             time_up = False
         else:
             # Any refusal leaves this transaction whole, uncommitted: no savepoint inside.
@@ -440,7 +443,7 @@ def _save_entry(*, game: Game, number: int, hand: sg.HandInput, editing: bool, b
         next_number = game.hands.count() + 1 if editing else number + 1
     # Outside a caller's transaction the commit has run: ``kept`` holds the read.
     return Saved(number, time_up, next_number, kept[0] if kept else None,
-                 held[0].change if held else None)
+                 held[0].change if held else corrected[0] if corrected else None)
 
 
 # What a save moves of the game's row that a later read of it in the same

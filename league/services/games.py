@@ -247,6 +247,7 @@ def record_hands(
 def correct_hand(
     *, game: Game, number: int, hand: sg.HandInput | Mapping[str, Any], by: Actor = None,
     key: str | None = None, state: str | None = None, check: Callable[[sg.PlayedHand], None] | None = None,
+    then: Callable[[GameAudit | None], None] | None = None,
 ) -> Hand:
     """Replace what was entered for hand ``number`` and replay the rest.
 
@@ -255,7 +256,10 @@ def correct_hand(
     finished game is resettled, or reopened if it no longer ends. ``key``
     and ``state`` as for :func:`record_hand`: a hand undone or changed by
     another scorer since (a stale correction) is a ``Conflict``; ``check`` as
-    for :func:`record_hand`, with the corrected hand as replayed.
+    for :func:`record_hand`, with the corrected hand as replayed. ``then``
+    is given, inside the transaction, the change history's entry the
+    correction wrote, or None when the hand was already as entered (the
+    same correction saved again: nothing to write in the history).
     """
     hand = parse_hand(hand)
     entry = entry_digest(SaveKey.Action.CORRECT, number, hand)
@@ -277,9 +281,12 @@ def correct_hand(
         save_hand(row, hand)
         after = hand_state(row, result)
         keep_entry(game, key, SaveKey.Action.CORRECT, number, entry, by)
+        change = None
         if before != after["hand"]:
-            audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
+            change = audit(game, Action.CORRECT_HAND, by, hand_number=number, before={"hand": before}, after=after)
         sync_result(game, result, by, rows=rows)
+        if then is not None:
+            then(change)
     return row
 
 

@@ -219,7 +219,10 @@ def _save(request: HttpRequest, now: entry.GameNow, form: HandForm | PostedHand,
     # A phone's price (``seen``) is checked by the save's own replay, under the lock.
     saved = entry.save_entry(game=game, number=number, hand=hand, editing=bool(editing), by=request.user,
                              key=key, state=state, players=now.players, seen=request.POST.get("seen"), now=now)
-    if editing:
+    if editing and saved.change is None:
+        # The same correction saved again (Back, then Save): nothing in the history, and said so.
+        messages.info(request, _("Hand %(number)s was already as entered: nothing was changed.") % {"number": editing})
+    elif editing:
         messages.success(request, _("Hand %(number)s corrected; the rest of the game was replayed.") % {"number": editing})
     else:
         said = _("Hand %(number)s saved.") % {"number": number}

@@ -698,3 +698,26 @@ def test_every_field_of_the_hand_form_reaches_the_engine_for_every_seat(as_score
     shared = {name for name in form.fields if not name[-1].isdigit()} - {"number", "state", "key"}
     assert per_seat | shared <= fields | {f"{f}_{s}" for f in ("han", "fu") for s in range(4)}, (
         sorted((per_seat | shared) - fields))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_same_correction_saved_again_says_nothing_changed(game: Game, scorer: User, language: str) -> None:
+    """Walked at 360 px (issue 28): a correction saved, then Back and Save again said
+    "corrected" a second time. The second finds the hand already as entered: it says
+    so, and the change history holds the one correction."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(scorer)
+    play(game, [tsumo(1, 2, 30), draw(0)])
+    url = reverse("staff-edit-hand", args=[game.pk, 1])
+    said = {"corrected": {"en": "Hand 1 corrected; the rest of the game was replayed.",
+                          "ja": "第1局を訂正し、残りの局を再計算しました。"},
+            "same": {"en": "Hand 1 was already as entered: nothing was changed.",
+                     "ja": "第1局はすでにこの入力のとおりでした。何も変えていません。"}}
+    changed = {"outcome": "tsumo", "winner": "1", "han_1": "3", "fu_1": "30"}
+    for expected in ("corrected", "same"):
+        saved = entry(client, game, changed, url=url)
+        assert saved.status_code == 302, saved.status_code
+        shown = [str(m) for m in client.get(saved["Location"]).context["messages"]]
+        assert shown == [said[expected][language]], shown
+    corrections = GameAudit.objects.filter(game=game, action=GameAudit.Action.CORRECT_HAND)
+    assert corrections.count() == 1 and Hand.objects.get(game=game, number=1).to_input().outcome.han == 3
