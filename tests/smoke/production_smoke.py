@@ -195,8 +195,15 @@ def main() -> None:
                              cwd=REPO, env=env, capture_output=True, text=True).stdout.split()[-1] == "1",
               "exactly one hand in the database")
 
-        codes = [Browser(base).request("/series/smoke/games.csv") for _ in range(25)]
-        limited = [c for c in codes if c[0] == 429]
+        # django-ratelimit counts in fixed windows (EXPORT_RATE_LIMIT 20/m): a burst that
+        # straddles a window's end is counted in two, and fewer than 5 of its 25 are refused
+        # (CI's loaded machine once took long enough). A second burst, seconds later, cannot
+        # straddle another end of a minute's window.
+        for _ in range(2):
+            codes = [Browser(base).request("/series/smoke/games.csv") for _ in range(25)]
+            limited = [c for c in codes if c[0] == 429]
+            if len(limited) >= 5:
+                break
         check(len(limited) >= 5 and all(int(c[1]["Retry-After"]) > 0 for c in limited),
               f"a burst of 25 anonymous downloads: {len(limited)} refused with 429 and Retry-After")
         check(staff.request("/series/smoke/games.csv")[0] == 200, "staff still download during the burst")
