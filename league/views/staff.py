@@ -152,9 +152,7 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
             lines = [line for name, line, _ in form.error_items() if name in BOOKKEEPING]
             notice = _("Nothing was saved. %(problems)s Load the game again to enter the hand.") % {
                 "problems": functools.reduce(_then, lines)}
-            ctx = game_context(now, form=form, editing=editing, notice=notice)
-            ctx["last_rows"] = ctx["rows"][-LAST_HANDS:]
-            return render(request, "league/staff_game.html", ctx, status=400)
+            return _game_page(request, now, form, editing=editing, notice=notice, status=400)
         step = entry.decide(data, now, number=number, editing=editing, valid=valid, hand=form.hand)
         if step is not entry.Step.SAVE and isinstance(form, PostedHand):
             form = hand_form(now, number, data=data)
@@ -205,8 +203,14 @@ def _hand_entry(request: HttpRequest, game: Game, *, editing: int | None = None)
         initial.update({"number": number, "state": now.state, "key": str(uuid.uuid4())})
         form = hand_form(now, number, initial=initial)
         form.light = True  # the rare chips once, as data (staff_chips.js); a POST's page has them all
+    return _game_page(request, now, form, editing=editing, notice=notice, status=status, **checked)
+
+
+def _game_page(request: HttpRequest, now: entry.GameNow, form: HandForm, *, editing: int | None, notice: str,
+               status: int, **checked: Any) -> HttpResponse:
+    """The staff game page with ``form``, and the last hands, what a scorer
+    checks between hands (all of them on request)."""
     ctx = game_context(now, form=form, editing=editing, notice=notice, **checked)
-    # The last hands, what a scorer checks between hands; all of them on request.
     ctx["last_rows"] = ctx["rows"] if request.GET.get("all") else ctx["rows"][-LAST_HANDS:]
     return render(request, "league/staff_game.html", ctx, status=status)
 
