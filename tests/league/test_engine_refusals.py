@@ -147,6 +147,15 @@ def test_one_function_words_every_kind_of_refusal_in_the_readers_language(kind, 
         assert refusal_of(err) == japanese
 
 
+def _in_japanese_both_ways(fields: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Hand 1 of a fresh game entered as ``fields``, in Japanese: the server's
+    bound form, and the phone engine's answer with its Japanese catalogue."""
+    game, offline = _offline_game()
+    with translation.override("ja"):
+        form, _shown = _server(game, fields, 1, False)
+        return form, price(offline, fields, 1, words=catalogue("ja"))
+
+
 def _offline_game(preset: str = "ari-ari", hands: tuple[sg.HandInput, ...] = (),
                   language: str = "ja") -> tuple[Any, dict[str, Any]]:
     """A game with ``hands`` recorded, and its offline.json as a page in ``language`` asks for it."""
@@ -176,10 +185,8 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("why", "fields", "field", "detail"), REFUSED, ids=[r[0] for r in REFUSED])
 def test_the_form_and_the_phone_refuse_an_impossible_han_fu_in_the_same_japanese_words(why, fields, field, detail):
-    game, offline = _offline_game()
+    form, answer = _in_japanese_both_ways(fields)
     with translation.override("ja"):
-        form, _shown = _server(game, fields, 1, False)
-        answer = price(offline, fields, 1, words=catalogue("ja"))
         specific = str(engine_words.REFUSALS[detail])
     assert not answer["ok"]
     assert _phone_errors(answer) == _errors(form) == {field: [(specific, "fu_not_possible")]}, why
@@ -243,10 +250,7 @@ def test_a_possible_situation_given_by_han_and_fu_is_taken(fields):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("why", "fields", "field", "code"), CLAIMS, ids=[c[0] for c in CLAIMS])
 def test_the_phone_refuses_an_impossible_situation_as_the_form_does(why, fields, field, code):
-    game, offline = _offline_game()
-    with translation.override("ja"):
-        form, _shown = _server(game, fields, 1, False)
-        answer = price(offline, fields, 1, words=catalogue("ja"))
+    form, answer = _in_japanese_both_ways(fields)
     assert not answer["ok"]
     assert _phone_errors(answer) == _errors(form), why
     assert [(e["field"], e["code"]) for e in answer["errors"]] == [(field, code)]
